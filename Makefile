@@ -1,0 +1,33 @@
+# Every target creates .venv when it is missing, so a fresh clone needs only `make run` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+OUT    := out
+
+.PHONY: setup run test test-slow bench lint clean-cache
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: setup
+	$(BIN)/balance table drakerys action
+
+test: setup
+	$(BIN)/python -m pytest
+
+test-slow: setup
+	$(BIN)/python -m pytest -m slow
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+lint: setup
+	$(BIN)/ruff check simcore rulesets reports tests benchmarks
+
+clean-cache:
+	find simcore rulesets reports tests benchmarks -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,167 @@
+"""Drakerys (seed 002): Action-Table rolls, exact and simulated.
+
+Public API: :class:`ActionRoll`, :func:`action_threshold`, :func:`exact_action_roll`,
+:func:`simulate_action_roll`, :func:`action_table`, :class:`DrakerysRulings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulesets.base import RulesError, RulesetInfo
+from rulesets.drakerys import exact as _exact
+from rulesets.drakerys.kernels import _action_roll_chunks
+from rulesets.drakerys.rules import (
+    CRIT_MODES,
+    MAX_DICE,
+    MAX_HEROIC,
+    MAX_THRESHOLD,
+    MIN_THRESHOLD,
+    SIDES,
+    ActionRoll,
+    DrakerysRulings,
+    action_threshold,
+)
+from simcore import runner
+from simcore import exact as simexact
+from simcore.stats import Estimate, histogram_mean
+
+RULESET = RulesetInfo(
+    name="drakerys",
+    title="Drakerys",
+    seed="002",
+    rulings=DrakerysRulings,
+    implemented=True,
+    summary="d10 Action Table: thresholds, criticals, rerolls, Parry and Expert Parry",
+)
+
+
+@dataclass(frozen=True)
+class RollDistribution:
+    """Distribution of successes and criticals of one Action-Table roll.
+
+    ``successes``/``criticals`` are PMFs: exact, or estimated from ``run`` (then ``counts`` holds the
+    joint histogram of trials by successes and criticals, with an overflow row and column last).
+    """
+
+    roll: ActionRoll
+    rulings: DrakerysRulings
+    successes: np.ndarray
+    criticals: np.ndarray
+    joint: np.ndarray | None
+    run: runner.RunResult | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.run is None
+
+    @property
+    def overflow_trials(self) -> int:
+        """Trials beyond the histogram's range (kept in its last row/column; expected 0)."""
+        if self.run is None:
+            return 0
+        c = self.run.counts
+        return int(c[-1, :].sum() + c[:-1, -1].sum())
+
+    def mean(self, what: str = "successes") -> Estimate:
+        """Mean successes or criticals (standard error 0 when exact)."""
+        if self.run is None:
+            pmf = self.successes if what == "successes" else self.criticals
+            return Estimate(simexact.mean(pmf), 0.0, 0)
+        axis = 1 if what == "successes" else 0
+        return histogram_mean(self.run.counts.sum(axis=axis))
+
+
+def exact_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = None,
+                      joint: bool = False) -> RollDistribution:
+    """Exact distribution of ``roll`` (the joint PMF too when ``joint``)."""
+    rulings = rulings or DrakerysRulings()
+    return RollDistribution(
+        roll, rulings,
+        successes=_exact.action_roll_pmf(roll, rulings, marginal=0),
+        criticals=_exact.action_roll_pmf(roll, rulings, marginal=1),
+        joint=_exact.action_roll_pmf(roll, rulings, marginal=None) if joint else None,
+    )
+
+
+def simulate_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = None, *, trials: int,
+                         seed: int, threads: int | None = None, precision: float | None = None,
+                         progress: runner.Progress | None = None,
+                         max_batch_chunks: int | None = None) -> RollDistribution:
+    """Monte Carlo distribution of ``roll``: each die rolled, rerolled and exploded one by one.
+
+    ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
+    """
+    rulings = rulings or DrakerysRulings()
+    c_max = _exact.criticals_bound(roll, rulings)
+    shape = (roll.total_dice + c_max + 2, c_max + 2)
+    args = (np.int64(roll.total_dice), np.int64(roll.threshold), np.int64(roll.top_mode),
+            bool(rulings.crit_chain), bool(roll.swashbuckler), np.int64(roll.rerolls))
+    try:
+        result = runner.run(
+            _action_roll_chunks, args, shape, trials, seed, threads=threads, precision=precision,
+            statistic=lambda counts: histogram_mean(counts.sum(axis=1)), progress=progress,
+            max_batch_chunks=max_batch_chunks)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    joint = result.counts / result.trials
+    return RollDistribution(roll, rulings, joint.sum(axis=1), joint.sum(axis=0), joint, result)
+
+
+@dataclass(frozen=True)
+class ActionTable:
+    """The rulebook table: success PMFs for 1..max_dice dice at each threshold."""
+
+    max_dice: int
+    thresholds: tuple[int, ...]
+    rulings: DrakerysRulings
+    swashbuckler: bool
+    rerolls: int
+    crits: str
+    pmfs: dict[tuple[int, int], np.ndarray]
+
+    def at_least(self, dice: int, threshold: int) -> np.ndarray:
+        return simexact.at_least(self.pmfs[dice, threshold])
+
+    def mean(self, dice: int, threshold: int) -> float:
+        return simexact.mean(self.pmfs[dice, threshold])
+
+
+def action_table(max_dice: int = 20, thresholds: Iterable[int] = range(MIN_THRESHOLD, MAX_THRESHOLD + 1),
+                 rulings: DrakerysRulings | None = None, *, swashbuckler: bool = False, rerolls: int = 0,
+                 crits: str = "normal") -> ActionTable:
+    """Exact success PMFs for 1..max_dice dice and each threshold (the rulebook's Action Table)."""
+    rulings = rulings or DrakerysRulings()
+    thresholds = tuple(thresholds)
+    ActionRoll(max_dice, thresholds[0] if thresholds else MIN_THRESHOLD, rerolls=rerolls, crits=crits)
+    for t in thresholds:
+        ActionRoll(1, t)
+    pmfs = {}
+    for t in thresholds:
+        by_dice = _exact.success_pmfs_by_dice(max_dice, t, rulings, swashbuckler=swashbuckler,
+                                              rerolls=rerolls, crits=crits)
+        for n in range(1, max_dice + 1):
+            pmfs[n, t] = by_dice[n]
+    return ActionTable(max_dice, thresholds, rulings, swashbuckler, rerolls, crits, pmfs)
+
+
+__all__ = [
+    "CRIT_MODES",
+    "MAX_DICE",
+    "MAX_HEROIC",
+    "MAX_THRESHOLD",
+    "MIN_THRESHOLD",
+    "RULESET",
+    "SIDES",
+    "ActionRoll",
+    "ActionTable",
+    "DrakerysRulings",
+    "RollDistribution",
+    "action_table",
+    "action_threshold",
+    "exact_action_roll",
+    "simulate_action_roll",
+]

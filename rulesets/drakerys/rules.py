@@ -1,0 +1,119 @@
+"""Drakerys parameters (seed 002): the Action Table, its rolls' modifiers, and the rulings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesets.base import RulesError, Rulings, parse_bool, ruling
+from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
+
+SOURCE = "seed 002 (Drakerys quick start rules)"
+
+#: Drakerys rolls ten-sided dice only.
+SIDES = 10
+MIN_THRESHOLD = 2
+MAX_THRESHOLD = 10
+#: Largest roll the tool accepts (dice before Heroic Action).
+MAX_DICE = 1000
+#: "The Unit can add 1 to 5D10s" (HEROIC ACTION).
+MAX_HEROIC = 5
+
+#: How the criticals of an injury roll count against the target ("PARRY", "EXPERT PARRY").
+CRIT_MODES = {
+    "normal": TOP_EXPLODE,  # a 10 is a success and adds one extra d10
+    "parry": TOP_SUCCESS,  # a 10 counts as a normal success, no extra die
+    "expert-parry": TOP_FAIL,  # a 10 counts as a failure
+}
+
+
+def _parse_frontage(text: str) -> str | int:
+    low = text.strip().lower()
+    if low == "all":
+        return "all"
+    value = int(low)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+@dataclass(frozen=True)
+class DrakerysRulings(Rulings):
+    """Defaults for the Drakerys text that can be read more than one way (../shared/RULES.md §1)."""
+
+    crit_chain: bool = ruling(
+        "DK-crit-chain", True, accepted="true|false",
+        meaning="an extra die from a critical that shows 10 is critical too and adds another die, "
+                "without limit (false: extra dice are never critical; their 10s are plain successes)",
+        source="seed 002, ACTION TABLE / CRITICAL SUCCESSES", parse=parse_bool)
+    frontage: str | int = ruling(
+        "DK-frontage", "all", accepted="all | a whole number >= 1",
+        meaning="warriors of the attacking unit in contact, attacking at full Power; the rest support "
+                "at Power 1 (all: every warrior is in contact)",
+        source="seed 002, FIGHTING / Supporting warriors", parse=_parse_frontage)
+
+
+def action_threshold(action: int, opposition: int) -> int:
+    """Threshold of the Action Table: 6 - (action - opposition), clamped to 2..10.
+
+    Rulebook, ACTION TABLE: difference -4 or less -> 10, 0 -> 6, 4 or more -> 2.
+    """
+    for name, v in (("action value", action), ("opposition value", opposition)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RulesError(f"{name} {v!r} is not a whole number")
+    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, 6 - (action - opposition)))
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError(f"{name} {value!r} is not a whole number from {low} to {high}")
+    return value
+
+
+@dataclass(frozen=True)
+class ActionRoll:
+    """One roll on the Action Table.
+
+    Attributes:
+        dice: d10 rolled before Heroic Action.
+        threshold: lowest face that succeeds (2..10).
+        heroic: extra d10 from Heroic Action (0..5); they are ordinary dice of the roll.
+        swashbuckler: every failed die (not an extra die from a critical) is rerolled once.
+        rerolls: up to this many failed dice are rerolled once (e.g. one per allied warrior of another
+            unit in contact); with ``swashbuckler`` every failure is rerolled already.
+        crits: ``normal``, ``parry`` or ``expert-parry``: how 10s count (injury roll against a target
+            with Parry or Expert Parry).
+    """
+
+    dice: int
+    threshold: int
+    heroic: int = 0
+    swashbuckler: bool = False
+    rerolls: int = 0
+    crits: str = "normal"
+
+    def __post_init__(self) -> None:
+        _whole("dice", self.dice, 1, MAX_DICE)
+        _whole("threshold", self.threshold, MIN_THRESHOLD, MAX_THRESHOLD)
+        _whole("heroic dice", self.heroic, 0, MAX_HEROIC)
+        _whole("rerolls", self.rerolls, 0, MAX_DICE + MAX_HEROIC)
+        if self.crits not in CRIT_MODES:
+            raise RulesError(f"crits {self.crits!r} is not one of {', '.join(CRIT_MODES)}")
+
+    @property
+    def total_dice(self) -> int:
+        return self.dice + self.heroic
+
+    @property
+    def top_mode(self) -> int:
+        return CRIT_MODES[self.crits]
+
+    def describe(self) -> str:
+        parts = [f"{self.dice}d10" + (f" + {self.heroic} heroic" if self.heroic else ""),
+                 f"threshold {self.threshold}+"]
+        if self.swashbuckler:
+            parts.append("swashbuckler")
+        if self.rerolls:
+            parts.append(f"{self.rerolls} reroll{'s' if self.rerolls != 1 else ''}")
+        if self.crits != "normal":
+            parts.append(f"criticals as {self.crits}")
+        return ", ".join(parts)

@@ -1,0 +1,1 @@
+"""Game-agnostic engine: dice, exact distributions, seeded parallel Monte Carlo, statistics."""

@@ -1,0 +1,133 @@
+"""njit dice primitives. Every function takes a stream ``state`` (see :mod:`simcore.rng`) first.
+
+Success rolls share one vocabulary: a die succeeds when its face is at least ``threshold``; the top face
+(``sides``) is handled by ``top_mode``:
+
+* ``TOP_EXPLODE``: a success that adds one extra die to the roll (a critical). With ``chain`` the extra
+  dice may explode again without limit; without it an extra die's top face is a plain success.
+* ``TOP_SUCCESS``: a plain success, no extra die.
+* ``TOP_FAIL``: a failure.
+
+Rerolls touch only the dice first rolled (never extra dice), each at most once: every failed die when
+``reroll_failures`` is set, otherwise up to ``reroll_limit`` failed dice.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.config import JIT
+from simcore.rng import roll_die, uniform_int
+
+TOP_EXPLODE = 0
+TOP_SUCCESS = 1
+TOP_FAIL = 2
+
+
+@nb.njit(inline="always", **JIT)
+def roll_face(state, faces):
+    """One roll of a die whose faces are the entries of ``faces`` (any length, any values)."""
+    return faces[uniform_int(state, faces.shape[0])]
+
+
+@nb.njit(inline="always", **JIT)
+def count_at_least(state, n, sides, threshold):
+    """Number of ``n`` dice of ``sides`` faces showing at least ``threshold``."""
+    hits = 0
+    for _ in range(n):
+        if roll_die(state, sides) >= threshold:
+            hits += 1
+    return hits
+
+
+@nb.njit(inline="always", **JIT)
+def _score(face, sides, threshold, top_mode):
+    """(is_success, explodes) of one face."""
+    if face == sides:
+        if top_mode == TOP_EXPLODE:
+            return True, True
+        return top_mode == TOP_SUCCESS, False
+    return face >= threshold, False
+
+
+@nb.njit(**JIT)
+def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit):
+    """Roll ``n`` dice against ``threshold`` with explosions and rerolls (see the module docstring).
+
+    Returns:
+        (successes, criticals, dice_rolled): criticals counts the top faces that exploded
+        (with ``chain`` false, an extra die's top face is a plain success and is not counted).
+    """
+    successes = 0
+    criticals = 0
+    extra = 0
+    rolled = n
+    rerolls_left = reroll_limit
+    for _ in range(n):
+        face = roll_die(state, sides)
+        ok, boom = _score(face, sides, threshold, top_mode)
+        if not ok and (reroll_failures or rerolls_left > 0):
+            rerolls_left -= 1
+            rolled += 1
+            face = roll_die(state, sides)
+            ok, boom = _score(face, sides, threshold, top_mode)
+        if ok:
+            successes += 1
+        if boom:
+            criticals += 1
+            extra += 1
+    while extra > 0:
+        extra -= 1
+        rolled += 1
+        face = roll_die(state, sides)
+        if face == sides:
+            successes += 1
+            if chain:
+                criticals += 1
+                extra += 1
+        elif face >= threshold:
+            successes += 1
+    return successes, criticals, rolled
+
+
+@nb.njit(**JIT)
+def exploding_sum(state, sides, depth):
+    """Sum of one die that is rolled again while it shows its top face, at most ``depth`` extra rolls
+    (``depth`` < 0: no limit)."""
+    total = 0
+    rolls = 0
+    while True:
+        face = roll_die(state, sides)
+        total += face
+        if face != sides or rolls == depth:
+            return total
+        rolls += 1
+
+
+@nb.njit(**JIT)
+def roll_with_reroll(state, sides, reroll_below):
+    """One die rerolled once if it shows less than ``reroll_below``; the second result stands."""
+    face = roll_die(state, sides)
+    if face < reroll_below:
+        face = roll_die(state, sides)
+    return face
+
+
+@nb.njit(**JIT)
+def keep_highest_sum(state, n, sides, keep, counts):
+    """Roll ``n`` dice, return the sum of the highest ``keep``. ``counts`` is an int64 scratch array of
+    length ``sides + 1`` (a counting sort, so no allocation per roll)."""
+    counts[:] = 0
+    for _ in range(n):
+        counts[roll_die(state, sides)] += 1
+    total = 0
+    left = keep
+    face = sides
+    while left > 0 and face > 0:
+        take = min(left, counts[face])
+        total += take * face
+        left -= take
+        face -= 1
+    return total
+

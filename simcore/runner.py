@@ -1,0 +1,130 @@
+"""Run a chunked Monte Carlo kernel over threads, into integer histograms.
+
+Kernel contract (every simulation kernel follows it)::
+
+    kernel(*args, seed: uint64, first_chunk: int64, total_trials: int64, chunk_trials: int64,
+           out: int64[n_chunks, *hist_shape]) -> None
+
+The kernel runs chunks ``first_chunk .. first_chunk + n_chunks - 1`` (one ``prange`` iteration each),
+seeds chunk c with :func:`simcore.rng.seed_stream(seed, c)`, runs the trials of that chunk
+(``chunk_trials`` of them, fewer for the last chunk of ``total_trials``) and adds one count per trial
+to ``out[c - first_chunk]``. Because each chunk's stream and trials are fixed and counts are integers, the
+summed histogram is bit-identical whatever the number of threads or the way chunks are batched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from simcore import config
+from simcore.rng import check_seed
+from simcore.stats import Estimate
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Histogram of a Monte Carlo run and how it was obtained."""
+
+    counts: np.ndarray
+    trials: int
+    seed: int
+    threads: int
+    requested_trials: int
+    precision: float | None
+    stopped_by_precision: bool
+
+
+def available_threads() -> int:
+    """Most threads a kernel may use on this machine."""
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def check_threads(threads: int | None) -> int:
+    """The thread count to use; ``ValueError`` naming the accepted range when out of it."""
+    most = available_threads()
+    if threads is None:
+        return most
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise ValueError(f"threads {threads!r} is not an integer from 1 to {most}")
+    return threads
+
+
+def check_trials(trials: int) -> int:
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= config.MAX_TRIALS:
+        raise ValueError(f"trials {trials!r} is not an integer from 1 to {config.MAX_TRIALS:.0e}")
+    return trials
+
+
+def batch_schedule(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None) -> list[int]:
+    """Chunks per batch: a small first batch, then doubling, capped by memory and MAX_BATCH_CHUNKS.
+
+    Depends only on the run's size and histogram shape, never on threads, so a run stopped by
+    ``precision`` stops at the same trial count on any machine.
+    """
+    by_memory = max(1, config.BATCH_HISTOGRAM_BYTES // (8 * max(1, hist_cells)))
+    cap = max(1, min(config.MAX_BATCH_CHUNKS, by_memory, max_batch_chunks or config.MAX_BATCH_CHUNKS))
+    sizes, done, size = [], 0, min(config.FIRST_BATCH_CHUNKS, cap)
+    while done < n_chunks:
+        take = min(size, n_chunks - done)
+        sizes.append(take)
+        done += take
+        size = min(size * 2, cap)
+    return sizes
+
+
+def run(
+    kernel: Callable,
+    args: Sequence,
+    hist_shape: tuple[int, ...],
+    trials: int,
+    seed: int,
+    *,
+    threads: int | None = None,
+    precision: float | None = None,
+    statistic: Callable[[np.ndarray], Estimate] | None = None,
+    progress: Progress | None = None,
+    chunk_trials: int = config.CHUNK_TRIALS,
+    max_batch_chunks: int | None = None,
+) -> RunResult:
+    """Run ``trials`` trials of ``kernel`` and return the summed histogram.
+
+    Args:
+        precision: stop after the first batch at which the 95% half-width of ``statistic(counts)``
+            is below this target (``trials`` is then the cap).
+        progress: called with (trials done, trials planned) after every batch.
+        max_batch_chunks: split the work into smaller batches (the result does not change).
+    """
+    check_trials(trials)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if precision is not None and (statistic is None or not precision > 0):
+        raise ValueError("precision needs a positive target and a statistic")
+    n_chunks = -(-trials // chunk_trials)
+    cells = int(np.prod(hist_shape))
+    total = np.zeros(hist_shape, dtype=np.int64)
+    done_chunks = 0
+    stopped = False
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        for size in batch_schedule(n_chunks, cells, max_batch_chunks):
+            out = np.zeros((size, *hist_shape), dtype=np.int64)
+            kernel(*args, np.uint64(seed), np.int64(done_chunks), np.int64(trials), np.int64(chunk_trials), out)
+            total += out.sum(axis=0)
+            done_chunks += size
+            if progress is not None:
+                progress(min(done_chunks * chunk_trials, trials), trials)
+            if precision is not None and done_chunks < n_chunks:
+                if statistic(total).half_width < precision:
+                    stopped = True
+                    break
+    finally:
+        numba.set_num_threads(previous)
+    run_trials = min(done_chunks * chunk_trials, trials)
+    return RunResult(total, run_trials, seed, threads, trials, precision, stopped)
