@@ -99,7 +99,8 @@ class Rulings:
             try:
                 changes[s.field] = s.parse(text)
             except ValueError:
-                raise RulingError(f"ruling {s.key} does not accept {text!r}; accepted: {s.accepted}") from None
+                message = f"ruling {s.key} does not accept {text!r}; accepted: {s.accepted}"
+                raise RulingError(message) from None
         return dataclasses.replace(self, **changes)
 
     def with_assignments(self, texts: Iterable[str]) -> Self:

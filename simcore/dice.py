@@ -15,7 +15,6 @@ Rerolls touch only the dice first rolled (never extra dice), each at most once: 
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from simcore.config import JIT
 from simcore.rng import roll_die, uniform_int

@@ -11,7 +11,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import signal, stats
 
 from simcore.config import EXACT_TAIL_TOLERANCE
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
@@ -49,9 +48,16 @@ def trim(p: np.ndarray, tol: float = EXACT_TAIL_TOLERANCE) -> np.ndarray:
 
 def convolve(a: np.ndarray, b: np.ndarray, tol: float = EXACT_TAIL_TOLERANCE) -> np.ndarray:
     """PMF of the sum of two independent counts (any number of dimensions, same for both)."""
-    method = "direct" if a.size * b.size <= _DIRECT_LIMIT else "fft"
-    out = signal.convolve(a, b, method=method)
-    if method == "fft":
+    if a.ndim != b.ndim:
+        raise ValueError("cannot convolve PMFs of different dimensions")
+    shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True))
+    if a.size * b.size <= _DIRECT_LIMIT:
+        big, small = (a, b) if a.size >= b.size else (b, a)
+        out = np.zeros(shape)
+        for index in zip(*np.nonzero(small), strict=True):
+            out[tuple(slice(i, i + n) for i, n in zip(index, big.shape, strict=True))] += small[index] * big
+    else:
+        out = np.fft.irfftn(np.fft.rfftn(a, shape) * np.fft.rfftn(b, shape), shape)
         np.clip(out, 0.0, None, out=out)
     return trim(out, tol)
 
@@ -92,8 +98,9 @@ def mixture(weights: Sequence[float], pmfs: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def at_least(p: np.ndarray) -> np.ndarray:
-    """``P(X >= k)`` for every k of a 1-D PMF (summed from the tail, so small tails stay accurate)."""
-    return np.cumsum(p[::-1])[::-1]
+    """``P(X >= k)`` for every k of a 1-D PMF (summed from the tail, so small tails stay accurate;
+    rounding above 1 is clipped)."""
+    return np.minimum(np.cumsum(p[::-1])[::-1], 1.0)
 
 
 def mean(p: np.ndarray) -> float:
@@ -114,8 +121,11 @@ def truncation_loss(p: np.ndarray) -> float:
 
 
 def binomial_pmf(n: int, q: float) -> np.ndarray:
-    """PMF of Binomial(n, q) over 0..n."""
-    return stats.binom.pmf(np.arange(n + 1), n, q)
+    """PMF of Binomial(n, q) over 0..n (as the n-fold sum of one Bernoulli trial)."""
+    out = convolve_power(np.array([1.0 - q, q]), n, tol=0.0)
+    full = np.zeros(n + 1)
+    full[: out.size] = out
+    return full
 
 
 def _chain_depth(top: float, tol: float) -> int:

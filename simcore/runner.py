@@ -115,7 +115,8 @@ def run(
     try:
         for size in batch_schedule(n_chunks, cells, max_batch_chunks):
             out = np.zeros((size, *hist_shape), dtype=np.int64)
-            kernel(*args, np.uint64(seed), np.int64(done_chunks), np.int64(trials), np.int64(chunk_trials), out)
+            kernel(*args, np.uint64(seed), np.int64(done_chunks), np.int64(trials), np.int64(chunk_trials),
+                   out)
             total += out.sum(axis=0)
             done_chunks += size
             if progress is not None:

@@ -25,8 +25,8 @@ from rulesets.drakerys.rules import (
     DrakerysRulings,
     action_threshold,
 )
-from simcore import runner
 from simcore import exact as simexact
+from simcore import runner
 from simcore.stats import Estimate, histogram_mean
 
 RULESET = RulesetInfo(

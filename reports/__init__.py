@@ -1,0 +1,1 @@
+"""Everything a person sees: tables, plots, exports and the `balance` command line."""

@@ -1,0 +1,133 @@
+"""Options shared by every verb, defined once."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from reports import formats
+from simcore import config, runner
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+_INTEGER = re.compile(r"^\s*([+-]?\d[\d_]*)\s*$")
+_SCIENTIFIC = re.compile(r"^\s*(\d+)(?:\.(\d+))?[eE]\+?(\d+)\s*$")
+
+
+class WholeNumber(click.ParamType):
+    """A whole number, also written as 1e6 or 10**6; bounded."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, high_text: str | None = None) -> None:
+        self.low, self.high = low, high
+        self.high_text = high_text or str(high)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value)
+            number = None
+            if m := _INTEGER.match(text):
+                number = int(m.group(1).replace("_", ""))
+            elif m := _SCIENTIFIC.match(text):
+                digits = m.group(1) + (m.group(2) or "")
+                exponent = int(m.group(3)) - len(m.group(2) or "")
+                if exponent >= 0:
+                    number = int(digits) * 10**exponent
+            elif m := re.match(r"^\s*10\s*\*\*\s*(\d+)\s*$", text):
+                number = 10 ** int(m.group(1))
+            if number is None:
+                self.fail(f"{text!r} is not a whole number", param, ctx)
+        if not self.low <= number <= self.high:
+            self.fail(f"{value} is not in the range {self.low}..{self.high_text}", param, ctx)
+        return number
+
+
+def _check_output(ctx, param, value):
+    if value is None:
+        return None
+    path = Path(value)
+    try:
+        formats.check_writable(path)
+    except OSError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return path
+
+
+def _check_plot(ctx, param, value):
+    path = _check_output(ctx, param, value)
+    if path is not None and path.suffix.lower() not in PLOT_SUFFIXES:
+        raise click.BadParameter(f"{value!r} must end in one of {', '.join(PLOT_SUFFIXES)}", ctx, param)
+    return path
+
+
+def mc_options(f):
+    """--trials, --precision, --seed, --threads."""
+    f = click.option("--threads", type=click.IntRange(1, runner.available_threads()), default=None,
+                     help="Threads for Monte Carlo (default: all cores). Results do not depend on it.")(f)
+    f = click.option("--seed", type=WholeNumber(0, 2**64 - 1, "2**64-1"), default=None,
+                     help=f"Seed of the Monte Carlo streams (default {config.DEFAULT_SEED}).")(f)
+    f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Stop once the 95%% interval half-width of the mean is below this "
+                          f"(capped by --trials, default cap {config.PRECISION_TRIAL_CAP:.0e}).")(f)
+    f = click.option("--trials", type=WholeNumber(1, config.MAX_TRIALS, "10**12"), default=None,
+                     help="Monte Carlo trials (1e6 and 10**6 are accepted). Any of --trials, --precision "
+                          "or --seed runs the simulation instead of the exact computation.")(f)
+    return f
+
+
+def ruling_option(f):
+    return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE",
+                        help="Switch a ruling (see `balance rulesets`); repeatable.")(f)
+
+
+def output_options(f):
+    """--format, --output, --plot."""
+    f = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
+                     help="Also draw a plot to this file (.png, .svg or .pdf).")(f)
+    f = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
+                     default=None, help="Write the report to this file instead of stdout.")(f)
+    f = click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="table",
+                     show_default=True, help="Output format.")(f)
+    return f
+
+
+def monte_carlo_settings(trials: int | None, precision: float | None, seed: int | None
+                         ) -> tuple[bool, int, int]:
+    """(simulate?, trials or cap, seed) from the shared options."""
+    simulate = trials is not None or precision is not None or seed is not None
+    if trials is None:
+        trials = config.PRECISION_TRIAL_CAP if precision is not None else config.DEFAULT_TRIALS
+    return simulate, trials, config.DEFAULT_SEED if seed is None else seed
+
+
+def progress_reporter(label: str):
+    """A progress callback drawing on stderr when it is a terminal; None otherwise."""
+    if not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done >= total else ""
+        click.echo(f"\r{label}: {done:,}/{total:,} trials ({100 * done / total:.0f}%)", err=True, nl=False)
+        if end:
+            click.echo("", err=True)
+
+    return report
+
+
+def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
+    """Render ``report`` and send it to ``output`` (atomically) or stdout."""
+    text = formats.render(report, fmt)
+    if fmt == "csv" and len(report.sections) > 1:
+        others = ", ".join(s.name for s in report.sections[1:])
+        click.echo(f"note: CSV holds the {report.sections[0].name!r} table only ({others}: other formats "
+                   f"or --show)", err=True)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        formats.write_text(output, text)

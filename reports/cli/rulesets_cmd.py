@@ -1,0 +1,17 @@
+"""`balance rulesets`: the five rulesets, their status and their rulings."""
+
+from __future__ import annotations
+
+import click
+
+from reports.cli.options import emit, output_options
+from reports.tables import rulesets_report
+
+
+@click.command("rulesets")
+@output_options
+def rulesets_command(fmt, output, plot):
+    """List the rulesets and each one's rulings with defaults and meanings."""
+    if plot is not None:
+        raise click.UsageError("`balance rulesets` has nothing to plot; drop --plot")
+    emit(rulesets_report(), fmt, output)
