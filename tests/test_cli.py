@@ -1,0 +1,322 @@
+"""The `balance` command: every verb, option and format, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reports.cli import main
+from rulesets import drakerys
+from simcore import exact, runner
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """Run `balance ARGS` in-process: (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def csv(text: str) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(text))
+
+
+ROLL = ("roll", "drakerys", "--dice", "12", "--action", "3", "--opposition", "4")
+
+
+# --- balance rulesets ---------------------------------------------------------------------------
+
+def test_rulesets_lists_all_five_with_rulings_and_status(capsys):
+    code, out, _ = run(capsys, "rulesets", "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    assert set(df["ruleset"]) == {"drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne"}
+    status = df.groupby("ruleset")["status"].first()
+    assert status["drakerys"] == "implemented"
+    assert (status.drop("drakerys") == "not implemented yet").all()
+    defaults = dict(zip(df["ruling"], df["default"].astype(str), strict=True))
+    assert defaults["DK-crit-chain"] == "true"
+    assert defaults["DB-charge-dice"] == "black"
+    assert defaults["UD-camouflage"] == "3"
+    assert defaults["UD-policy"] == "greedy"
+    assert defaults["DG-die"] == "6"
+    assert df["meaning"].str.len().min() > 20
+
+
+def test_rulesets_table_says_which_are_not_implemented(capsys):
+    code, out, _ = run(capsys, "rulesets")
+    assert code == 0
+    assert out.count("not implemented yet") == 4
+    assert "DK-crit-chain" in out and "WB-aim-stress" in out
+
+
+# --- balance roll drakerys: exact ----------------------------------------------------------------
+
+def test_roll_exact_default_matches_library_and_hand_numbers(capsys):
+    code, out, _ = run(capsys, *ROLL, "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    assert list(df.columns) == ["successes", "probability", "p_at_least"]
+    expected = exact.at_least(drakerys.exact_action_roll(drakerys.ActionRoll(12, 7)).successes)
+    assert df["p_at_least"].to_numpy() == pytest.approx(expected[: len(df)], abs=1e-15)
+    # mean = 12 * (0.4 + 0.1 * 0.4 / 0.9) at threshold 7 (3 vs 4)
+    mean = (df["successes"] * df["probability"]).sum()
+    assert mean == pytest.approx(12 * (0.4 + 0.1 * 0.4 / 0.9), abs=1e-10)
+    assert df["probability"].sum() == pytest.approx(1.0, abs=1e-11)
+
+
+def test_roll_table_format_states_roll_method_and_rulings(capsys):
+    code, out, _ = run(capsys, *ROLL)
+    assert code == 0
+    assert "threshold 7+" in out and "method: exact" in out
+    assert "DK-crit-chain=true" in out
+    assert "mean successes: 5.333333" in out
+    assert "Criticals" in out
+
+
+@pytest.mark.parametrize(
+    ("options", "roll"),
+    [
+        (("--swashbuckler",), drakerys.ActionRoll(12, 7, swashbuckler=True)),
+        (("--rerolls", "3"), drakerys.ActionRoll(12, 7, rerolls=3)),
+        (("--heroic", "2"), drakerys.ActionRoll(12, 7, heroic=2)),
+        (("--crits", "parry"), drakerys.ActionRoll(12, 7, crits="parry")),
+        (("--crits", "expert-parry"), drakerys.ActionRoll(12, 7, crits="expert-parry")),
+    ],
+)
+def test_roll_modifiers_reach_the_computation(capsys, options, roll):
+    code, out, _ = run(capsys, *ROLL, *options, "--format", "json")
+    assert code == 0
+    rows = json.loads(out)["sections"]["successes"]
+    got = [r["probability"] for r in rows]
+    want = drakerys.exact_action_roll(roll).successes
+    assert got == pytest.approx(want[: len(got)], abs=1e-15)
+    plain = drakerys.exact_action_roll(drakerys.ActionRoll(12, 7)).successes
+    assert abs(exact.mean(want) - exact.mean(plain)) > 0.05
+
+
+def test_roll_threshold_option_equals_action_opposition(capsys):
+    _, a, _ = run(capsys, *ROLL, "--format", "csv")
+    _, b, _ = run(capsys, "roll", "drakerys", "--dice", "12", "--threshold", "7", "--format", "csv")
+    assert a == b
+
+
+def test_ruling_crit_chain_false_changes_criticals(capsys):
+    code, out, _ = run(capsys, *ROLL, "--ruling", "DK-crit-chain=false", "--show", "criticals",
+                       "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    # without the chain only the 12 first dice can be critical: Binomial(12, 0.1)
+    assert df["criticals"].max() == 12
+    assert df["probability"].to_numpy() == pytest.approx(exact.binomial_pmf(12, 0.1), abs=1e-14)
+    _, table, _ = run(capsys, *ROLL, "--ruling", "DK-crit-chain=false")
+    assert "DK-crit-chain=false" in table
+
+
+def test_roll_show_joint(capsys):
+    code, out, _ = run(capsys, "roll", "drakerys", "--dice", "3", "--threshold", "6", "--show", "joint",
+                       "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    assert list(df.columns) == ["successes", "criticals", "probability"]
+    assert (df["criticals"] <= df["successes"]).all()
+    assert df["probability"].sum() == pytest.approx(1.0, abs=1e-11)
+
+
+def test_csv_with_two_tables_says_which_it_holds(capsys):
+    code, _, err = run(capsys, *ROLL, "--format", "csv")
+    assert code == 0
+    assert "CSV holds the 'successes' table only" in err
+
+
+# --- balance roll drakerys: Monte Carlo ------------------------------------------------------------
+
+def test_roll_monte_carlo_has_stderr_and_trials(capsys):
+    code, out, _ = run(capsys, *ROLL, "--trials", "200000", "--seed", "3", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "200,000 trials" in doc["meta"]["method"] and "seed 3" in doc["meta"]["method"]
+    rows = pd.DataFrame(doc["sections"]["successes"])
+    assert {"successes", "probability", "stderr", "p_at_least", "p_at_least_stderr"} <= set(rows.columns)
+    want = drakerys.exact_action_roll(drakerys.ActionRoll(12, 7)).successes[: len(rows)]
+    z = (rows["probability"] - want) / rows["stderr"].where(rows["stderr"] > 0, 1.0)
+    assert z.abs().max() < 5.5
+    assert rows["stderr"].max() == pytest.approx((0.2 * 0.8 / 200000) ** 0.5, rel=0.1)
+
+
+def test_roll_monte_carlo_csv_columns(capsys):
+    code, out, _ = run(capsys, *ROLL, "--trials", "1e4", "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[0] == "successes,probability,stderr,p_at_least,p_at_least_stderr"
+
+
+def test_same_seed_same_output_any_threads_and_different_seeds_differ(capsys):
+    args = (*ROLL, "--trials", "100000", "--seed", "11", "--format", "csv")
+    _, one, _ = run(capsys, *args, "--threads", "1")
+    _, again, _ = run(capsys, *args, "--threads", str(runner.available_threads()))
+    _, other, _ = run(capsys, *ROLL, "--trials", "100000", "--seed", "12", "--format", "csv")
+    assert one == again
+    assert one != other
+
+
+def test_precision_stops_early_and_says_so(capsys):
+    code, out, _ = run(capsys, *ROLL, "--precision", "0.02", "--format", "json")
+    assert code == 0
+    meta = json.loads(out)["meta"]
+    assert "reached" in meta["precision"] and "not reached" not in meta["precision"]
+    trials = int(meta["method"].split(" trials")[0].split()[-1].replace(",", ""))
+    assert trials < 10**9
+    half = float(meta["mean successes"].split("±")[1].split()[0])
+    assert half < 0.02
+
+
+def test_seed_alone_runs_monte_carlo(capsys):
+    _, out, _ = run(capsys, *ROLL, "--seed", "5", "--format", "json")
+    assert "1,000,000 trials" in json.loads(out)["meta"]["method"]
+
+
+# --- formats, --output and --plot ------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown", "latex", "html"])
+def test_every_format_of_every_verb(capsys, fmt):
+    for args in (("rulesets",), ROLL, ("table", "drakerys", "action", "--max-dice", "4")):
+        code, out, _ = run(capsys, *args, "--format", fmt)
+        assert code == 0, args
+        if fmt == "json":
+            assert json.loads(out)["sections"]
+        elif fmt == "csv":
+            assert len(csv(out)) > 3
+        elif fmt == "markdown":
+            assert out.startswith("# ") and ("|---:" in out or "|:---" in out)
+        elif fmt == "latex":
+            assert r"\begin{tabular}" in out and r"\bottomrule" in out
+        elif fmt == "html":
+            assert out.startswith("<!DOCTYPE html>") and "<table>" in out and out.rstrip().endswith("</html>")
+        else:
+            assert len(out.splitlines()) > 3
+
+
+def test_output_file_written_and_nothing_on_stdout(capsys, tmp_path):
+    target = tmp_path / "roll.csv"
+    code, out, _ = run(capsys, *ROLL, "--format", "csv", "--output", str(target))
+    assert code == 0 and out == ""
+    assert list(csv(target.read_text()).columns[:3]) == ["successes", "probability", "p_at_least"]
+    assert [p.name for p in tmp_path.iterdir()] == ["roll.csv"]
+
+
+def test_plot_files(capsys, tmp_path):
+    png, svg = tmp_path / "roll.png", tmp_path / "table.svg"
+    assert run(capsys, *ROLL, "--trials", "1e4", "--plot", str(png))[0] == 0
+    assert run(capsys, "table", "drakerys", "action", "--max-dice", "5", "--plot", str(svg))[0] == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in svg.read_bytes()[:2000]
+
+
+def test_failed_run_leaves_no_file(capsys, tmp_path):
+    target = tmp_path / "out.csv"
+    code, _, _ = run(capsys, *ROLL, "--ruling", "DK-crit-chain=perhaps", "--output", str(target))
+    assert code == 2
+    code, _, _ = run(capsys, *ROLL, "--plot", str(tmp_path / "plot.gif"), "--output", str(target))
+    assert code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- balance table drakerys action ---------------------------------------------------------------
+
+def test_action_table_tidy_csv(capsys):
+    code, out, _ = run(capsys, "table", "drakerys", "action", "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    assert {"dice", "threshold", "successes", "p_at_least", "mean"} <= set(df.columns)
+    assert sorted(df["dice"].unique()) == list(range(1, 21))
+    assert sorted(df["threshold"].unique()) == list(range(2, 11))
+    row = df[(df.dice == 1) & (df.threshold == 7) & (df.successes == 1)]
+    assert row["p_at_least"].item() == pytest.approx(0.4, abs=1e-15)
+    # with the crit chain, 1 die at 2+ averages exactly one success: 0.9 + 0.1 * (0.9 / 0.9)
+    assert df[(df.dice == 1) & (df.threshold == 2)]["mean"].iloc[0] == pytest.approx(1.0, abs=1e-12)
+    first = df.groupby(["dice", "threshold"])["p_at_least"].first().to_numpy()
+    assert first == pytest.approx([1.0] * 180, abs=1e-12)
+
+
+def test_action_table_options(capsys):
+    code, out, _ = run(capsys, "table", "drakerys", "action", "--max-dice", "3", "--threshold", "6",
+                       "--threshold", "9", "--swashbuckler", "--format", "csv")
+    assert code == 0
+    df = csv(out)
+    assert sorted(df["dice"].unique()) == [1, 2, 3] and sorted(df["threshold"].unique()) == [6, 9]
+    one = df[(df.dice == 1) & (df.threshold == 6) & (df.successes == 1)]["p_at_least"].item()
+    assert one == pytest.approx(0.75, abs=1e-15)  # 0.5 + 0.5 * 0.5
+    code, out, _ = run(capsys, "table", "drakerys", "action", "--max-dice", "2", "--threshold", "10",
+                       "--crits", "expert-parry", "--format", "csv")
+    assert code == 0 and csv(out)["p_at_least"].tolist() == [1.0, 1.0]  # only k = 0 remains
+
+
+# --- bad input: one line, right exit code, no traceback ------------------------------------------
+
+BAD = [
+    (("roll", "drakerys", "--dice", "0", "--threshold", "6"), 2, "--dice"),
+    (("roll", "drakerys", "--dice", "1001", "--threshold", "6"), 2, "1001"),
+    (("roll", "drakerys", "--dice", "3.5", "--threshold", "6"), 2, "3.5"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "2.5"), 2, "2.5"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "11"), 2, "11"),
+    (("roll", "drakerys", "--dice", "5", "--action", "x", "--opposition", "3"), 2, "'x'"),
+    (("roll", "drakerys", "--dice", "5"), 2, "--threshold"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--action", "3"), 2, "not both"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--trials", "0"), 2, "--trials"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--trials", "1000000000001"), 2, "10**12"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--trials", "many"), 2, "many"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--precision", "0"), 2, "--precision"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--precision", "-1"), 2, "--precision"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--seed", "-1"), 2, "--seed"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--threads", "0"), 2, "--threads"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--heroic", "6"), 2, "--heroic"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--ruling", "DK-nope=1"), 2, "DK-crit-chain"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--ruling", "DK-crit-chain=maybe"), 2,
+     "true|false"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--ruling", "novalue"), 2, "NAME=VALUE"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--crits", "block"), 2, "block"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--format", "xml"), 2, "xml"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--output", "/no/such/dir/x.csv"), 2,
+     "/no/such/dir"),
+    (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--output", "/tmp"), 2, "directory"),
+    (("roll", "drakerz", "--dice", "5"), 2, "drakerys"),
+    (("roll", "warbound"), 1, "not implemented yet"),
+    (("table", "uberdrakes", "rage"), 1, "not implemented yet"),
+    (("table", "drakerys", "morale"), 2, "morale"),
+    (("table", "drakerys", "action", "--max-dice", "0"), 2, "--max-dice"),
+    (("frobnicate",), 2, "frobnicate"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "named"), BAD, ids=[" ".join(a) for a, _, _ in BAD])
+def test_bad_input_is_one_clear_line(capsys, args, code, named):
+    got, out, err = run(capsys, *args)
+    assert got == code
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("balance: error: ")
+    assert named in lines[0]
+    assert "Traceback" not in err
+
+
+def test_installed_command_exit_codes():
+    exe = shutil.which("balance", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    ok = subprocess.run([exe, "roll", "drakerys", "--dice", "2", "--threshold", "6", "--format", "csv"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and ok.stdout.startswith("successes,probability,p_at_least")
+    bad = subprocess.run([exe, "roll", "drakerys", "--dice", "0", "--threshold", "6"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
