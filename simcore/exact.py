@@ -57,7 +57,8 @@ def convolve(a: np.ndarray, b: np.ndarray, tol: float = EXACT_TAIL_TOLERANCE) ->
         for index in zip(*np.nonzero(small), strict=True):
             out[tuple(slice(i, i + n) for i, n in zip(index, big.shape, strict=True))] += small[index] * big
     else:
-        out = np.fft.irfftn(np.fft.rfftn(a, shape) * np.fft.rfftn(b, shape), shape)
+        axes = tuple(range(a.ndim))
+        out = np.fft.irfftn(np.fft.rfftn(a, shape, axes) * np.fft.rfftn(b, shape, axes), shape, axes)
         np.clip(out, 0.0, None, out=out)
     return trim(out, tol)
 

@@ -12,17 +12,23 @@ from simcore.config import JIT
 from simcore.rng import uniform01, uniform_int
 
 
-def cdf_table(pmf: np.ndarray) -> np.ndarray:
-    """Cumulative table of a 1-D PMF, normalised so the last entry is exactly 1.
-
-    Zero-probability outcomes can never be drawn (a uniform in [0, 1) never lands on a zero-width step).
-    """
+def _checked(pmf: np.ndarray) -> np.ndarray:
     p = np.asarray(pmf, dtype=np.float64).ravel()
-    if p.size == 0 or np.any(p < 0) or p.sum() <= 0:
-        raise ValueError("a PMF needs non-negative entries with a positive total")
-    cdf = np.cumsum(p) / p.sum()
-    cdf[-1] = 1.0
-    return cdf
+    if p.size == 0 or not np.isfinite(p).all() or np.any(p < 0) or p.sum() <= 0:
+        raise ValueError("a PMF needs finite, non-negative entries with a positive total")
+    return p
+
+
+def cdf_table(pmf: np.ndarray) -> np.ndarray:
+    """Cumulative table of a 1-D PMF: non-decreasing, exactly 1 from the last possible outcome on.
+
+    Zero-probability outcomes can never be drawn: their step has zero width, and a uniform in [0, 1)
+    never reaches the 1.0 that follows the last possible outcome.
+    """
+    p = _checked(pmf)
+    cdf = np.minimum(np.cumsum(p / p.sum()), 1.0)
+    cdf[np.flatnonzero(p)[-1]:] = 1.0
+    return np.maximum.accumulate(cdf)
 
 
 @nb.njit(inline="always", **JIT)
@@ -33,9 +39,7 @@ def draw_cdf(state, cdf):
 
 def alias_table(pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Vose's alias tables (probability float64[n], alias int64[n]) for a 1-D PMF."""
-    p = np.asarray(pmf, dtype=np.float64).ravel()
-    if p.size == 0 or np.any(p < 0) or p.sum() <= 0:
-        raise ValueError("a PMF needs non-negative entries with a positive total")
+    p = _checked(pmf)
     n = p.size
     scaled = p * (n / p.sum())
     prob = np.ones(n)

@@ -92,16 +92,18 @@ def chisquare_gof(counts: np.ndarray, pmf: np.ndarray, min_expected: float = 5.0
     """Pearson goodness of fit of a histogram to an exact PMF, bins pooled to expect >= ``min_expected``.
 
     Mass of ``pmf`` beyond the histogram and counts beyond the PMF are both kept (in the last bin).
+    Any count on an outcome of probability 0 rejects the fit outright (statistic inf, p-value 0):
+    pooling must not hide an impossible outcome.
     """
     counts = np.asarray(counts, dtype=np.float64).ravel()
-    pmf = np.asarray(pmf, dtype=np.float64).ravel()
-    size = max(counts.size, pmf.size)
-    c = np.zeros(size)
-    c[: counts.size] = counts
-    p = np.zeros(size)
-    p[: pmf.size] = pmf
+    p = np.asarray(pmf, dtype=np.float64).ravel().copy()
+    c = np.zeros(p.size)
+    c[: min(counts.size, p.size)] = counts[: p.size]
+    c[-1] += counts[p.size :].sum()
     p[-1] += max(0.0, 1.0 - p.sum())
     n = c.sum()
+    if np.any((p == 0.0) & (c > 0)):
+        return ChiSquare(float("inf"), 0, 0.0)
     labels = _pool(p * n, min_expected)
     obs = np.bincount(labels, weights=c)
     exp = np.bincount(labels, weights=p * n)
