@@ -15,6 +15,7 @@ Rerolls touch only the dice first rolled (never extra dice), each at most once: 
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from simcore.config import JIT
 from simcore.rng import roll_die, uniform_int
@@ -40,14 +41,21 @@ def count_at_least(state, n, sides, threshold):
     return hits
 
 
-@nb.njit(inline="always", **JIT)
-def _score(face, sides, threshold, top_mode):
-    """(is_success, explodes) of one face."""
-    if face == sides:
-        if top_mode == TOP_EXPLODE:
-            return True, True
-        return top_mode == TOP_SUCCESS, False
-    return face >= threshold, False
+@nb.njit(**JIT)
+def face_tables(sides, threshold, top_mode):
+    """Per-face (success, explodes, failure) as int64 tables indexed by face 0..sides."""
+    success = np.zeros(sides + 1, np.int64)
+    explodes = np.zeros(sides + 1, np.int64)
+    for face in range(threshold, sides):
+        success[face] = 1
+    if top_mode == TOP_EXPLODE:
+        success[sides] = 1
+        explodes[sides] = 1
+    elif top_mode == TOP_SUCCESS:
+        success[sides] = 1
+    failure = 1 - success
+    failure[0] = 0
+    return success, explodes, failure
 
 
 @nb.njit(**JIT)
@@ -58,24 +66,39 @@ def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, r
         (successes, criticals, dice_rolled): criticals counts the top faces that exploded
         (with ``chain`` false, an extra die's top face is a plain success and is not counted).
     """
+    success, explodes, failure = face_tables(sides, threshold, top_mode)
+    return success_roll_tabled(state, n, sides, threshold, chain, reroll_failures, reroll_limit,
+                               success, explodes, failure)
+
+
+@nb.njit(inline="always", **JIT)
+def success_roll_tabled(state, n, sides, threshold, chain, reroll_failures, reroll_limit,
+                        success, explodes, failure):
+    """:func:`success_roll` with its face tables precomputed (kernels build them once per chunk).
+
+    When rerolls are possible every die draws its reroll candidate up front and keeps it only if the
+    first face failed: a select instead of a branch the processor cannot predict.
+    """
     successes = 0
     criticals = 0
-    extra = 0
     rolled = n
-    rerolls_left = reroll_limit
-    for _ in range(n):
-        face = roll_die(state, sides)
-        ok, boom = _score(face, sides, threshold, top_mode)
-        if not ok and (reroll_failures or rerolls_left > 0):
-            rerolls_left -= 1
-            rolled += 1
+    if reroll_failures or reroll_limit > 0:
+        budget = n if reroll_failures else reroll_limit
+        for _ in range(n):
+            first = roll_die(state, sides)
+            again = roll_die(state, sides)
+            use = failure[first] * (budget > 0)
+            budget -= use
+            rolled += use
+            face = first + use * (again - first)
+            successes += success[face]
+            criticals += explodes[face]
+    else:
+        for _ in range(n):
             face = roll_die(state, sides)
-            ok, boom = _score(face, sides, threshold, top_mode)
-        if ok:
-            successes += 1
-        if boom:
-            criticals += 1
-            extra += 1
+            successes += success[face]
+            criticals += explodes[face]
+    extra = criticals
     while extra > 0:
         extra -= 1
         rolled += 1

@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from simcore.config import PARALLEL_JIT
-from simcore.dice import success_roll
+from simcore.dice import face_tables, success_roll_tabled
 from simcore.rng import STATE_WORDS, seed_stream
 
 _SIDES = 10
@@ -29,9 +29,10 @@ def _action_roll_chunks(n, threshold, top_mode, chain, reroll_failures, reroll_l
         chunk = first_chunk + i
         state = np.empty(STATE_WORDS, np.uint64)
         seed_stream(seed, chunk, state)
+        success, explodes, failure = face_tables(_SIDES, threshold, top_mode)
         start = chunk * chunk_trials
         stop = min(start + chunk_trials, total_trials)
         for _ in range(stop - start):
-            s, c, _rolled = success_roll(state, n, _SIDES, threshold, top_mode, chain,
-                                         reroll_failures, reroll_limit)
+            s, c, _rolled = success_roll_tabled(state, n, _SIDES, threshold, chain, reroll_failures,
+                                                reroll_limit, success, explodes, failure)
             out[i, min(s, s_last), min(c, c_last)] += 1
