@@ -51,7 +51,9 @@ def convolve(a: np.ndarray, b: np.ndarray, tol: float = EXACT_TAIL_TOLERANCE) ->
     if a.ndim != b.ndim:
         raise ValueError("cannot convolve PMFs of different dimensions")
     shape = tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True))
-    if a.size * b.size <= _DIRECT_LIMIT:
+    if a.size * b.size <= _DIRECT_LIMIT and a.ndim == 1:
+        out = np.convolve(a, b)
+    elif a.size * b.size <= _DIRECT_LIMIT:
         big, small = (a, b) if a.size >= b.size else (b, a)
         out = np.zeros(shape)
         for index in zip(*np.nonzero(small), strict=True):
