@@ -71,7 +71,7 @@ def _text_rows(df: pd.DataFrame) -> list[list[str]]:
 
 def _looks_numeric(text: str) -> bool:
     try:
-        float(text)
+        float(text.lstrip("<>"))
     except ValueError:
         return False
     return True

@@ -143,11 +143,16 @@ def action_table_report(table) -> Report:
             ("modifiers", ", ".join(options) or "none"),
             ("method", "exact"), ("rulings", table.rulings.describe())]
     notes = [f"rows with P(at least k) < {EXACT_ROW_FLOOR:g} are left out of the tidy table",
-             "percentages are rounded to 0.1; blank: below 0.05%"]
+             "percentages are rounded to 0.1; blank: below 0.05%; >99.9: not certain but rounds to 100"]
     return Report("Drakerys: the Action Table", meta, [Section("action_table", "Action Table", tidy)],
                   views, notes)
 
 
 def _percent(tail: np.ndarray, k: int) -> str:
+    """A probability as a percentage to 0.1: blank below 0.05%, and never 100.0 unless certain."""
     p = tail[k] if k < tail.size else 0.0
-    return f"{100 * p:.1f}" if p >= 0.0005 else ""
+    if p < 0.0005:
+        return ""
+    if p >= 0.9995 and p < 1.0 - 1e-12:
+        return ">99.9"
+    return f"{100 * p:.1f}"
