@@ -7,6 +7,7 @@ import pandas as pd
 
 import rulesets
 from reports.formats import Report, Section
+from rulesets.drakerys.rules import describe_modifiers
 from simcore import exact
 from simcore.stats import Z95
 
@@ -131,13 +132,7 @@ def action_table_report(table) -> Report:
         views.append(Section(f"threshold_{t}", f"Threshold {t}+: P(at least k successes), percent", view))
     tidy = pd.DataFrame(rows, columns=["dice", "threshold", "successes", "probability", "p_at_least",
                                        "mean"])
-    options = []
-    if table.swashbuckler:
-        options.append("swashbuckler")
-    if table.rerolls:
-        options.append(f"{table.rerolls} rerolls")
-    if table.crits != "normal":
-        options.append(f"criticals as {table.crits}")
+    options = describe_modifiers(table.swashbuckler, table.rerolls, table.crits)
     meta = [("ruleset", "drakerys (seed 002, ACTION TABLE, CRITICAL SUCCESSES)"),
             ("dice", f"1..{table.max_dice}"), ("thresholds", ", ".join(f"{t}+" for t in table.thresholds)),
             ("modifiers", ", ".join(options) or "none"),

@@ -116,10 +116,16 @@ class ActionRoll:
     def describe(self) -> str:
         parts = [f"{self.dice}d10" + (f" + {self.heroic} heroic" if self.heroic else ""),
                  f"threshold {self.threshold}+"]
-        if self.swashbuckler:
-            parts.append("swashbuckler")
-        if self.rerolls:
-            parts.append(f"{self.rerolls} reroll{'s' if self.rerolls != 1 else ''}")
-        if self.crits != "normal":
-            parts.append(f"criticals as {self.crits}")
-        return ", ".join(parts)
+        return ", ".join(parts + describe_modifiers(self.swashbuckler, self.rerolls, self.crits))
+
+
+def describe_modifiers(swashbuckler: bool, rerolls: int, crits: str) -> list[str]:
+    """The reroll and critical modifiers of a roll, in words (empty when there are none)."""
+    parts = []
+    if swashbuckler:
+        parts.append("swashbuckler")
+    if rerolls:
+        parts.append(f"{rerolls} reroll{'s' if rerolls != 1 else ''}")
+    if crits != "normal":
+        parts.append(f"criticals as {crits}")
+    return parts
