@@ -197,15 +197,13 @@ def success_roll_joint(
     def shape(p):
         return p if marginal is None else p.sum(axis=1 - marginal)
 
-    if reroll_failures or reroll_limit >= n:
-        if not (reroll_failures or reroll_limit > 0) or n == 0:
-            return convolve_power(shape(one), n, tol)
+    if n == 0 or not (reroll_failures or reroll_limit > 0):
+        return convolve_power(shape(one), n, tol)
+    if reroll_failures or reroll_limit >= n:  # every failed die is rerolled: dice stay independent
         per_die = one.copy()
         per_die[0, 0] = 0.0
         per_die = mixture([1.0, fail_first], [per_die, one])
         return convolve_power(shape(per_die), n, tol)
-    if reroll_limit <= 0:
-        return convolve_power(shape(one), n, tol)
 
     # Up to K rerolls: f of the n dice fail first; min(K, f) of them are rolled again once.
     kept = one.copy()

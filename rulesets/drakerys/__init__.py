@@ -136,9 +136,10 @@ def action_table(max_dice: int = 20, thresholds: Iterable[int] = range(MIN_THRES
     """Exact success PMFs for 1..max_dice dice and each threshold (the rulebook's Action Table)."""
     rulings = rulings or DrakerysRulings()
     thresholds = tuple(thresholds)
-    ActionRoll(max_dice, thresholds[0] if thresholds else MIN_THRESHOLD, rerolls=rerolls, crits=crits)
-    for t in thresholds:
-        ActionRoll(1, t)
+    if not thresholds:
+        raise RulesError("an action table needs at least one threshold")
+    for t in thresholds:  # the largest roll of each column validates every parameter
+        ActionRoll(max_dice, t, swashbuckler=swashbuckler, rerolls=rerolls, crits=crits)
     pmfs = {}
     for t in thresholds:
         by_dice = _exact.success_pmfs_by_dice(max_dice, t, rulings, swashbuckler=swashbuckler,
