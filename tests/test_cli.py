@@ -296,6 +296,7 @@ BAD = [
     (("table", "drakerys", "morale"), 2, "morale"),
     (("table", "drakerys", "action", "--max-dice", "0"), 2, "--max-dice"),
     (("frobnicate",), 2, "frobnicate"),
+    (("roll", "drakerys", "frob", "--dice", "2"), 2, "'frob'"),
 ]
 
 

@@ -14,7 +14,7 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
-from reports.cli.verbs import RulesetGroup
+from reports.cli.verbs import DefaultCommandGroup, RulesetGroup
 from reports.tables import roll_report
 from rulesets import drakerys
 from rulesets.base import RulesError, RulingError
@@ -27,8 +27,12 @@ def roll_group():
     """Distribution of a roll: `balance roll <ruleset> ...`."""
 
 
-@roll_group.command("drakerys")
-@click.argument("what", required=False, default="action", type=click.Choice(["action"]))
+@roll_group.group("drakerys", cls=DefaultCommandGroup, default="action")
+def roll_drakerys():
+    """Drakerys rolls: action (the default), and more kinds below."""
+
+
+@roll_drakerys.command("action")
 @click.option("--dice", type=WholeNumber(1, drakerys.MAX_DICE), required=True,
               help="d10 rolled (the sum of the Powers, the hits, ...).")
 @click.option("--action", "action_value", type=WholeNumber(-1000, 1000), default=None,
@@ -50,9 +54,9 @@ def roll_group():
 @mc_options
 @ruling_option
 @output_options
-def roll_drakerys(what, dice, action_value, opposition, threshold, heroic, swashbuckler, rerolls, crits,
+def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler, rerolls, crits,
                   show, trials, precision, seed, threads, rulings, fmt, output, plot):
-    """Drakerys Action-Table roll: successes and criticals, exact by default.
+    """Action-Table roll: successes and criticals, exact by default (`action` may be left out).
 
     Example: balance roll drakerys --dice 12 --action 3 --opposition 4 --swashbuckler
     """

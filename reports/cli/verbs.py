@@ -1,4 +1,5 @@
-"""Verb groups whose subcommands are rulesets: `balance <verb> <ruleset> ...`."""
+"""Verb groups whose subcommands are rulesets (`balance <verb> <ruleset> ...`), and ruleset groups whose
+subcommands are kinds of roll with a default (`balance roll drakerys [action|fight|...]`)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,21 @@ class RulesetGroup(click.Group):
     def resolve_command(self, ctx, args):
         command = self.get_command(ctx, args[0])
         return command.name, command, args[1:]
+
+
+class DefaultCommandGroup(click.Group):
+    """A group whose first argument may be left out: anything that is not one of its commands runs
+    ``default`` with all the arguments (so `balance roll drakerys --dice 3 ...` is the action roll)."""
+
+    def __init__(self, *args, default: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.default = default
+
+    def parse_args(self, ctx, args):
+        if args and not args[0].startswith("-") and args[0] not in self.commands:
+            kinds = ", ".join(sorted(self.commands))
+            raise click.UsageError(f"unknown kind {args[0]!r} for `{ctx.command_path}`; accepted: {kinds}",
+                                   ctx)
+        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
