@@ -59,6 +59,22 @@ def face_tables(sides, threshold, top_mode):
 
 
 @nb.njit(**JIT)
+def all_face_tables(sides):
+    """:func:`face_tables` for every top mode and threshold: three int64[3, sides + 1, sides + 1]
+    arrays indexed [top_mode, threshold, face] (thresholds 1..sides; row 0 unused)."""
+    success = np.zeros((3, sides + 1, sides + 1), np.int64)
+    explodes = np.zeros((3, sides + 1, sides + 1), np.int64)
+    failure = np.zeros((3, sides + 1, sides + 1), np.int64)
+    for mode in range(3):
+        for threshold in range(1, sides + 1):
+            s, e, f = face_tables(sides, threshold, mode)
+            success[mode, threshold] = s
+            explodes[mode, threshold] = e
+            failure[mode, threshold] = f
+    return success, explodes, failure
+
+
+@nb.njit(**JIT)
 def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit):
     """Roll ``n`` dice against ``threshold`` with explosions and rerolls (see the module docstring).
 
