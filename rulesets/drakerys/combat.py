@@ -11,7 +11,7 @@ from rulesets.drakerys.fight import MORALE_OUTCOMES, Combatant, side_array
 from rulesets.drakerys.kernels_fight import _engagement_chunks, _fight_chunks, _shooting_chunks
 from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import Weapon
-from simcore import runner
+from simcore import config, runner
 from simcore.stats import Estimate, histogram_mean, proportion
 
 #: Result codes of one Fight, by meaning (see fight.py).
@@ -38,10 +38,10 @@ def _width(*combatants: Combatant) -> int:
     return max(_TS_BOUND, 3 * dice + 40)
 
 
-def _run(kernel, args, shape, trials, seed, threads, precision, statistic, progress):
+def _run(kernel, args, shape, trials, seed, threads, precision, statistic, progress, chunk_trials):
     try:
         return runner.run(kernel, args, shape, trials, seed, threads=threads, precision=precision,
-                          statistic=statistic, progress=progress)
+                          statistic=statistic, progress=progress, chunk_trials=chunk_trials)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
 
@@ -70,11 +70,19 @@ class FightResult:
     def overflow(self) -> int:
         return int(self.run.counts[[0, 1, 3, 4], -1].sum())
 
+    def ap_destroyed(self, side: int, ap: int) -> Estimate:
+        """Army Points of ``side`` (0 attacker, 1 target) destroyed, scattered warriors included, when
+        its unit costs ``ap``."""
+        size = (self.attacker, self.target)[side].size
+        lost = self.mean(5 + side)
+        return Estimate(lost.value * ap / size, lost.stderr * ap / size, lost.trials)
+
 
 def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
                    rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
                    trials: int, seed: int, threads: int | None = None, precision: float | None = None,
-                   progress: runner.Progress | None = None) -> FightResult:
+                   progress: runner.Progress | None = None,
+                   chunk_trials: int = config.CHUNK_TRIALS) -> FightResult:
     """One Fight of ``attacker`` (Charging when ``charge``) against ``target``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of P(attacker wins alone) is below it.
@@ -82,9 +90,9 @@ def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
     rulings = rulings or DrakerysRulings()
     side = _sides(attacker, target, rulings, weapons)
     width = _width(attacker, target)
-    run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (5, width), trials, seed,
+    run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (7, width), trials, seed,
                threads, precision, lambda c: proportion(int(c[2, list(A_WINS)].sum()), int(c[2].sum())),
-               progress)
+               progress, chunk_trials)
     return FightResult(attacker, target, charge, rulings, run)
 
 
@@ -123,7 +131,8 @@ def check_shot(shooter: Combatant, weapon: Weapon | None, distance_cm: int) -> W
 def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int, weapons: dict[str, Weapon],
                       rulings: DrakerysRulings | None = None, trials: int, seed: int,
                       threads: int | None = None, precision: float | None = None,
-                      progress: runner.Progress | None = None) -> ShootingResult:
+                      progress: runner.Progress | None = None,
+                   chunk_trials: int = config.CHUNK_TRIALS) -> ShootingResult:
     """One Shooting of ``shooter`` at ``target`` from ``distance_cm``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of the mean injuries inflicted is below it.
@@ -133,7 +142,7 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
     side = _sides(shooter, target, rulings, weapons)
     run = _run(_shooting_chunks, (side, np.int64(distance_cm), bool(rulings.crit_chain)),
                (3, _width(shooter, target)), trials, seed, threads, precision,
-               lambda c: histogram_mean(c[1]), progress)
+               lambda c: histogram_mean(c[1]), progress, chunk_trials)
     return ShootingResult(shooter, target, weapon, int(distance_cm), rulings, run)
 
 
@@ -165,7 +174,8 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
                         rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
                         rounds: int = 6, trials: int, seed: int, threads: int | None = None,
                         precision: float | None = None,
-                        progress: runner.Progress | None = None) -> EngagementResult:
+                        progress: runner.Progress | None = None,
+                   chunk_trials: int = config.CHUNK_TRIALS) -> EngagementResult:
     """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
     destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins)."""
     rulings = rulings or DrakerysRulings()
@@ -177,5 +187,5 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
     shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
     run = _run(_engagement_chunks, (side, shoot, np.int64(rounds), bool(rulings.crit_chain)),
                (8, _width(a, b)), trials, seed, threads, precision,
-               lambda c: proportion(int(c[0, 0]), int(c[0].sum())), progress)
+               lambda c: proportion(int(c[0, 0]), int(c[0].sum())), progress, chunk_trials)
     return EngagementResult(a, b, shoot_from_cm, rounds, rulings, run)

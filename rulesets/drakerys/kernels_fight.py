@@ -285,9 +285,10 @@ def _count(out, i, q, value):
 def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_trials, out):
     """One Fight per trial, side 0 acting (Charge when ``charged``).
 
-    out: int64[n_chunks, 5, L]; rows: warriors of side 0 removed by strikes, the same for side 1,
-    result code (fight.py RESULT_*), injuries inflicted by side 0, by side 1. Values >= L - 1 share
-    the last column.
+    out: int64[n_chunks, 7, L]; rows: warriors of side 0 removed by strikes, the same for side 1,
+    result code (fight.py RESULT_*), injuries inflicted by side 0, by side 1, warriors side 0 lost in
+    all (a scattered unit loses every warrior), the same for side 1. Values >= L - 1 share the last
+    column.
     """
     for i in nb.prange(out.shape[0]):
         chunk = first_chunk + i
@@ -319,6 +320,11 @@ def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_t
             _count(out, i, 2, code)
             _count(out, i, 3, inflicted[0])
             _count(out, i, 4, inflicted[1])
+            scattered = 1 if morale == 0 else -1
+            if winner == WIN_1:
+                scattered = 0 if morale == 0 else -1
+            for s in range(2):
+                _count(out, i, 5 + s, side[s, S_SIZE] if scattered == s else side[s, S_SIZE] - alive[s])
 
 
 @nb.njit(**PARALLEL_JIT)
