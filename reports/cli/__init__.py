@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from reports.cli.fight import duel_group
 from reports.cli.roll import roll_group
 from reports.cli.rulesets_cmd import rulesets_command
 from reports.cli.table import table_group
@@ -27,6 +28,7 @@ def cli():
 cli.add_command(rulesets_command)
 cli.add_command(roll_group)
 cli.add_command(table_group)
+cli.add_command(duel_group)
 
 
 def _fail(message: str, code: int) -> None:

@@ -131,3 +131,23 @@ def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         formats.write_text(output, text)
+
+
+def catalog_option(f):
+    """--catalog FILE (repeatable): user catalogs applied over the packaged one."""
+    return click.option("--catalog", "catalogs", multiple=True, metavar="FILE",
+                        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                        help="A user catalog (TOML, the packaged schema) applied on top of the packaged "
+                             "one; repeatable, later files win.")(f)
+
+
+def load_drakerys_catalog(paths):
+    """The Drakerys catalog with the user's files applied; a bad file is a one-line domain error."""
+    from reports.cli.errors import DomainError
+    from rulesets.base import RulesError
+    from rulesets.drakerys import catalog
+
+    try:
+        return catalog.load(paths)
+    except RulesError as exc:
+        raise DomainError(str(exc)) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from reports.cli import fight
 from reports.cli.errors import DomainError
 from reports.cli.options import (
     WholeNumber,
@@ -32,7 +33,7 @@ def roll_drakerys():
     """Drakerys rolls: action (the default), and more kinds below."""
 
 
-@roll_drakerys.command("action")
+@roll_drakerys.command("action", context_settings={"max_content_width": 100})
 @click.option("--dice", type=WholeNumber(1, drakerys.MAX_DICE), required=True,
               help="d10 rolled (the sum of the Powers, the hits, ...).")
 @click.option("--action", "action_value", type=WholeNumber(-1000, 1000), default=None,
@@ -86,3 +87,6 @@ def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler,
         from reports.plots import plot_roll  # matplotlib only when a plot is asked for
 
         plot_roll(dist, plot)
+
+
+fight.register(roll_drakerys)

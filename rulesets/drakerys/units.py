@@ -140,8 +140,7 @@ class Catalog:
         if len(matches) > 1:
             keys = ", ".join(u.key for u in matches)
             raise RulesError(f"unit name {name!r} is ambiguous; use one of: {keys}")
-        names = sorted({*self.units, *(u.name for u in self.units.values())})
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        close = difflib.get_close_matches(wanted, sorted(self.units), n=3, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else "; `balance units drakerys` lists them"
         raise RulesError(f"unknown unit {name!r}{hint}")
 

@@ -1,0 +1,137 @@
+"""`balance roll drakerys fight|shoot` and `balance duel drakerys`: Fights, Shootings, engagements."""
+
+from __future__ import annotations
+
+import click
+
+from reports.cli.errors import DomainError
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    load_drakerys_catalog,
+    mc_options,
+    monte_carlo_settings,
+    output_options,
+    progress_reporter,
+    ruling_option,
+)
+from reports.cli.sides import combatant, describe, side_options
+from reports.cli.verbs import RulesetGroup
+from reports.tables_fight import engagement_report, fight_report, shooting_report
+from rulesets.base import RulesError, RulingError
+from rulesets.drakerys import DrakerysRulings, combat
+
+
+def _setup(catalogs, rulings, name_a, name_b, options):
+    """(catalog, rulings in force, (combatant, AP) for A and B), with errors mapped to exit codes."""
+    try:
+        in_force = DrakerysRulings().with_assignments(rulings)
+    except RulingError as exc:
+        raise click.UsageError(str(exc)) from None
+    catalog = load_drakerys_catalog(catalogs)
+    try:
+        a = combatant(catalog, name_a, "a", options)
+        b = combatant(catalog, name_b, "b", options)
+    except RulesError as exc:
+        raise DomainError(str(exc)) from None
+    return catalog, in_force, a, b
+
+
+def _no_plot(plot, verb):
+    if plot is not None:
+        raise click.UsageError(f"`{verb}` has no plot yet; drop --plot")
+
+
+def register(roll_drakerys: click.Group) -> None:
+    """Attach `fight` and `shoot` to `balance roll drakerys`."""
+
+    @roll_drakerys.command("fight")
+    @click.argument("unit_a", metavar="A")
+    @click.argument("unit_b", metavar="B")
+    @click.option("--charge", is_flag=True, help="A charges (Charge bonus, Brutal Charge, +1 Advantage).")
+    @side_options
+    @catalog_option
+    @mc_options
+    @ruling_option
+    @output_options
+    def roll_fight(unit_a, unit_b, charge, catalogs, trials, precision, seed, threads, rulings, fmt, output,
+                   plot, **options):
+        """One Fight: A attacks (or charges) B; both strike. Casualties, winner and the loser's morale.
+
+        Example: balance roll drakerys fight crows gold-keepers --size-a 12 --size-b 6 --charge
+        """
+        _no_plot(plot, "balance roll drakerys fight")
+        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+        _, trials, seed = monte_carlo_settings(trials, precision, seed)
+        try:
+            result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
+                                           trials=trials, seed=seed, threads=threads, precision=precision,
+                                           progress=progress_reporter("fighting"))
+        except RulesError as exc:
+            raise DomainError(str(exc)) from None
+        emit(fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
+
+    @roll_drakerys.command("shoot")
+    @click.argument("unit_a", metavar="SHOOTER")
+    @click.argument("unit_b", metavar="TARGET")
+    @click.option("--distance", type=WholeNumber(0, 1000), required=True, help="Distance in cm.")
+    @side_options
+    @catalog_option
+    @mc_options
+    @ruling_option
+    @output_options
+    def roll_shoot(unit_a, unit_b, distance, catalogs, trials, precision, seed, threads, rulings, fmt,
+                   output, plot, **options):
+        """One Shooting of SHOOTER at TARGET: casualties, injuries and the target's Morale roll.
+
+        Side options: a = the shooter, b = the target.
+        Example: balance roll drakerys shoot crossbowmen crows --distance 35 --obstacles-a 1
+        """
+        _no_plot(plot, "balance roll drakerys shoot")
+        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+        _, trials, seed = monte_carlo_settings(trials, precision, seed)
+        try:
+            result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
+                                              rulings=in_force, trials=trials, seed=seed, threads=threads,
+                                              precision=precision, progress=progress_reporter("shooting"))
+        except RulesError as exc:
+            raise DomainError(str(exc)) from None
+        emit(shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
+
+
+@click.group("duel", cls=RulesetGroup)
+def duel_group():
+    """Engagements fought to the end: `balance duel <ruleset> A B`."""
+
+
+@duel_group.command("drakerys")
+@click.argument("unit_a", metavar="A")
+@click.argument("unit_b", metavar="B")
+@click.option("--shoot-from", type=WholeNumber(0, 1000), default=None,
+              help="A opens fire from this distance (cm) instead of charging.")
+@click.option("--rounds", type=WholeNumber(1, 6), default=6, show_default=True,
+              help="Rounds of the game left (16 Time Sections each).")
+@side_options
+@catalog_option
+@mc_options
+@ruling_option
+@output_options
+def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precision, seed, threads, rulings,
+                  fmt, output, plot, **options):
+    """A charges B (or shoots first), then both fight on until one is destroyed or scatters or the game
+    ends. P(A wins), P(B wins), P(neither), injuries, AP destroyed and Time Sections, with intervals.
+
+    Example: balance duel drakerys crows gold-keepers --precision 0.005
+    """
+    _no_plot(plot, "balance duel drakerys")
+    catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+    _, trials, seed = monte_carlo_settings(trials, precision, seed)
+    try:
+        result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
+                                            weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
+                                            threads=threads, precision=precision,
+                                            progress=progress_reporter("duelling"))
+    except RulesError as exc:
+        raise DomainError(str(exc)) from None
+    emit(engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)

@@ -1,0 +1,88 @@
+"""Options that describe each side of a Drakerys fight (`--size-a`, `--stress-b`, ...), and turning them
+into combatants."""
+
+from __future__ import annotations
+
+import click
+
+from reports.cli.options import WholeNumber
+from rulesets.base import RulesError
+from rulesets.drakerys.fight import MAX_EXTRA_OPTION, Combatant
+from rulesets.drakerys.units import Catalog, Unit
+
+#: (option stem, type, help) of the per-side options; flags have type None.
+_SIDE_OPTIONS = (
+    ("size", WholeNumber(1, 1000), "warriors (default: the size on the unit sheet)"),
+    ("ap", WholeNumber(0, 100_000), "Army Points of the unit (needed for a size the rulebook does not list)"),
+    ("stress", WholeNumber(0, MAX_EXTRA_OPTION), "Stress markers already on the unit"),
+    ("injuries", WholeNumber(0, 100), "injury tokens already on the unit"),
+    ("heroic", WholeNumber(0, 5), "Heroic Action dice added to its fight/shooting rolls"),
+    ("rerolls", WholeNumber(0, MAX_EXTRA_OPTION), "attack dice it may reroll (allied warriors in contact)"),
+    ("authority", WholeNumber(0, MAX_EXTRA_OPTION), "allied units with Authority in range (Morale dice)"),
+    ("allies", WholeNumber(0, MAX_EXTRA_OPTION), "other allied units engaged with the enemy (+1 Initiative)"),
+    ("obstacles", WholeNumber(0, MAX_EXTRA_OPTION), "obstacles in its line of sight when it shoots"),
+    ("guard", None, "a Guard unit escorts it (Safeguard may move injuries there)"),
+    ("no-blocking", None, "attack instead of using Blocking"),
+)
+
+
+def side_options(f):
+    """Add every per-side option for sides a and b."""
+    for letter in ("b", "a"):
+        for stem, kind, text in reversed(_SIDE_OPTIONS):
+            name = f"--{stem}-{letter}"
+            label = f"{letter.upper()}: {text}."
+            if kind is None:
+                f = click.option(name, is_flag=True, help=label)(f)
+            else:
+                f = click.option(name, type=kind, default=None, help=label)(f)
+    return f
+
+
+def default_size(unit: Unit) -> int:
+    """The size printed on the unit sheet, else the only or largest recruitment option."""
+    if unit.sheet is not None:
+        return unit.sheet.size
+    options = unit.all_sizes()
+    if not options:
+        raise RulesError(f"{unit.name} has no size in the rulebook; give one with its --ap")
+    return options[-1].size
+
+
+def combatant(catalog: Catalog, name: str, letter: str, options: dict) -> tuple[Combatant, int]:
+    """The combatant for side ``letter`` from the command's options, and its Army Points."""
+    unit = catalog.unit(name)
+    size = options.get(f"size_{letter}")
+    ap = options.get(f"ap_{letter}")
+    if size is None:
+        size = default_size(unit)
+    if ap is None:
+        ap = unit.size_option(size).ap
+    c = Combatant(
+        unit, size,
+        injuries=options.get(f"injuries_{letter}") or 0,
+        stress=options.get(f"stress_{letter}") or 0,
+        heroic=options.get(f"heroic_{letter}") or 0,
+        rerolls=options.get(f"rerolls_{letter}") or 0,
+        authority=options.get(f"authority_{letter}") or 0,
+        guard=bool(options.get(f"guard_{letter}")),
+        blocking=not options.get(f"no_blocking_{letter}"),
+        allied_units_engaged=options.get(f"allies_{letter}") or 0,
+        obstacles=options.get(f"obstacles_{letter}") or 0,
+    )
+    return c, ap
+
+
+def describe(c: Combatant, ap: int) -> str:
+    """One line for a report: the unit, its size and cost, and what is special about its situation."""
+    extras = [f"{k} {v}" for k, v in (("stress", c.stress), ("injury tokens", c.injuries),
+                                        ("heroic dice", c.heroic), ("rerolls", c.rerolls),
+                                        ("Authority units", c.authority),
+                                        ("allied units engaged", c.allied_units_engaged),
+                                        ("obstacles", c.obstacles)) if v]
+    if c.guard:
+        extras.append("escorted by a Guard unit")
+    if c.unit.has("blocking"):
+        extras.append("uses Blocking" if c.blocking else "attacks instead of Blocking")
+    head = f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {ap} AP"
+    return head + (f"; {', '.join(extras)}" if extras else "")

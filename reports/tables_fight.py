@@ -1,0 +1,138 @@
+"""Reports of Drakerys Fights, Shootings and engagements (tidy rows with standard errors)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reports.formats import Report, Section
+from rulesets.drakerys import combat
+from rulesets.drakerys.fight import MORALE_OUTCOMES, modelling_notes
+from simcore.stats import Z95, Estimate, proportion
+
+
+def _method(run) -> tuple[str, str]:
+    text = (f"Monte Carlo, {run.trials:,} trials, seed {run.seed}; stderr is the standard error, "
+            f"95% interval = estimate ± {Z95:.2f} stderr")
+    if run.precision is not None:
+        how = "reached" if run.stopped_by_precision else "not reached within the trial cap"
+        text += f"; precision target {run.precision:g}: {how}"
+    return "method", text
+
+
+def _est(e: Estimate) -> str:
+    return f"{e.value:.4f} ± {Z95 * e.stderr:.4f} (95%)"
+
+
+def _row(measure: str, outcome, e: Estimate) -> dict:
+    return {"measure": measure, "outcome": str(outcome), "probability": e.value, "stderr": e.stderr}
+
+
+def _distribution(measure: str, counts: np.ndarray, trials: int, top: int) -> list[dict]:
+    return [_row(measure, k, proportion(int(counts[k]), trials)) for k in range(top + 1)]
+
+
+def fight_report(result: combat.FightResult, ap_a: int, ap_b: int, desc_a: str, desc_b: str) -> Report:
+    """`balance roll drakerys fight`: outcome, morale and casualty distributions."""
+    run, n = result.run, result.run.trials
+    counts = run.counts
+    rows = [
+        _row("winner", "A", result.outcome(combat.A_WINS)),
+        _row("winner", "B", result.outcome(combat.B_WINS)),
+        _row("winner", "both (draw)", result.outcome(combat.DRAW)),
+        _row("winner", "none (both destroyed)", result.outcome(combat.BOTH_DESTROYED)),
+    ]
+    for letter, base, destroyed in (("B", 1, 9), ("A", 5, 10)):
+        for k, name in enumerate(MORALE_OUTCOMES):
+            rows.append(_row(f"morale_{letter}", name, result.outcome((base + k,))))
+        rows.append(_row(f"morale_{letter}", "destroyed", result.outcome((destroyed, 11))))
+        rolled = sum(int(counts[2, base + k]) for k in range(4)) + int(counts[2, destroyed] + counts[2, 11])
+        rows.append(_row(f"morale_{letter}", "no roll", proportion(n - rolled, n)))
+    rows += _distribution("casualties_A", counts[5], n, result.attacker.size)
+    rows += _distribution("casualties_B", counts[6], n, result.target.size)
+    meta = [
+        ("ruleset", "drakerys (seed 002, FIGHTING, MORALE)"),
+        ("A", desc_a + (" (charging)" if result.charge else " (Attack action)")),
+        ("B", desc_b),
+        _method(run),
+        ("rulings", result.rulings.describe()),
+        ("injuries inflicted by A", _est(result.mean(3))),
+        ("injuries inflicted by B", _est(result.mean(4))),
+        ("AP destroyed by A", _est(result.ap_destroyed(1, ap_b))),
+        ("AP destroyed by B", _est(result.ap_destroyed(0, ap_a))),
+    ]
+    notes = ["casualties count warriors removed by strikes and by a scatter; 'winner A' means A won "
+             "alone (a draw makes both winners)"]
+    notes += modelling_notes(result.attacker.unit, result.target.unit)
+    if result.overflow():
+        notes.append(f"{result.overflow()} values fell beyond the histogram (left in its last column)")
+    return Report("Drakerys: one Fight", meta, [Section("fight", "Outcomes", pd.DataFrame(rows))],
+                  notes=notes)
+
+
+def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_b: str) -> Report:
+    """`balance roll drakerys shoot`: casualties, injuries and the target's morale."""
+    run, n = result.run, result.run.trials
+    rows = [_row("morale_B", k, e) for k, e in result.morale().items()]
+    rows += _distribution("casualties_B", run.counts[0], n, result.target.size)
+    w = result.weapon
+    lost = result.mean(0)
+    meta = [
+        ("ruleset", "drakerys (seed 002, SHOOTING, MORALE)"),
+        ("shooter", desc_a),
+        ("target", desc_b),
+        ("shot", f"{w.name} (range {w.max_range_cm} cm, Saturation {w.saturation}) "
+                 f"from {result.distance_cm} cm"),
+        _method(run),
+        ("rulings", result.rulings.describe()),
+        ("injuries inflicted", _est(result.mean(1))),
+        ("AP destroyed", _est(Estimate(lost.value * ap_b / result.target.size,
+                                        lost.stderr * ap_b / result.target.size, n))),
+    ]
+    notes = ["casualties are warriors removed by the shot (a Morale scatter is listed under morale_B)"]
+    notes += modelling_notes(result.shooter.unit, result.target.unit)
+    return Report("Drakerys: one Shooting", meta, [Section("shooting", "Outcomes", pd.DataFrame(rows))],
+                  notes=notes)
+
+
+def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, desc_a: str,
+                      desc_b: str) -> Report:
+    """`balance duel drakerys`: who wins an engagement fought to the end, and at what cost."""
+    run = result.run
+    summary = [
+        ("P(A wins)", result.outcome(0)),
+        ("P(B wins)", result.outcome(1)),
+        ("P(neither: the game ends first)", result.outcome(2)),
+        ("P(both destroyed)", result.outcome(3)),
+        ("injuries suffered by A", result.mean(1)),
+        ("injuries suffered by B", result.mean(2)),
+        ("AP destroyed of A", result.ap_destroyed(0, ap_a)),
+        ("AP destroyed of B", result.ap_destroyed(1, ap_b)),
+        ("warriors lost by A", result.mean(3)),
+        ("warriors lost by B", result.mean(4)),
+        ("Time Sections spent by A", result.mean(5)),
+        ("Time Sections spent by B", result.mean(6)),
+        ("activations", result.mean(7)),
+    ]
+    table = pd.DataFrame({
+        "quantity": [q for q, _ in summary],
+        "value": [e.value for _, e in summary],
+        "stderr": [e.stderr for _, e in summary],
+        "ci_low": [e.ci95[0] for _, e in summary],
+        "ci_high": [e.ci95[1] for _, e in summary],
+    })
+    opening = (f"A shoots first from {result.shoot_from_cm} cm" if result.shoot_from_cm is not None
+               else "A charges B")
+    meta = [
+        ("ruleset", "drakerys (seed 002, FIGHTING, SHOOTING, MORALE, THE TIMEPATH)"),
+        ("A", desc_a), ("B", desc_b), ("opening", opening),
+        ("game", f"{result.rounds} rounds of 16 Time Sections; one action per activation"),
+        _method(run), ("rulings", result.rulings.describe()),
+    ]
+    notes = ["after the opening, a unit not yet engaged charges when the enemy is within its Charge, "
+             "else shoots when it can, else marches; engaged units make Attack actions",
+             "each activation costs its action's TS + 1 per Stress marker; a Headquarters Phase removes "
+             "one Stress each time a token passes START"]
+    notes += modelling_notes(result.a.unit, result.b.unit)
+    return Report("Drakerys: engagement to the end", meta, [Section("duel", "Engagement", table)],
+                  notes=notes)
