@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: setup
-	$(BIN)/balance table drakerys action
+	$(BIN)/balance efficiency drakerys --save $(OUT)
+	@echo "written: $(OUT)/efficiency.csv $(OUT)/efficiency.md $(OUT)/efficiency.png"
 
 test: setup
 	$(BIN)/python -m pytest

@@ -21,10 +21,12 @@ from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import Catalog, Unit
 from simcore.stats import Z95, Estimate
 
-#: Trials per chunk in efficiency runs: small, so that a run stopped by --precision stops near its target.
-CHUNK_TRIALS = 2048
+#: Trials per chunk in efficiency runs, and chunks per batch (one per thread): a duel run stopped by
+#: --precision checks its interval every 2048 duels, so it stops close to the trials it needs.
+CHUNK_TRIALS = 1024
+BATCH_CHUNKS = 2
 #: Fights per matchup and kind of action (means of injuries and AP carry their standard errors).
-FIGHT_TRIALS = 16 * CHUNK_TRIALS
+FIGHT_TRIALS = 8 * CHUNK_TRIALS
 DEFAULT_PRECISION = 0.01
 #: Duel trials when no precision is asked for.
 DUEL_TRIAL_CAP = 10**6
@@ -77,9 +79,14 @@ def _per(e: Estimate, by: float) -> Estimate:
 
 def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed: int = 0,
                precision: float | None = DEFAULT_PRECISION, threads: int | None = None,
+               duel_trials: int | None = None,
                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The tidy matchup table: unit, size, ap, opponent, opponent_size, opponent_ap, metric, value, stderr,
-    trials."""
+    trials.
+
+    Duels run until the 95% half-width of P(win) is below ``precision`` (at most ``duel_trials``, default
+    DUEL_TRIAL_CAP), or exactly ``duel_trials`` when ``precision`` is None.
+    """
     rulings = rulings or DrakerysRulings()
     rows, opponents = entries(catalog)
     pairs = [(r, o) for r in rows for o in opponents if o.unit.key != r.unit.key]
@@ -91,7 +98,8 @@ def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed
         for kind, charge in (("charge", True), ("attack", False)):
             fight = combat.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=catalog.weapons,
                                           trials=FIGHT_TRIALS, seed=matchup_seed(seed, kind, *key),
-                                          threads=threads, chunk_trials=CHUNK_TRIALS)
+                                          threads=threads, chunk_trials=CHUNK_TRIALS,
+                                          batch_chunks=BATCH_CHUNKS)
             ts = 1 if not charge else 3 + 2 * int(r.unit.has("jammed"))
             injuries = fight.mean(3)
             destroyed = fight.ap_destroyed(1, o.ap)
@@ -104,9 +112,11 @@ def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed
                 (f"{kind}_ap_destroyed_per_ts_per_100ap", _per_ap(_per(destroyed, ts), r.ap)),
             ]
         duel = combat.simulate_engagement(a, b, rulings=rulings, weapons=catalog.weapons,
-                                          trials=DUEL_TRIAL_CAP if precision else FIGHT_TRIALS,
+                                          trials=duel_trials or (DUEL_TRIAL_CAP if precision
+                                                                 else FIGHT_TRIALS),
                                           seed=matchup_seed(seed, "duel", *key), threads=threads,
-                                          precision=precision, chunk_trials=CHUNK_TRIALS)
+                                          precision=precision, chunk_trials=CHUNK_TRIALS,
+                                          batch_chunks=BATCH_CHUNKS)
         destroyed, lost = duel.ap_destroyed(1, o.ap), duel.ap_destroyed(0, r.ap)
         net = Estimate(destroyed.value - lost.value, (destroyed.stderr**2 + lost.stderr**2) ** 0.5,
                        destroyed.trials)

@@ -235,6 +235,9 @@ def write_atomic(path: Path, write) -> None:
     check_writable(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes the file private; the result should not be
     try:
         write(Path(tmp))
         os.replace(tmp, path)

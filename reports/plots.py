@@ -55,3 +55,15 @@ def plot_action_table(table, path: Path) -> None:
     ax.legend(title="threshold", fontsize=8, ncol=3)
     ax.grid(alpha=0.3)
     _save(fig, path)
+
+
+def plot_matrix(grid, path: Path, label: str = "P(row unit wins the duel)") -> None:
+    """Heatmap of a matchup matrix (rows: unit and size, columns: opponents)."""
+    fig, ax = plt.subplots(figsize=(1.0 + 0.45 * grid.shape[1], 1.5 + 0.3 * grid.shape[0]))
+    image = ax.imshow(grid.to_numpy(dtype=float), cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
+    ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
+    ax.set_xlabel("opponent (size)")
+    fig.colorbar(image, ax=ax, label=label, shrink=0.6)
+    ax.set_title("Drakerys: duel win probability", fontsize=9)
+    _save(fig, path)

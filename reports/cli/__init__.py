@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from reports.cli.efficiency import efficiency_group
 from reports.cli.fight import duel_group
 from reports.cli.roll import roll_group
 from reports.cli.rulesets_cmd import rulesets_command
@@ -29,6 +30,7 @@ cli.add_command(rulesets_command)
 cli.add_command(roll_group)
 cli.add_command(table_group)
 cli.add_command(duel_group)
+cli.add_command(efficiency_group)
 
 
 def _fail(message: str, code: int) -> None:

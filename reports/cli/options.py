@@ -125,8 +125,8 @@ def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
     text = formats.render(report, fmt)
     if fmt == "csv" and len(report.sections) > 1:
         others = ", ".join(s.name for s in report.sections[1:])
-        click.echo(f"note: CSV holds the {report.sections[0].name!r} table only ({others}: other formats "
-                   f"or --show)", err=True)
+        click.echo(f"note: CSV holds the {report.sections[0].name!r} table only; the other tables "
+                   f"({others}) are in the JSON, Markdown, LaTeX, HTML and table formats", err=True)
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -38,10 +38,12 @@ def _width(*combatants: Combatant) -> int:
     return max(_TS_BOUND, 3 * dice + 40)
 
 
-def _run(kernel, args, shape, trials, seed, threads, precision, statistic, progress, chunk_trials):
+def _run(kernel, args, shape, trials, seed, threads, precision, statistic, progress, chunk_trials,
+         batch_chunks):
     try:
         return runner.run(kernel, args, shape, trials, seed, threads=threads, precision=precision,
-                          statistic=statistic, progress=progress, chunk_trials=chunk_trials)
+                          statistic=statistic, progress=progress, chunk_trials=chunk_trials,
+                          max_batch_chunks=batch_chunks)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
 
@@ -82,7 +84,8 @@ def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
                    rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
                    trials: int, seed: int, threads: int | None = None, precision: float | None = None,
                    progress: runner.Progress | None = None,
-                   chunk_trials: int = config.CHUNK_TRIALS) -> FightResult:
+                   chunk_trials: int = config.CHUNK_TRIALS,
+                   batch_chunks: int | None = None) -> FightResult:
     """One Fight of ``attacker`` (Charging when ``charge``) against ``target``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of P(attacker wins alone) is below it.
@@ -92,7 +95,8 @@ def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
     width = _width(attacker, target)
     run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (7, width), trials, seed,
                threads, precision, lambda c: proportion(int(c[2, list(A_WINS)].sum()), int(c[2].sum())),
-               progress, chunk_trials)
+               progress, chunk_trials,
+               batch_chunks)
     return FightResult(attacker, target, charge, rulings, run)
 
 
@@ -132,7 +136,8 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
                       rulings: DrakerysRulings | None = None, trials: int, seed: int,
                       threads: int | None = None, precision: float | None = None,
                       progress: runner.Progress | None = None,
-                   chunk_trials: int = config.CHUNK_TRIALS) -> ShootingResult:
+                   chunk_trials: int = config.CHUNK_TRIALS,
+                   batch_chunks: int | None = None) -> ShootingResult:
     """One Shooting of ``shooter`` at ``target`` from ``distance_cm``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of the mean injuries inflicted is below it.
@@ -142,7 +147,8 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
     side = _sides(shooter, target, rulings, weapons)
     run = _run(_shooting_chunks, (side, np.int64(distance_cm), bool(rulings.crit_chain)),
                (3, _width(shooter, target)), trials, seed, threads, precision,
-               lambda c: histogram_mean(c[1]), progress, chunk_trials)
+               lambda c: histogram_mean(c[1]), progress, chunk_trials,
+               batch_chunks)
     return ShootingResult(shooter, target, weapon, int(distance_cm), rulings, run)
 
 
@@ -175,7 +181,8 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
                         rounds: int = 6, trials: int, seed: int, threads: int | None = None,
                         precision: float | None = None,
                         progress: runner.Progress | None = None,
-                   chunk_trials: int = config.CHUNK_TRIALS) -> EngagementResult:
+                   chunk_trials: int = config.CHUNK_TRIALS,
+                   batch_chunks: int | None = None) -> EngagementResult:
     """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
     destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins)."""
     rulings = rulings or DrakerysRulings()
@@ -187,5 +194,6 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
     shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
     run = _run(_engagement_chunks, (side, shoot, np.int64(rounds), bool(rulings.crit_chain)),
                (8, _width(a, b)), trials, seed, threads, precision,
-               lambda c: proportion(int(c[0, 0]), int(c[0].sum())), progress, chunk_trials)
+               lambda c: proportion(int(c[0, 0]), int(c[0].sum())), progress, chunk_trials,
+               batch_chunks)
     return EngagementResult(a, b, shoot_from_cm, rounds, rulings, run)
