@@ -12,6 +12,7 @@ from reports.cli.fight import duel_group
 from reports.cli.roll import roll_group
 from reports.cli.rulesets_cmd import rulesets_command
 from reports.cli.table import table_group
+from reports.cli.units import units_group
 from rulesets.base import RulesError, RulingError
 
 
@@ -31,6 +32,7 @@ cli.add_command(roll_group)
 cli.add_command(table_group)
 cli.add_command(duel_group)
 cli.add_command(efficiency_group)
+cli.add_command(units_group)
 
 
 def _fail(message: str, code: int) -> None:
