@@ -104,3 +104,85 @@ def naive_action_histogram(seed: int, trials: int, **roll) -> np.ndarray:
     for s, c in outcomes:
         counts[s, c] += 1
     return counts
+
+
+# ---------------------------------------------------------------------------------------------------
+# --- Drakerys magic ---
+# (seed 002, "MAGIC" and "ELEMENTAL INVOCATION"): twins of rulesets.drakerys.kernels_magic._spell_roll_chunks
+# (naive_spell_roll, naive_spell_histogram) and of the exact answers of rulesets.drakerys.magic
+# (naive_spell_opposition, naive_invocation, naive_maelstrom_element, naive_cataclysm_injuries).
+# ---------------------------------------------------------------------------------------------------
+
+def naive_spell_opposition(distance_cm: float, sources: int) -> int:
+    """STEP 4: "For every 10 cm-share (even incomplete) between the Wizard and the furthest selected
+    Source: +1"; "For every extra Source after the first one: +1". Walks the tape 10 cm at a time."""
+    shares = 0
+    covered = 0.0
+    while covered < distance_cm:
+        shares += 1
+        covered += 10
+    return shares + (sources - 1)
+
+
+def naive_spell_roll(rng: np.random.Generator, dice: int, threshold: int, crit_chain: bool = True,
+                     ones_on_extra: bool = True) -> tuple[int, int]:
+    """One Spell roll at the table: roll the 1 + Mana (+ heroic) dice, count the successes and the 1s,
+    then roll one extra d10 per 10 from a pile of tokens (a 10 on an extra die adds a token with
+    ``crit_chain``; its 1s are counted with ``ones_on_extra``).
+
+    Returns:
+        (successes, natural 1s counted for the Cataclysmic Effect).
+    """
+    faces = [_d10(rng) for _ in range(dice)]
+    successes = sum(1 for face in faces if face >= threshold)
+    ones = faces.count(1)
+    pile = faces.count(10)
+    while pile:
+        pile -= 1
+        extra = _d10(rng)
+        if extra >= threshold:
+            successes += 1
+        if extra == 10 and crit_chain:
+            pile += 1
+        if extra == 1 and ones_on_extra:
+            ones += 1
+    return successes, ones
+
+
+def naive_spell_histogram(seed: int, trials: int, **roll) -> np.ndarray:
+    """Joint counts ``h[successes, ones]`` of ``trials`` calls of :func:`naive_spell_roll`."""
+    rng = np.random.default_rng(seed)
+    outcomes = [naive_spell_roll(rng, **roll) for _ in range(trials)]
+    counts = np.zeros((max(s for s, _ in outcomes) + 1, max(o for _, o in outcomes) + 1), dtype=np.int64)
+    for s, o in outcomes:
+        counts[s, o] += 1
+    return counts
+
+
+def naive_invocation(rng: np.random.Generator, extra_dice: int = 0) -> bool:
+    """INVOKING AN ELEMENTAL, step 3: "rolls 2D10s against a Threshold of 7+" plus the extra d10; "at least
+    one success" invokes."""
+    return any(_d10(rng) >= 7 for _ in range(2 + extra_dice))
+
+
+#: "Invoking an Elemental" table of the player aid: "+1 TS" rows are None.
+DRAKERYS_ELEMENT_TABLE = {1: None, 2: "Air", 3: "Air", 4: "Water", 5: "Water", 6: "Fire", 7: "Fire",
+                          8: "Earth", 9: "Earth", 10: "player's choice"}
+
+
+def naive_maelstrom_element(rng: np.random.Generator) -> tuple[str, int]:
+    """The Maelstrom element table: "1: +1 TS. The player rolls another D10"; returns (element, extra TS)."""
+    extra_ts = 0
+    while True:
+        outcome = DRAKERYS_ELEMENT_TABLE[_d10(rng)]
+        if outcome is not None:
+            return outcome, extra_ts
+        extra_ts += 1
+
+
+def naive_cataclysm_injuries(rng: np.random.Generator, resistance: int, crit_chain: bool = True) -> int:
+    """Cataclysm 4+: "The Wizard's Unit suffers 2D10s Hits (Strength 3) as if it were a Shot": roll two d10
+    and add them for the hits, then an injury roll of that many dice, Strength 3 against ``resistance``."""
+    hits = _d10(rng) + _d10(rng)
+    injuries, _ = naive_action_roll(rng, hits, naive_threshold(3, resistance), crit_chain=crit_chain)
+    return injuries

@@ -15,6 +15,7 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
+from reports.cli.roll_magic import register as register_magic
 from reports.cli.verbs import DefaultCommandGroup, RulesetGroup
 from reports.tables import roll_report
 from rulesets import drakerys
@@ -90,3 +91,4 @@ def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler,
 
 
 fight.register(roll_drakerys)
+register_magic(roll_drakerys)

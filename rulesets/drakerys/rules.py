@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulesets.base import RulesError, Rulings, parse_bool, ruling
+from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, ruling
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 SOURCE = "seed 002 (Drakerys quick start rules)"
@@ -52,6 +52,19 @@ class DrakerysRulings(Rulings):
         meaning="warriors of the attacking unit in contact, attacking at full Power; the rest support "
                 "at Power 1 (all: every warrior is in contact)",
         source="seed 002, FIGHTING / Supporting warriors", parse=_parse_frontage)
+
+    maelstrom_ones: str = ruling(
+        "DK-maelstrom-ones", "all", accepted="all|first",
+        meaning="which natural 1s count for a Maelstrom's Cataclysmic Effect: all: every die of the spell "
+                "roll, extra dice from criticals included (\"the number of 1 they obtained\"); first: "
+                "only the dice first rolled (the base die, reinforcement and Heroic Action dice)",
+        source="seed 002, CATACLYSMIC EFFECT OF THE MAELSTROMS", parse=parse_choice("all", "first"))
+    maelstrom_mana: str = ruling(
+        "DK-maelstrom-mana", "includes-cost", accepted="includes-cost|after-cost",
+        meaning="includes-cost: a Maelstrom's 9 Mana pay the spell's cost too, the rest may reinforce; "
+                "after-cost: a Maelstrom settles the cost and still offers 9 Mana for reinforcement",
+        source="seed 002, CASTING A SPELL, STEP 2 and STEP 3", parse=parse_choice("includes-cost",
+                                                                                "after-cost"))
 
 
 def action_threshold(action: int, opposition: int) -> int:

@@ -1,0 +1,233 @@
+"""Reports of the Drakerys magic rolls: the Spell roll (tiers, Cataclysmic Effect) and the Elemental
+invocation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reports.formats import Report, Section
+from reports.tables import EXACT_ROW_FLOOR, _distribution_rows, _mean_text, _method_meta
+from rulesets.base import RulesError
+from rulesets.drakerys import magic
+from simcore import exact
+from simcore.stats import Z95
+
+SPELL_SECTIONS = ("successes", "tiers", "cataclysm", "effect", "outcome", "injuries")
+#: Sections that exist only when a Maelstrom is among the sources.
+MAELSTROM_SECTIONS = ("cataclysm", "effect", "outcome", "injuries")
+
+_SPELL_READINGS = (
+    "opposition +1 per started 10 cm to the furthest source (0 cm: 0) and +1 per source after the first; "
+    "criticals as on every Action-Table roll; the tier is the best one reached (a lower one may be chosen); "
+    "the cataclysm is counted on every roll that uses a Maelstrom, successful or not, and includes the "
+    "effects of the levels below it; 4+: the 2D10 hits are the sum of two d10; Mana elements are not "
+    "modelled (the cost is paid in Mana of the right element)")
+
+
+def _with_stderr(frame: dict, name: str, p: np.ndarray, trials: int | None) -> dict:
+    """Add a probability column (and its binomial standard error when simulated)."""
+    frame[name] = p
+    if trials is not None:
+        frame[f"{name}_stderr" if name != "probability" else "stderr"] = np.sqrt(p * (1 - p) / trials)
+    return frame
+
+
+def _at_least(p: np.ndarray, trials: int | None) -> np.ndarray:
+    """P(at least k); when simulated, summed over whole trial counts so that P(at least 0) is exactly 1."""
+    if trials is None:
+        return exact.at_least(p)
+    counts = np.rint(p * trials)
+    return np.cumsum(counts[::-1])[::-1] / trials
+
+
+def _p_text(p: float, trials: int | None) -> str:
+    if trials is None:
+        return f"{p:.6f}"
+    return f"{p:.6f} ± {Z95 * np.sqrt(p * (1 - p) / trials):.6f} (95%)"
+
+
+def _tier_rows(dist, trials) -> pd.DataFrame:
+    p = dist.tiers
+    frame = {"tier": np.arange(p.size), "successes": magic.tier_labels(dist.cast.tiers)}
+    _with_stderr(frame, "probability", p, trials)
+    return pd.DataFrame(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
+
+
+def _cataclysm_rows(dist, trials) -> pd.DataFrame:
+    p = dist.cataclysm
+    frame = {"cataclysm": np.arange(p.size),
+             "ones": [str(c) for c in range(magic.CATACLYSM_TOP)] + [f"{magic.CATACLYSM_TOP}+"],
+             "effect": list(magic.CATACLYSM_EFFECTS)}
+    _with_stderr(frame, "probability", p, trials)
+    return pd.DataFrame(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
+
+
+def _effect_rows(dist, trials) -> pd.DataFrame:
+    labels = ["0 (or any, with a cataclysm of level 3+)", *magic.tier_labels(dist.cast.tiers)[1:]]
+    effect = dist.effect
+    frame = {"tier": np.arange(effect.size), "successes": labels,
+             "spell": ["fails"] + ["takes effect"] * (effect.size - 1)}
+    _with_stderr(frame, "probability", effect, trials)
+    return pd.DataFrame(_with_stderr(frame, "p_with_injury", dist.effect_at_risk, trials))
+
+
+def _spell_outcome(tier: int, level: int) -> str:
+    if tier == 0 or level >= magic.CATACLYSM_FAILS:
+        return "fails"
+    if level == 2:
+        return "takes effect unless the injury withdraws the Wizard"
+    return "takes effect"
+
+
+def _outcome_rows(dist, trials) -> pd.DataFrame:
+    joint = dist.tier_cataclysm
+    tiers, levels = np.meshgrid(np.arange(joint.shape[0]), np.arange(joint.shape[1]), indexing="ij")
+    tiers, levels = tiers.ravel(), levels.ravel()
+    labels = magic.tier_labels(dist.cast.tiers)
+    frame = {"tier": tiers, "successes": [labels[t] for t in tiers], "cataclysm": levels,
+             "spell": [_spell_outcome(t, c) for t, c in zip(tiers, levels, strict=True)]}
+    return pd.DataFrame(_with_stderr(frame, "probability", joint.ravel(), trials))
+
+
+def _injury_rows(pmf: np.ndarray) -> pd.DataFrame:
+    rows = _distribution_rows("injuries", pmf, None)
+    rows.insert(1, "total_injuries", rows["injuries"] + 1)
+    return rows
+
+
+def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = None) -> Report:
+    """Report of a Drakerys Spell roll (exact or simulated); ``show`` picks and orders the sections
+    (default: every section that applies)."""
+    cast, rulings = dist.cast, dist.rulings
+    if show is None:
+        show = tuple(s for s in SPELL_SECTIONS if cast.has_maelstrom or s not in MAELSTROM_SECTIONS)
+    trials = None if dist.exact else dist.run.trials
+    left = cast.mana_for_reinforcement(rulings)
+    cost = ("settled by the Maelstrom" if cast.has_maelstrom and rulings.maelstrom_mana == "after-cost"
+            else str(cast.cost))
+    meta = [
+        ("ruleset", "drakerys (seed 002, MAGIC: CASTING A SPELL, CATACLYSMIC EFFECT OF THE MAELSTROMS; "
+                    "ACTION TABLE)"),
+        ("cast", cast.describe()),
+        ("mana", f"{cast.describe_sources()} = {cast.mana_supplied()}; cost {cost}; {left} left for "
+                 f"reinforcement, {cast.mana} spent"),
+        ("opposition", f"{magic.started_tens(cast.distance_cm)} ({cast.distance_cm:g} cm, +1 per started "
+                       f"10 cm) + {cast.sources - 1} (sources after the first) = {cast.opposition}"),
+        ("threshold", f"level {cast.level} - opposition {cast.opposition} = "
+                      f"{cast.level - cast.opposition}: {cast.threshold}+"),
+        ("tiers", "0 successes: the spell fails; " + ", ".join(
+            f"tier {t}: {lab}" for t, lab in enumerate(magic.tier_labels(cast.tiers)) if t) + " successes"),
+        *_method_meta(dist),
+        ("rulings", rulings.describe()),
+        ("readings", _SPELL_READINGS),
+        ("mean successes", _mean_text(dist.mean("successes"), dist.exact)),
+        ("P(at least one success)", _p_text(1.0 - dist.successes[0], trials)),
+    ]
+    notes = []
+    if cast.has_maelstrom:
+        ones = ("every die rolled, extra dice from criticals included" if rulings.maelstrom_ones == "all"
+                else "the dice first rolled only")
+        meta += [
+            ("cataclysm", f"natural 1s counted on {ones} (DK-maelstrom-ones={rulings.maelstrom_ones})"),
+            ("P(spell takes effect)", f"{_p_text(dist.effect[1:].sum(), trials)} (cataclysm below level "
+                                      f"{magic.CATACLYSM_FAILS}; level 2 counted as taking effect)"),
+            ("cataclysm injury roll", f"{magic.CATACLYSM_HIT_DICE}D10 hits (2..20, mean 11), Strength "
+                                      f"{magic.CATACLYSM_STRENGTH} against Resistance {cast.resistance}: "
+                                      f"threshold {cast.injury_threshold}+, criticals as usual; exact"),
+        ]
+        notes.append(f"a 4+ cataclysm is resolved as a shot (Saturation {magic.CATACLYSM_SATURATION}): its "
+                     f"Morale roll, and Parry / Expert Parry of the Wizard's unit, are not computed")
+    else:
+        notes.append("no Maelstrom among the sources: no Cataclysmic Effect")
+    counts = None if dist.exact else dist.run.counts
+    sections = []
+    for what in show:
+        if what in MAELSTROM_SECTIONS and not cast.has_maelstrom:
+            raise RulesError(f"section {what!r} needs a Maelstrom among the sources")
+        if what == "successes":
+            c = None if counts is None else counts[:-1, :].sum(axis=1)
+            sections.append(Section("successes", "Successes", _distribution_rows("successes",
+                                                                                  dist.successes, c)))
+        elif what == "tiers":
+            sections.append(Section("tiers", "Effect tier (best tier reached; 0: the spell fails)",
+                                    _tier_rows(dist, trials)))
+        elif what == "cataclysm":
+            sections.append(Section("cataclysm", "Cataclysmic Effect (natural 1s; each level includes the "
+                                                 "levels below)", _cataclysm_rows(dist, trials)))
+        elif what == "effect":
+            sections.append(Section(
+                "effect", "Spell takes effect at each tier (no cataclysm of level 3+)",
+                _effect_rows(dist, trials),
+                notes=["p_with_injury: the part of probability where a level-2 cataclysm injures the Wizard "
+                       "first; the spell fails instead if that injury withdraws the Wizard"]))
+        elif what == "outcome":
+            sections.append(Section("outcome", "Tier and cataclysm together", _outcome_rows(dist, trials)))
+        elif what == "injuries":
+            sections.append(Section(
+                "injuries", "Injuries from the 2D10 hits of a 4+ cataclysm (given that cataclysm; exact)",
+                _injury_rows(dist.injuries),
+                notes=["total_injuries adds the injury of cataclysm level 2, which a 4+ cataclysm includes"]))
+        else:
+            raise ValueError(f"unknown section {what!r}")
+    if dist.overflow_trials:
+        notes.append(f"{dist.overflow_trials} trials fell beyond the histogram and are left out of the "
+                     f"successes table (expected fewer than 1 in 10^15)")
+    if counts is None:
+        notes.append(f"rows with P(at least k) < {EXACT_ROW_FLOOR:g} are left out")
+    elif "injuries" in show:
+        notes.append("the injuries of a 4+ cataclysm are exact in both methods: they do not depend on the "
+                     "spell roll beyond the cataclysm level")
+    return Report("Drakerys: Spell roll", meta, sections, notes=notes)
+
+
+def invocation_report(dist: magic.InvocationDistribution) -> Report:
+    """Report of an Elemental invocation roll, and of the Maelstrom element table from a Maelstrom."""
+    roll = dist.roll
+    extra = np.arange(len(dist.p_invoked))
+    p = np.array([float(f) for f in dist.p_invoked])
+    invoked = pd.DataFrame({
+        "extra_dice": extra, "dice": extra + magic.INVOCATION_DICE, "extra_ts": extra,
+        "probability": p, "fraction": [str(f) for f in dist.p_invoked], "p_fail": 1.0 - p,
+    })
+    sections = [Section("invocation", "P(at least one success): the Elemental is invoked", invoked)]
+    meta = [
+        ("ruleset", "drakerys (seed 002, ELEMENTAL INVOCATION: INVOKING AN ELEMENTAL; player aid "
+                    "\"Invoking an Elemental\")"),
+        ("roll", f"{magic.INVOCATION_DICE}d10"
+                 + (f" + 1 d10 per extra TS (0..{roll.extra_dice})" if roll.extra_dice else "")
+                 + f" against a fixed {magic.INVOCATION_THRESHOLD}+; at least one success invokes"),
+        ("source", roll.source + ("" if roll.source == "vortex" else
+                                  " (no extra dice: only a Vortex not occupied by an Elemental takes them)")),
+        ("method", "exact (fractions)"),
+        ("criticals", "not applied: the roll is on a fixed 7+, not the Action Table; they could not change "
+                      "P(at least one success), a 10 being a success already"),
+        ("rulings", "none apply to this roll"),
+        (f"P(invoked) with {roll.extra_dice} extra dice", f"{dist.p_success:.6f}"),
+    ]
+    notes = ["extra_ts: Time Sections paid for the extra dice, on top of the invocation's own cost "
+             "(Herald 1 TS, Overlord 3 TS)"]
+    if dist.elements is not None:
+        el = dist.elements
+        sections.append(Section("element", "Element invoked from a Maelstrom (given an invocation)",
+                                pd.DataFrame({
+                                    "element": [e for e, _, _ in el.elements],
+                                    "d10": [f for _, f, _ in el.elements],
+                                    "probability": [float(q) for _, _, q in el.elements],
+                                    "fraction": [str(q) for _, _, q in el.elements],
+                                    "p_invoked": [float(q) * dist.p_success for _, _, q in el.elements],
+                                })))
+        ts = np.array([float(q) for q in el.extra_ts])
+        tail = np.array([float(sum(el.extra_ts[k:], el.extra_ts_beyond)) for k in range(len(el.extra_ts))])
+        sections.append(Section("extra_ts", "Extra TS from the element table's 1s (given an invocation)",
+                                pd.DataFrame({"extra_ts": np.arange(ts.size), "probability": ts,
+                                              "fraction": [str(q) for q in el.extra_ts],
+                                              "p_at_least": tail})))
+        meta.append(("mean extra TS (element table)", f"{el.mean_extra_ts} = {float(el.mean_extra_ts):.6f} "
+                                                      "per successful invocation"))
+        notes.append("the element table is rolled only when the invocation succeeds: p_invoked is "
+                     "P(at least one success and that element)")
+        notes.append(f"extra TS rows stop where P(at least k) < {float(magic.EXTRA_TS_FLOOR):g}")
+    else:
+        notes.append("from a Vortex the Elemental has the Vortex's element")
+    return Report("Drakerys: Elemental invocation", meta, sections, notes=notes)
