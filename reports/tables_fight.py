@@ -131,8 +131,9 @@ def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, des
     ]
     notes = ["after the opening, a unit not yet engaged charges when the enemy is within its Charge, "
              "else shoots when it can, else marches; engaged units make Attack actions",
-             "each activation costs its action's TS + 1 per Stress marker; a Headquarters Phase removes "
-             "one Stress each time a token passes START"]
+             "each activation costs its action's TS + 1 per Stress marker + 1 per Heroic Action die "
+             "(Quick Shot: 1 less, minimum 1); a Headquarters Phase removes one Stress each time a token "
+             "passes START"]
     notes += modelling_notes(result.a.unit, result.b.unit)
     return Report("Drakerys: engagement to the end", meta, [Section("duel", "Engagement", table)],
                   notes=notes)

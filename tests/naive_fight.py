@@ -27,14 +27,11 @@ Readings where the text leaves a choice (each is marked "Reading:" where it is m
 * Heroic Action dice cost the active unit 1 TS each in an engagement (switch: ``heroic_costs_ts``);
 * Quick Shot takes 1 TS off the whole cost of the Shooting action (Stress included), minimum 1.
 
-Where fight.py's specification and the rulebook text differ, the specification is followed:
-
-* Martial Arts ignores Parry and Expert Parry on Shootings too (the skill speaks of "Enemy Units with
-  which they are Engaged", and a shooting target is never engaged);
-* the target's Martial Arts does not take away the striker's Violent Blow (the skill says it ignores
-  "Violent Blow ... of the Enemy Units");
+* Martial Arts works only against "the Enemy Units with which they are Engaged": it does nothing on a
+  Shooting (the target is never engaged), and a target with it ignores the striker's Violent Blow;
 * the Charge's Advantage +1 is kept by a Sharpshooter ("does not benefit from the bonuses of Charge"
-  could include it), and Brutal Charge is not cancelled by Reach or Sharpshooter.
+  is read as the Initiative and Combat bonus), and Brutal Charge is not cancelled by Reach or
+  Sharpshooter.
 """
 
 from __future__ import annotations
@@ -244,7 +241,10 @@ def strike(rng: np.random.Generator, striker: FightingUnit, target: FightingUnit
         # "it is realized after the Attack Roll of the Enemy Unit ... every Success cancels a Hit"
         cancels, _ = attack_roll(rng, target, striker, frontage, crit_chain)
         hits = max(0, hits - cancels)
-    ignores_parry = striker.has("violent_blow") or striker.has("martial_arts")
+    # MARTIAL ARTS: "ignore the effects of the Skills Reach, Violent Blow, Parry and Expert Parry of the
+    # Enemy Units with which they are Engaged": the striker's beats Parry, the target's beats Violent Blow
+    ignores_parry = striker.has("martial_arts") or (striker.has("violent_blow")
+                                                    and not target.has("martial_arts"))
     crits = injury_crits(target.has("parry"), target.has("expert_parry"), ignores_parry)
     wounds = injury_roll(rng, hits, striker.strength, target.resistance, crits, crit_chain)
     return automatic + wounds
@@ -523,8 +523,9 @@ def naive_shooting(rng: np.random.Generator, shooter: Combatant, target: Combata
     if target.unit.has("berserker"):
         for _ in range(target.stress):
             resistance = max(0, resistance - 1)
-    ignores_parry = (weapon.ignores_parry or shooter.unit.has("violent_blow")
-                     or shooter.unit.has("martial_arts"))
+    # a shooting target is not Engaged with the shooter, so MARTIAL ARTS plays no part on either side;
+    # VIOLENT BLOW works "when facing Attacks and Shots"
+    ignores_parry = weapon.ignores_parry or shooter.unit.has("violent_blow")
     crits = injury_crits(target.unit.has("parry"), target.unit.has("expert_parry"), ignores_parry)
     wounds = injury_roll(rng, hits, strength, resistance, crits, crit_chain)
     inflicted = automatic + wounds

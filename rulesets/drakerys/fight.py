@@ -4,7 +4,8 @@ MORALE, THE TIMEPATH, SKILLS), turned into kernel inputs.
 One Fight (an Attack or a Charge action of unit A against unit B), in order:
 
 1. Characteristics. Charge bonus (A charged, B has no Reach or A has Martial Arts, A is no Sharpshooter):
-   Initiative +1, Combat +1. Brutal Charge: Power +1 after charging. Berserker: Power +1 and
+   Initiative +1, Combat +1 for the whole Fight (B's rolls are opposed by the raised Combat too).
+   Brutal Charge: Power +1 after charging. Berserker: Power +1 and
    Resistance -1 (minimum 0) per Stress marker. Dreadful: the enemy's Willpower -1 unless it is Dreadful
    too.
 2. Strike order by Initiative, highest first; equal Initiative strikes simultaneously. A side strikes with
@@ -17,7 +18,9 @@ One Fight (an Attack or a Charge action of unit A against unit B), in order:
    its own attack roll now (its Combat vs this side's Combat, with its bonuses) and each success cancels a
    hit (not a Deadly Blow injury). Injury roll with the remaining hits (Strength vs the enemy's
    Resistance): each success is an injury. Criticals of the injury roll count as plain successes against
-   Parry, as failures against Expert Parry, unless the striker has Violent Blow or Martial Arts.
+   Parry, as failures against Expert Parry, unless the striker has Martial Arts (against units it is
+   engaged with), or Violent Blow and the target has no Martial Arts (a unit with Martial Arts ignores
+   the Violent Blow of units it is engaged with). A Heavy crossbow's shot ignores Parry too.
 4. Injuries received: a unit with Safeguard rolls a d10 per injury; a 10 cancels it, 6-9 moves it to an
    escorting Guard unit when ``guard`` is set (either way it leaves this unit). Injury tokens then
    remove one warrior per Health of the leader; leftover tokens stay on the unit.

@@ -100,9 +100,16 @@ def _resistance(side, s, stress):
 
 
 @nb.njit(inline="always", **JIT)
-def _injury_mode(side, s, ignores_parry):
-    """How the criticals of side s's injury rolls count against the enemy."""
-    if ignores_parry or side[s, F_VIOLENT] or side[s, F_MARTIAL]:
+def _injury_mode(side, s, ignores_parry, engaged):
+    """How the criticals of side s's injury rolls count against the enemy.
+
+    Martial Arts works against the units a unit is engaged with: the striker's ignores the enemy's
+    Parry, the target's ignores the striker's Violent Blow.
+    """
+    e = 1 - s
+    if ignores_parry or (engaged and side[s, F_MARTIAL]):
+        return TOP_EXPLODE
+    if side[s, F_VIOLENT] and not (engaged and side[e, F_MARTIAL]):
         return TOP_EXPLODE
     if side[1 - s, F_EXPERT]:
         return TOP_FAIL
@@ -120,7 +127,9 @@ def _attack_roll(state, tables, side, s, alive, stress, charger, chain):
     n = alive[s]
     full = n if side[s, O_FRONTAGE] < 0 else min(side[s, O_FRONTAGE], n)
     dice = full * power + (n - full) + side[s, O_HEROIC]
-    threshold = _threshold(side[s, S_COMBAT] + _charge_bonus(side, s, charger), side[1 - s, S_COMBAT])
+    e = 1 - s
+    threshold = _threshold(side[s, S_COMBAT] + _charge_bonus(side, s, charger),
+                           side[e, S_COMBAT] + _charge_bonus(side, e, charger))
     return _roll(state, tables, dice, threshold, TOP_EXPLODE, chain, side[s, F_SWASH] != 0,
                  side[s, O_REROLLS])
 
@@ -135,7 +144,7 @@ def _strike(state, tables, side, s, alive, stress, charger, chain):
         blocks, _ = _attack_roll(state, tables, side, e, alive, stress, charger, chain)
         hits = max(0, hits - blocks)
     threshold = _threshold(side[s, S_STRENGTH], _resistance(side, e, stress))
-    wounds, _ = _roll(state, tables, hits, threshold, _injury_mode(side, s, False), chain, False, 0)
+    wounds, _ = _roll(state, tables, hits, threshold, _injury_mode(side, s, False, True), chain, False, 0)
     return wounds + automatic
 
 
@@ -257,8 +266,8 @@ def _shoot(state, tables, side, s, alive, tokens, stress, distance, chain, kills
                         chain, False, 0)
     automatic = crits if side[s, F_DEADLY] else 0
     threshold = _threshold(side[s, W_STRENGTH], _resistance(side, e, stress))
-    wounds, _ = _roll(state, tables, hits, threshold, _injury_mode(side, s, side[s, W_IGNORES_PARRY] != 0),
-                      chain, False, 0)
+    mode = _injury_mode(side, s, side[s, W_IGNORES_PARRY] != 0, False)
+    wounds, _ = _roll(state, tables, hits, threshold, mode, chain, False, 0)
     dealt = wounds + automatic
     inflicted[s] += dealt
     removed = _receive(state, side, e, dealt, alive, tokens)
@@ -369,12 +378,19 @@ def _choose_action(side, p, engaged, distance, opening_shot, first_activation):
 
 
 @nb.njit(**JIT)
-def _action_cost(side, p, action):
+def _action_cost(side, p, action, stress):
+    """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
+    Quick Shot takes 1 off a Shooting (minimum 1); never more than the 16 TS of the TimePath."""
     if action == ACT_CHARGE:
-        return 3 + 2 * side[p, F_JAMMED]
+        cost = 3 + 2 * side[p, F_JAMMED]
+    else:
+        cost = 1
+    cost += stress[p]
+    if action != ACT_MARCH:
+        cost += side[p, O_HEROIC]
     if action == ACT_SHOOT:
-        return max(1, 1 - side[p, F_QUICKSHOT])
-    return 1
+        cost = max(1, cost - side[p, F_QUICKSHOT])
+    return min(MAX_ACTION_TS, cost)
 
 
 @nb.njit(**JIT)
@@ -408,7 +424,7 @@ def _engagement(state, tables, side, alive, tokens, stress, shoot_from, rounds, 
         e = 1 - p
         action = _choose_action(side, p, engaged, distance, shoot_from >= 0, first)
         first = False
-        cost = min(MAX_ACTION_TS, _action_cost(side, p, action) + stress[p])
+        cost = _action_cost(side, p, action, stress)
         if position[p] + cost > end:
             position[p] = end
             done[p] = True
