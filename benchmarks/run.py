@@ -113,7 +113,7 @@ def dice_per_trial(roll: ActionRoll) -> float:
 
 def bench_per_die() -> Row:
     """Row 1: per-die kernel (12 dice, threshold 7, Swashbuckler) against the raw generator loop."""
-    log("1/5 per-die simulation vs raw generator loop")
+    log("1/7 per-die simulation vs raw generator loop")
     _raw_d10_sum(stream(1), 1000)
     roll = ActionRoll(12, 7, swashbuckler=True)
     per_trial = dice_per_trial(roll)
@@ -196,7 +196,7 @@ def bench_exact_table() -> Row:
     target = "≥ 50×, diff ≤ 1e-12"
     if importlib.util.find_spec("icepool") is None:
         return label, "n/a (icepool not installed: `make setup` installs the dev extras)", target, None
-    log("2/5 exact Action Table vs icepool")
+    log("2/7 exact Action Table vs icepool")
     _check_icepool_decoding()
     action_table(TABLE_MAX_DICE)
     (ours_s, table), = best_times([lambda: action_table(TABLE_MAX_DICE, TABLE_THRESHOLDS)], repeats=10)
@@ -214,7 +214,7 @@ def bench_threads() -> Row:
     label = "Thread scaling, 10^8 dice (12d10 threshold 7 Swashbuckler), 2 threads vs 1"
     if usable_cores() < 2 or nb.config.NUMBA_NUM_THREADS < 2:
         return label, "n/a (fewer than 2 cores)", "≥ 1.7×", None
-    log("3/5 thread scaling")
+    log("3/7 thread scaling")
     roll = ActionRoll(12, 7, swashbuckler=True)
     trials = round(SCALING_DICE / dice_per_trial(roll))
     simulate_action_roll(roll, trials=1000, seed=1, threads=2)
@@ -231,7 +231,7 @@ def bench_threads() -> Row:
 
 def bench_memory() -> Row:
     """Row 4: peak RSS of a fresh process after 10^7 and after 10^9 trials (2 threads where possible)."""
-    log("4/5 memory over 10^9 trials (subprocess)")
+    log("4/7 memory over 10^9 trials (subprocess)")
     threads = min(2, nb.config.NUMBA_NUM_THREADS)
     code = _MEMORY_PROBE.replace("THREADS", str(threads))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
@@ -256,7 +256,7 @@ def _cli_missing() -> bool:
 
 def bench_cli() -> Row:
     """Row 5: wall time of ``balance table drakerys action`` with a warm numba cache."""
-    log("5/5 balance table drakerys action")
+    log("5/7 balance table drakerys action")
     label = "`balance table drakerys action`, warm numba cache (best, median of 3)"
     target = "< 2 s"
     if _cli_missing():
@@ -274,6 +274,60 @@ def bench_cli() -> Row:
     return label, f"best {best:.2f} s; median {median:.2f} s", target, median < 2
 
 
+FIGHT_TRIALS = 4 * 10**6
+NAIVE_FIGHTS = 3000
+
+
+def bench_fight() -> Row:
+    """Row 6: a full Fight (12 Crows charge 6 Gold Keepers, morale included), one thread, against the
+    naive twin of tests/naive_fight.py."""
+    log("6/7 full fight vs naive twin")
+    sys.path.insert(0, str(REPO / "tests"))
+    from naive_fight import naive_fight
+
+    from rulesets.drakerys import catalog, combat
+    from rulesets.drakerys.fight import Combatant
+
+    units = catalog.load()
+    crows, keepers = Combatant(units.unit("crows"), 12), Combatant(units.unit("gold-keepers"), 6)
+    combat.simulate_fight(crows, keepers, charge=True, trials=1000, seed=1, threads=1)
+    rng = np.random.default_rng(1)
+
+    def naive() -> None:
+        for _ in range(NAIVE_FIGHTS):
+            naive_fight(rng, crows, keepers, charge=True)
+
+    (kernel_s, _), (naive_s, _) = best_times([
+        lambda: combat.simulate_fight(crows, keepers, charge=True, trials=FIGHT_TRIALS, seed=1, threads=1),
+        naive,
+    ])
+    kernel_rate, naive_rate = FIGHT_TRIALS / kernel_s, NAIVE_FIGHTS / naive_s
+    ratio = kernel_rate / naive_rate
+    measured = (f"kernel {kernel_rate / 1e6:.2f} M fights/s; naive twin {naive_rate / 1e3:.1f} k fights/s; "
+                f"ratio {ratio:.0f}")
+    met = kernel_rate >= 1e6 and ratio >= 200
+    return ("Full Fight with morale, 12 Crows charge 6 Gold Keepers, 1 thread (kernel vs naive twin)",
+            measured, "≥ 1 M/s and ≥ 200×", met)
+
+
+def bench_efficiency() -> Row:
+    """Row 7: the whole efficiency report, every duel win probability to ±0.01 (95%), warm cache."""
+    log("7/7 balance efficiency drakerys")
+    label = "`balance efficiency drakerys` (every duel to ±0.01, 95%), 2 threads, warm numba cache"
+    target = "< 60 s"
+    if _cli_missing():
+        return label, "n/a (balance command missing)", target, None
+    command = [str(BALANCE), "efficiency", "drakerys", "--format", "csv", "--output", os.devnull]
+    warm = subprocess.run([str(BALANCE), "duel", "drakerys", "crows", "warriors", "--trials", "1000"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
+    if warm.returncode != 0:
+        return label, f"n/a (balance exited with code {warm.returncode})", target, None
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO, check=True)
+    wall = time.perf_counter() - start
+    return label, f"{wall:.1f} s", target, wall < 60
+
+
 def load_average() -> str:
     """The 1-minute load average: other work on the machine during the run skews every figure."""
     return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "n/a"
@@ -288,7 +342,8 @@ def machine_line(load_before: str, load_after: str) -> str:
 
 def main() -> None:
     load_before = load_average()
-    rows = [bench_per_die(), bench_exact_table(), bench_threads(), bench_memory(), bench_cli()]
+    rows = [bench_per_die(), bench_exact_table(), bench_threads(), bench_memory(), bench_cli(), bench_fight(),
+            bench_efficiency()]
     print("| benchmark | measured | target | met |")
     print("|---|---|---|---|")
     for label, measured, target, met in rows:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from rulesets.base import RulesError
 from rulesets.drakerys import combat
 from rulesets.drakerys.fight import Combatant, modelling_notes
 from rulesets.drakerys.rules import DrakerysRulings
@@ -51,14 +52,24 @@ class Entry:
         return f"{self.unit.name} ({self.size})"
 
 
-def entries(catalog: Catalog) -> tuple[list[Entry], list[Entry]]:
+def entries(catalog: Catalog, only: tuple[str, ...] = ()) -> tuple[list[Entry], list[Entry]]:
     """(rows: every profiled unit at every size, opponents: every profiled unit at its sheet size).
 
-    Objects (the prisoner cage) and units with no recruitment option are left out.
+    Objects (the prisoner cage) and units with no recruitment option are left out; ``only`` (unit names
+    or keys) keeps just those units, which need a profile.
     """
+    wanted = None
+    if only:
+        chosen = [catalog.unit(name) for name in only]
+        for u in chosen:
+            if u.profile is None or "Object" in u.types:
+                raise RulesError(f"{u.name} has no fighting profile in the rulebook, so it has no efficiency")
+        wanted = {u.key for u in chosen}
+        if len(wanted) < 2:
+            raise RulesError("an efficiency report needs at least two different units")
     rows, opponents = [], []
     for u in sorted(catalog.with_profiles(), key=lambda u: (u.faction, u.name)):
-        if "Object" in u.types:
+        if "Object" in u.types or (wanted is not None and u.key not in wanted):
             continue
         for option in u.all_sizes():
             rows.append(Entry(u, option.size, option.ap))
@@ -79,7 +90,7 @@ def _per(e: Estimate, by: float) -> Estimate:
 
 def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed: int = 0,
                precision: float | None = DEFAULT_PRECISION, threads: int | None = None,
-               duel_trials: int | None = None,
+               duel_trials: int | None = None, only: tuple[str, ...] = (),
                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The tidy matchup table: unit, size, ap, opponent, opponent_size, opponent_ap, metric, value, stderr,
     trials.
@@ -88,7 +99,7 @@ def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed
     DUEL_TRIAL_CAP), or exactly ``duel_trials`` when ``precision`` is None.
     """
     rulings = rulings or DrakerysRulings()
-    rows, opponents = entries(catalog)
+    rows, opponents = entries(catalog, only)
     pairs = [(r, o) for r in rows for o in opponents if o.unit.key != r.unit.key]
     out = []
     for k, (r, o) in enumerate(pairs):
@@ -180,6 +191,6 @@ def matrix(table: pd.DataFrame, metric: str = "duel_win") -> pd.DataFrame:
     return sub.pivot(index="row", columns="col", values="value").reindex(index=rows, columns=cols)
 
 
-def notes(catalog: Catalog) -> list[str]:
-    rows, _ = entries(catalog)
+def notes(catalog: Catalog, only: tuple[str, ...] = ()) -> list[str]:
+    rows, _ = entries(catalog, only)
     return modelling_notes(*dict.fromkeys(r.unit for r in rows))

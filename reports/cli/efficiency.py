@@ -8,6 +8,7 @@ import click
 import pandas as pd
 
 from reports import efficiency as eff
+from reports.cli.errors import DomainError
 from reports.cli.options import (
     catalog_option,
     emit,
@@ -19,7 +20,7 @@ from reports.cli.options import (
 )
 from reports.cli.verbs import RulesetGroup
 from reports.formats import Report, Section, check_writable, render, write_text
-from rulesets.base import RulingError
+from rulesets.base import RulesError, RulingError
 from rulesets.drakerys import DrakerysRulings
 from simcore import config
 
@@ -30,7 +31,7 @@ def efficiency_group():
 
 
 def efficiency_report(table: pd.DataFrame, rulings: DrakerysRulings, seed: int, precision: float | None,
-                      notes: list[str]) -> Report:
+                      notes: list[str], only: tuple[str, ...] = ()) -> Report:
     rank = eff.ranking(table)
     grid = eff.matrix(table)
     view = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}").reset_index()
@@ -40,8 +41,9 @@ def efficiency_report(table: pd.DataFrame, rulings: DrakerysRulings, seed: int, 
            else f"{int(duel.trials.max()):,} duels per matchup")
     meta = [
         ("ruleset", "drakerys (seed 002: unit sheets, RECRUITMENT TABLE, FIGHTING, MORALE, THE TIMEPATH)"),
-        ("rows", "every unit with a profile at every recruitment size"),
-        ("opponents", "every other profiled unit at the size on its unit sheet"),
+        ("rows", (f"the units asked for ({', '.join(only)})" if only else "every unit with a profile")
+                 + " at every recruitment size"),
+        ("opponents", "every other of those units at the size on its unit sheet"),
         ("method", f"Monte Carlo, seed {seed}: {eff.FIGHT_TRIALS:,} fights per matchup and action, {how} "
                    f"({int(duel.trials.min()):,} to {int(duel.trials.max()):,}); "
                    "stderr is the standard error"),
@@ -63,13 +65,16 @@ def efficiency_report(table: pd.DataFrame, rulings: DrakerysRulings, seed: int, 
 
 
 @efficiency_group.command("drakerys")
+@click.option("--unit", "only", multiple=True, metavar="NAME",
+              help="Only these units, as rows and as opponents (repeatable; default: every profiled unit).")
 @click.option("--save", "save_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write efficiency.csv, efficiency.md and efficiency.png into this folder.")
 @catalog_option
 @mc_options
 @ruling_option
 @output_options
-def efficiency_drakerys(save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
+def efficiency_drakerys(only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output,
+                        plot):
     """Every profiled unit at every size against every other: Charge and Attack fights (injuries and AP
     destroyed per activation, per TS and per 100 AP) and duels to the end (win probability to ±0.01 by
     default), with a ranking and a matchup matrix.
@@ -90,11 +95,13 @@ def efficiency_drakerys(save_dir, catalogs, trials, precision, seed, threads, ru
     catalog = load_drakerys_catalog(catalogs)
     if precision is None and trials is None:
         precision = eff.DEFAULT_PRECISION
-    table = eff.efficiency(catalog, in_force, seed=config.DEFAULT_SEED if seed is None else seed,
-                           precision=precision, threads=threads, duel_trials=trials,
-                           progress=progress_reporter("matchups"))
-    report = efficiency_report(table, in_force, config.DEFAULT_SEED if seed is None else seed, precision,
-                               eff.notes(catalog))
+    seed = config.DEFAULT_SEED if seed is None else seed
+    try:
+        table = eff.efficiency(catalog, in_force, seed=seed, precision=precision, threads=threads,
+                               duel_trials=trials, only=only, progress=progress_reporter("matchups"))
+    except RulesError as exc:
+        raise DomainError(str(exc)) from None
+    report = efficiency_report(table, in_force, seed, precision, eff.notes(catalog, only), only)
     emit(report, fmt, output)
     if plot is None and save_dir is None:
         return

@@ -1,0 +1,141 @@
+"""The Drakerys verbs beyond the Action Table: fight, shoot, duel, efficiency (small runs), and their
+one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pandas as pd
+import pytest
+from test_cli import run
+
+FIGHT = ("roll", "drakerys", "fight", "crows", "gold-keepers", "--size-a", "12", "--size-b", "6", "--charge",
+         "--trials", "20000", "--seed", "1")
+
+
+def test_fight_tidy_rows_and_meta(capsys):
+    code, out, _ = run(capsys, *FIGHT, "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    rows = pd.DataFrame(doc["sections"]["fight"])
+    assert {"measure", "outcome", "probability", "stderr"} <= set(rows.columns)
+    for measure in ("winner", "morale_A", "morale_B", "casualties_A", "casualties_B"):
+        assert rows[rows.measure == measure]["probability"].sum() == pytest.approx(1.0, abs=1e-9), measure
+    assert set(rows[rows.measure == "morale_B"]["outcome"]) >= {"scatter", "stress", "doubt", "steady"}
+    assert "20,000 trials" in doc["meta"]["method"] and "(charging)" in doc["meta"]["A"]
+    assert "DK-frontage=all" in doc["meta"]["rulings"]
+
+
+def test_fight_options_change_the_numbers(capsys):
+    fight = ("roll", "drakerys", "fight", "warriors", "soldiers", "--charge", "--trials", "20000",
+             "--seed", "1", "--format", "csv")
+    _, base, _ = run(capsys, *fight)
+    for extra in (("--stress-b", "2"), ("--rerolls-a", "3"), ("--authority-b", "2"),
+                  ("--ruling", "DK-frontage=2"), ("--no-blocking-b",), ("--stress-a", "1")):
+        _, changed, _ = run(capsys, *fight, *extra)
+        assert changed != base, extra
+    # three allied units engaged lift the Gold Keepers' Initiative 2 to the charging Crows' 5: both strike
+    # at once, so the Keepers strike before losing anyone to the Crows
+    _, crows, _ = run(capsys, *FIGHT, "--format", "csv")
+    _, allies, _ = run(capsys, *FIGHT, "--allies-b", "3", "--format", "csv")
+    assert crows != allies
+    # Crows have Swashbuckler: every failed die is rerolled already, so extra rerolls change nothing
+    _, crows_rerolls, _ = run(capsys, *FIGHT, "--rerolls-a", "3", "--format", "csv")
+    assert crows == crows_rerolls
+
+
+def test_fight_heroic_and_guard_on_a_hero(capsys):
+    code, out, _ = run(capsys, "roll", "drakerys", "fight", "salik", "crushers", "--heroic-a", "2",
+                       "--guard-a", "--trials", "5000", "--format", "json")
+    assert code == 0
+    assert "heroic dice 2" in json.loads(out)["meta"]["A"]
+
+
+def test_shoot(capsys):
+    code, out, _ = run(capsys, "roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "35",
+                       "--obstacles-a", "1", "--trials", "20000", "--format", "csv")
+    assert code == 0
+    rows = pd.read_csv(io.StringIO(out))
+    assert set(rows.measure) == {"morale_B", "casualties_B"}
+    assert rows[rows.measure == "morale_B"]["probability"].sum() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_duel_and_shoot_from(capsys):
+    code, out, _ = run(capsys, "duel", "drakerys", "crows", "gold-keepers", "--trials", "20000",
+                       "--format", "csv")
+    assert code == 0
+    table = pd.read_csv(io.StringIO(out)).set_index("quantity")
+    total = sum(table.loc[q, "value"] for q in ("P(A wins)", "P(B wins)", "P(neither: the game ends first)",
+                                                "P(both destroyed)"))
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert (table["ci_low"] <= table["value"]).all() and (table["value"] <= table["ci_high"]).all()
+    code, out, _ = run(capsys, "duel", "drakerys", "irosia-bowmen", "crows", "--shoot-from", "45",
+                       "--trials", "5000")
+    assert code == 0 and "A shoots first from 45 cm" in out
+
+
+def test_efficiency_small(capsys, tmp_path):
+    args = ("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers")
+    code, out, _ = run(capsys, *args, "--format", "csv", "--plot", str(tmp_path / "m.png"),
+                       "--save", str(tmp_path / "out"))
+    assert code == 0
+    table = pd.read_csv(io.StringIO(out))
+    assert {"unit", "size", "ap", "opponent", "metric", "value", "stderr"} <= set(table.columns)
+    win = table[table.metric == "duel_win"]
+    # 3 Crows sizes + 3 Warriors sizes + 3 Soldiers sizes, each against the 2 other units
+    assert len(win) == 18
+    assert (1.96 * win.stderr < 0.01).all()
+    assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["efficiency.csv", "efficiency.md",
+                                                                    "efficiency.png"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and "Ranking" in out and "Duel win probability" in out
+
+
+def test_units_and_spell_are_registered(capsys):
+    assert run(capsys, "units", "drakerys", "--profiled", "--format", "csv")[0] == 0
+    spell = ("roll", "drakerys", "spell", "--level", "3", "--distance", "15", "--format", "csv")
+    assert run(capsys, *spell)[0] == 0
+    assert run(capsys, "roll", "drakerys", "invocation", "--format", "csv")[0] == 0
+
+
+BAD = [
+    (("roll", "drakerys", "fight", "crowz", "warriors"), 1, "did you mean crows"),
+    (("roll", "drakerys", "fight", "bowmen", "warriors"), 1, "avaren-bowmen"),
+    (("roll", "drakerys", "fight", "crows", "warriors", "--size-a", "7"), 1, "6, 9, 12"),
+    (("roll", "drakerys", "fight", "crows", "warriors", "--size-a", "0"), 2, "--size-a"),
+    (("roll", "drakerys", "fight", "scouts", "warriors"), 1, "no profile"),
+    (("roll", "drakerys", "fight", "crows", "warriors", "--heroic-a", "1"), 1, "Heroic Action"),
+    (("roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "-5"), 2, "-5"),
+    (("roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "61"), 1, "60 cm"),
+    (("roll", "drakerys", "shoot", "crows", "warriors", "--distance", "10"), 1, "no ranged weapon"),
+    (("duel", "drakerys", "crows", "warriors", "--rounds", "7"), 2, "--rounds"),
+    (("duel", "drakerys", "crows", "warriors", "--catalog", "/no/such.toml"), 2, "/no/such.toml"),
+    (("efficiency", "drakerys", "--unit", "crows"), 1, "two different units"),
+    (("efficiency", "drakerys", "--unit", "crows", "--unit", "scouts"), 1, "no fighting profile"),
+    (("duel", "warbound", "a", "b"), 1, "not implemented yet"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "named"), BAD, ids=[" ".join(a) for a, _, _ in BAD])
+def test_bad_input_is_one_clear_line(capsys, args, code, named):
+    got, out, err = run(capsys, *args)
+    assert got == code, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("balance: error: ") and named in lines[0], err
+
+
+def test_custom_size_with_ap(capsys):
+    code, out, _ = run(capsys, "duel", "drakerys", "crows", "warriors", "--size-a", "7", "--ap-a", "95",
+                       "--trials", "3000", "--format", "json")
+    assert code == 0 and "7 warriors, 95 AP" in json.loads(out)["meta"]["A"]
+
+
+def test_malformed_catalog_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[units.crows.profile]\npower = "two"\n')
+    code, out, err = run(capsys, "duel", "drakerys", "crows", "warriors", "--catalog", str(bad))
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "bad.toml" in err and "crows" in err
