@@ -34,7 +34,7 @@ def rulesets_report() -> Report:
                   [Section("rulings", "Rulings", pd.DataFrame(rows))], views)
 
 
-def _method_meta(dist) -> list[tuple[str, str]]:
+def method_meta(dist) -> list[tuple[str, str]]:
     if dist.exact:
         return [("method", "exact")]
     run = dist.run
@@ -46,13 +46,13 @@ def _method_meta(dist) -> list[tuple[str, str]]:
     return meta
 
 
-def _mean_text(est, exact_result: bool) -> str:
+def mean_text(est, exact_result: bool) -> str:
     if exact_result:
         return f"{est.value:.6f}"
     return f"{est.value:.6f} ± {Z95 * est.stderr:.6f} (95%)"
 
 
-def _distribution_rows(key: str, pmf: np.ndarray, counts: np.ndarray | None) -> pd.DataFrame:
+def distribution_rows(key: str, pmf: np.ndarray, counts: np.ndarray | None) -> pd.DataFrame:
     tail = exact.at_least(pmf)
     if counts is None:
         last = int(np.flatnonzero(tail >= EXACT_ROW_FLOOR)[-1])
@@ -62,7 +62,7 @@ def _distribution_rows(key: str, pmf: np.ndarray, counts: np.ndarray | None) -> 
     last = int(np.flatnonzero(counts)[-1])
     k = np.arange(last + 1)
     p = pmf[: last + 1]
-    t = tail[: last + 1]
+    t = np.cumsum(counts[::-1])[::-1][: last + 1] / n  # from whole counts: exactly 1 at k = 0
     return pd.DataFrame({key: k, "probability": p, "stderr": np.sqrt(p * (1 - p) / n),
                          "p_at_least": t, "p_at_least_stderr": np.sqrt(t * (1 - t) / n)})
 
@@ -71,21 +71,21 @@ def roll_report(dist, show: tuple[str, ...] = ("successes", "criticals")) -> Rep
     """Report of a Drakerys Action-Table roll (exact or simulated)."""
     roll = dist.roll
     meta = [("ruleset", "drakerys (seed 002, ACTION TABLE, CRITICAL SUCCESSES, REROLLS)"),
-            ("roll", roll.describe()), *_method_meta(dist),
+            ("roll", roll.describe()), *method_meta(dist),
             ("rulings", dist.rulings.describe()),
-            ("mean successes", _mean_text(dist.mean("successes"), dist.exact)),
-            ("mean criticals", _mean_text(dist.mean("criticals"), dist.exact))]
+            ("mean successes", mean_text(dist.mean("successes"), dist.exact)),
+            ("mean criticals", mean_text(dist.mean("criticals"), dist.exact))]
     counts = None if dist.exact else dist.run.counts
     sections = []
     for what in show:
         if what == "successes":
             c = None if counts is None else counts[:-1, :].sum(axis=1)
             sections.append(Section("successes", "Successes",
-                                    _distribution_rows("successes", dist.successes, c)))
+                                    distribution_rows("successes", dist.successes, c)))
         elif what == "criticals":
             c = None if counts is None else counts[:, :-1].sum(axis=0)
             sections.append(Section("criticals", "Criticals (10s that added an extra die)",
-                                    _distribution_rows("criticals", dist.criticals, c)))
+                                    distribution_rows("criticals", dist.criticals, c)))
         elif what == "joint":
             sections.append(Section("joint", "Successes and criticals together", _joint_rows(dist)))
     notes = []

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from reports.formats import Report, Section
-from reports.tables import EXACT_ROW_FLOOR, _distribution_rows, _mean_text, _method_meta
+from reports.tables import EXACT_ROW_FLOOR, distribution_rows, mean_text, method_meta
 from rulesets.base import RulesError
 from rulesets.drakerys import magic
 from simcore import exact
@@ -91,7 +91,7 @@ def _outcome_rows(dist, trials) -> pd.DataFrame:
 
 
 def _injury_rows(pmf: np.ndarray) -> pd.DataFrame:
-    rows = _distribution_rows("injuries", pmf, None)
+    rows = distribution_rows("injuries", pmf, None)
     rows.insert(1, "total_injuries", rows["injuries"] + 1)
     return rows
 
@@ -118,10 +118,10 @@ def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = N
                       f"{cast.level - cast.opposition}: {cast.threshold}+"),
         ("tiers", "0 successes: the spell fails; " + ", ".join(
             f"tier {t}: {lab}" for t, lab in enumerate(magic.tier_labels(cast.tiers)) if t) + " successes"),
-        *_method_meta(dist),
+        *method_meta(dist),
         ("rulings", rulings.describe()),
         ("readings", _SPELL_READINGS),
-        ("mean successes", _mean_text(dist.mean("successes"), dist.exact)),
+        ("mean successes", mean_text(dist.mean("successes"), dist.exact)),
         ("P(at least one success)", _p_text(1.0 - dist.successes[0], trials)),
     ]
     notes = []
@@ -147,7 +147,7 @@ def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = N
             raise RulesError(f"section {what!r} needs a Maelstrom among the sources")
         if what == "successes":
             c = None if counts is None else counts[:-1, :].sum(axis=1)
-            sections.append(Section("successes", "Successes", _distribution_rows("successes",
+            sections.append(Section("successes", "Successes", distribution_rows("successes",
                                                                                   dist.successes, c)))
         elif what == "tiers":
             sections.append(Section("tiers", "Effect tier (best tier reached; 0: the spell fails)",

@@ -49,7 +49,7 @@ def units_report(catalog: Catalog, profiled_only: bool = False) -> Report:
                   "skills": ", ".join(u.skills_as_printed)}
         rows.append({**common, "canonical_skills": ", ".join(u.skills), **_characteristics(u),
                      "weapon": u.weapon or "", "sizes": sizes, "sheet": _size(u.sheet) if u.sheet else "",
-                     "quirks": "; ".join(u.quirks), "source": u.source})
+                     "quirks": "; ".join(u.quirks), "notes": u.notes, "source": u.source})
         view.append({**common, "profile": _printed_profile(u.profile) if u.profile else "",
                      "weapon": catalog.weapons[u.weapon].name if u.weapon else "",
                      "sizes (size/AP/rarity)": sizes, "sheet": _size(u.sheet) if u.sheet else "",
@@ -62,7 +62,7 @@ def units_report(catalog: Catalog, profiled_only: bool = False) -> Report:
          "ignores_parry": w.ignores_parry, "source": w.source}
         for key, w in catalog.weapons.items()])
     unit_columns = ["key", "name", "faction", "types", "skills", "canonical_skills", *CHARACTERISTICS,
-                    "weapon", "sizes", "sheet", "quirks", "source"]
+                    "weapon", "sizes", "sheet", "quirks", "notes", "source"]
     quirk_columns = ["key", "unit", "faction", "quirk"]
     tidy = pd.DataFrame(rows, columns=unit_columns)
     quirk_table = pd.DataFrame(quirks, columns=quirk_columns)

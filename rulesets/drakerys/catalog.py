@@ -542,7 +542,7 @@ def _join(key: str, sheet: _SheetEntry | None, row: _RowEntry | None, weapons: d
         skills_as_printed=tuple(dict.fromkeys(s.printed for s in skills)), weapon=weapon,
         profile=sheet.profile if sheet else None, sheet=sheet.sheet if sheet else None,
         sizes=row.options if row else (), quirks=tuple(dict.fromkeys(quirks)),
-        source="; ".join(e.source for e in (sheet, row) if e))
+        source="; ".join(e.source for e in (sheet, row) if e), notes=row.notes if row else "")
 
 
 def _sheet_quirks(sheet: UnitSize, options: tuple[UnitSize, ...] | None) -> list[str]:

@@ -74,6 +74,7 @@ class Unit:
         sheet: size/AP/rarity printed on the unit sheet, when there is a sheet.
         sizes: the recruitment-table options (empty when the table has no row).
         quirks: data problems kept as printed, in words.
+        notes: rule text printed with the unit's row (Warriors of the Maelstrom, Mercenaries), unmodelled.
     """
 
     key: str
@@ -89,6 +90,7 @@ class Unit:
     sizes: tuple[UnitSize, ...]
     quirks: tuple[str, ...]
     source: str
+    notes: str = ""
 
     def has(self, skill: str) -> bool:
         return skill in self.skills
