@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -11,26 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_run import csv, run
 
-from reports.cli import main
 from rulesets import drakerys
 from simcore import exact, runner
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """Run `balance ARGS` in-process: (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def csv(text: str) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(text))
-
 
 ROLL = ("roll", "drakerys", "--dice", "12", "--action", "3", "--opposition", "4")
 

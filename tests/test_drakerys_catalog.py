@@ -11,16 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_run import run
 
-from reports.cli import cli, main
-from reports.cli.units import units_group
 from rulesets.base import RulesError
 from rulesets.drakerys.catalog import CatalogError, load
 from rulesets.drakerys.units import MODELLED_SKILLS, Profile
-
-# Until reports/cli/__init__.py registers the verb, the tests register it themselves.
-if "units" not in cli.commands:
-    cli.add_command(units_group)
 
 
 @pytest.fixture(scope="module")
@@ -551,16 +546,6 @@ def test_later_files_win(tmp_path):
 
 
 # --- balance units drakerys ---------------------------------------------------------------------
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_cli_csv_one_tidy_row_per_unit(capsys):
     code, out, err = run(capsys, "units", "drakerys", "--format", "csv")

@@ -9,7 +9,6 @@ exact PMFs, icepool models built here, and the naive twins of tests/naive.py.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from fractions import Fraction
@@ -18,6 +17,7 @@ import icepool
 import numpy as np
 import pandas as pd
 import pytest
+from cli_run import csv, run
 from naive import (
     naive_cataclysm_injuries,
     naive_invocation,
@@ -27,7 +27,6 @@ from naive import (
 )
 from scipy import stats
 
-from reports.cli import main
 from rulesets.base import RulesError
 from rulesets.drakerys import ActionRoll, DrakerysRulings, exact_action_roll
 from rulesets.drakerys.magic import (
@@ -474,20 +473,6 @@ def test_simulate_rejects_bad_run_options_and_mana():
 # ---------------------------------------------------------------------------------------------------
 # command line
 # ---------------------------------------------------------------------------------------------------
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def csv(text: str) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(text))
-
 
 SPELL = ("roll", "drakerys", "spell", "--level", "3", "--distance", "25", "--vortexes", "1",
          "--maelstroms", "1", "--mana", "4")

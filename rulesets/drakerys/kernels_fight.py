@@ -285,6 +285,18 @@ def _start(side, alive, tokens, stress):
         stress[s] = side[s, O_STRESS]
 
 
+@nb.njit(**JIT)
+def _chunk(seed, chunk, total_trials, chunk_trials):
+    """What every chunk of these kernels starts with: its stream, the face tables, five int64[2]
+    scratch arrays (alive, tokens, stress and two more) and its number of trials."""
+    state = np.empty(STATE_WORDS, np.uint64)
+    seed_stream(seed, chunk, state)
+    start = chunk * chunk_trials
+    trials = min(start + chunk_trials, total_trials) - start
+    return (state, all_face_tables(_SIDES), np.empty(2, np.int64), np.empty(2, np.int64),
+            np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), trials)
+
+
 @nb.njit(inline="always", **JIT)
 def _count(out, i, q, value):
     out[i, q, min(value, out.shape[2] - 1)] += 1
@@ -300,17 +312,9 @@ def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_t
     column.
     """
     for i in nb.prange(out.shape[0]):
-        chunk = first_chunk + i
-        state = np.empty(STATE_WORDS, np.uint64)
-        seed_stream(seed, chunk, state)
-        tables = all_face_tables(_SIDES)
-        alive = np.empty(2, np.int64)
-        tokens = np.empty(2, np.int64)
-        stress = np.empty(2, np.int64)
-        kills = np.empty(2, np.int64)
-        inflicted = np.empty(2, np.int64)
-        start = chunk * chunk_trials
-        for _ in range(min(start + chunk_trials, total_trials) - start):
+        state, tables, alive, tokens, stress, kills, inflicted, trials = _chunk(seed, first_chunk + i,
+                                                                                total_trials, chunk_trials)
+        for _ in range(trials):
             _start(side, alive, tokens, stress)
             kills[:] = 0
             inflicted[:] = 0
@@ -344,17 +348,9 @@ def _shooting_chunks(side, distance, chain, seed, first_chunk, total_trials, chu
     (0 scatter, 1 stress, 2 doubt, 3 steady, 4 no roll).
     """
     for i in nb.prange(out.shape[0]):
-        chunk = first_chunk + i
-        state = np.empty(STATE_WORDS, np.uint64)
-        seed_stream(seed, chunk, state)
-        tables = all_face_tables(_SIDES)
-        alive = np.empty(2, np.int64)
-        tokens = np.empty(2, np.int64)
-        stress = np.empty(2, np.int64)
-        kills = np.empty(2, np.int64)
-        inflicted = np.empty(2, np.int64)
-        start = chunk * chunk_trials
-        for _ in range(min(start + chunk_trials, total_trials) - start):
+        state, tables, alive, tokens, stress, kills, inflicted, trials = _chunk(seed, first_chunk + i,
+                                                                                total_trials, chunk_trials)
+        for _ in range(trials):
             _start(side, alive, tokens, stress)
             kills[:] = 0
             inflicted[:] = 0
@@ -479,18 +475,10 @@ def _engagement_chunks(side, shoot_from, rounds, chain, seed, first_chunk, total
     side 0, by side 1, activations.
     """
     for i in nb.prange(out.shape[0]):
-        chunk = first_chunk + i
-        state = np.empty(STATE_WORDS, np.uint64)
-        seed_stream(seed, chunk, state)
-        tables = all_face_tables(_SIDES)
-        alive = np.empty(2, np.int64)
-        tokens = np.empty(2, np.int64)
-        stress = np.empty(2, np.int64)
-        suffered = np.empty(2, np.int64)
-        lost = np.empty(2, np.int64)
+        state, tables, alive, tokens, stress, suffered, lost, trials = _chunk(seed, first_chunk + i,
+                                                                              total_trials, chunk_trials)
         spent = np.empty(2, np.int64)
-        start = chunk * chunk_trials
-        for _ in range(min(start + chunk_trials, total_trials) - start):
+        for _ in range(trials):
             _start(side, alive, tokens, stress)
             spent[:] = 0
             outcome, activations = _engagement(state, tables, side, alive, tokens, stress, shoot_from,
