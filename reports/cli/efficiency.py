@@ -53,6 +53,8 @@ def efficiency_report(table: pd.DataFrame, rulings: DrakerysRulings, seed: int, 
         "duel: the row unit charges the opponent, then both fight on until one is destroyed or scatters or "
         "six rounds end; net AP = AP destroyed - AP lost",
         "ranking: averages over opponents, sorted by net AP per 100 AP; ± is the 95% interval",
+        "every unit fights in melee here: shooters' Shooting actions and Heroic Action dice are not used "
+        "(`balance duel drakerys A B --shoot-from CM` and --heroic-a show them)",
         *notes,
     ]
     sections = [Section("matchups", "Matchups (tidy)", table),
