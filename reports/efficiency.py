@@ -17,7 +17,7 @@ import pandas as pd
 
 from rulesets.base import RulesError
 from rulesets.drakerys import combat
-from rulesets.drakerys.fight import Combatant, modelling_notes
+from rulesets.drakerys.fight import Combatant, is_jammed, modelling_notes
 from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import Catalog, Unit
 from simcore.stats import Z95, Estimate
@@ -111,7 +111,7 @@ def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed
                                           trials=FIGHT_TRIALS, seed=matchup_seed(seed, kind, *key),
                                           threads=threads, chunk_trials=CHUNK_TRIALS,
                                           batch_chunks=BATCH_CHUNKS)
-            ts = 1 if not charge else 3 + 2 * int(r.unit.has("jammed"))
+            ts = 1 if not charge else 3 + 2 * int(is_jammed(r.unit, rulings))
             injuries = fight.mean(3)
             destroyed = fight.ap_destroyed(1, o.ap)
             metrics += [

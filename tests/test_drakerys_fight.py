@@ -187,3 +187,19 @@ def test_bad_inputs_name_the_value():
         combat.simulate_engagement(Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6), rounds=7,
                                    trials=10, seed=1)
     assert replace(Combatant(unit("crows"), 6), stress=3).stress == 3
+
+
+def test_heavy_loaded_ruling_sets_the_charge_cost():
+    """Heavy-Loaded (Spearmen) is read as Jammed by default: the opening Charge costs 3 + 2 TS."""
+    from rulesets.drakerys.fight import F_JAMMED, side_array
+
+    spearmen = Combatant(unit("spearmen"), 10)
+    assert side_array(spearmen, DrakerysRulings(), None)[F_JAMMED] == 1
+    none = DrakerysRulings().with_assignments(["DK-heavy-loaded=none"])
+    assert side_array(spearmen, none, None)[F_JAMMED] == 0
+    # one round: Spearmen charge once (5 TS, then more Stress), the Crows answer; a round is 16 TS, so
+    # with the ruling the Spearmen spend more TS per activation on average
+    jammed = combat.simulate_engagement(spearmen, Combatant(unit("crows"), 12), trials=20_000, seed=2)
+    free = combat.simulate_engagement(spearmen, Combatant(unit("crows"), 12), rulings=none, trials=20_000,
+                                      seed=2)
+    assert jammed.mean(5).value - free.mean(5).value > 1.0

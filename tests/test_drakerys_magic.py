@@ -349,7 +349,8 @@ def test_magic_rulings_from_plain_rulings():
     assert magic_rulings(FIRST_ONES) is FIRST_ONES
     assert DrakerysRulings().with_assignments(["DK-maelstrom-ones=first"]) == FIRST_ONES
     keys = [k for k, _ in DrakerysRulings().in_force()]
-    assert keys == ["DK-crit-chain", "DK-frontage", "DK-maelstrom-ones", "DK-maelstrom-mana"]
+    assert keys == ["DK-crit-chain", "DK-frontage", "DK-heavy-loaded", "DK-maelstrom-ones",
+                    "DK-maelstrom-mana"]
 
 
 # ---------------------------------------------------------------------------------------------------

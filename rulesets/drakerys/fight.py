@@ -135,9 +135,10 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
              F_MARTIAL: "martial_arts", F_DEADLY: "deadly_blow", F_BERSERKER: "berserker",
              F_BRUTAL: "brutal_charge", F_REACH: "reach", F_DREADFUL: "dreadful", F_DISCIPLINE: "discipline",
              F_SAFEGUARD: "safeguard", F_MULTISHOT: "multiple_shots", F_QUICKSHOT: "quick_shot",
-             F_SHARPSHOOTER: "sharpshooter", F_JAMMED: "jammed"}
+             F_SHARPSHOOTER: "sharpshooter"}
     for index, skill in flags.items():
         row[index] = int(u.has(skill))
+    row[F_JAMMED] = int(is_jammed(u, rulings))
     row[F_BLOCK] = int(u.has("blocking") and c.blocking)
     row[F_OBJECT] = int("Object" in u.types or p.power == 0)
     row[O_AUTHORITY] = c.authority
@@ -157,6 +158,13 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
     else:
         row[W_RANGE] = -1
     return row
+
+
+def is_jammed(unit: Unit, rulings: DrakerysRulings) -> bool:
+    """Whether the unit's Charges cost 2 TS more: Jammed, or Heavy-Loaded read as Jammed (DK-heavy-loaded)."""
+    if not unit.has("jammed"):
+        return False
+    return "Heavy-Loaded" not in unit.skills_as_printed or rulings.heavy_loaded == "jammed"
 
 
 def modelling_notes(*units: Unit) -> list[str]:

@@ -52,6 +52,11 @@ class DrakerysRulings(Rulings):
         meaning="warriors of the attacking unit in contact, attacking at full Power; the rest support "
                 "at Power 1 (all: every warrior is in contact)",
         source="seed 002, FIGHTING / Supporting warriors", parse=_parse_frontage)
+    heavy_loaded: str = ruling(
+        "DK-heavy-loaded", "jammed", accepted="jammed|none",
+        meaning="the skill Heavy-Loaded (Spearmen, Rockthrowers), which SKILLS never defines: jammed: read "
+                "as Jammed, Charge actions cost 2 TS more; none: no effect",
+        source="seed 002, unit sheets / SKILLS (JAMMED)", parse=parse_choice("jammed", "none"))
 
     maelstrom_ones: str = ruling(
         "DK-maelstrom-ones", "all", accepted="all|first",
