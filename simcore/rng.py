@@ -105,6 +105,16 @@ def roll_die(state, sides):
     return uniform_int(state, sides) + 1
 
 
+@nb.njit(**JIT)
+def chunk_stream(seed, chunk, total_trials, chunk_trials):
+    """The stream of chunk ``chunk`` and its number of trials (fewer for the last chunk of a run):
+    what every kernel following simcore.runner's contract starts a chunk with."""
+    state = np.empty(STATE_WORDS, np.uint64)
+    seed_stream(seed, chunk, state)
+    start = chunk * chunk_trials
+    return state, min(start + chunk_trials, total_trials) - start
+
+
 def stream(seed: int, chunk: int = 0) -> np.ndarray:
     """The state of chunk ``chunk`` of a run seeded with ``seed`` (for tests and Python-side draws)."""
     check_seed(seed)

@@ -6,7 +6,8 @@ Kernel contract (every simulation kernel follows it)::
            out: int64[n_chunks, *hist_shape]) -> None
 
 The kernel runs chunks ``first_chunk .. first_chunk + n_chunks - 1`` (one ``prange`` iteration each),
-seeds chunk c with :func:`simcore.rng.seed_stream(seed, c)`, runs the trials of that chunk
+seeds chunk c with :func:`simcore.rng.chunk_stream` (the stream of ``(seed, c)`` and the chunk's trial
+count), runs the trials of that chunk
 (``chunk_trials`` of them, fewer for the last chunk of ``total_trials``) and adds one count per trial
 to ``out[c - first_chunk]``. Because each chunk's stream and trials are fixed and counts are integers, the
 summed histogram is bit-identical whatever the number of threads or the way chunks are batched.

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from simcore.config import PARALLEL_JIT
 from simcore.dice import face_tables, success_roll_tabled
-from simcore.rng import STATE_WORDS, seed_stream
+from simcore.rng import chunk_stream
 
 _SIDES = 10
 
@@ -26,13 +25,9 @@ def _action_roll_chunks(n, threshold, top_mode, chain, reroll_failures, reroll_l
     s_last = out.shape[1] - 1
     c_last = out.shape[2] - 1
     for i in nb.prange(out.shape[0]):
-        chunk = first_chunk + i
-        state = np.empty(STATE_WORDS, np.uint64)
-        seed_stream(seed, chunk, state)
+        state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
         success, explodes, failure = face_tables(_SIDES, threshold, top_mode)
-        start = chunk * chunk_trials
-        stop = min(start + chunk_trials, total_trials)
-        for _ in range(stop - start):
+        for _ in range(trials):
             s, c, _rolled = success_roll_tabled(state, n, _SIDES, threshold, chain, reroll_failures,
                                                 reroll_limit, success, explodes, failure)
             out[i, min(s, s_last), min(c, c_last)] += 1

@@ -56,7 +56,7 @@ from rulesets.drakerys.fight import (
 )
 from simcore.config import JIT, PARALLEL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS, all_face_tables, success_roll_tabled
-from simcore.rng import STATE_WORDS, roll_die, seed_stream
+from simcore.rng import chunk_stream, roll_die
 
 _SIDES = 10
 #: Fight outcome seen from side s: winner codes.
@@ -289,10 +289,7 @@ def _start(side, alive, tokens, stress):
 def _chunk(seed, chunk, total_trials, chunk_trials):
     """What every chunk of these kernels starts with: its stream, the face tables, five int64[2]
     scratch arrays (alive, tokens, stress and two more) and its number of trials."""
-    state = np.empty(STATE_WORDS, np.uint64)
-    seed_stream(seed, chunk, state)
-    start = chunk * chunk_trials
-    trials = min(start + chunk_trials, total_trials) - start
+    state, trials = chunk_stream(seed, chunk, total_trials, chunk_trials)
     return (state, all_face_tables(_SIDES), np.empty(2, np.int64), np.empty(2, np.int64),
             np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), trials)
 

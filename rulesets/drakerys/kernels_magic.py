@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from simcore.config import PARALLEL_JIT
 from simcore.dice import TOP_EXPLODE, face_tables
-from simcore.rng import STATE_WORDS, roll_die, seed_stream
+from simcore.rng import chunk_stream, roll_die
 
 _SIDES = 10
 #: The face counted for the Maelstroms' Cataclysmic Effect.
@@ -28,13 +27,9 @@ def _spell_roll_chunks(n, threshold, chain, mark_extra, seed, first_chunk, total
     """
     s_last = out.shape[1] - 1
     for i in nb.prange(out.shape[0]):
-        chunk = first_chunk + i
-        state = np.empty(STATE_WORDS, np.uint64)
-        seed_stream(seed, chunk, state)
+        state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
         success, explodes, _failure = face_tables(_SIDES, threshold, TOP_EXPLODE)
-        start = chunk * chunk_trials
-        stop = min(start + chunk_trials, total_trials)
-        for _ in range(stop - start):
+        for _ in range(trials):
             successes = 0
             ones = 0
             extra = 0
