@@ -7,9 +7,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
+import numpy as np
+
 
 class RulesError(ValueError):
     """Input that the rules cannot accept (a domain error: exit code 1 on the command line)."""
+
+
+def whole_number(name: str, value: object, low: int, high: int | None = None) -> int:
+    """``value`` as an int if it is a whole number (numpy integers too, never bool) in ``low..high``;
+    a RulesError naming ``name``, the value and the accepted range otherwise."""
+    accepted = f"from {low} to {high}" if high is not None else f">= {low}"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) \
+            or value < low or (high is not None and value > high):
+        raise RulesError(f"{name} {value!r} is not a whole number {accepted}")
+    return int(value)
 
 
 class RulingError(RulesError):

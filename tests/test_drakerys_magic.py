@@ -35,7 +35,6 @@ from rulesets.drakerys.magic import (
     cataclysm_injuries,
     invocation_distribution,
     maelstrom_element_table,
-    magic_rulings,
     simulate_spell,
     spell_distribution,
     tier_labels,
@@ -343,10 +342,7 @@ def test_cataclysm_injuries_match_icepool(resistance, chain):
     assert_pmf_close(cataclysm_injuries(resistance, rulings), want)
 
 
-def test_magic_rulings_from_plain_rulings():
-    assert magic_rulings(None) == DrakerysRulings()
-    assert magic_rulings(DrakerysRulings(crit_chain=False)) == NO_CHAIN
-    assert magic_rulings(FIRST_ONES) is FIRST_ONES
+def test_magic_rulings_are_drakerys_rulings():
     assert DrakerysRulings().with_assignments(["DK-maelstrom-ones=first"]) == FIRST_ONES
     keys = [k for k, _ in DrakerysRulings().in_force()]
     assert keys == ["DK-crit-chain", "DK-frontage", "DK-heavy-loaded", "DK-maelstrom-ones",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, whole_number
 from rulesets.drakerys.fight import MORALE_OUTCOMES, Combatant, side_array
 from rulesets.drakerys.kernels_fight import _engagement_chunks, _fight_chunks, _shooting_chunks
 from rulesets.drakerys.rules import DrakerysRulings
@@ -125,8 +125,7 @@ def check_shot(shooter: Combatant, weapon: Weapon | None, distance_cm: int) -> W
     u = shooter.unit
     if weapon is None or u.profile.shooting is None:
         raise RulesError(f"{u.name} has no ranged weapon, so it cannot shoot")
-    if isinstance(distance_cm, bool) or not isinstance(distance_cm, int | np.integer) or distance_cm < 0:
-        raise RulesError(f"distance {distance_cm!r} cm is not a whole number >= 0")
+    distance_cm = whole_number("distance (cm)", distance_cm, 0)
     if distance_cm > weapon.max_range_cm:
         raise RulesError(f"{u.name}'s {weapon.name} reaches {weapon.max_range_cm} cm, not {distance_cm} cm")
     return weapon
@@ -186,8 +185,7 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
     """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
     destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins)."""
     rulings = rulings or DrakerysRulings()
-    if not 1 <= rounds <= 6:
-        raise RulesError(f"rounds {rounds!r} is not a whole number from 1 to 6")
+    rounds = whole_number("rounds", rounds, 1, 6)
     if shoot_from_cm is not None:
         check_shot(a, (weapons or {}).get(a.unit.weapon or ""), shoot_from_cm)
     side = _sides(a, b, rulings, weapons)

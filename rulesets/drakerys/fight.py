@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, whole_number
 from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import Unit, Weapon
 
@@ -98,20 +98,14 @@ class Combatant:
         u = self.unit
         if u.profile is None:
             raise RulesError(f"{u.name} has no profile in the rulebook, so it cannot fight")
-        if not isinstance(self.size, int | np.integer) or isinstance(self.size, bool) or self.size < 1:
-            raise RulesError(f"size {self.size!r} of {u.name} is not a whole number >= 1")
-        if not 0 <= self.injuries < max(1, u.profile.health):
-            raise RulesError(f"{u.name} can carry 0..{u.profile.health - 1} injury tokens, "
-                             f"not {self.injuries}")
+        whole_number(f"size of {u.name}", self.size, 1)
+        whole_number(f"injury tokens on {u.name} (Health {u.profile.health})", self.injuries, 0,
+                     max(0, u.profile.health - 1))
         for name in ("stress", "rerolls", "authority", "allied_units_engaged", "obstacles"):
-            value = getattr(self, name)
-            if not 0 <= value <= MAX_EXTRA_OPTION:
-                raise RulesError(f"{name} {value!r} of {u.name} is not a whole number from 0 to "
-                                 f"{MAX_EXTRA_OPTION}")
+            whole_number(f"{name} of {u.name}", getattr(self, name), 0, MAX_EXTRA_OPTION)
+        whole_number(f"heroic dice of {u.name}", self.heroic, 0, 5)
         if self.heroic and not u.has("heroic_action"):
             raise RulesError(f"{u.name} has no Heroic Action, so it cannot add heroic dice")
-        if not 0 <= self.heroic <= 5:
-            raise RulesError(f"heroic dice {self.heroic!r} of {u.name} is not from 0 to 5")
         if self.guard and not u.has("safeguard"):
             raise RulesError(f"{u.name} has no Safeguard, so a Guard unit cannot take its injuries")
 

@@ -1,7 +1,7 @@
 """Drakerys magic (seed 002, "MAGIC" and "ELEMENTAL INVOCATION"): the Spell roll with the Maelstroms'
 Cataclysmic Effect, and the Elemental invocation roll with the Maelstrom element table.
 
-Public API: :class:`SpellCast`, :class:`InvocationRoll`, :class:`DrakerysRulings`,
+Public API: :class:`SpellCast`, :class:`InvocationRoll`,
 :func:`spell_distribution` (exact), :func:`simulate_spell` (Monte Carlo), :func:`invocation_distribution`,
 :func:`maelstrom_element_table`.
 
@@ -42,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, whole_number
 from rulesets.drakerys import exact as _exact
 from rulesets.drakerys.kernels_magic import _spell_roll_chunks
 from rulesets.drakerys.rules import MAX_HEROIC, SIDES, ActionRoll, DrakerysRulings, action_threshold
@@ -92,18 +92,6 @@ ELEMENT_TABLE = {1: None, 2: "Air", 3: "Air", 4: "Water", 5: "Water", 6: "Fire",
 EXTRA_TS_FLOOR = Fraction(1, 10**12)
 
 
-def magic_rulings(rulings: DrakerysRulings | None) -> DrakerysRulings:
-    """``rulings``, or the defaults when absent."""
-    return rulings if rulings is not None else DrakerysRulings()
-
-
-def _whole(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) \
-            or not low <= value <= high:
-        raise RulesError(f"{name} {value!r} is not a whole number from {low} to {high}")
-    return int(value)
-
-
 def started_tens(distance_cm: float) -> int:
     """Opposition for a distance: +1 "for every 10 cm-share (even incomplete)"."""
     return math.ceil(distance_cm / 10)
@@ -148,7 +136,7 @@ class SpellCast:
     resistance: int = 3
 
     def __post_init__(self) -> None:
-        level = _whole("level", self.level, 1, MAX_WIZARD_LEVEL)
+        level = whole_number("level", self.level, 1, MAX_WIZARD_LEVEL)
         object.__setattr__(self, "level", level)
         d = self.distance_cm
         if isinstance(d, bool | np.bool_) or not isinstance(d, int | float | np.integer | np.floating) \
@@ -158,19 +146,19 @@ class SpellCast:
         if self.vortexes is None:
             object.__setattr__(self, "vortexes", 0 if self.maelstroms else 1)
         for name in ("vortexes", "maelstroms"):
-            object.__setattr__(self, name, _whole(name, getattr(self, name), 0, 100))
+            object.__setattr__(self, name, whole_number(name, getattr(self, name), 0, 100))
         if self.sources == 0:
             raise RulesError("a spell needs at least one Source (a Vortex or a Maelstrom)")
         if self.sources > level:
             raise RulesError(f"{self.sources} sources is more than a level-{level} Wizard may name "
                              f"(maximum number of Sources = level of the Wizard)")
-        object.__setattr__(self, "mana", _whole("mana", self.mana, 0, 1000))
-        object.__setattr__(self, "cost", _whole("cost", self.cost, 0, 1000))
-        object.__setattr__(self, "heroic", _whole("heroic dice", self.heroic, 0, MAX_HEROIC))
-        object.__setattr__(self, "resistance", _whole("resistance", self.resistance, 0, 100))
+        object.__setattr__(self, "mana", whole_number("mana", self.mana, 0, 1000))
+        object.__setattr__(self, "cost", whole_number("cost", self.cost, 0, 1000))
+        object.__setattr__(self, "heroic", whole_number("heroic dice", self.heroic, 0, MAX_HEROIC))
+        object.__setattr__(self, "resistance", whole_number("resistance", self.resistance, 0, 100))
         tiers = tuple(self.tiers)
         for t in tiers:
-            _whole("tier boundary", t, 1, 1000)
+            whole_number("tier boundary", t, 1, 1000)
         if not tiers or any(b <= a for a, b in zip(tiers, tiers[1:], strict=False)):
             raise RulesError(f"tiers {tiers!r} are not increasing success counts from 1")
         object.__setattr__(self, "tiers", tuple(int(t) for t in tiers))
@@ -211,7 +199,7 @@ class SpellCast:
 
     def mana_for_reinforcement(self, rulings: DrakerysRulings | None = None) -> int:
         """Mana the Sources leave for reinforcement once the cost is paid (RulesError if they cannot pay)."""
-        rulings = magic_rulings(rulings)
+        rulings = rulings or DrakerysRulings()
         supplied = self.mana_supplied()
         if self.has_maelstrom and rulings.maelstrom_mana == "after-cost":
             return supplied
@@ -340,8 +328,8 @@ def _ones_joint(cast: SpellCast, rulings: DrakerysRulings) -> np.ndarray:
 def cataclysm_injuries(resistance: int, rulings: DrakerysRulings | None = None) -> np.ndarray:
     """Exact PMF of the injuries dealt by the 2D10 hits (Strength 3) of a 4+ cataclysm: the number of hits
     is the sum of two d10, each hit one die of an injury roll against ``resistance``."""
-    rulings = magic_rulings(rulings)
-    resistance = _whole("resistance", resistance, 0, 100)
+    rulings = rulings or DrakerysRulings()
+    resistance = whole_number("resistance", resistance, 0, 100)
     hits = simexact.convolve_power(simexact.die_pmf(SIDES), CATACLYSM_HIT_DICE)
     by_dice = _exact.success_pmfs_by_dice(hits.size - 1, action_threshold(CATACLYSM_STRENGTH, resistance),
                                           rulings)
@@ -350,7 +338,7 @@ def cataclysm_injuries(resistance: int, rulings: DrakerysRulings | None = None) 
 
 def spell_distribution(cast: SpellCast, rulings: DrakerysRulings | None = None) -> SpellDistribution:
     """Exact distribution of a Spell roll and, with a Maelstrom, of its Cataclysmic Effect."""
-    rulings = magic_rulings(rulings)
+    rulings = rulings or DrakerysRulings()
     cast.check_mana(rulings)
     injuries = cataclysm_injuries(cast.resistance, rulings) if cast.has_maelstrom else None
     return SpellDistribution(cast, rulings, _ones_joint(cast, rulings), injuries)
@@ -365,7 +353,7 @@ def simulate_spell(cast: SpellCast, rulings: DrakerysRulings | None = None, *, t
 
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
-    rulings = magic_rulings(rulings)
+    rulings = rulings or DrakerysRulings()
     cast.check_mana(rulings)
     c_max = _exact.criticals_bound(cast.action_roll, rulings)
     # every first die ends its chain of extra dice on one face below 10, so at most one 1 per first die
@@ -396,7 +384,8 @@ class InvocationRoll:
     source: str = "vortex"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "extra_dice", _whole("extra dice", self.extra_dice, 0, MAX_INVOCATION_EXTRA))
+        extra = whole_number("extra dice", self.extra_dice, 0, MAX_INVOCATION_EXTRA)
+        object.__setattr__(self, "extra_dice", extra)
         if self.source not in SOURCES:
             raise RulesError(f"source {self.source!r} is not one of {', '.join(SOURCES)}")
         if self.source == "maelstrom" and self.extra_dice:
@@ -444,7 +433,7 @@ def maelstrom_element_table(max_extra_ts: int | None = None) -> MaelstromElement
         max_extra_ts = 0
         while again ** (max_extra_ts + 1) >= EXTRA_TS_FLOOR:
             max_extra_ts += 1
-    max_extra_ts = _whole("max extra TS", max_extra_ts, 0, 100)
+    max_extra_ts = whole_number("max extra TS", max_extra_ts, 0, 100)
     extra_ts = tuple(again**k * stop for k in range(max_extra_ts + 1))
     return MaelstromElements(elements, extra_ts, again ** (max_extra_ts + 1), again / stop)
 
@@ -499,7 +488,6 @@ __all__ = [
     "SpellDistribution",
     "cataclysm_injuries",
     "invocation_distribution",
-    "magic_rulings",
     "maelstrom_element_table",
     "simulate_spell",
     "spell_distribution",

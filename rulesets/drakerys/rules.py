@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, ruling
+from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, ruling, whole_number
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 SOURCE = "seed 002 (Drakerys quick start rules)"
@@ -77,17 +75,9 @@ def action_threshold(action: int, opposition: int) -> int:
 
     Rulebook, ACTION TABLE: difference -4 or less -> 10, 0 -> 6, 4 or more -> 2.
     """
-    for name, v in (("action value", action), ("opposition value", opposition)):
-        if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
-            raise RulesError(f"{name} {v!r} is not a whole number")
-    return int(min(MAX_THRESHOLD, max(MIN_THRESHOLD, 6 - (action - opposition))))
-
-
-def _whole(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) \
-            or not low <= value <= high:
-        raise RulesError(f"{name} {value!r} is not a whole number from {low} to {high}")
-    return int(value)
+    action = whole_number("action value", action, -10**6, 10**6)
+    opposition = whole_number("opposition value", opposition, -10**6, 10**6)
+    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, 6 - (action - opposition)))
 
 
 @dataclass(frozen=True)
@@ -114,11 +104,11 @@ class ActionRoll:
 
     def __post_init__(self) -> None:
         # stored as plain ints (numpy integers are accepted) so that equal rolls compare and hash equal
-        object.__setattr__(self, "dice", _whole("dice", self.dice, 1, MAX_DICE))
+        object.__setattr__(self, "dice", whole_number("dice", self.dice, 1, MAX_DICE))
         object.__setattr__(self, "threshold",
-                           _whole("threshold", self.threshold, MIN_THRESHOLD, MAX_THRESHOLD))
-        object.__setattr__(self, "heroic", _whole("heroic dice", self.heroic, 0, MAX_HEROIC))
-        object.__setattr__(self, "rerolls", _whole("rerolls", self.rerolls, 0, MAX_DICE + MAX_HEROIC))
+                           whole_number("threshold", self.threshold, MIN_THRESHOLD, MAX_THRESHOLD))
+        object.__setattr__(self, "heroic", whole_number("heroic dice", self.heroic, 0, MAX_HEROIC))
+        object.__setattr__(self, "rerolls", whole_number("rerolls", self.rerolls, 0, MAX_DICE + MAX_HEROIC))
         object.__setattr__(self, "swashbuckler", bool(self.swashbuckler))
         if self.crits not in CRIT_MODES:
             raise RulesError(f"crits {self.crits!r} is not one of {', '.join(CRIT_MODES)}")
