@@ -23,3 +23,16 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def csv(text: str) -> pd.DataFrame:
     """A CSV report as a DataFrame."""
     return pd.read_csv(io.StringIO(text))
+
+
+def assert_one_line_error(capsys, args, code: int, named: str) -> None:
+    """`balance ARGS` fails with exit ``code``, prints nothing on stdout and one line on stderr that
+    starts with "balance: error: " and names ``named``, with no traceback."""
+    got, out, err = run(capsys, *args)
+    assert got == code, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("balance: error: ")
+    assert named in lines[0], err
+    assert "Traceback" not in err

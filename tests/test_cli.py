@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_run import csv, run
+from cli_run import assert_one_line_error, csv, run
 
 from rulesets import drakerys
 from simcore import exact, runner
@@ -285,14 +285,7 @@ BAD = [
 
 @pytest.mark.parametrize(("args", "code", "named"), BAD, ids=[" ".join(a) for a, _, _ in BAD])
 def test_bad_input_is_one_clear_line(capsys, args, code, named):
-    got, out, err = run(capsys, *args)
-    assert got == code
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("balance: error: ")
-    assert named in lines[0]
-    assert "Traceback" not in err
+    assert_one_line_error(capsys, args, code, named)
 
 
 def test_installed_command_exit_codes():

@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 import pytest
-from test_cli import run
+from cli_run import assert_one_line_error, run
 
 FIGHT = ("roll", "drakerys", "fight", "crows", "gold-keepers", "--size-a", "12", "--size-b", "6", "--charge",
          "--trials", "20000", "--seed", "1")
@@ -120,11 +120,7 @@ BAD = [
 
 @pytest.mark.parametrize(("args", "code", "named"), BAD, ids=[" ".join(a) for a, _, _ in BAD])
 def test_bad_input_is_one_clear_line(capsys, args, code, named):
-    got, out, err = run(capsys, *args)
-    assert got == code, err
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("balance: error: ") and named in lines[0], err
+    assert_one_line_error(capsys, args, code, named)
 
 
 def test_custom_size_with_ap(capsys):

@@ -17,7 +17,7 @@ import icepool
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import csv, run
+from cli_run import assert_one_line_error, csv, run
 from naive import (
     naive_cataclysm_injuries,
     naive_invocation,
@@ -718,13 +718,7 @@ BAD_INVOKE = [
                          + [((*INVOKE, *a), c, n) for a, c, n in BAD_INVOKE],
                          ids=[" ".join(a) for a, _, _ in BAD + BAD_INVOKE])
 def test_bad_input_is_one_clear_line(capsys, args, code, named):
-    got, out, err = run(capsys, *args)
-    assert got == code
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("balance: error: ")
-    assert named in lines[0]
+    assert_one_line_error(capsys, args, code, named)
 
 
 def test_mean_extra_ts_matches_series():
