@@ -115,6 +115,8 @@ BAD = [
     (("efficiency", "drakerys", "--unit", "crows"), 1, "two different units"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "scouts"), 1, "no fighting profile"),
     (("duel", "warbound", "a", "b"), 1, "not implemented yet"),
+    (("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--save", "/proc/no/such"), 2,
+     "--save"),
 ]
 
 

@@ -88,12 +88,14 @@ def efficiency_drakerys(only, save_dir, catalogs, trials, precision, seed, threa
     except RulingError as exc:
         raise click.UsageError(str(exc)) from None
     if save_dir is not None:
-        save_dir.mkdir(parents=True, exist_ok=True)
-        for name in ("efficiency.csv", "efficiency.md", "efficiency.png"):
-            try:
+        try:
+            save_dir.mkdir(parents=True, exist_ok=True)
+            for name in ("efficiency.csv", "efficiency.md", "efficiency.png"):
                 check_writable(save_dir / name)
-            except OSError as exc:
-                raise click.BadParameter(str(exc), param_hint="--save") from None
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise click.BadParameter(f"cannot write into {str(save_dir)!r}: {reason}",
+                                     param_hint="'--save'") from None
     catalog = load_drakerys_catalog(catalogs)
     if precision is None and trials is None:
         precision = eff.DEFAULT_PRECISION

@@ -68,7 +68,7 @@ def _check_plot(ctx, param, value):
 
 def mc_options(f):
     """--trials, --precision, --seed, --threads."""
-    f = click.option("--threads", type=click.IntRange(1, runner.available_threads()), default=None,
+    f = click.option("--threads", type=WholeNumber(1, runner.available_threads()), default=None,
                      help="Threads for Monte Carlo (default: all cores). Results do not depend on it.")(f)
     f = click.option("--seed", type=WholeNumber(0, 2**64 - 1, "2**64-1"), default=None,
                      help=f"Seed of the Monte Carlo streams (default {config.DEFAULT_SEED}).")(f)
