@@ -1,196 +1,379 @@
-"""`balance efficiency drakerys`: is each unit worth its Army Points?
+"""Efficiency, fair cost and the meta-game over any ruleset's contestants.
 
-For every unit with a profile, at every recruitment size, against every other profiled unit (at the size
-printed on its sheet): a Charge and an Attack action (one Fight each) and an engagement fought to the end.
-Every figure is a Monte Carlo estimate with its standard error; each matchup has its own stream, keyed on
-the seed and the two units, so adding a unit to the catalog does not change the other figures.
+Every contestant meets every other in both roles (side 0 and side 1 of ``Ruleset.engage``). Each
+engagement is reduced at once to the mean of every metric for each side and the covariance of those means
+(from the trials; zero when exact), so a field of a thousand engagements holds a few kilobytes each.
+
+- **Value**: the ruleset's primary metric averaged over the contestant's engagements (both roles), its
+  standard error combining theirs as independent runs (each engagement has its own streams).
+- **Fair cost**: the ruleset's rule. ``even-trade``: sum(gain) / sum(loss) over its engagements, with
+  Fieller's 95% interval for a ratio of two correlated estimates (Fieller 1954), unbounded when the loss
+  cannot be told from 0. ``median``: value / (field median of value per cost), its interval from a
+  parametric bootstrap over every contestant's value (seeded, so reproducible).
+- **Verdict**: ``fair`` when the interval contains today's cost, ``over-costed`` when the cost is above
+  it, ``under-costed`` when below.
+- **Meta-game**: the antisymmetric payoff matrix M[i, j] = (payoff of i charging... as side 0 + as side 1)
+  / 2 x ``payoff_scale``, solved by reports.metagame (maximum-entropy Nash equilibrium and Nash averaging).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from rulesets.base import RulesError
-from rulesets.drakerys import combat
-from rulesets.drakerys.fight import Combatant, is_jammed, modelling_notes
-from rulesets.drakerys.rules import DrakerysRulings
-from rulesets.drakerys.units import Catalog, Unit
-from simcore.stats import Z95, Estimate
+from reports import metagame
+from rulesets.base import Contestant, Engagement, RulesError, Ruleset, Rulings
+from simcore.stats import Z95
 
-#: Trials per chunk in efficiency runs, and chunks per batch (one per thread): a duel run stopped by
-#: --precision checks its interval every 2048 duels, so it stops close to the trials it needs.
-CHUNK_TRIALS = 1024
-BATCH_CHUNKS = 2
-#: Fights per matchup and kind of action (means of injuries and AP carry their standard errors).
-FIGHT_TRIALS = 8 * CHUNK_TRIALS
+Progress = Callable[[int, int], None]
+#: Default target: the 95% half-width of each engagement's win probability.
 DEFAULT_PRECISION = 0.01
-#: Duel trials when no precision is asked for.
-DUEL_TRIAL_CAP = 10**6
+#: Parametric bootstrap replicates for the median fair-cost rule.
+BOOTSTRAP = 2000
 
 
-def matchup_seed(seed: int, *parts) -> int:
-    """A 64-bit seed for one matchup, from the run's seed and the matchup's identity."""
-    text = "|".join(str(p) for p in (seed, *parts)).encode()
+def engagement_seed(seed: int, a: Contestant, b: Contestant) -> int:
+    """The 64-bit seed of the engagement of ``a`` (side 0) against ``b``: from the run's seed and the two
+    keys only, never their stats, so a variant meets the same dice."""
+    text = "|".join(("engage", str(seed), a.key, b.key)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
 @dataclass(frozen=True)
-class Entry:
-    """A unit at one recruitment size."""
+class SideSummary:
+    """One side of one engagement: the mean of every metric and the covariance of those means."""
 
-    unit: Unit
-    size: int
-    ap: int
+    mean: np.ndarray
+    cov: np.ndarray
+    trials: int
+
+
+def summarize(engagement: Engagement, side: int, names: Sequence[str]) -> SideSummary:
+    """Means (in ``names`` order) of side ``side`` and the covariance matrix of the mean estimates."""
+    samples = engagement.samples()
+    x = np.vstack([samples[n][side] for n in names])
+    if engagement.exact:
+        return SideSummary(x @ engagement.weights, np.zeros((len(names), len(names))), 0)
+    n = x.shape[1]
+    cov = np.atleast_2d(np.cov(x)) / n if n > 1 else np.zeros((len(names), len(names)))
+    return SideSummary(x.mean(axis=1), cov, n)
+
+
+@dataclass
+class Field:
+    """Every engagement of a set of contestants, reduced to side summaries.
+
+    ``pairs[i, j]`` holds (side 0, side 1) of the engagement of contestant i (side 0) against j.
+    """
+
+    ruleset: Ruleset
+    rulings: Rulings
+    contestants: list[Contestant]
+    seed: int
+    precision: float | None
+    trials: int | None
+    pairs: dict[tuple[int, int], tuple[SideSummary, SideSummary]]
 
     @property
-    def label(self) -> str:
-        return f"{self.unit.name} ({self.size})"
+    def names(self) -> list[str]:
+        return [m.name for m in self.ruleset.metrics]
+
+    def index(self, metric: str) -> int:
+        return self.names.index(metric)
+
+    def sides(self, i: int) -> list[tuple[int, int, SideSummary]]:
+        """(opponent, role, summary) of every engagement contestant i took part in."""
+        out = []
+        for (p, q), (s0, s1) in self.pairs.items():
+            if p == i:
+                out.append((q, 0, s0))
+            elif q == i:
+                out.append((p, 1, s1))
+        return out
+
+    def trial_range(self) -> tuple[int, int]:
+        counts = [s0.trials for s0, _ in self.pairs.values()]
+        return (min(counts), max(counts)) if counts else (0, 0)
 
 
-def entries(catalog: Catalog, only: tuple[str, ...] = ()) -> tuple[list[Entry], list[Entry]]:
-    """(rows: every profiled unit at every size, opponents: every profiled unit at its sheet size).
+def pairings(n: int) -> list[tuple[int, int]]:
+    """Every ordered pair of distinct contestants: both roles of every matchup."""
+    return [(i, j) for i in range(n) for j in range(n) if i != j]
 
-    Objects (the prisoner cage) and units with no recruitment option are left out; ``only`` (unit names
-    or keys) keeps just those units, which need a profile.
+
+def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings, *, seed: int,
+               precision: float | None = DEFAULT_PRECISION, trials: int | None = None,
+               threads: int | None = None, progress: Progress | None = None,
+               keep: Callable[[int, int], bool] | None = None, kept: dict | None = None) -> Field:
+    """Engage every contestant with every other, in both roles.
+
+    ``keep(i, j)`` true: the whole engagement of i against j is stored in ``kept[i, j]`` (for re-scoring).
     """
-    wanted = None
-    if only:
-        chosen = [catalog.unit(name) for name in only]
-        for u in chosen:
-            if u.profile is None or "Object" in u.types:
-                raise RulesError(f"{u.name} has no fighting profile in the rulebook, so it has no efficiency")
-        wanted = {u.key for u in chosen}
-        if len(wanted) < 2:
-            raise RulesError("an efficiency report needs at least two different units")
-    rows, opponents = [], []
-    for u in sorted(catalog.with_profiles(), key=lambda u: (u.faction, u.name)):
-        if "Object" in u.types or (wanted is not None and u.key not in wanted):
-            continue
-        for option in u.all_sizes():
-            rows.append(Entry(u, option.size, option.ap))
-        reference = u.sheet or (u.all_sizes()[-1] if u.all_sizes() else None)
-        if reference is not None:
-            opponents.append(Entry(u, reference.size, reference.ap))
-    return rows, opponents
-
-
-def _per_ap(e: Estimate, ap: int) -> Estimate:
-    scale = 100.0 / ap if ap else float("nan")
-    return Estimate(e.value * scale, e.stderr * scale, e.trials)
-
-
-def _per(e: Estimate, by: float) -> Estimate:
-    return Estimate(e.value / by, e.stderr / by, e.trials)
-
-
-def efficiency(catalog: Catalog, rulings: DrakerysRulings | None = None, *, seed: int = 0,
-               precision: float | None = DEFAULT_PRECISION, threads: int | None = None,
-               duel_trials: int | None = None, only: tuple[str, ...] = (),
-               progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """The tidy matchup table: unit, size, ap, opponent, opponent_size, opponent_ap, metric, value, stderr,
-    trials.
-
-    Duels run until the 95% half-width of P(win) is below ``precision`` (at most ``duel_trials``, default
-    DUEL_TRIAL_CAP), or exactly ``duel_trials`` when ``precision`` is None.
-    """
-    rulings = rulings or DrakerysRulings()
-    rows, opponents = entries(catalog, only)
-    pairs = [(r, o) for r in rows for o in opponents if o.unit.key != r.unit.key]
-    out = []
-    for k, (r, o) in enumerate(pairs):
-        a, b = Combatant(r.unit, r.size), Combatant(o.unit, o.size)
-        key = (r.unit.key, r.size, o.unit.key, o.size)
-        metrics: list[tuple[str, Estimate]] = []
-        for kind, charge in (("charge", True), ("attack", False)):
-            fight = combat.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=catalog.weapons,
-                                          trials=FIGHT_TRIALS, seed=matchup_seed(seed, kind, *key),
-                                          threads=threads, chunk_trials=CHUNK_TRIALS,
-                                          batch_chunks=BATCH_CHUNKS)
-            ts = 1 if not charge else 3 + 2 * int(is_jammed(r.unit, rulings))
-            injuries = fight.mean(3)
-            destroyed = fight.ap_destroyed(1, o.ap)
-            metrics += [
-                (f"{kind}_injuries", injuries),
-                (f"{kind}_ap_destroyed", destroyed),
-                (f"{kind}_injuries_per_ts", _per(injuries, ts)),
-                (f"{kind}_ap_destroyed_per_ts", _per(destroyed, ts)),
-                (f"{kind}_ap_destroyed_per_100ap", _per_ap(destroyed, r.ap)),
-                (f"{kind}_ap_destroyed_per_ts_per_100ap", _per_ap(_per(destroyed, ts), r.ap)),
-            ]
-        duel = combat.simulate_engagement(a, b, rulings=rulings, weapons=catalog.weapons,
-                                          trials=duel_trials or (DUEL_TRIAL_CAP if precision
-                                                                 else FIGHT_TRIALS),
-                                          seed=matchup_seed(seed, "duel", *key), threads=threads,
-                                          precision=precision, chunk_trials=CHUNK_TRIALS,
-                                          batch_chunks=BATCH_CHUNKS)
-        destroyed, lost = duel.ap_destroyed(1, o.ap), duel.ap_destroyed(0, r.ap)
-        net = Estimate(destroyed.value - lost.value, (destroyed.stderr**2 + lost.stderr**2) ** 0.5,
-                       destroyed.trials)
-        metrics += [
-            ("duel_win", duel.outcome(0)),
-            ("duel_loss", duel.outcome(1)),
-            ("duel_neither", duel.outcome(2)),
-            ("duel_ap_destroyed", destroyed),
-            ("duel_ap_lost", lost),
-            ("duel_ts", duel.mean(5)),
-            ("duel_ap_destroyed_per_100ap", _per_ap(destroyed, r.ap)),
-            ("duel_net_ap_per_100ap", _per_ap(net, r.ap)),
-        ]
-        for metric, e in metrics:
-            out.append((r.unit.name, r.size, r.ap, o.unit.name, o.size, o.ap, metric, e.value, e.stderr,
-                        e.trials))
+    if len(contestants) < 2:
+        raise RulesError("a field needs at least two contestants")
+    names = [m.name for m in ruleset.metrics]
+    todo = pairings(len(contestants))
+    pairs = {}
+    for k, (i, j) in enumerate(todo):
+        a, b = contestants[i], contestants[j]
+        eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b), trials=trials,
+                             precision=precision, threads=threads)
+        pairs[i, j] = (summarize(eng, 0, names), summarize(eng, 1, names))
+        if keep is not None and kept is not None and keep(i, j):
+            kept[i, j] = eng
         if progress is not None:
-            progress(k + 1, len(pairs))
-    return pd.DataFrame(out, columns=["unit", "size", "ap", "opponent", "opponent_size", "opponent_ap",
-                                      "metric", "value", "stderr", "trials"])
+            progress(k + 1, len(todo))
+    return Field(ruleset, rulings, contestants, seed, precision, trials, pairs)
 
 
-def ranking(table: pd.DataFrame) -> pd.DataFrame:
-    """Each unit and size, averaged over its opponents (standard errors combined as independent):
-    duel win probability, net AP traded per 100 AP in duels, AP destroyed per 100 AP per TS charging."""
-    def summary(metric: str) -> pd.DataFrame:
-        sub = table[table.metric == metric]
-        g = sub.groupby(["unit", "size", "ap"], sort=False)
-        combined = g["stderr"].apply(lambda s: float(np.sqrt((s**2).sum())) / len(s))
-        return pd.DataFrame({metric: g["value"].mean(), f"{metric}_stderr": combined})
+@dataclass(frozen=True)
+class Averaged:
+    """A metric averaged over a contestant's engagements: value and standard error."""
 
-    metrics = ("duel_win", "duel_net_ap_per_100ap", "charge_ap_destroyed_per_ts_per_100ap")
-    parts = [summary(m) for m in metrics]
-    out = pd.concat(parts, axis=1).reset_index()
-    out = out.sort_values("duel_net_ap_per_100ap", ascending=False, kind="stable").reset_index(drop=True)
-    out.insert(0, "rank", np.arange(1, len(out) + 1))
-    return out
+    value: float
+    stderr: float
 
 
-def ranking_view(rank: pd.DataFrame) -> pd.DataFrame:
-    """The ranking for reading: estimates with their 95% half-widths."""
-    def pm(metric: str, digits: int) -> list[str]:
-        pairs = zip(rank[metric], rank[f"{metric}_stderr"], strict=True)
-        return [f"{v:.{digits}f} ± {Z95 * s:.{digits}f}" for v, s in pairs]
-
-    return pd.DataFrame({
-        "rank": rank["rank"], "unit": rank["unit"], "size": rank["size"], "AP": rank["ap"],
-        "duel win": pm("duel_win", 3),
-        "net AP / 100 AP (duel)": pm("duel_net_ap_per_100ap", 1),
-        "AP destroyed / TS / 100 AP (charge)": pm("charge_ap_destroyed_per_ts_per_100ap", 2),
-    })
+def averaged(field: Field, i: int, metric: str) -> Averaged:
+    m = field.index(metric)
+    sides = field.sides(i)
+    values = np.array([s.mean[m] for _, _, s in sides])
+    variances = np.array([s.cov[m, m] for _, _, s in sides])
+    return Averaged(float(values.mean()), float(np.sqrt(variances.sum()) / len(sides)))
 
 
-def matrix(table: pd.DataFrame, metric: str = "duel_win") -> pd.DataFrame:
-    """Unit-and-size rows by opponent columns of one metric."""
-    sub = table[table.metric == metric].copy()
-    sub["row"] = sub["unit"] + " (" + sub["size"].astype(str) + ")"
-    sub["col"] = sub["opponent"] + " (" + sub["opponent_size"].astype(str) + ")"
-    rows = list(dict.fromkeys(sub["row"]))
-    cols = list(dict.fromkeys(sub["col"]))
-    return sub.pivot(index="row", columns="col", values="value").reindex(index=rows, columns=cols)
+def fieller(num: float, den: float, v_num: float, v_den: float, cov: float,
+            z: float = Z95) -> tuple[float, float]:
+    """Fieller's interval for num / den from correlated normal estimates (variances and covariance given).
+
+    Bounded only when the denominator is significantly non-zero (den^2 > z^2 v_den); otherwise the interval
+    is the part of the line it cannot exclude: (low, inf), (-inf, high) or (-inf, inf).
+    """
+    a = den * den - z * z * v_den
+    b = num * den - z * z * cov
+    c = num * num - z * z * v_num
+    disc = b * b - a * c
+    if a > 0 and disc >= 0:
+        root = np.sqrt(disc)
+        return (b - root) / a, (b + root) / a
+    if disc < 0:  # a <= 0: every ratio is plausible
+        return -np.inf, np.inf
+    root = np.sqrt(disc)
+    r1, r2 = (b - root) / a, (b + root) / a
+    # a < 0: the set is outside the roots; report the side of it that holds the estimate's sign
+    low, high = min(r1, r2), max(r1, r2)
+    return (high, np.inf) if num >= 0 else (-np.inf, low)
 
 
-def notes(catalog: Catalog, only: tuple[str, ...] = ()) -> list[str]:
-    rows, _ = entries(catalog, only)
-    return modelling_notes(*dict.fromkeys(r.unit for r in rows))
+@dataclass(frozen=True)
+class FairCost:
+    value: float
+    low: float
+    high: float
+
+
+def verdict(cost: float, fair: FairCost) -> str:
+    if fair.low <= cost <= fair.high:
+        return "fair"
+    return "over-costed" if cost > fair.high else "under-costed"
+
+
+def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray) -> list[FairCost]:
+    """Each contestant's fair cost under the ruleset's rule, with its 95% interval."""
+    rule = field.ruleset.fair_cost_rule
+    n = len(field.contestants)
+    if rule.kind == "even-trade":
+        g, loss = field.index(rule.gain), field.index(rule.loss)
+        out = []
+        for i in range(n):
+            sides = [s for _, _, s in field.sides(i)]
+            num = sum(s.mean[g] for s in sides)
+            den = sum(s.mean[loss] for s in sides)
+            v_num = sum(s.cov[g, g] for s in sides)
+            v_den = sum(s.cov[loss, loss] for s in sides)
+            cov = sum(s.cov[g, loss] for s in sides)
+            value = num / den if den > 0 else np.inf
+            low, high = fieller(num, den, v_num, v_den, cov)
+            out.append(FairCost(float(value), float(max(low, 0.0)), float(high)))
+        return out
+    costs = np.array([c.cost for c in field.contestants])
+    vpc = values / costs
+    median = float(np.median(vpc))
+    rng = np.random.Generator(np.random.SFC64(field.seed))
+    draws = values[None, :] + value_stderrs[None, :] * rng.standard_normal((BOOTSTRAP, n))
+    medians = np.median(draws / costs[None, :], axis=1)
+    fair_draws = draws / medians[:, None]
+    low, high = np.quantile(fair_draws, [0.025, 0.975], axis=0)
+    return [FairCost(values[i] / median if median else np.inf, float(low[i]), float(high[i]))
+            for i in range(n)]
+
+
+def _labels(c: Contestant) -> dict:
+    return dict(c.labels) if c.labels else {"contestant": c.name}
+
+
+def ranking(field: Field) -> pd.DataFrame:
+    """One row per contestant: value, value per cost, rank, fair cost with its interval, verdict, win."""
+    rs = field.ruleset
+    n = len(field.contestants)
+    value = [averaged(field, i, rs.primary_metric) for i in range(n)]
+    win = [averaged(field, i, rs.win_metric) for i in range(n)]
+    values = np.array([v.value for v in value])
+    stderrs = np.array([v.stderr for v in value])
+    fair = fair_costs(field, values, stderrs)
+    order = np.argsort(-values, kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(1, n + 1)
+    rows = []
+    for i, c in enumerate(field.contestants):
+        rows.append({
+            **_labels(c), "cost": c.cost, "cost_unit": c.cost_unit, "value": values[i],
+            "value_stderr": stderrs[i], "value_per_cost": rs.value_per_cost(values[i], c.cost),
+            "rank": int(rank[i]), "fair_cost": fair[i].value, "fair_cost_low": fair[i].low,
+            "fair_cost_high": fair[i].high, "verdict": verdict(c.cost, fair[i]), "win": win[i].value,
+            "win_stderr": win[i].stderr, "key": c.key,
+        })
+    return pd.DataFrame(rows).sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+def payoff_matrix(field: Field) -> np.ndarray:
+    """M[i, j]: what i gains against j, averaged over both roles, scaled by the ruleset (antisymmetric)."""
+    rs = field.ruleset
+    p = field.index(rs.payoff_metric)
+    n = len(field.contestants)
+    m = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                as_first = field.pairs[i, j][0].mean[p]
+                as_second = field.pairs[j, i][1].mean[p]
+                m[i, j] = 0.5 * (as_first + as_second) * rs.payoff_scale(field.contestants[i],
+                                                                          field.contestants[j])
+    return m
+
+
+def meta_game(field: Field) -> tuple[pd.DataFrame, metagame.MetaGame]:
+    """Each contestant's share of the maximum-entropy Nash mix and its Nash-averaged rating."""
+    game = metagame.solve(payoff_matrix(field), [c.key for c in field.contestants])
+    rows = [{**_labels(c), "cost": c.cost, "share": float(game.shares[i]),
+             "nash_rating": float(game.nash_ratings[i]), "key": c.key}
+            for i, c in enumerate(field.contestants)]
+    table = pd.DataFrame(rows).sort_values(["share", "nash_rating"], ascending=False, kind="stable")
+    return table.reset_index(drop=True), game
+
+
+def win_matrix(field: Field) -> pd.DataFrame:
+    """P(row contestant wins), averaged over both roles; rows and columns named."""
+    w = field.index(field.ruleset.win_metric)
+    names = [c.name for c in field.contestants]
+    n = len(names)
+    grid = np.full((n, n), np.nan)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                grid[i, j] = 0.5 * (field.pairs[i, j][0].mean[w] + field.pairs[j, i][1].mean[w])
+    return pd.DataFrame(grid, index=pd.Index(names, name="contestant"), columns=names)
+
+
+def matchups(field: Field) -> pd.DataFrame:
+    """Tidy: contestant, opponent, role, metric, value, stderr, trials (every engagement, both sides)."""
+    roles = getattr(field.ruleset, "roles", ("side 0", "side 1"))
+    rows = []
+    for (i, j), summaries in field.pairs.items():
+        for side, s in enumerate(summaries):
+            me, other = (i, j) if side == 0 else (j, i)
+            head = {**_labels(field.contestants[me]), "cost": field.contestants[me].cost}
+            head.update({f"opponent_{k}" if k not in ("unit", "contestant") else "opponent": v
+                         for k, v in _labels(field.contestants[other]).items()})
+            head["opponent_cost"] = field.contestants[other].cost
+            head["role"] = roles[side]
+            for m, name in enumerate(field.names):
+                rows.append({**head, "metric": name, "value": s.mean[m], "stderr": float(np.sqrt(s.cov[m, m])),
+                             "trials": s.trials})
+    return pd.DataFrame(rows)
+
+
+# --- the report ----------------------------------------------------------------------------------------
+
+
+def _pm(value: float, stderr: float, digits: int) -> str:
+    return f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
+
+
+def _cost_text(x: float) -> str:
+    return "∞" if np.isinf(x) else f"{x:.0f}"
+
+
+def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset) -> pd.DataFrame:
+    """The ranking for reading: estimates with their 95% half-widths, fair cost with its interval."""
+    out = {"rank": rank["rank"]}
+    for col in label_columns:
+        out[col] = rank[col]
+    out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
+    out["value"] = [_pm(v, s, 1) for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
+    out["value / cost"] = [f"{v:.3f}" for v in rank["value_per_cost"]]
+    out["win"] = [_pm(v, s, 3) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
+    out["fair cost [95%]"] = [f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
+                              for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
+                                                   rank["fair_cost_high"], strict=True)]
+    out["verdict"] = rank["verdict"]
+    return pd.DataFrame(out)
+
+
+def label_columns(contestants: Sequence[Contestant]) -> list[str]:
+    return [k for k, _ in contestants[0].labels] if contestants[0].labels else ["contestant"]
+
+
+def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
+    """The efficiency report: ranking with fair costs (CSV), meta-game, every engagement, win matrix."""
+    from reports.formats import Report, Section
+
+    rs = field.ruleset
+    rank = ranking(field)
+    meta_table, game = meta_game(field)
+    grid = win_matrix(field)
+    cols = label_columns(field.contestants)
+    low, high = field.trial_range()
+    how = (f"until the 95% half-width of each engagement's win probability is below {field.precision:g}"
+           if field.precision else f"{field.trials:,} trials per engagement")
+    meta = [*provenance,
+            ("method", f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
+                       "± is the 95% interval (1.96 standard errors)"),
+            ("contestants", f"{len(field.contestants)}: " + ", ".join(c.name for c in field.contestants)),
+            ("engagement", f"{rs.engagement}; every contestant meets every other in both roles "
+                           f"({len(field.pairs):,} engagements)"),
+            ("value", f"{rs.primary_metric}, averaged over both roles and every opponent"),
+            ("value per cost", rs.value_per_cost_description),
+            ("fair cost", rs.fair_cost_rule.description),
+            ("verdict", "fair: the fair-cost interval contains the cost; over-costed: the cost is above it; "
+                        "under-costed: below it"),
+            ("meta-game", f"payoff: {rs.payoff_description}; maximum-entropy Nash equilibrium and Nash "
+                          "averaging (Balduzzi et al., 2018)")]
+    shown = meta_table[meta_table.share > 1e-9]
+    meta_view = pd.DataFrame({**{c: shown[c] for c in cols}, rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),
+                              "share %": shown["share"].map(lambda x: f"{100 * x:.1f}"),
+                              "Nash rating": shown["nash_rating"].map(lambda x: f"{x:.2f}")})
+    matrix_view = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}").reset_index()
+    verdicts = rank["verdict"].value_counts()
+    summary = ", ".join(f"{verdicts.get(v, 0)} {v}" for v in ("under-costed", "fair", "over-costed"))
+    report_notes = [
+        f"verdicts: {summary}",
+        f"meta-game: {int((meta_table.share > 1e-9).sum())} of {len(meta_table)} entries in the equilibrium "
+        "mix; an entry with no share is dominated (its Nash rating, < 0, is what it loses against the mix); "
+        "a large share marks a candidate for a cost increase",
+        *notes,
+    ]
+    sections = [Section("ranking", "Ranking with fair costs", rank),
+                Section("metagame", "Meta-game", meta_table),
+                Section("matchups", "Every engagement (tidy)", matchups(field)),
+                Section("win_matrix", "Win probability", grid.reset_index())]
+    views = [Section("ranking", "Ranking (value averaged over opponents and roles)", ranking_view(rank, cols, rs)),
+             Section("metagame", "Meta-game: the equilibrium mix (entries with a share)", meta_view),
+             Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
+                     matrix_view)]
+    return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,
+                  views, report_notes), game

@@ -1,15 +1,12 @@
 """A report (provenance + tidy tables + human views) rendered as table, CSV, JSON, Markdown, LaTeX or
-HTML, and written atomically."""
+HTML. Writing it to a file is :mod:`reports.files`' job."""
 
 from __future__ import annotations
 
 import html
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -34,6 +31,7 @@ class Report:
     ``sections`` are tidy tables (CSV writes the first; JSON all of them). ``views`` are the same
     numbers laid out for reading (table, Markdown, LaTeX, HTML); when empty, the sections are shown.
     ``meta`` states where the numbers come from: ruleset, method, trials, seed, rulings in force.
+    ``facts`` are machine-readable figures JSON adds to its ``meta`` (numbers, not text).
     """
 
     title: str
@@ -41,6 +39,7 @@ class Report:
     sections: list[Section]
     views: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)
 
     def shown(self) -> list[Section]:
         return self.views or self.sections
@@ -182,19 +181,24 @@ def _render_csv(report: Report) -> str:
 
 
 def _jsonable(value):
+    """A cell as JSON: numpy scalars as Python ones; infinite or missing numbers as null (JSON has none)."""
     if isinstance(value, np.integer):
         return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
     if isinstance(value, np.bool_):
         return bool(value)
+    if isinstance(value, float | np.floating):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
     return value
 
 
 def _render_json(report: Report) -> str:
     doc = {
         "title": report.title,
-        "meta": dict(report.meta),
+        "meta": {**dict(report.meta), **_jsonable(report.facts)},
         "sections": {
             s.name: [{k: _jsonable(v) for k, v in rec.items()} for rec in s.data.to_dict("records")]
             for s in report.sections
@@ -214,37 +218,3 @@ def render(report: Report, fmt: str) -> str:
         raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
     return _RENDERERS[fmt](report)
 
-
-def check_writable(path: Path) -> None:
-    """Raise ``OSError`` with a one-line reason unless a file can be created at ``path``."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise OSError(f"output {str(path)!r} is a directory")
-    if not folder.is_dir():
-        raise OSError(f"output folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise OSError(f"output {str(path)!r} is not writable")
-
-
-def write_atomic(path: Path, write) -> None:
-    """Create ``path`` through a temporary file in the same folder, so a failure leaves no partial file.
-
-    Args:
-        write: called with the temporary path; writes the content there.
-    """
-    check_writable(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes the file private; the result should not be
-    try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_text(path: Path, text: str) -> None:
-    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))

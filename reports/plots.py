@@ -10,60 +10,63 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from reports.formats import write_atomic  # noqa: E402
-from simcore import exact  # noqa: E402
+from reports import files  # noqa: E402
 from simcore.stats import Z95  # noqa: E402
 
 
-def _save(fig, path: Path) -> None:
+def save(fig, path: Path) -> None:
+    """Write ``fig`` to ``path`` (the format from its suffix) and close it."""
     try:
-        write_atomic(path, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
+        files.write_with(path, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
     finally:
         plt.close(fig)
 
 
-def plot_roll(dist, path: Path) -> None:
-    """Bar chart of P(successes = k) with P(at least k) as a line; 95% error bars when simulated."""
-    pmf = dist.successes
-    tail = exact.at_least(pmf)
-    last = int(np.flatnonzero(tail >= 1e-6)[-1])
-    k = np.arange(last + 1)
-    fig, ax = plt.subplots(figsize=(7, 4))
-    err = None
-    if not dist.exact:
-        err = Z95 * np.sqrt(pmf[k] * (1 - pmf[k]) / dist.run.trials)
-    ax.bar(k, pmf[k], yerr=err, color="#4c72b0", label="P(successes = k)")
-    ax.plot(k, tail[k], "o-", color="#dd8452", label="P(successes ≥ k)")
-    ax.set_xlabel("successes k")
-    ax.set_ylabel("probability")
-    how = "exact" if dist.exact else f"Monte Carlo, {dist.run.trials:,} trials, 95% bars"
-    ax.set_title(f"Drakerys: {dist.roll.describe()} ({how})", fontsize=9)
-    ax.legend()
-    ax.grid(alpha=0.3)
-    _save(fig, path)
-
-
-def plot_action_table(table, path: Path) -> None:
-    """Mean successes against dice, one line per threshold."""
-    fig, ax = plt.subplots(figsize=(7, 4))
-    dice = np.arange(1, table.max_dice + 1)
-    for t in table.thresholds:
-        ax.plot(dice, [table.mean(n, t) for n in dice], marker=".", label=f"{t}+")
-    ax.set_xlabel("dice")
-    ax.set_ylabel("mean successes (exact)")
-    ax.set_title("Drakerys Action Table: mean successes by threshold", fontsize=9)
-    ax.legend(title="threshold", fontsize=8, ncol=3)
-    ax.grid(alpha=0.3)
-    _save(fig, path)
-
-
-def plot_matrix(grid, path: Path, label: str = "P(row unit wins the duel)") -> None:
-    """Heatmap of a matchup matrix (rows: unit and size, columns: opponents)."""
+def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, vmax: float = 1.0,
+                cmap: str = "RdYlGn") -> None:
+    """Heatmap of a matchup matrix (rows: contestants, columns: opponents)."""
     fig, ax = plt.subplots(figsize=(1.0 + 0.45 * grid.shape[1], 1.5 + 0.3 * grid.shape[0]))
-    image = ax.imshow(grid.to_numpy(dtype=float), cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
+    image = ax.imshow(grid.to_numpy(dtype=float), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
-    ax.set_xlabel("opponent (size)")
+    ax.set_xlabel("opponent")
     fig.colorbar(image, ax=ax, label=label, shrink=0.6)
-    ax.set_title("Drakerys: duel win probability", fontsize=9)
-    _save(fig, path)
+    ax.set_title(title, fontsize=9)
+    save(fig, path)
+
+
+def plot_differences(rows, path: Path, *, title: str) -> None:
+    """What-if differences with their 95% intervals, one bar per entry."""
+    labels = rows["key"].tolist()
+    diff = rows["difference"].to_numpy()
+    err = np.vstack([diff - rows["diff_low"].to_numpy(), rows["diff_high"].to_numpy() - diff])
+    fig, ax = plt.subplots(figsize=(7, 1.0 + 0.25 * len(labels)))
+    colours = ["#4c72b0" if s else "#bbbbbb" for s in rows["significant"]]
+    ax.barh(range(len(labels)), diff, xerr=err, color=colours)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("difference, 95% interval (grey: not significant)")
+    ax.set_title(title, fontsize=9)
+    save(fig, path)
+
+
+def plot_sweep(result, path: Path) -> None:
+    """Value per cost against the swept parameter with its 95% band, the field median, the break-even."""
+    curve = result.curve[result.curve.metric == "value_per_cost"]
+    x = curve["point"].astype(float).to_numpy()
+    y = curve["value"].to_numpy()
+    se = curve["stderr"].to_numpy()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(x, y, "o-", color="#4c72b0", label=f"{result.name}: value per cost")
+    ax.fill_between(x, y - Z95 * se, y + Z95 * se, color="#4c72b0", alpha=0.25, label="95% band")
+    ax.axhline(result.field_median, color="#dd8452", ls="--", label="field median")
+    if result.break_even is not None:
+        mid, low, high = result.break_even
+        ax.axvline(mid, color="#55a868", label=f"break-even {mid:.1f}")
+        ax.axvspan(low, high, color="#55a868", alpha=0.15)
+    ax.set_xlabel(result.plan.parameter)
+    ax.set_ylabel("value per cost")
+    ax.set_title(f"Sweep of {result.name}'s {result.plan.parameter}", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    save(fig, path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib
 
-from rulesets.base import RulesError, RulesetInfo
+from rulesets.base import RulesError, Ruleset
 
 _NAMES = ("drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne")
 
@@ -15,7 +15,7 @@ def names() -> tuple[str, ...]:
     return _NAMES
 
 
-def get(name: str) -> RulesetInfo:
+def get(name: str) -> Ruleset:
     """The ruleset called ``name`` (case-insensitive); :class:`RulesError` with suggestions otherwise."""
     key = name.strip().lower()
     if key not in _NAMES:
@@ -25,6 +25,6 @@ def get(name: str) -> RulesetInfo:
     return importlib.import_module(f"rulesets.{key}").RULESET
 
 
-def available() -> list[RulesetInfo]:
+def available() -> list[Ruleset]:
     """Every ruleset, in the registry's order."""
     return [get(n) for n in _NAMES]

@@ -1,10 +1,11 @@
-"""Types shared by every ruleset: rulings, ruleset descriptions, errors."""
+"""Types shared by every ruleset: errors, rulings, and the contract a game fulfils (ENGINEERING.md §1)."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 import numpy as np
@@ -24,7 +25,11 @@ def whole_number(name: str, value: object, low: int, high: int | None = None) ->
     return int(value)
 
 
-class RulingError(RulesError):
+class OptionError(RulesError):
+    """A value typed by the user that is malformed or not accepted (a usage error: exit code 2)."""
+
+
+class RulingError(OptionError):
     """An unknown ruling name or a value the ruling does not accept (a usage error: exit code 2)."""
 
 
@@ -133,13 +138,289 @@ class Rulings:
         return ", ".join(f"{k}={v}" for k, v in self.in_force())
 
 
+# --- the contract a game fulfils (ENGINEERING.md §1) ---------------------------------------------------
+
+
 @dataclass(frozen=True)
-class RulesetInfo:
-    """What the registry knows of a game."""
+class Contestant:
+    """Something with a cost that meets others head to head: a unit at one size, a character, a card.
+
+    Attributes:
+        key: unique in its field; engagement streams are keyed on it (never on stats), so a variant of the
+            same contestant meets the same dice.
+        name: for reading, e.g. "Crows (12)".
+        cost: what it costs, in ``cost_unit`` (AP, points, Order tokens, Magic, resources).
+        group: the catalog entry it comes from, as ``--unit``, ``--set`` and ``--cost`` name it (a unit
+            recruited at several sizes gives several contestants of one group).
+        play: everything but the cost that decides how it plays (hashable): two contestants with equal
+            keys and plays give the same engagements, whatever their costs.
+        labels: the columns that name it in tables, e.g. (("unit", "Crows"), ("size", 12)).
+        illustrative: its data is illustrative, not from a rulebook.
+        subject: the game's own object (unit and size...), for the ruleset only.
+    """
+
+    key: str
+    name: str
+    cost: float
+    cost_unit: str
+    group: str
+    play: Hashable
+    labels: tuple[tuple[str, Any], ...] = ()
+    illustrative: bool = False
+    subject: Any = field(default=None, compare=False, hash=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A named quantity an engagement measures for each side, per trial (its mean is what reports show)."""
+
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class FairCostRule:
+    """How a ruleset prices a contestant fairly.
+
+    ``median``: the cost at which its value per cost equals the field's median value per cost.
+    ``even-trade``: the cost at which what it takes equals what it gives over its engagements, i.e.
+    sum(mean ``gain``) / sum(mean ``loss``), where ``gain`` is cost destroyed (in cost units) and ``loss`` the
+    fraction of itself lost per engagement.
+    """
+
+    kind: str
+    description: str
+    gain: str | None = None
+    loss: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("median", "even-trade"):
+            raise ValueError(f"fair-cost rule {self.kind!r} is not median or even-trade")
+        if self.kind == "even-trade" and not (self.gain and self.loss):
+            raise ValueError("an even-trade fair cost names its gain and loss metrics")
+
+
+MEDIAN_FAIR_COST = FairCostRule(
+    "median", "the cost at which the contestant's value per cost equals the field's median value per cost")
+
+
+class Engagement:
+    """One head-to-head between contestants ``a`` (side 0) and ``b`` (side 1).
+
+    ``score(raw, a, b)`` turns the game's raw outcome into ``{metric: float64[2, n]}``: row s holds the
+    metric for side s in each of n trials (Monte Carlo, ``weights`` None: each trial weighs 1/n) or each of
+    n outcomes of an exact distribution (``weights`` their probabilities). Trial t of every engagement of
+    the same two keys, seed and trials uses the same random stream, so a baseline and a variant can be
+    compared trial by trial (common random numbers).
+    """
+
+    def __init__(self, a: Contestant, b: Contestant, *, seed: int, raw: Any,
+                 score: Callable[[Any, Contestant, Contestant], Mapping[str, np.ndarray]],
+                 weights: np.ndarray | None = None, method: str = "") -> None:
+        self.a, self.b, self.seed, self.raw, self._score = a, b, seed, raw, score
+        self.weights, self.method = weights, method
+        self._samples: Mapping[str, np.ndarray] | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.weights is not None
+
+    def samples(self) -> Mapping[str, np.ndarray]:
+        """Every metric per trial (or per exact outcome): ``{name: float64[2, n]}``."""
+        if self._samples is None:
+            self._samples = self._score(self.raw, self.a, self.b)
+        return self._samples
+
+    @property
+    def trials(self) -> int:
+        """Trials simulated (0 for an exact engagement)."""
+        return 0 if self.exact else next(iter(self.samples().values())).shape[1]
+
+    def recosted(self, a: Contestant, b: Contestant) -> Engagement:
+        """The same play scored for contestants of other costs (same keys and plays)."""
+        if (a.key, a.play, b.key, b.play) != (self.a.key, self.a.play, self.b.key, self.b.play):
+            raise ValueError("recosting needs the same contestants, differing only in cost")
+        return Engagement(a, b, seed=self.seed, raw=self.raw, score=self._score, weights=self.weights,
+                          method=self.method)
+
+
+@dataclass(frozen=True)
+class StandardTable:
+    """A rulebook table a game can print: ``compute(rulings)`` returns its exact data."""
 
     name: str
     title: str
-    seed: str
-    rulings: type[Rulings]
-    implemented: bool
-    summary: str
+    compute: Callable[[Rulings], Any]
+
+
+class Ruleset:
+    """A game: its rulings, and (once implemented) the contract every generic verb relies on.
+
+    A game subclasses this and overrides the contract's methods; one that only declares its rulings is an
+    instance with ``implemented=False``.
+    """
+
+    #: What costs are counted in, and how one engagement is described in reports.
+    cost_unit: str = "points"
+    engagement: str = ""
+    #: Metrics of an engagement, each per side and per trial.
+    metrics: tuple[Metric, ...] = ()
+    #: The metric efficiency, fair cost and what-if rank by (more is better), and the win probability.
+    primary_metric: str = ""
+    win_metric: str = ""
+    #: A metric whose value for side 0 is minus its value for side 1 in every trial (the meta-game's
+    #: payoff before ``payoff_scale``).
+    payoff_metric: str = ""
+    payoff_description: str = ""
+    fair_cost_rule: FairCostRule = MEDIAN_FAIR_COST
+    value_per_cost_description: str = "primary value divided by cost"
+
+    def __init__(self, name: str, title: str, seed: str, rulings: type[Rulings], summary: str,
+                 implemented: bool = False) -> None:
+        self.name, self.title, self.seed, self.rulings = name, title, seed, rulings
+        self.summary, self.implemented = summary, implemented
+
+    def _missing(self) -> RulesError:
+        return RulesError(f"{self.name}: the balance layer is not implemented for this ruleset yet")
+
+    def load_catalog(self, paths: Sequence[Any] = ()) -> Any:
+        """The packaged catalog with the user's files (in the packaged schema) applied over it."""
+        raise self._missing()
+
+    def catalog_files(self, catalog: Any) -> list[tuple[str, str]]:
+        """(file, sha256 of its content) of every file the catalog was read from, for provenance."""
+        raise self._missing()
+
+    def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
+        """Everything in the catalog that has a cost and can meet another; ``only`` names groups or keys."""
+        raise self._missing()
+
+    def engage(self, a: Contestant, b: Contestant, rulings: Rulings, *, seed: int, trials: int | None = None,
+               precision: float | None = None, threads: int | None = None) -> Engagement:
+        """One head-to-head; ``precision`` stops once the 95% half-width of ``win_metric`` for side 0 is
+        below it (``trials`` then caps the run)."""
+        raise self._missing()
+
+    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
+        """A catalog with ``GROUP.STAT=VALUE`` and ``GROUP=COST`` changes applied and validated."""
+        raise self._missing()
+
+    def representative(self, catalog: Any, target: str) -> str:
+        """The key of the contestant that ``target`` (a key or a group) stands for in a sweep: the key
+        itself, or the only contestant of the group; a game with several per group overrides this."""
+        found = [c for c in self.contestants(catalog) if target in (c.key, c.group)]
+        if len(found) == 1:
+            return found[0].key
+        if not found:
+            raise RulesError(f"{target!r} names no contestant")
+        raise OptionError(f"{target!r} names {len(found)} contestants; give one of "
+                          f"{', '.join(c.key for c in found)}")
+
+    def stats(self) -> tuple[str, ...]:
+        """The stats ``--set`` accepts, for help and for suggestions."""
+        return ()
+
+    def tables(self) -> dict[str, StandardTable]:
+        """The game's standard rulebook tables, by name."""
+        return {}
+
+    def value_per_cost(self, value: float, cost: float) -> float:
+        """The primary value per unit of cost (a linear function of ``value``)."""
+        return value / cost
+
+    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
+        """What the payoff metric is multiplied by in the meta-game (cost normalisation)."""
+        return 1.0
+
+    def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
+        """What reports about these contestants must say (rules not modelled, data quirks...)."""
+        return []
+
+
+# --- --set, --cost and ranges ----------------------------------------------------------------------------
+
+_SET = re.compile(r"^\s*(?P<target>[^.=+\-\s][^.=]*?)\s*\.\s*(?P<stat>[a-z_][a-z0-9_.]*?)\s*"
+                  r"(?P<op>\+=|-=|=)\s*(?P<value>\S.*?)\s*$", re.IGNORECASE)
+_COST = re.compile(r"^\s*(?P<target>[^=\s][^=]*?)\s*=\s*(?P<value>\S.*?)\s*$")
+_RANGE = re.compile(r"^\s*(?P<low>[-+]?\d+(?:\.\d+)?)\s*\.\.\s*(?P<high>[-+]?\d+(?:\.\d+)?)\s*"
+                    r"(?:/\s*(?P<step>[-+]?\d+(?:\.\d+)?))?\s*$")
+#: Most points a range may expand to.
+MAX_RANGE_POINTS = 1000
+
+
+@dataclass(frozen=True)
+class StatChange:
+    """``TARGET.STAT=VALUE`` (or ``+=`` / ``-=`` for list stats such as skills), as typed."""
+
+    target: str
+    stat: str
+    op: str
+    value: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.target}.{self.stat}{self.op}{self.value}"
+
+
+@dataclass(frozen=True)
+class CostChange:
+    """``TARGET=COST``, as typed."""
+
+    target: str
+    cost: float
+
+    @property
+    def text(self) -> str:
+        return f"{self.target}={self.cost:g}"
+
+
+def parse_set(text: str) -> StatChange:
+    """``"crows.combat=4"`` → StatChange; OptionError naming the text otherwise."""
+    m = _SET.match(text)
+    if not m:
+        raise OptionError(f"--set {text!r} is not of the form UNIT.STAT=VALUE (or UNIT.skills+=SKILL)")
+    return StatChange(m["target"].strip().lower(), m["stat"].lower(), m["op"], m["value"])
+
+
+def parse_cost(text: str) -> CostChange:
+    """``"crows=150"`` → CostChange with a positive finite cost; OptionError otherwise."""
+    m = _COST.match(text)
+    if not m:
+        raise OptionError(f"--cost {text!r} is not of the form UNIT=COST")
+    cost = parse_number(m["value"], f"--cost {text!r}: cost")
+    if not cost > 0:
+        raise OptionError(f"--cost {text!r}: cost {m['value']} is not > 0")
+    return CostChange(m["target"].strip().lower(), cost)
+
+
+def parse_number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise OptionError(f"{what} {text!r} is not a number") from None
+    if not np.isfinite(value):
+        raise OptionError(f"{what} {text!r} is not a finite number")
+    return value
+
+
+def expand_range(text: str, what: str) -> list[str] | None:
+    """``"2..6"`` → 2,3,4,5,6; ``"60..240/20"`` → 60,80,...,240 (as text); None when ``text`` is no range.
+
+    The high end is included when the steps land on it. OptionError for a step <= 0, a range with no
+    point (high < low) or more than MAX_RANGE_POINTS points.
+    """
+    m = _RANGE.match(text)
+    if not m:
+        return None
+    low, high = float(m["low"]), float(m["high"])
+    step = float(m["step"]) if m["step"] is not None else 1.0
+    if not step > 0:
+        raise OptionError(f"{what} {text!r}: step {m['step']} is not > 0")
+    if high < low:
+        raise OptionError(f"{what} {text!r} has no point: {m['high']} is below {m['low']}")
+    count = int(np.floor((high - low) / step + 1e-9)) + 1
+    if count > MAX_RANGE_POINTS:
+        raise OptionError(f"{what} {text!r} has {count} points; at most {MAX_RANGE_POINTS} are accepted")
+    whole = all(float(v).is_integer() for v in (low, step))
+    points = [low + k * step for k in range(count)]
+    return [str(int(round(p))) if whole else f"{p:g}" for p in points]

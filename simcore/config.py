@@ -24,6 +24,9 @@ MAX_TRIALS: int = 10**12
 DEFAULT_TRIALS: int = 10**6
 #: Upper bound on trials for a run stopped by --precision when no --trials cap is given.
 PRECISION_TRIAL_CAP: int = 10**9
+#: Most trials of a run that keeps one record per trial (simcore.runner.run_records): its memory grows
+#: with the trials, 8 bytes per field per trial (10**7 trials of 13 fields: about 1 GB).
+MAX_RECORD_TRIALS: int = 10**7
 DEFAULT_SEED: int = 0
 
 #: Memory allowed for one batch of per-chunk histograms, in bytes.

@@ -5,6 +5,14 @@ algorithm as ``numpy.random.SFC64``); tests compare its output word for word wit
 chunk *c* of a run with seed *s* is filled from SplitMix64 (Steele, Lea & Flood 2014) keyed by *(s, c)*,
 then warmed up by 12 steps as NumPy does, so every chunk has its own stream whatever thread runs it.
 
+Trial streams serve kernels whose trials must meet the same dice whatever ran before them (common random
+numbers: trial *t* of a baseline and of a variant). Trial *t* of a run seeded *s* is keyed like chunk
+``2**63 + t``: the key adds ``_TRIAL_KEY`` (``_GOLDEN`` with its top bit flipped, i.e. ``2**63 * _CHUNK_KEY +
+_GOLDEN`` modulo 2**64) where a chunk adds ``_GOLDEN``. Multiplying by the odd ``_CHUNK_KEY`` and the
+SplitMix64 mixer are bijections of 64-bit words, so for one seed no two trials share a key, and no trial
+shares a key with any chunk below 2**63 (a run has at most 10**12 trials): a trial stream never starts
+where a chunk stream of the same run starts.
+
 Integers in ``[0, n)`` use Lemire's multiply-shift with rejection on the upper 32 bits of a draw, so dice
 are exactly uniform.
 """
@@ -20,6 +28,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _CHUNK_KEY = np.uint64(0xD1B54A32D192ED03)
+_TRIAL_KEY = np.uint64(0x1E3779B97F4A7C15)  # == 2**63 * _CHUNK_KEY + _GOLDEN (mod 2**64): see the docstring
 _U1 = np.uint64(1)
 _U3 = np.uint64(3)
 _U11 = np.uint64(11)
@@ -69,17 +78,43 @@ def next_u64(state):
     return out
 
 
-@nb.njit(**JIT)
-def seed_stream(seed, chunk, state):
-    """Fill ``state`` (uint64[4]) with the stream of chunk ``chunk`` of a run seeded with ``seed``."""
-    key = np.empty(1, np.uint64)
-    key[0] = splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(chunk) * _CHUNK_KEY + _GOLDEN)
-    state[0] = splitmix64_next(key)
-    state[1] = splitmix64_next(key)
-    state[2] = splitmix64_next(key)
+@nb.njit(inline="always", **JIT)
+def _fill_state(key, state):
+    """SFC64 state from a 64-bit key: SplitMix64 seeded with ``key`` gives the three words, the counter
+    starts at 1, then 12 warm-up steps as NumPy does."""
+    key = key + _GOLDEN
+    state[0] = splitmix64_mix(key)
+    key = key + _GOLDEN
+    state[1] = splitmix64_mix(key)
+    key = key + _GOLDEN
+    state[2] = splitmix64_mix(key)
     state[3] = _U1
     for _ in range(_WARMUP):
         next_u64(state)
+
+
+@nb.njit(**JIT)
+def seed_stream(seed, chunk, state):
+    """Fill ``state`` (uint64[4]) with the stream of chunk ``chunk`` of a run seeded with ``seed``."""
+    _fill_state(splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(chunk) * _CHUNK_KEY + _GOLDEN),
+                state)
+
+
+@nb.njit(**JIT)
+def seed_trial_stream(seed, trial, state):
+    """Fill ``state`` (uint64[4]) with the stream of trial ``trial`` of a run seeded with ``seed`` (keyed
+    like chunk ``2**63 + trial``, so it is never a chunk stream of the same seed)."""
+    _fill_state(splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(trial) * _CHUNK_KEY + _TRIAL_KEY),
+                state)
+
+
+@nb.njit(**JIT)
+def trial_stream(seed, trial):
+    """The stream (a new uint64[4]) of trial ``trial`` of a run seeded with ``seed``: what every kernel
+    following simcore.runner's records contract starts a trial with."""
+    state = np.empty(STATE_WORDS, np.uint64)
+    seed_trial_stream(seed, trial, state)
+    return state
 
 
 @nb.njit(inline="always", **JIT)
@@ -121,6 +156,12 @@ def stream(seed: int, chunk: int = 0) -> np.ndarray:
     state = np.empty(STATE_WORDS, np.uint64)
     seed_stream(np.uint64(seed), np.int64(chunk), state)
     return state
+
+
+def trial_state(seed: int, trial: int) -> np.ndarray:
+    """The state of trial ``trial`` of a run seeded with ``seed`` (for tests and Python-side draws)."""
+    check_seed(seed)
+    return trial_stream(np.uint64(seed), np.int64(trial))
 
 
 @nb.njit(**JIT)

@@ -1,19 +1,27 @@
-"""The `balance` command: `balance <verb> <ruleset> [args] [options]`."""
+"""The `balance` command: `balance <verb> <ruleset> [args] [options]`.
+
+Games register themselves: each name in :data:`GAMES` has a package ``reports.<game>`` whose ``cli.register``
+attaches its own subcommands (rolls, tables, duels, units) to the verbs, and the generic layer adds
+`efficiency`, `whatif`, `sweep` and `table <game> all` for it through its ruleset's contract.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
 import click
 
-from reports.cli.efficiency import efficiency_group
-from reports.cli.fight import duel_group
-from reports.cli.roll import roll_group
+from reports.cli import balance, options
 from reports.cli.rulesets_cmd import rulesets_command
-from reports.cli.table import table_group
-from reports.cli.units import units_group
-from rulesets.base import RulesError, RulingError
+from reports.cli.verbs import VERBS
+from reports.files import SharedOutputError
+from rulesets import get as get_ruleset
+from rulesets.base import OptionError, RulesError
+
+#: The games with a command line. Adding a game is one name here (and its two packages).
+GAMES = ("drakerys",)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -24,15 +32,17 @@ def cli():
 
     Exact answers by default; Monte Carlo (with standard errors and trial counts) when asked with
     --trials, --precision or --seed.
+
+    Example: balance efficiency drakerys --unit crows --unit warriors --format markdown
     """
 
 
 cli.add_command(rulesets_command)
-cli.add_command(roll_group)
-cli.add_command(table_group)
-cli.add_command(duel_group)
-cli.add_command(efficiency_group)
-cli.add_command(units_group)
+for _verb in VERBS.values():
+    cli.add_command(_verb)
+for _game in GAMES:
+    importlib.import_module(f"reports.{_game}.cli").register(VERBS)
+    balance.register(VERBS, get_ruleset(_game))
 
 
 def _fail(message: str, code: int) -> None:
@@ -41,7 +51,11 @@ def _fail(message: str, code: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: runs the command; every failure becomes one line on stderr and an exit code."""
+    """Entry point: runs the command; every failure becomes one line on stderr and an exit code.
+
+    This is the one place that maps errors to exit codes: 2 for usage (bad options, unknown rulings,
+    outputs that collide), 1 for the domain (what the rules or the data cannot accept), 130 for Ctrl-C.
+    """
     try:
         cli.main(args=argv, prog_name="balance", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -50,12 +64,12 @@ def main(argv: list[str] | None = None) -> None:
         _fail("aborted", 1)
     except click.ClickException as exc:
         _fail(exc.format_message().replace("\n", " "), exc.exit_code)
-    except RulingError as exc:
+    except (OptionError, SharedOutputError) as exc:
         _fail(str(exc), 2)
     except RulesError as exc:
         _fail(str(exc), 1)
     except KeyboardInterrupt:
-        _fail("interrupted", 130)
+        _fail(f"interrupted; {options.interrupted_status()}", 130)
     except OSError as exc:
         _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), 1)
     except Exception as exc:  # a bug: still one line, unless the user asks for the traceback

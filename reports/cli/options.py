@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from pathlib import Path
 
 import click
 
-from reports import formats
+from reports import files, formats
 from simcore import config, runner
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -53,7 +54,7 @@ def _check_output(ctx, param, value):
         return None
     path = Path(value)
     try:
-        formats.check_writable(path)
+        files.check_writable(path)
     except OSError as exc:
         raise click.BadParameter(str(exc), ctx, param) from None
     return path
@@ -87,7 +88,17 @@ def ruling_option(f):
 
 
 def output_options(f):
-    """--format, --output, --plot."""
+    """--format, --output, --plot; --output and --plot naming the same file is a usage error."""
+
+    @functools.wraps(f)
+    def command(*args, fmt, output, plot, **kwargs):
+        try:
+            files.check_distinct({"--output": output, "--plot": plot})
+        except files.SharedOutputError as exc:
+            raise click.UsageError(str(exc)) from None
+        return f(*args, fmt=fmt, output=output, plot=plot, **kwargs)
+
+    f = command
     f = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
                      help="Also draw a plot to this file (.png, .svg or .pdf).")(f)
     f = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
@@ -106,22 +117,50 @@ def monte_carlo_settings(trials: int | None, precision: float | None, seed: int 
     return simulate, trials, config.DEFAULT_SEED if seed is None else seed
 
 
-def progress_reporter(label: str):
-    """A progress callback drawing on stderr when it is a terminal; None otherwise."""
-    if not sys.stderr.isatty():
-        return None
+#: What the running command had completed, for the line Ctrl-C prints.
+_completed = {"text": "nothing had completed"}
+
+
+def interrupted_status() -> str:
+    """What had completed when the run was interrupted (and that nothing was written half)."""
+    return f"{_completed['text']}; no output file was written half"
+
+
+def progress_reporter(label: str, unit: str = "trials"):
+    """A progress callback: drawn on stderr when it is a terminal, always remembered for Ctrl-C."""
+    tty = sys.stderr.isatty()
 
     def report(done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
-        click.echo(f"\r{label}: {done:,}/{total:,} trials ({100 * done / total:.0f}%)", err=True, nl=False)
-        if end:
-            click.echo("", err=True)
+        _completed["text"] = f"{label}: {done:,} of {total:,} {unit} had completed"
+        if tty:
+            click.echo(f"\r{label}: {done:,}/{total:,} {unit} ({100 * done / total:.0f}%)", err=True, nl=False)
+            if done >= total:
+                click.echo("", err=True)
 
     return report
 
 
+def typed_options(ctx: click.Context) -> list[str]:
+    """Every option the user typed on the command line (the overrides a report states), as typed."""
+    out = []
+    for param in ctx.command.params:
+        if ctx.get_parameter_source(param.name) != click.core.ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params.get(param.name)
+        flag = max(param.opts, key=len) if param.opts else param.name
+        if isinstance(param, click.Argument):
+            out.append(str(value))
+        elif getattr(param, "is_flag", False):
+            out.append(flag)
+        elif isinstance(value, tuple | list):
+            out += [f"{flag} {v}" for v in value]
+        else:
+            out.append(f"{flag} {value}")
+    return out
+
+
 def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
-    """Render ``report`` and send it to ``output`` (atomically) or stdout."""
+    """Render ``report`` and send it to ``output`` (see :mod:`reports.files`) or stdout."""
     text = formats.render(report, fmt)
     if fmt == "csv" and len(report.sections) > 1:
         others = ", ".join(s.name for s in report.sections[1:])
@@ -130,7 +169,7 @@ def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
-        formats.write_text(output, text)
+        files.write_text(output, text)
 
 
 def catalog_option(f):
@@ -139,15 +178,3 @@ def catalog_option(f):
                         type=click.Path(exists=True, dir_okay=False, path_type=Path),
                         help="A user catalog (TOML, the packaged schema) applied on top of the packaged "
                              "one; repeatable, later files win.")(f)
-
-
-def load_drakerys_catalog(paths):
-    """The Drakerys catalog with the user's files applied; a bad file is a one-line domain error."""
-    from reports.cli.errors import DomainError
-    from rulesets.base import RulesError
-    from rulesets.drakerys import catalog
-
-    try:
-        return catalog.load(paths)
-    except RulesError as exc:
-        raise DomainError(str(exc)) from None

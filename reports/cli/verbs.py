@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 import rulesets
-from reports.cli.errors import DomainError
+from rulesets.base import RulesError
 
 
 class RulesetGroup(click.Group):
@@ -18,7 +18,7 @@ class RulesetGroup(click.Group):
             return command
         if cmd_name.lower() in rulesets.names():
             done = ", ".join(self.list_commands(ctx)) or "none yet"
-            raise DomainError(f"`balance {self.name} {cmd_name.lower()}` is not implemented yet; "
+            raise RulesError(f"`balance {self.name} {cmd_name.lower()}` is not implemented yet; "
                               f"`balance {self.name}` covers: {done}")
         try:
             rulesets.get(cmd_name)
@@ -47,3 +47,43 @@ class DefaultCommandGroup(click.Group):
         if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
             args = [self.default, *args]
         return super().parse_args(ctx, args)
+
+
+@click.group("roll", cls=RulesetGroup)
+def roll_group():
+    """Distribution of a roll: `balance roll <ruleset> ...`."""
+
+
+@click.group("table", cls=RulesetGroup)
+def table_group():
+    """Exact rulebook tables: `balance table <ruleset> <table>`, or `all` of them into a folder."""
+
+
+@click.group("duel", cls=RulesetGroup)
+def duel_group():
+    """Engagements fought to the end: `balance duel <ruleset> A B`."""
+
+
+@click.group("units", cls=RulesetGroup)
+def units_group():
+    """Catalogs: `balance units <ruleset>`."""
+
+
+@click.group("efficiency", cls=RulesetGroup)
+def efficiency_group():
+    """Balance reports: value per cost, fair costs, the meta-game: `balance efficiency <ruleset>`."""
+
+
+@click.group("whatif", cls=RulesetGroup)
+def whatif_group():
+    """A change of stat, cost or ruling against the baseline, on the same dice: `balance whatif <ruleset>`."""
+
+
+@click.group("sweep", cls=RulesetGroup)
+def sweep_group():
+    """One stat or cost over a range, on the same dice: `balance sweep <ruleset>`."""
+
+
+#: Every verb whose subcommands are rulesets, by name: what a game's `register(verbs)` receives.
+VERBS: dict[str, click.Group] = {g.name: g for g in (roll_group, table_group, duel_group, units_group,
+                                                      efficiency_group, whatif_group, sweep_group)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesetInfo, Rulings, parse_int_range, ruling
+from rulesets.base import Ruleset, Rulings, parse_int_range, ruling
 
 
 @dataclass(frozen=True)
@@ -17,6 +17,6 @@ class DragoborneRulings(Rulings):
         source="seed 001, Dice Step", parse=parse_int_range(2, 100))
 
 
-RULESET = RulesetInfo(
+RULESET = Ruleset(
     name="dragoborne", title="Dragoborne", seed="001", rulings=DragoborneRulings, implemented=False,
     summary="three dice as Dragoshields or Dragocross, forts and barriers, 50-card decks")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesetInfo, Rulings, parse_bool, parse_choice, ruling
+from rulesets.base import Ruleset, Rulings, parse_bool, parse_choice, ruling
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,6 @@ class DragonbondRulings(Rulings):
         source="seed 000, Status tokens", parse=parse_choice("non-blank", "successes"))
 
 
-RULESET = RulesetInfo(
+RULESET = Ruleset(
     name="dragonbond", title="Dragonbond: Battles of Valerna", seed="000", rulings=DragonbondRulings,
     implemented=False, summary="d10 action dice in three strengths, d6 defense dice, upgrades/downgrades")

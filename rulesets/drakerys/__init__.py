@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rulesets.base import RulesError, RulesetInfo
+from rulesets.base import RulesError
 from rulesets.drakerys import exact as _exact
+from rulesets.drakerys.contest import DrakerysRuleset
 from rulesets.drakerys.kernels import _action_roll_chunks
 from rulesets.drakerys.rules import (
     CRIT_MODES,
@@ -29,13 +30,14 @@ from simcore import exact as simexact
 from simcore import runner
 from simcore.stats import Estimate, histogram_mean
 
-RULESET = RulesetInfo(
+RULESET = DrakerysRuleset(
     name="drakerys",
     title="Drakerys",
     seed="002",
     rulings=DrakerysRulings,
     implemented=True,
-    summary="d10 Action Table: thresholds, criticals, rerolls, Parry and Expert Parry",
+    summary="d10 Action Table, Fights, Shootings and duels on the TimePath, magic; units at every "
+            "recruitment size, cost in AP",
 )
 
 

@@ -49,6 +49,7 @@ e.g. ``my.toml: units.crows: profile.power: expected a whole number, got "two"``
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 import tomllib
@@ -140,7 +141,7 @@ def _ascii(text: str) -> str:
 
 
 #: Canonical names of the SKILLS section and of the Maelstrom and Mercenaries rows, by printed name.
-_KNOWN = {name.lower(): snake(name) for name in (*_SKILLS, *_ROW_SKILLS)}
+KNOWN_SKILLS = {name.lower(): snake(name) for name in (*_SKILLS, *_ROW_SKILLS)}
 
 
 def _show(value: Any) -> str:
@@ -286,8 +287,8 @@ def _read_skill(fields: _Fields, key: str, printed: str) -> _Skill:
     low = name.lower()
     if low in _VARIANTS:
         canonical, quirk = _VARIANTS[low]
-    elif low in _KNOWN:
-        canonical, quirk = _KNOWN[low], None
+    elif low in KNOWN_SKILLS:
+        canonical, quirk = KNOWN_SKILLS[low], None
     else:
         names = [*_SKILLS, *_ROW_SKILLS, *(v.title() for v in _VARIANTS)]
         close = difflib.get_close_matches(name, names, n=2, cutoff=0.6)
@@ -479,7 +480,8 @@ def load(extra: Sequence[Path] = ()) -> Catalog:
     source = "seed 002 (packaged: " + ", ".join(PACKAGE_FILES) + ")"
     if extra:
         source += " + " + ", ".join(str(p) for p in extra)
-    return Catalog({u.key: u for u in units}, weapons, source)
+    hashes = tuple((label, hashlib.sha256(text.encode("utf-8")).hexdigest()) for label, text in files)
+    return Catalog({u.key: u for u in units}, weapons, source, hashes)
 
 
 def _weapon_key(name: str, weapons: dict[str, Weapon]) -> str | None:

@@ -40,27 +40,202 @@ flagged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.rules import DrakerysRulings
+from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, DrakerysRulings
 from rulesets.drakerys.units import Unit, Weapon
 
-# --- layout of the int64 side array the kernels read (one row per side) --------------------------------
-(S_SIZE, S_POWER, S_HEALTH, S_INIT, S_COMBAT, S_SHOOTING, S_STRENGTH, S_RESIST, S_WILL, S_MARCH, S_CHARGE,
- F_SWASH, F_PARRY, F_EXPERT, F_VIOLENT, F_MARTIAL, F_DEADLY, F_BLOCK, F_BERSERKER, F_BRUTAL, F_REACH,
- F_DREADFUL, F_DISCIPLINE, O_AUTHORITY, O_HEROIC, O_REROLLS, F_SAFEGUARD, O_GUARD, F_OBJECT, F_MULTISHOT,
- F_QUICKSHOT, F_SHARPSHOOTER, F_JAMMED, W_RANGE, W_STRENGTH, W_SATURATION, W_IGNORES_PARRY, O_TOKENS,
- O_STRESS, O_FRONTAGE, O_INIT_BONUS, O_OBSTACLES) = range(42)
-SIDE_FIELDS = 42
+# --- every code the kernels (kernels_fight.py) read or emit, named once ------------------------------------
+# numba reads IntEnum members as compile-time integers, so kernels index arrays with them at no cost.
 
-#: Result codes of one Fight.
-(RESULT_DRAW, RESULT_A_WINS_SCATTER, RESULT_A_WINS_STRESS, RESULT_A_WINS_DOUBT, RESULT_A_WINS_STEADY,
- RESULT_B_WINS_SCATTER, RESULT_B_WINS_STRESS, RESULT_B_WINS_DOUBT, RESULT_B_WINS_STEADY,
- RESULT_B_DESTROYED, RESULT_A_DESTROYED, RESULT_BOTH_DESTROYED) = range(12)
-N_RESULTS = 12
-MORALE_OUTCOMES = ("scatter", "stress", "doubt", "steady")
+
+class Side(IntEnum):
+    """Columns of the kernels' int64[2, N_SIDE] side array (one row per side), built by side_array."""
+
+    SIZE = 0  # warriors alive as the unit enters
+    POWER = 1
+    HEALTH = 2
+    INITIATIVE = 3
+    COMBAT = 4
+    SHOOTING = 5  # -1: no Shooting value
+    STRENGTH = 6
+    RESISTANCE = 7
+    WILLPOWER = 8
+    MARCH = 9
+    CHARGE = 10  # the Charge value (cm)
+    SWASHBUCKLER = 11  # skills: 1 when the unit has it
+    PARRY = 12
+    EXPERT_PARRY = 13
+    VIOLENT_BLOW = 14
+    MARTIAL_ARTS = 15
+    DEADLY_BLOW = 16
+    BLOCKING = 17  # has Blocking and uses it
+    BERSERKER = 18
+    BRUTAL_CHARGE = 19
+    REACH = 20
+    DREADFUL = 21
+    DISCIPLINE = 22
+    SAFEGUARD = 23
+    MULTIPLE_SHOTS = 24
+    QUICK_SHOT = 25
+    SHARPSHOOTER = 26
+    OBJECT = 27  # is_object
+    CHARGE_TS = 28  # charge_ts: what a Charge action costs before Stress and Heroic Action
+    AUTHORITY = 29  # the situation: allied Authority units in range
+    HEROIC = 30  # Heroic Action dice
+    REROLLS = 31
+    GUARD = 32  # an escorting Guard unit takes Safeguard's 6-9
+    TOKENS = 33  # injury tokens at the start
+    STRESS = 34  # Stress markers at the start
+    FRONTAGE = 35  # DK-frontage: warriors at full Power, -1 for all
+    ALLIES_ENGAGED = 36  # allied units engaged with the enemy: +1 Initiative each
+    OBSTACLES = 37
+    WEAPON_RANGE = 38  # the ranged weapon: -1 when none
+    WEAPON_STRENGTH = 39
+    SATURATION = 40
+    IGNORES_PARRY = 41
+
+
+N_SIDE = len(Side)
+
+
+class State(IntEnum):
+    """Columns of the per-trial state, an int64[2, N_STATE] matrix (one row per side) allocated once per
+    chunk or block of trials."""
+
+    ALIVE = 0  # warriors alive
+    TOKENS = 1  # injury tokens on the unit
+    STRESS = 2  # Stress markers
+    REMOVED = 3  # warriors of this side removed by enemy strikes and shots (not by a scatter)
+    INFLICTED = 4  # injuries this side inflicted, before the enemy's Safeguard
+    SPENT = 5  # Time Sections spent (engagements)
+    POSITION = 6  # squares travelled on the TimePath (engagements)
+    DONE = 7  # 1 once the side's Activation Token has reached the last START (engagements)
+    OPENING_LOST = 8  # warriors lost during side 0's opening action (engagements)
+    OPENING_INJURIES = 9  # injuries suffered during side 0's opening action (engagements)
+    OPENING_TS = 10  # TS spent on side 0's opening action (engagements; side 0's row)
+
+
+N_STATE = len(State)
+
+
+class Winner(IntEnum):
+    """Who won one Fight, as the kernels return it (a draw makes both winners)."""
+
+    A = 0  # side 0
+    B = 1  # side 1
+    BOTH = 2
+    NONE = 3  # both destroyed
+
+
+class Morale(IntEnum):
+    """Outcome of a Morale roll by successes (MORALE), or NO_ROLL when none is taken."""
+
+    SCATTER = 0
+    STRESS = 1
+    DOUBT = 2
+    STEADY = 3
+    NO_ROLL = 4
+
+
+#: The Morale outcomes of a roll, as reports name them.
+MORALE_OUTCOMES = tuple(m.name.lower() for m in Morale if m != Morale.NO_ROLL)
+
+
+class FightOutcome(IntEnum):
+    """Result code of one Fight of A (side 0) against B (side 1): the winner and the loser's Morale."""
+
+    DRAW = 0
+    A_WINS_SCATTER = 1
+    A_WINS_STRESS = 2
+    A_WINS_DOUBT = 3
+    A_WINS_STEADY = 4
+    B_WINS_SCATTER = 5
+    B_WINS_STRESS = 6
+    B_WINS_DOUBT = 7
+    B_WINS_STEADY = 8
+    B_DESTROYED = 9
+    A_DESTROYED = 10
+    BOTH_DESTROYED = 11
+
+
+N_FIGHT_OUTCOMES = len(FightOutcome)
+
+
+class EngagementOutcome(IntEnum):
+    """How an engagement of A (side 0) and B (side 1) ends."""
+
+    A_WINS = 0  # B destroyed or scattered
+    B_WINS = 1
+    NEITHER = 2  # the game ended first
+    BOTH_DESTROYED = 3
+
+
+class Action(IntEnum):
+    """The actions of a unit in an engagement (UNITS ACTIONS)."""
+
+    CHARGE = 0
+    ATTACK = 1
+    SHOOT = 2
+    MARCH = 3
+
+
+class FightRow(IntEnum):
+    """Histogram rows of the Fight kernel (value = column)."""
+
+    REMOVED_0 = 0  # warriors of side 0 removed by strikes
+    REMOVED_1 = 1
+    OUTCOME = 2  # FightOutcome
+    INFLICTED_0 = 3  # injuries side 0 inflicted, before Safeguard
+    INFLICTED_1 = 4
+    CASUALTIES_0 = 5  # warriors side 0 lost in all (a scattered unit loses every warrior)
+    CASUALTIES_1 = 6
+
+
+class ShootingRow(IntEnum):
+    """Histogram rows of the Shooting kernel (side 0 shoots at side 1)."""
+
+    REMOVED = 0  # warriors of the target removed by the shot (not by a scatter)
+    INFLICTED = 1  # injuries inflicted, before Safeguard
+    MORALE = 2  # the target's Morale
+
+
+class EngagementRow(IntEnum):
+    """Histogram rows of the engagement kernel."""
+
+    OUTCOME = 0  # EngagementOutcome
+    INJURIES_0 = 1  # injuries suffered by side 0, before Safeguard
+    INJURIES_1 = 2
+    LOST_0 = 3  # warriors lost by side 0 (a scattered unit loses every warrior)
+    LOST_1 = 4
+    TS_0 = 5  # Time Sections spent by side 0
+    TS_1 = 6
+    ACTIVATIONS = 7
+
+
+class Record(IntEnum):
+    """Columns of the engagement records (one row per trial): side 0 opens (charges, or shoots first),
+    then both fight on."""
+
+    OUTCOME = 0  # EngagementOutcome
+    LOST_0 = 1  # warriors lost in all by side 0 (a scattered unit loses every warrior)
+    LOST_1 = 2
+    INJURIES_0 = 3  # injuries suffered by side 0 in all, before Safeguard
+    INJURIES_1 = 4
+    TS_0 = 5  # Time Sections spent by side 0
+    TS_1 = 6
+    ACTIVATIONS = 7
+    OPENING_LOST_0 = 8  # warriors side 0 lost during its opening action (Morale and a scatter included)
+    OPENING_LOST_1 = 9
+    OPENING_INJURIES_0 = 10  # injuries side 0 suffered during the opening action
+    OPENING_INJURIES_1 = 11
+    OPENING_TS = 12  # TS side 0 spent on its opening action
+
+
+N_RECORD = len(Record)
 
 MAX_EXTRA_OPTION = 50
 
@@ -111,47 +286,54 @@ class Combatant:
 
 
 def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> np.ndarray:
-    """The kernel's int64 row for one combatant."""
+    """The kernel's int64 row for one combatant (columns: Side)."""
     u, p = c.unit, c.unit.profile
-    row = np.zeros(SIDE_FIELDS, dtype=np.int64)
-    row[S_SIZE] = c.size
-    row[S_POWER] = p.power
-    row[S_HEALTH] = max(1, p.health)
-    row[S_INIT] = p.initiative
-    row[S_COMBAT] = p.combat
-    row[S_SHOOTING] = -1 if p.shooting is None else p.shooting
-    row[S_STRENGTH] = p.strength
-    row[S_RESIST] = p.resistance
-    row[S_WILL] = p.willpower
-    row[S_MARCH] = p.march
-    row[S_CHARGE] = p.charge
-    flags = {F_SWASH: "swashbuckler", F_PARRY: "parry", F_EXPERT: "expert_parry", F_VIOLENT: "violent_blow",
-             F_MARTIAL: "martial_arts", F_DEADLY: "deadly_blow", F_BERSERKER: "berserker",
-             F_BRUTAL: "brutal_charge", F_REACH: "reach", F_DREADFUL: "dreadful", F_DISCIPLINE: "discipline",
-             F_SAFEGUARD: "safeguard", F_MULTISHOT: "multiple_shots", F_QUICKSHOT: "quick_shot",
-             F_SHARPSHOOTER: "sharpshooter"}
-    for index, skill in flags.items():
-        row[index] = int(u.has(skill))
-    row[F_JAMMED] = int(is_jammed(u, rulings))
-    row[F_BLOCK] = int(u.has("blocking") and c.blocking)
-    row[F_OBJECT] = int("Object" in u.types or p.power == 0)
-    row[O_AUTHORITY] = c.authority
-    row[O_HEROIC] = c.heroic
-    row[O_REROLLS] = c.rerolls
-    row[O_GUARD] = int(c.guard)
-    row[O_TOKENS] = c.injuries
-    row[O_STRESS] = c.stress
-    row[O_FRONTAGE] = -1 if rulings.frontage == "all" else int(rulings.frontage)
-    row[O_INIT_BONUS] = c.allied_units_engaged
-    row[O_OBSTACLES] = c.obstacles
+    row = np.zeros(N_SIDE, dtype=np.int64)
+    row[Side.SIZE] = c.size
+    row[Side.POWER] = p.power
+    row[Side.HEALTH] = max(1, p.health)
+    row[Side.INITIATIVE] = p.initiative
+    row[Side.COMBAT] = p.combat
+    row[Side.SHOOTING] = -1 if p.shooting is None else p.shooting
+    row[Side.STRENGTH] = p.strength
+    row[Side.RESISTANCE] = p.resistance
+    row[Side.WILLPOWER] = p.willpower
+    row[Side.MARCH] = p.march
+    row[Side.CHARGE] = p.charge
+    for column in _SKILL_COLUMNS:
+        row[column] = int(u.has(column.name.lower()))
+    row[Side.BLOCKING] = int(u.has("blocking") and c.blocking)
+    row[Side.OBJECT] = int(is_object(u))
+    row[Side.CHARGE_TS] = charge_ts(u, rulings)
+    row[Side.AUTHORITY] = c.authority
+    row[Side.HEROIC] = c.heroic
+    row[Side.REROLLS] = c.rerolls
+    row[Side.GUARD] = int(c.guard)
+    row[Side.TOKENS] = c.injuries
+    row[Side.STRESS] = c.stress
+    row[Side.FRONTAGE] = -1 if rulings.frontage == "all" else int(rulings.frontage)
+    row[Side.ALLIES_ENGAGED] = c.allied_units_engaged
+    row[Side.OBSTACLES] = c.obstacles
     if weapon is not None:
-        row[W_RANGE] = weapon.max_range_cm
-        row[W_STRENGTH] = p.strength if weapon.strength is None else weapon.strength
-        row[W_SATURATION] = weapon.saturation
-        row[W_IGNORES_PARRY] = int(weapon.ignores_parry)
+        row[Side.WEAPON_RANGE] = weapon.max_range_cm
+        row[Side.WEAPON_STRENGTH] = p.strength if weapon.strength is None else weapon.strength
+        row[Side.SATURATION] = weapon.saturation
+        row[Side.IGNORES_PARRY] = int(weapon.ignores_parry)
     else:
-        row[W_RANGE] = -1
+        row[Side.WEAPON_RANGE] = -1
     return row
+
+
+#: Side columns that are 1 when the unit has the skill of the same name (units.py spells skills this way).
+_SKILL_COLUMNS = (Side.SWASHBUCKLER, Side.PARRY, Side.EXPERT_PARRY, Side.VIOLENT_BLOW, Side.MARTIAL_ARTS,
+                  Side.DEADLY_BLOW, Side.BERSERKER, Side.BRUTAL_CHARGE, Side.REACH, Side.DREADFUL,
+                  Side.DISCIPLINE, Side.SAFEGUARD, Side.MULTIPLE_SHOTS, Side.QUICK_SHOT, Side.SHARPSHOOTER)
+
+
+def is_object(unit: Unit) -> bool:
+    """Whether the unit is an Object: of type Object, or with Power 0. An Object neither strikes nor
+    blocks and takes no Morale roll (a reading: the text gives Objects no Fight rules)."""
+    return "Object" in unit.types or unit.profile is not None and unit.profile.power == 0
 
 
 def is_jammed(unit: Unit, rulings: DrakerysRulings) -> bool:
@@ -159,6 +341,12 @@ def is_jammed(unit: Unit, rulings: DrakerysRulings) -> bool:
     if not unit.has("jammed"):
         return False
     return "Heavy-Loaded" not in unit.skills_as_printed or rulings.heavy_loaded == "jammed"
+
+
+def charge_ts(unit: Unit, rulings: DrakerysRulings) -> int:
+    """Time Sections a Charge action of the unit costs before Stress and Heroic Action dice (UNITS ACTIONS,
+    CHARGE: 3 TS; JAMMED, or Heavy-Loaded read as Jammed under DK-heavy-loaded: 2 TS more)."""
+    return CHARGE_TS + (JAMMED_CHARGE_TS if is_jammed(unit, rulings) else 0)
 
 
 def modelling_notes(*units: Unit) -> list[str]:

@@ -17,6 +17,38 @@ MAX_THRESHOLD = 10
 MAX_DICE = 1000
 #: "The Unit can add 1 to 5D10s" (HEROIC ACTION).
 MAX_HEROIC = 5
+#: ACTION TABLE: the threshold when the action and opposition values are equal (6 - (action - opposition)).
+EVEN_THRESHOLD = 6
+
+# --- the TimePath and the actions (THE TIMEPATH, RESTRICTIONS OF ACTIONS, UNITS ACTIONS) --------------------
+#: "The TimePath is a board made of 16 squares. Each square is a Time Section (TS)": one Round.
+TS_PER_ROUND = 16
+#: "The game ends after the sixth Round" (HEADQUARTERS PHASE / END OF THE ROUND).
+ROUNDS = 6
+#: "The players may not spend more TS during an Activation than there are on the TimePath."
+MAX_ACTION_TS = TS_PER_ROUND
+#: Base costs of the actions a duel uses: MARCH (1 TS), ATTACK (1 TS), CHARGE (3 TS), SHOOTING (1 TS).
+MARCH_TS = 1
+ATTACK_TS = 1
+CHARGE_TS = 3
+SHOOTING_TS = 1
+#: JAMMED: "The cost of the Charge Actions made by the Unit is increased by 2 TS" (SKILLS).
+JAMMED_CHARGE_TS = 2
+#: QUICK SHOT: "The Shootings made by the Unit cost 1 TS less (with a minimum of 1)" (SKILLS).
+QUICK_SHOT_TS = 1
+
+# --- Fights, Shootings and Morale (FIGHTING, SHOOTING, MORALE, SKILLS) -------------------------------------
+#: MORALE: "The player rolls 2D10s. They then add 1D10 for every complete share of five Warriors".
+MORALE_DICE = 2
+MORALE_WARRIORS_PER_DIE = 5
+#: SHOOTING ROLL: opposition +1 "for every 10 cm-share, even incomplete".
+SHOOTING_SHARE_CM = 10
+#: MULTIPLE SHOTS: "The Shootings made by the Unit benefit from Power + 2" (SKILLS).
+MULTIPLE_SHOTS_POWER = 2
+#: SAFEGUARD: "1D10 is rolled for every Injury received": a 10 cancels it, 6 to 9 transfer it to an
+#: escorting Guard unit (SKILLS).
+SAFEGUARD_GUARD_FACE = 6
+SAFEGUARD_CANCEL_FACE = 10
 
 #: How the criticals of an injury roll count against the target ("PARRY", "EXPERT PARRY").
 CRIT_MODES = {
@@ -77,7 +109,7 @@ def action_threshold(action: int, opposition: int) -> int:
     """
     action = whole_number("action value", action, -10**6, 10**6)
     opposition = whole_number("opposition value", opposition, -10**6, 10**6)
-    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, 6 - (action - opposition)))
+    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, EVEN_THRESHOLD - (action - opposition)))
 
 
 @dataclass(frozen=True)

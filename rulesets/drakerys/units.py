@@ -113,7 +113,15 @@ class Unit:
                 return option
         allowed = sorted({o.size for o in (*self.sizes, *((self.sheet,) if self.sheet else ()))})
         raise RulesError(f"{self.name} cannot be recruited {size} strong; the rulebook allows "
-                         f"{', '.join(map(str, allowed)) or 'no size'} (a custom size needs --ap)")
+                         f"{', '.join(map(str, allowed)) or 'no size'} (another size needs its Army Points given)")
+
+    @property
+    def standard_size(self) -> UnitSize | None:
+        """The size printed on the unit sheet, else the largest recruitment option (None: no size at all)."""
+        if self.sheet is not None:
+            return self.size_option(self.sheet.size)
+        options = self.all_sizes()
+        return options[-1] if options else None
 
     def all_sizes(self) -> tuple[UnitSize, ...]:
         """Every recruitment option: the table's rows, and the sheet's when the table has none for it."""
@@ -124,11 +132,12 @@ class Unit:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Units and weapons of one catalog file set."""
+    """Units and weapons of one catalog file set; ``files`` holds (file, sha256 of its text) of each file read."""
 
     units: dict[str, Unit] = field(hash=False)
     weapons: dict[str, Weapon] = field(hash=False)
     source: str
+    files: tuple[tuple[str, str], ...] = ()
 
     def unit(self, name: str) -> Unit:
         """The unit called ``name`` (key or printed name, case-insensitive), or a RulesError that
@@ -143,7 +152,7 @@ class Catalog:
             keys = ", ".join(u.key for u in matches)
             raise RulesError(f"unit name {name!r} is ambiguous; use one of: {keys}")
         close = difflib.get_close_matches(wanted, sorted(self.units), n=3, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(close)}?" if close else "; `balance units drakerys` lists them"
+        hint = f"; did you mean {' or '.join(close)}?" if close else "; the catalog lists every unit"
         raise RulesError(f"unknown unit {name!r}{hint}")
 
     def with_profiles(self) -> list[Unit]:

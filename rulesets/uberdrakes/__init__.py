@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesetInfo, Rulings, parse_choice, parse_int_range, ruling
+from rulesets.base import Ruleset, Rulings, parse_choice, parse_int_range, ruling
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,6 @@ class UberDrakesRulings(Rulings):
         source="seed 003, Combat / Counterattack", parse=parse_choice("greedy", "optimal"))
 
 
-RULESET = RulesetInfo(
+RULESET = Ruleset(
     name="uberdrakes", title="UberDrakes", seed="003", rulings=UberDrakesRulings, implemented=False,
     summary="2d6 keep-highest rolloffs with Rage, counterattacks, Blood points")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesetInfo, Rulings, parse_choice, ruling
+from rulesets.base import Ruleset, Rulings, parse_choice, ruling
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,6 @@ class WarboundRulings(Rulings):
         source="seed 004, Aim / Stress", parse=parse_choice("kept", "all"))
 
 
-RULESET = RulesetInfo(
+RULESET = Ruleset(
     name="warbound", title="Warbound", seed="004", rulings=WarboundRulings, implemented=False,
     summary="d12 dice with ten values, armor saves with Break tokens, Stress and Panic")

@@ -9,7 +9,6 @@ import math
 
 import click
 
-from reports.cli.errors import DomainError
 from reports.cli.options import (
     WholeNumber,
     emit,
@@ -19,8 +18,7 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
-from reports.tables_magic import MAELSTROM_SECTIONS, SPELL_SECTIONS, invocation_report, spell_report
-from rulesets.base import RulesError, RulingError
+from reports.drakerys.magic import MAELSTROM_SECTIONS, SPELL_SECTIONS, invocation_report, spell_report
 from rulesets.drakerys import MAX_HEROIC, magic
 
 #: Most sources, Mana and cost the options take (the rules then check them against the Wizard).
@@ -113,15 +111,10 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
         needing = [s for s in show if s in MAELSTROM_SECTIONS]
         if needing:
             raise click.UsageError(f"--show {needing[0]} needs a Maelstrom among the sources (--maelstroms)")
-    try:
-        in_force = magic.DrakerysRulings().with_assignments(rulings)
-        cast = magic.SpellCast(level, distance, vortexes=n_vortexes, maelstroms=n_maelstroms, mana=mana,
-                               cost=cost, heroic=heroic, tiers=tiers, resistance=resistance)
-        cast.check_mana(in_force)
-    except RulingError as exc:
-        raise click.UsageError(str(exc)) from None
-    except RulesError as exc:
-        raise DomainError(str(exc)) from None
+    in_force = magic.DrakerysRulings().with_assignments(rulings)
+    cast = magic.SpellCast(level, distance, vortexes=n_vortexes, maelstroms=n_maelstroms, mana=mana,
+                           cost=cost, heroic=heroic, tiers=tiers, resistance=resistance)
+    cast.check_mana(in_force)
     simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
     if simulate:
         dist = magic.simulate_spell(cast, in_force, trials=trials, seed=seed, threads=threads,
@@ -130,7 +123,7 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
         dist = magic.spell_distribution(cast, in_force)
     emit(spell_report(dist, show), fmt, output)
     if plot is not None:
-        from reports.plots import plot_roll  # matplotlib only when a plot is asked for
+        from reports.drakerys.plots import plot_roll  # matplotlib only when a plot is asked for
 
         plot_roll(dist, plot)
 
@@ -152,10 +145,7 @@ def roll_invocation(extra_dice, source, fmt, output, plot):
                                "(its tables are short)")
     if extra_dice is None:
         extra_dice = 5 if source == "vortex" else 0
-    try:
-        roll = magic.InvocationRoll(extra_dice, source)
-    except RulesError as exc:
-        raise DomainError(str(exc)) from None
+    roll = magic.InvocationRoll(extra_dice, source)
     emit(invocation_report(magic.invocation_distribution(roll)), fmt, output)
 
 

@@ -4,38 +4,26 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.errors import DomainError
 from reports.cli.options import (
     WholeNumber,
     catalog_option,
     emit,
-    load_drakerys_catalog,
     mc_options,
     monte_carlo_settings,
     output_options,
     progress_reporter,
     ruling_option,
 )
-from reports.cli.sides import combatant, describe, side_options
-from reports.cli.verbs import RulesetGroup
-from reports.tables_fight import engagement_report, fight_report, shooting_report
-from rulesets.base import RulesError, RulingError
+from reports.drakerys.cli_sides import combatant, describe, load_catalog, side_options
+from reports.drakerys.fight import engagement_report, fight_report, shooting_report
 from rulesets.drakerys import DrakerysRulings, combat
 
 
 def _setup(catalogs, rulings, name_a, name_b, options):
-    """(catalog, rulings in force, (combatant, AP) for A and B), with errors mapped to exit codes."""
-    try:
-        in_force = DrakerysRulings().with_assignments(rulings)
-    except RulingError as exc:
-        raise click.UsageError(str(exc)) from None
-    catalog = load_drakerys_catalog(catalogs)
-    try:
-        a = combatant(catalog, name_a, "a", options)
-        b = combatant(catalog, name_b, "b", options)
-    except RulesError as exc:
-        raise DomainError(str(exc)) from None
-    return catalog, in_force, a, b
+    """(catalog, rulings in force, (combatant, AP) for A and B)."""
+    in_force = DrakerysRulings().with_assignments(rulings)
+    catalog = load_catalog(catalogs)
+    return catalog, in_force, combatant(catalog, name_a, "a", options), combatant(catalog, name_b, "b", options)
 
 
 def _no_plot(plot, verb):
@@ -64,12 +52,9 @@ def register(roll_drakerys: click.Group) -> None:
         _no_plot(plot, "balance roll drakerys fight")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
-        try:
-            result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
-                                           trials=trials, seed=seed, threads=threads, precision=precision,
-                                           progress=progress_reporter("fighting"))
-        except RulesError as exc:
-            raise DomainError(str(exc)) from None
+        result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
+                                       trials=trials, seed=seed, threads=threads, precision=precision,
+                                       progress=progress_reporter("fighting"))
         emit(fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
 
     @roll_drakerys.command("shoot")
@@ -91,21 +76,13 @@ def register(roll_drakerys: click.Group) -> None:
         _no_plot(plot, "balance roll drakerys shoot")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
-        try:
-            result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
-                                              rulings=in_force, trials=trials, seed=seed, threads=threads,
-                                              precision=precision, progress=progress_reporter("shooting"))
-        except RulesError as exc:
-            raise DomainError(str(exc)) from None
+        result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
+                                          rulings=in_force, trials=trials, seed=seed, threads=threads,
+                                          precision=precision, progress=progress_reporter("shooting"))
         emit(shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
 
 
-@click.group("duel", cls=RulesetGroup)
-def duel_group():
-    """Engagements fought to the end: `balance duel <ruleset> A B`."""
-
-
-@duel_group.command("drakerys")
+@click.command("drakerys")
 @click.argument("unit_a", metavar="A")
 @click.argument("unit_b", metavar="B")
 @click.option("--shoot-from", type=WholeNumber(0, 1000), default=None,
@@ -127,11 +104,8 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
     _no_plot(plot, "balance duel drakerys")
     catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
-    try:
-        result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
-                                            weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
-                                            threads=threads, precision=precision,
-                                            progress=progress_reporter("duelling"))
-    except RulesError as exc:
-        raise DomainError(str(exc)) from None
+    result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
+                                        weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
+                                        threads=threads, precision=precision,
+                                        progress=progress_reporter("duelling"))
     emit(engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)

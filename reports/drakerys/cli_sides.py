@@ -7,6 +7,7 @@ import click
 
 from reports.cli.options import WholeNumber
 from rulesets.base import RulesError
+from rulesets.drakerys import catalog as drakerys_catalog
 from rulesets.drakerys.fight import MAX_EXTRA_OPTION, Combatant
 from rulesets.drakerys.units import Catalog, Unit
 
@@ -39,14 +40,17 @@ def side_options(f):
     return f
 
 
+def load_catalog(paths) -> Catalog:
+    """The Drakerys catalog with the user's ``--catalog`` files applied over the packaged one."""
+    return drakerys_catalog.load(paths)
+
+
 def default_size(unit: Unit) -> int:
-    """The size printed on the unit sheet, else the only or largest recruitment option."""
-    if unit.sheet is not None:
-        return unit.sheet.size
-    options = unit.all_sizes()
-    if not options:
-        raise RulesError(f"{unit.name} has no size in the rulebook; give one with its --ap")
-    return options[-1].size
+    """The size printed on the unit sheet, else the largest recruitment option."""
+    option = unit.standard_size
+    if option is None:
+        raise RulesError(f"{unit.name} has no size in the rulebook; give its size and Army Points")
+    return option.size
 
 
 def combatant(catalog: Catalog, name: str, letter: str, options: dict) -> tuple[Combatant, int]:
@@ -84,5 +88,11 @@ def describe(c: Combatant, ap: int) -> str:
         extras.append("escorted by a Guard unit")
     if c.unit.has("blocking"):
         extras.append("uses Blocking" if c.blocking else "attacks instead of Blocking")
-    head = f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {ap} AP"
+    try:
+        book = c.unit.size_option(c.size).ap
+    except RulesError:
+        book = None
+    cost = f"{ap} AP" if book == ap else (f"{ap} AP (given; the rulebook: {book} AP)" if book is not None
+                                          else f"{ap} AP (given; the rulebook lists no such size)")
+    head = f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {cost}"
     return head + (f"; {', '.join(extras)}" if extras else "")

@@ -1,0 +1,304 @@
+"""The Python API: one function per verb, returning pandas DataFrames whose ``.attrs`` state where the
+numbers come from (ruleset, rulings, catalog files with their hashes, overrides, method, seed, trials,
+version).
+
+Example (a notebook)::
+
+    from reports import api
+
+    rank = api.efficiency("drakerys", units=["crows", "warriors", "soldiers"])  # ranking with fair costs
+    rank[["unit", "size", "cost", "value", "fair_cost", "verdict"]]
+    rank.attrs["method"], rank.attrs["rulings"]
+    diff = api.whatif("drakerys", sets=["crows.combat=4"], units=["crows", "warriors"])
+    diff[diff.metric == "net_ap_per_100ap"]
+    api.sweep("drakerys", cost_range="crows=120..200/20", units=["crows", "warriors"])
+    api.table("drakerys", "action")           # an exact rulebook table
+    api.roll("drakerys", dice=12, threshold=7, swashbuckler=True)
+
+Rulings are ``"NAME=VALUE"`` strings (as ``--ruling``); ``catalogs`` are user TOML files applied over the
+packaged catalog. Errors are :class:`rulesets.base.RulesError` (one line naming the bad value).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+import rulesets
+from reports import efficiency as eff
+from reports import sweep as sweeps
+from reports import whatif as whatifs
+from reports.formats import Report, Section
+from reports.provenance import provenance
+from reports.tables import Rounding
+from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
+from simcore import config
+
+DEFAULT_PRECISION = eff.DEFAULT_PRECISION
+Progress = Callable[[int, int], None]
+
+
+def _ruleset(name: str) -> Ruleset:
+    rs = rulesets.get(name)
+    if not rs.implemented:
+        raise rulesets.RulesError(f"{rs.name} is not implemented yet")
+    return rs
+
+
+def _rulings(rs: Ruleset, rulings: Sequence[str] | Rulings | None) -> Rulings:
+    if isinstance(rulings, Rulings):
+        return rulings
+    return rs.rulings().with_assignments(rulings or ())
+
+
+def _attrs(frame: pd.DataFrame, meta: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    frame.attrs.update(dict(meta))
+    return frame
+
+
+def _seed(seed: int | None) -> int:
+    return config.DEFAULT_SEED if seed is None else seed
+
+
+def _field_settings(precision, trials):
+    if precision is None and trials is None:
+        precision = DEFAULT_PRECISION
+    return precision, trials
+
+
+# --- efficiency ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EfficiencyTables:
+    """The efficiency report as DataFrames (each with the provenance in ``.attrs``)."""
+
+    ranking: pd.DataFrame
+    metagame: pd.DataFrame
+    matchups: pd.DataFrame
+    win_matrix: pd.DataFrame
+
+
+def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress):
+    rs = _ruleset(name)
+    in_force = _rulings(rs, rulings)
+    catalog = rs.load_catalog(catalogs)
+    contestants = rs.contestants(catalog, units)
+    precision, trials = _field_settings(precision, trials)
+    field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
+                           threads=threads, progress=progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    return rs, catalog, field, meta
+
+
+def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
+               rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
+               precision: float | None = None, trials: int | None = None, threads: int | None = None,
+               progress: Progress | None = None) -> EfficiencyTables:
+    """Every contestant against every other, both roles: the ranking (value, value per cost, rank, fair cost
+    with its 95% interval, verdict), the meta-game, every engagement, the win matrix.
+
+    ``precision`` (default 0.01 unless ``trials`` is given) is the 95% half-width each engagement's win
+    probability is run to.
+    """
+    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials, threads,
+                                           _call("efficiency", units=units, catalogs=catalogs, rulings=rulings,
+                                                 seed=seed, precision=precision, trials=trials), progress)
+    low, high = field.trial_range()
+    meta = [*meta, ("seed", str(field.seed)), ("trials", f"{low}..{high} per engagement")]
+    table, _ = eff.meta_game(field)
+    return EfficiencyTables(_attrs(eff.ranking(field), meta), _attrs(table, meta),
+                            _attrs(eff.matchups(field), meta), _attrs(eff.win_matrix(field), meta))
+
+
+def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
+                      trials=None, threads=None, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+    """The efficiency Report (for the command line) and its win matrix."""
+    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials, threads,
+                                           overrides, progress)
+    report, _ = eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
+    return report, eff.win_matrix(field)
+
+
+def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
+    from reports.plots import plot_matrix
+
+    plot_matrix(grid, path, label="P(row entry wins), both roles", title=f"{ruleset.title}: win probability")
+
+
+# --- what-if ---------------------------------------------------------------------------------------------
+
+
+def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, precision, trials, threads,
+            overrides, progress):
+    rs = _ruleset(name)
+    base_rulings = _rulings(rs, rulings)
+    changed_rulings = base_rulings.with_assignments(variant_rulings or ())
+    set_changes = [parse_set(t) for t in sets]
+    cost_changes = [parse_cost(t) for t in costs]
+    catalog = rs.load_catalog(catalogs)
+    precision, trials = _field_settings(precision, trials)
+    w = whatifs.what_if(rs, catalog, base_rulings, sets=set_changes, costs=cost_changes,
+                        variant_rulings=changed_rulings, only=units, seed=_seed(seed), precision=precision,
+                        trials=trials, threads=threads, progress=progress)
+    meta = provenance(rs, base_rulings, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    change = [*sets, *(f"cost {c}" for c in costs)]
+    if changed_rulings != base_rulings:
+        change.append(f"rulings {changed_rulings.describe()}")
+    return rs, catalog, w, meta, change
+
+
+def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
+           variant_rulings: Sequence[str] | None = None, rulings: Sequence[str] | Rulings | None = None,
+           units: Sequence[str] = (), catalogs: Sequence[Path] = (), seed: int | None = None,
+           precision: float | None = None, trials: int | None = None, threads: int | None = None,
+           progress: Progress | None = None) -> pd.DataFrame:
+    """Baseline (``rulings``) against the variant (``sets`` like "crows.combat=4", ``costs`` like
+    "crows=150", ``variant_rulings``) on the same dice: one row per contestant and metric with baseline,
+    variant, difference, diff_low, diff_high (95%) and significant. ``.attrs["costing"]`` holds the shift in
+    rank, fair cost and verdict; ``.attrs["headline"]`` the paired and independent half-widths."""
+    overrides = _call("whatif", sets=sets, costs=costs, variant_rulings=variant_rulings, rulings=rulings,
+                      units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials)
+    rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
+                                           seed, precision, trials, threads, overrides, progress)
+    table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)), ("seed", str(w.baseline.seed))])
+    table.attrs["costing"] = whatifs.costing(w).to_dict("records")
+    table.attrs["headline"] = whatifs.headline(w)
+    return table
+
+
+def whatif_report(ruleset: str, *, sets=(), costs=(), variant_rulings=None, rulings=None, units=(),
+                  catalogs=(), seed=None, precision=None, trials=None, threads=None, overrides=(),
+                  progress=None) -> tuple[Report, pd.DataFrame]:
+    rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
+                                           seed, precision, trials, threads, overrides, progress)
+    return whatifs.report(w, provenance=meta, change=change, notes=rs.notes(catalog, w.baseline.contestants))
+
+
+def plot_whatif(table: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
+    from reports.plots import plot_differences
+
+    rows = table[table.metric == ruleset.primary_metric]
+    plot_differences(rows, path, title=f"{ruleset.title}: what-if, {ruleset.primary_metric} (variant - baseline)")
+
+
+# --- sweep -----------------------------------------------------------------------------------------------
+
+
+def _sweep(name, set_range, cost_range, units, catalogs, rulings, seed, precision, trials, threads, progress):
+    rs = _ruleset(name)
+    in_force = _rulings(rs, rulings)
+    sweep_plan = sweeps.plan(set_range, cost_range)
+    catalog = rs.load_catalog(catalogs)
+    precision, trials = _field_settings(precision, trials)
+    result = sweeps.sweep(rs, catalog, in_force, sweep_plan, seed=_seed(seed), precision=precision,
+                          trials=trials, threads=threads, only=units, progress=progress)
+    return rs, catalog, in_force, result
+
+
+def sweep(ruleset: str, *, set_range: str | None = None, cost_range: str | None = None,
+          units: Sequence[str] = (), catalogs: Sequence[Path] = (), rulings: Sequence[str] | Rulings | None = None,
+          seed: int | None = None, precision: float | None = None, trials: int | None = None,
+          threads: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
+    """A stat (``set_range="crows.combat=2..6"``) or a cost (``cost_range="crows=60..240/20"``) over a range:
+    tidy rows unit, parameter, point, metric (value, value_per_cost, win, cost), value, stderr.
+    ``.attrs["break_even"]`` holds (cost, low, high) for a cost sweep (None when not crossed)."""
+    rs, catalog, in_force, result = _sweep(ruleset, set_range, cost_range, units, catalogs, rulings, seed,
+                                           precision, trials, threads, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
+                      overrides=_call("sweep", set_range=set_range, cost_range=cost_range, units=units,
+                                      catalogs=catalogs, rulings=rulings, seed=seed, precision=precision,
+                                      trials=trials))
+    table = _attrs(result.curve.copy(), [*meta, ("field_median", str(result.field_median))])
+    table.attrs["break_even"] = result.break_even
+    return table
+
+
+def sweep_report(ruleset: str, *, set_range=None, cost_range=None, units=(), catalogs=(), rulings=None,
+                 seed=None, precision=None, trials=None, threads=None, overrides=(), progress=None):
+    rs, catalog, in_force, result = _sweep(ruleset, set_range, cost_range, units, catalogs, rulings, seed,
+                                           precision, trials, threads, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    return sweeps.report(result, provenance=meta, notes=rs.notes(catalog, result.baseline.contestants)), result
+
+
+def plot_sweep(result, path: Path) -> None:
+    from reports.plots import plot_sweep as draw
+
+    draw(result, path)
+
+
+# --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------
+
+
+def _game(name: str):
+    return importlib.import_module(f"reports.{_ruleset(name).name}.api")
+
+
+def table(ruleset: str, name: str, *, rulings: Sequence[str] | Rulings | None = None) -> pd.DataFrame:
+    """One standard rulebook table of the ruleset (``Ruleset.tables()`` names them), exact, tidy."""
+    rs = _ruleset(ruleset)
+    report = table_report(ruleset, name, rulings=rulings)
+    return _frame(report, provenance(rs, _rulings(rs, rulings)))
+
+
+def table_report(ruleset: str, name: str, *, rulings=None) -> Report:
+    rs = _ruleset(ruleset)
+    tables = rs.tables()
+    if name not in tables:
+        raise rulesets.RulesError(f"{rs.name} has no table {name!r}; it has: {', '.join(tables)}")
+    in_force = _rulings(rs, rulings)
+    return _game(ruleset).table_report(name, tables[name].compute(in_force), Rounding())
+
+
+def export_tables(ruleset: str, folder: Path, *, rulings=None, digits: int = 4, percent: bool = False,
+                  overrides: Sequence[str] = ()) -> list[Path]:
+    """Write every standard table into ``folder`` (see :mod:`reports.exports`); returns the files written."""
+    from reports import exports
+
+    rs = _ruleset(ruleset)
+    in_force = _rulings(rs, rulings)
+    game = _game(ruleset)
+    data = {name: spec.compute(in_force) for name, spec in rs.tables().items()}
+    reports_ = {name: game.table_report(name, d, Rounding(digits, percent)) for name, d in data.items()}
+    plots = {name: (lambda path, name=name: game.table_plot(name, data[name], path))
+             for name in data if game.has_plot(name)}
+    return exports.export(rs, in_force, reports_, folder, digits=digits, percent=percent, overrides=overrides,
+                          plots=plots)
+
+
+def roll(ruleset: str, kind: str = "action", **options) -> pd.DataFrame:
+    """The distribution of one roll of the ruleset (its first table; the others in ``.attrs["sections"]``)."""
+    return _frame(_game(ruleset).roll(kind, **options))
+
+
+def duel(ruleset: str, a: str, b: str, **options) -> pd.DataFrame:
+    """An engagement fought to the end between ``a`` and ``b`` (the game's duel)."""
+    return _frame(_game(ruleset).duel(a, b, **options))
+
+
+def units(ruleset: str, **options) -> pd.DataFrame:
+    """The ruleset's catalog as a table."""
+    return _frame(_game(ruleset).units(**options))
+
+
+def _frame(report: Report, extra: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
+    """A report's first table, with its meta (and the other tables' names) in ``.attrs``."""
+    frame = report.sections[0].data.copy()
+    frame.attrs.update({"title": report.title, **dict(report.meta), **dict(extra)})
+    frame.attrs["notes"] = list(report.notes)
+    frame.attrs["sections"] = {s.name: s.data for s in report.sections[1:]}
+    return frame
+
+
+def _call(verb: str, **kwargs) -> list[str]:
+    """The arguments of an API call that differ from their defaults, as the overrides of its provenance."""
+    return [f"{verb}({k}={v!r})" for k, v in kwargs.items() if v not in (None, (), [], "")]
+
+
+__all__ = ["EfficiencyTables", "Section", "duel", "efficiency", "export_tables", "roll", "sweep", "table",
+           "units", "whatif"]

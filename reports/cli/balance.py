@@ -1,0 +1,188 @@
+"""The generic verbs, made for every game that fulfils the contract: `efficiency`, `whatif`, `sweep` and
+`table <game> all`. :func:`register` builds them from a ruleset; they never name a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reports import api
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    mc_options,
+    output_options,
+    progress_reporter,
+    ruling_option,
+    typed_options,
+)
+from reports.files import OutputSet, SharedOutputError, check_distinct
+from reports.formats import render
+from rulesets.base import Ruleset
+
+
+def _unit_option(f):
+    return click.option("--unit", "only", multiple=True, metavar="NAME",
+                        help="Only these entries (a unit name or key, every size; or KEY@SIZE), as rows and "
+                             "as opponents (repeatable; default: the whole catalog).")(f)
+
+
+def _precision(trials, precision):
+    """The duel precision: --precision, else none when --trials fixes the count, else the default."""
+    if precision is None and trials is None:
+        return api.DEFAULT_PRECISION
+    return precision
+
+
+def efficiency_command(ruleset: Ruleset) -> click.Command:
+    @click.command(ruleset.name)
+    @_unit_option
+    @click.option("--save", "save_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                  help="Also write efficiency.csv (ranking), metagame.csv, matchups.csv, efficiency.md, "
+                       "efficiency.json and efficiency.png (the win matrix) into this folder, all or none.")
+    @catalog_option
+    @mc_options
+    @ruling_option
+    @output_options
+    @click.pass_context
+    def efficiency(ctx, only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
+        """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
+        cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
+        win matrix.
+
+        Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
+        """
+        saved = ("efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
+                 "efficiency.png")
+        if save_dir is not None:
+            try:
+                check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
+            except SharedOutputError as exc:
+                raise click.UsageError(str(exc)) from None
+        result = api.efficiency_report(ruleset.name, units=only, catalogs=catalogs, rulings=rulings,
+                                       seed=seed, precision=_precision(trials, precision), trials=trials,
+                                       threads=threads, overrides=typed_options(ctx),
+                                       progress=progress_reporter("engagements", "engagements"))
+        report, grid = result
+        if save_dir is not None:
+            with OutputSet(save_dir) as out:
+                out.write_text("efficiency.csv", render(report, "csv"))
+                for section in report.sections[1:3]:
+                    out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
+                out.write_text("efficiency.md", render(report, "markdown"))
+                out.write_text("efficiency.json", render(report, "json"))
+                out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset))
+        emit(report, fmt, output)
+        if plot is not None:
+            api.plot_win_matrix(grid, plot, ruleset)
+
+    efficiency.help = efficiency.help.replace("{game}", ruleset.name)
+    return efficiency
+
+
+def whatif_command(ruleset: Ruleset) -> click.Command:
+    @click.command(ruleset.name)
+    @click.option("--set", "sets", multiple=True, metavar="UNIT.STAT=VALUE",
+                  help="Change a stat (repeatable): UNIT.STAT=VALUE, or UNIT.skills+=SKILL / -=SKILL. "
+                       f"Stats: {', '.join(ruleset.stats())}.")
+    @click.option("--cost", "costs", multiple=True, metavar="UNIT=COST",
+                  help="Change a cost (repeatable): UNIT=COST (the size on its sheet) or UNIT@SIZE=COST.")
+    @click.option("--baseline-ruling", "baseline_rulings", multiple=True, metavar="NAME=VALUE",
+                  help="Rulings of the baseline (and of the variant unless --ruling changes them).")
+    @_unit_option
+    @catalog_option
+    @mc_options
+    @ruling_option
+    @output_options
+    @click.pass_context
+    def whatif(ctx, sets, costs, baseline_rulings, only, catalogs, trials, precision, seed, threads, rulings,
+               fmt, output, plot):
+        """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
+        entry and metric the baseline, the variant and the paired difference with its 95% interval; the
+        shift in rank, fair cost and verdict. --ruling here is the change (see --baseline-ruling).
+
+        Example: balance whatif {game} --set "crows.combat=4" --cost "crows=150" --unit crows --unit warriors
+        """
+        if not (sets or costs or rulings):
+            raise click.UsageError("give at least one --set, --cost or --ruling to compare with the baseline")
+        report, table = api.whatif_report(
+            ruleset.name, sets=sets, costs=costs, variant_rulings=rulings, rulings=baseline_rulings,
+            units=only, catalogs=catalogs, seed=seed, precision=_precision(trials, precision), trials=trials,
+            threads=threads, overrides=typed_options(ctx),
+            progress=progress_reporter("engagements", "engagements"))
+        emit(report, fmt, output)
+        if plot is not None:
+            api.plot_whatif(table, plot, ruleset)
+
+    whatif.help = whatif.help.replace("{game}", ruleset.name)
+    return whatif
+
+
+def sweep_command(ruleset: Ruleset) -> click.Command:
+    @click.command(ruleset.name)
+    @click.option("--set", "set_range", default=None, metavar="UNIT.STAT=LOW..HIGH[/STEP]",
+                  help="Sweep a stat over a range, e.g. \"crows.combat=2..6\".")
+    @click.option("--cost", "cost_range", default=None, metavar="UNIT=LOW..HIGH[/STEP]",
+                  help="Sweep a cost over a range, e.g. \"crows=60..240/20\" (UNIT@SIZE for another size).")
+    @_unit_option
+    @catalog_option
+    @mc_options
+    @ruling_option
+    @output_options
+    @click.pass_context
+    def sweep(ctx, set_range, cost_range, only, catalogs, trials, precision, seed, threads, rulings, fmt,
+              output, plot):
+        """One stat or one cost over a range: the entry's value, value per cost and win probability at each
+        point against the whole field, on the same dice, with intervals; for a cost, the break-even cost
+        where value per cost crosses the field median.
+
+        Example: balance sweep {game} --cost "crows=60..240/20" --plot crows.png
+        """
+        report, result = api.sweep_report(
+            ruleset.name, set_range=set_range, cost_range=cost_range, units=only, catalogs=catalogs,
+            rulings=rulings, seed=seed, precision=_precision(trials, precision), trials=trials,
+            threads=threads, overrides=typed_options(ctx),
+            progress=progress_reporter("engagements", "engagements"))
+        emit(report, fmt, output)
+        if plot is not None:
+            api.plot_sweep(result, plot)
+
+    sweep.help = sweep.help.replace("{game}", ruleset.name)
+    return sweep
+
+
+def table_all_command(ruleset: Ruleset) -> click.Command:
+    @click.command("all")
+    @click.option("--output", "-o", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
+                  help="Folder to write the tables into (created; written whole or not at all).")
+    @click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
+                  help="Decimal places of probabilities in the Markdown, LaTeX and HTML tables.")
+    @click.option("--percent", is_flag=True, help="Show probabilities as percentages in those tables.")
+    @ruling_option
+    @click.pass_context
+    def table_all(ctx, folder, digits, percent, rulings):
+        """Every standard table of the ruleset into a folder: Markdown, CSV, LaTeX and HTML of each, a PNG
+        where a plot reads better, and index.html / index.md listing them with the rulings in force.
+
+        Example: balance table {game} all --output tables/ --digits 3
+        """
+        written = api.export_tables(ruleset.name, folder, rulings=rulings, digits=digits, percent=percent,
+                                    overrides=typed_options(ctx))
+        click.echo(f"wrote {len(written)} files into {folder}", err=True)
+
+    table_all.help = table_all.help.replace("{game}", ruleset.name)
+    return table_all
+
+
+def register(verbs: dict[str, click.Group], ruleset: Ruleset) -> None:
+    """Add the generic verbs for ``ruleset`` (a game that fulfils the contract)."""
+    verbs["efficiency"].add_command(efficiency_command(ruleset))
+    verbs["whatif"].add_command(whatif_command(ruleset))
+    verbs["sweep"].add_command(sweep_command(ruleset))
+    tables = verbs["table"].commands.get(ruleset.name)
+    if tables is None:
+        tables = click.Group(ruleset.name, help=f"{ruleset.title} rulebook tables, exact.")
+        verbs["table"].add_command(tables)
+    tables.add_command(table_all_command(ruleset))

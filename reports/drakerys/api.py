@@ -1,0 +1,83 @@
+"""Drakerys for the Python API (reports.api): its standard tables, rolls, duels and catalog as Reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reports.drakerys.fight import engagement_report
+from reports.drakerys.tables import action_table_report, roll_report
+from reports.drakerys.units import units_report
+from reports.formats import Report
+from reports.tables import Rounding
+from rulesets import drakerys
+from rulesets.base import OptionError, RulesError
+from rulesets.drakerys import catalog as catalog_io
+from rulesets.drakerys import combat
+from rulesets.drakerys.fight import Combatant
+from simcore import config
+
+#: The standard tables' Reports, by the names of Ruleset.tables().
+_TABLE_REPORTS = {"action": action_table_report}
+#: The tables that read better with a plot beside them.
+_TABLE_PLOTS = {"action"}
+
+
+def table_report(name: str, data, rounding: Rounding) -> Report:
+    return _TABLE_REPORTS[name](data, rounding)
+
+
+def has_plot(name: str) -> bool:
+    return name in _TABLE_PLOTS
+
+
+def table_plot(name: str, data, path: Path) -> None:
+    from reports.drakerys.plots import plot_action_table
+
+    {"action": plot_action_table}[name](data, path)
+
+
+def roll(kind: str = "action", *, dice: int, threshold: int | None = None, action: int | None = None,
+         opposition: int | None = None, heroic: int = 0, swashbuckler: bool = False, rerolls: int = 0,
+         crits: str = "normal", rulings=(), trials: int | None = None, seed: int | None = None,
+         precision: float | None = None, show=("successes", "criticals")) -> Report:
+    """An Action-Table roll, exact unless ``trials``, ``seed`` or ``precision`` asks for the simulation."""
+    if kind != "action":
+        raise OptionError(f"the API rolls kind 'action' for drakerys, not {kind!r}; the command line has the "
+                          "other kinds")
+    if threshold is None:
+        if action is None or opposition is None:
+            raise OptionError("give threshold, or action and opposition")
+        threshold = drakerys.action_threshold(action, opposition)
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    r = drakerys.ActionRoll(dice, threshold, heroic=heroic, swashbuckler=swashbuckler, rerolls=rerolls,
+                            crits=crits)
+    if trials is None and seed is None and precision is None:
+        return roll_report(drakerys.exact_action_roll(r, in_force, joint="joint" in show), tuple(show))
+    trials = trials or (config.PRECISION_TRIAL_CAP if precision else config.DEFAULT_TRIALS)
+    dist = drakerys.simulate_action_roll(r, in_force, trials=trials, seed=seed or config.DEFAULT_SEED,
+                                         precision=precision)
+    return roll_report(dist, tuple(show))
+
+
+def duel(a: str, b: str, *, size_a: int | None = None, size_b: int | None = None, rulings=(),
+         trials: int = config.DEFAULT_TRIALS, seed: int = config.DEFAULT_SEED,
+         precision: float | None = None, catalogs=()) -> Report:
+    """``a`` charges ``b`` and both fight to the end (the sizes default to the unit sheets')."""
+    catalog = catalog_io.load(catalogs)
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    sides = []
+    for name, size in ((a, size_a), (b, size_b)):
+        unit = catalog.unit(name)
+        option = unit.size_option(size) if size is not None else unit.standard_size
+        if option is None:
+            raise RulesError(f"{unit.name} has no size in the rulebook")
+        sides.append((Combatant(unit, option.size), option.ap))
+    (ca, ap_a), (cb, ap_b) = sides
+    result = combat.simulate_engagement(ca, cb, rulings=in_force, weapons=catalog.weapons, trials=trials,
+                                        seed=seed, precision=precision)
+    describe = [f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {ap} AP" for c, ap in sides]
+    return engagement_report(result, ap_a, ap_b, *describe)
+
+
+def units(*, profiled: bool = False, catalogs=()) -> Report:
+    return units_report(catalog_io.load(catalogs), profiled_only=profiled)

@@ -1,0 +1,146 @@
+"""Drakerys on the command line: its subcommands of `roll`, `table`, `duel` and `units`.
+
+:func:`register` attaches them to the generic verbs; `efficiency`, `whatif`, `sweep` and `table drakerys all`
+come from the generic layer through the ruleset's contract.
+"""
+
+from __future__ import annotations
+
+import click
+
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    mc_options,
+    monte_carlo_settings,
+    output_options,
+    progress_reporter,
+    ruling_option,
+)
+from reports.cli.verbs import DefaultCommandGroup
+from reports.drakerys import cli_fight, cli_magic
+from reports.drakerys.cli_sides import load_catalog
+from reports.drakerys.tables import action_table_report, roll_report
+from reports.drakerys.units import units_report
+from rulesets import drakerys
+
+SHOW = ("successes", "criticals", "joint")
+MAX_TABLE_DICE = 100
+
+
+@click.group("drakerys", cls=DefaultCommandGroup, default="action")
+def roll_drakerys():
+    """Drakerys rolls: action (the default), fight, shoot, spell, invocation."""
+
+
+@roll_drakerys.command("action", context_settings={"max_content_width": 100})
+@click.option("--dice", type=WholeNumber(1, drakerys.MAX_DICE), required=True,
+              help="d10 rolled (the sum of the Powers, the hits, ...).")
+@click.option("--action", "action_value", type=WholeNumber(-1000, 1000), default=None,
+              help="Action value (Combat, Strength, Shooting, Willpower...).")
+@click.option("--opposition", type=WholeNumber(-1000, 1000), default=None,
+              help="Opposition value (enemy Combat, Resistance, distance...).")
+@click.option("--threshold", type=WholeNumber(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD),
+              default=None, help="Give the threshold directly instead of --action/--opposition.")
+@click.option("--heroic", type=WholeNumber(0, drakerys.MAX_HEROIC), default=0, show_default=True,
+              help="Heroic Action: extra d10 added to the roll.")
+@click.option("--swashbuckler", is_flag=True, help="Reroll every failed die once (Swashbuckler).")
+@click.option("--rerolls", type=WholeNumber(0, drakerys.MAX_DICE + drakerys.MAX_HEROIC), default=0,
+              show_default=True, help="Reroll up to this many failed dice once (allied warriors in contact).")
+@click.option("--crits", type=click.Choice(tuple(drakerys.CRIT_MODES)), default="normal", show_default=True,
+              help="How 10s count: normal (success + extra die), parry (plain success), "
+                   "expert-parry (failure): the target's skill on an injury roll.")
+@click.option("--show", multiple=True, type=click.Choice(SHOW),
+              help="Tables to print (repeatable; default: successes and criticals).")
+@mc_options
+@ruling_option
+@output_options
+def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler, rerolls, crits,
+                show, trials, precision, seed, threads, rulings, fmt, output, plot):
+    """Action-Table roll: successes and criticals, exact by default (`action` may be left out).
+
+    Example: balance roll drakerys --dice 12 --action 3 --opposition 4 --swashbuckler
+    """
+    if threshold is None:
+        if action_value is None or opposition is None:
+            raise click.UsageError("give --action and --opposition, or --threshold")
+        threshold = drakerys.action_threshold(action_value, opposition)
+    elif action_value is not None or opposition is not None:
+        raise click.UsageError("give either --threshold or --action/--opposition, not both")
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    roll = drakerys.ActionRoll(dice, threshold, heroic=heroic, swashbuckler=swashbuckler, rerolls=rerolls,
+                               crits=crits)
+    show = tuple(dict.fromkeys(show)) or ("successes", "criticals")
+    simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
+    if simulate:
+        dist = drakerys.simulate_action_roll(roll, in_force, trials=trials, seed=seed, threads=threads,
+                                             precision=precision, progress=progress_reporter("simulating"))
+    else:
+        dist = drakerys.exact_action_roll(roll, in_force, joint="joint" in show)
+    emit(roll_report(dist, show), fmt, output)
+    if plot is not None:
+        from reports.drakerys.plots import plot_roll  # matplotlib only when a plot is asked for
+
+        plot_roll(dist, plot)
+
+
+cli_fight.register(roll_drakerys)
+cli_magic.register(roll_drakerys)
+
+
+@click.group("drakerys")
+def table_drakerys():
+    """Drakerys rulebook tables, exact: action, and `all` of them into a folder."""
+
+
+@table_drakerys.command("action")
+@click.option("--max-dice", type=WholeNumber(1, MAX_TABLE_DICE), default=20, show_default=True,
+              help="Rows for 1..N dice.")
+@click.option("--threshold", "thresholds", multiple=True,
+              type=WholeNumber(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD),
+              help="Thresholds to include (repeatable; default 2..10).")
+@click.option("--swashbuckler", is_flag=True, help="Every failed die rerolled once.")
+@click.option("--rerolls", type=WholeNumber(0, drakerys.MAX_DICE), default=0, show_default=True,
+              help="Up to this many failed dice rerolled once.")
+@click.option("--crits", type=click.Choice(tuple(drakerys.CRIT_MODES)), default="normal", show_default=True,
+              help="How 10s count (normal, parry, expert-parry).")
+@ruling_option
+@output_options
+def table_action(max_dice, thresholds, swashbuckler, rerolls, crits, rulings, fmt, output, plot):
+    """The Drakerys Action Table: P(at least k successes) and the mean, for 1..N dice and each threshold.
+
+    Example: balance table drakerys action --format markdown
+    """
+    thresholds = tuple(sorted(set(thresholds))) or tuple(range(drakerys.MIN_THRESHOLD,
+                                                               drakerys.MAX_THRESHOLD + 1))
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    table = drakerys.action_table(max_dice, thresholds, in_force, swashbuckler=swashbuckler, rerolls=rerolls,
+                                  crits=crits)
+    emit(action_table_report(table), fmt, output)
+    if plot is not None:
+        from reports.drakerys.plots import plot_action_table  # matplotlib only when a plot is asked for
+
+        plot_action_table(table, plot)
+
+
+@click.command("drakerys")
+@click.option("--profiled", is_flag=True, help="Only the units the rulebook gives a profile (unit sheet).")
+@catalog_option
+@output_options
+def units_drakerys(profiled, catalogs, fmt, output, plot):
+    """The Drakerys catalog: one row per unit (profile, skills, weapon, sizes) and its data quirks.
+
+    Example: balance units drakerys --profiled --format markdown
+    """
+    if plot is not None:
+        raise click.UsageError("`balance units drakerys` has nothing to plot; drop --plot")
+    emit(units_report(load_catalog(catalogs), profiled_only=profiled), fmt, output)
+
+
+def register(verbs: dict[str, click.Group]) -> None:
+    """Attach the Drakerys subcommands to the generic verbs."""
+    verbs["roll"].add_command(roll_drakerys)
+    verbs["table"].add_command(table_drakerys)
+    verbs["duel"].add_command(cli_fight.duel_drakerys)
+    verbs["units"].add_command(units_drakerys)

@@ -1,0 +1,211 @@
+"""Sweep one stat or one cost of a contestant over a range, against the whole field, on common random
+numbers.
+
+The field is played once as it is (its value per cost gives the field median). Then at every point the
+contestant meets every other in both roles on the same streams and with the same trials as in the
+baseline: a cost point re-scores the baseline's trials (nothing is simulated again), a stat point is
+simulated anew. For a cost sweep, the **break-even cost** is where the contestant's value per cost crosses
+the field median (linear interpolation between points); its 95% interval is where the edges of the 95%
+band cross it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from reports.efficiency import Field, engagement_seed, play_field, ranking, summarize
+from rulesets.base import (
+    CostChange,
+    OptionError,
+    RulesError,
+    Ruleset,
+    Rulings,
+    StatChange,
+    expand_range,
+    parse_cost,
+    parse_set,
+)
+from simcore.stats import Z95
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """What is swept: the target as typed, the contestant it names, the parameter and its points."""
+
+    kind: str
+    target: str
+    parameter: str
+    points: list[str]
+
+    def change(self, point: str) -> tuple[list[StatChange], list[CostChange]]:
+        if self.kind == "cost":
+            return [], [parse_cost(f"{self.target}={point}")]
+        stat, op = self.parameter.rsplit(" ", 1) if " " in self.parameter else (self.parameter, "=")
+        return [StatChange(self.target, stat, op, point)], []
+
+
+def plan(set_text: str | None, cost_text: str | None) -> SweepPlan:
+    """The sweep asked for by ``--set UNIT.STAT=LOW..HIGH[/STEP]`` or ``--cost UNIT=LOW..HIGH[/STEP]``."""
+    if (set_text is None) == (cost_text is None):
+        raise OptionError("give one of --set UNIT.STAT=LOW..HIGH[/STEP] or --cost UNIT=LOW..HIGH[/STEP]")
+    if set_text is not None:
+        change = parse_set(set_text)
+        if change.op != "=":
+            raise OptionError(f"--set {set_text!r}: a sweep sets a stat to each point (use =)")
+        points = expand_range(change.value, f"--set {set_text!r}: range")
+        if points is None:
+            raise OptionError(f"--set {set_text!r}: {change.value!r} is not a range LOW..HIGH or LOW..HIGH/STEP")
+        return SweepPlan("set", change.target, change.stat, points)
+    target, sep, value = cost_text.partition("=")
+    if not sep or not target.strip():
+        raise OptionError(f"--cost {cost_text!r} is not of the form UNIT=LOW..HIGH[/STEP]")
+    points = expand_range(value, f"--cost {cost_text!r}: range")
+    if points is None:
+        raise OptionError(f"--cost {cost_text!r}: {value.strip()!r} is not a range LOW..HIGH or LOW..HIGH/STEP")
+    for p in points:
+        parse_cost(f"{target.strip()}={p}")  # every point must be a cost > 0
+    return SweepPlan("cost", target.strip().lower(), "cost", points)
+
+
+@dataclass
+class Sweep:
+    plan: SweepPlan
+    key: str
+    name: str
+    baseline: Field
+    curve: pd.DataFrame
+    field_median: float
+    break_even: tuple[float, float, float] | None
+
+
+def _target_index(contestants, key: str) -> int:
+    for i, c in enumerate(contestants):
+        if c.key == key:
+            return i
+    raise RulesError(f"{key} is not in the field")
+
+
+def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *, seed: int,
+          precision: float | None, trials: int | None, threads: int | None = None, only: Sequence[str] = (),
+          progress: Progress | None = None) -> Sweep:
+    """The target's value, value per cost and win probability at every point of the plan."""
+    key = ruleset.representative(catalog, sweep_plan.target)
+    for point in sweep_plan.points:  # every point is checked before any work
+        ruleset.variant(catalog, *sweep_plan.change(point))
+    base_cs = ruleset.contestants(catalog, only)
+    t = _target_index(base_cs, key)
+    pairs_of_t = [(t, j) for j in range(len(base_cs)) if j != t] + [(j, t) for j in range(len(base_cs)) if j != t]
+    total = len(base_cs) * (len(base_cs) - 1) + len(sweep_plan.points) * len(pairs_of_t)
+    done = [0]
+
+    def tick(*_):
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
+    kept: dict = {}
+    baseline = play_field(ruleset, base_cs, rulings, seed=seed, precision=precision, trials=trials,
+                          threads=threads, progress=tick, keep=lambda i, j: t in (i, j), kept=kept)
+    rank = ranking(baseline)
+    median = float(np.median(rank["value_per_cost"]))
+    names = [m.name for m in ruleset.metrics]
+    v, w = names.index(ruleset.primary_metric), names.index(ruleset.win_metric)
+    rows = []
+    for point in sweep_plan.points:
+        cs = ruleset.contestants(ruleset.variant(catalog, *sweep_plan.change(point)), only)
+        sides = []
+        for i, j in pairs_of_t:
+            base = kept[i, j]
+            a, b = cs[i], cs[j]
+            if (a.play, b.play) == (base.a.play, base.b.play):
+                eng = base.recosted(a, b)
+            else:
+                eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b),
+                                     trials=base.trials or trials, threads=threads)
+            sides.append(summarize(eng, 0 if i == t else 1, names))
+            tick()
+        k = len(sides)
+        value = sum(s.mean[v] for s in sides) / k
+        value_se = float(np.sqrt(sum(s.cov[v, v] for s in sides))) / k
+        win = sum(s.mean[w] for s in sides) / k
+        win_se = float(np.sqrt(sum(s.cov[w, w] for s in sides))) / k
+        cost = cs[t].cost
+        scale = ruleset.value_per_cost(1.0, cost)
+        for metric, val, se in (("value", value, value_se), ("value_per_cost", value * scale, abs(scale) * value_se),
+                                ("win", win, win_se), ("cost", cost, 0.0)):
+            rows.append({"unit": base_cs[t].name, "parameter": sweep_plan.parameter, "point": point,
+                         "metric": metric, "value": float(val), "stderr": float(se)})
+    curve = pd.DataFrame(rows)
+    even = break_even(curve, median) if sweep_plan.kind == "cost" else None
+    return Sweep(sweep_plan, key, base_cs[t].name, baseline, curve, median, even)
+
+
+def break_even(curve: pd.DataFrame, median: float) -> tuple[float, float, float] | None:
+    """(cost, low, high) where value per cost crosses the field median, or None when it does not within the
+    range. The curve and its standard error are interpolated linearly between points; the interval is the
+    span of costs whose 95% band contains the median (it ends at the range's end when the band does)."""
+    vpc = curve[curve.metric == "value_per_cost"]
+    x = vpc["point"].astype(float).to_numpy()
+    y = vpc["value"].to_numpy() - median
+    se = vpc["stderr"].to_numpy()
+    mid = None
+    for k in range(len(x) - 1):
+        if y[k] == 0 or y[k] * y[k + 1] < 0:
+            mid = float(x[k] + (x[k + 1] - x[k]) * y[k] / (y[k] - y[k + 1]))
+            break
+    if mid is None:
+        if len(x) and y[-1] == 0:
+            mid = float(x[-1])
+        else:
+            return None
+    grid = np.linspace(x[0], x[-1], 4001)
+    inside = np.abs(np.interp(grid, x, y)) <= Z95 * np.interp(grid, x, se)
+    return mid, float(grid[inside].min()), float(grid[inside].max())
+
+
+def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
+    """The sweep Report: the curve (tidy, for CSV) and a view with one row per point."""
+    from reports.formats import Report, Section
+
+    rs = result.baseline.ruleset
+    curve = result.curve
+    low, high = result.baseline.trial_range()
+    how = (f"each engagement's win probability to a 95% half-width of {result.baseline.precision:g} in the "
+           f"baseline" if result.baseline.precision else f"{result.baseline.trials:,} trials per engagement")
+    meta = [*provenance,
+            ("swept", f"{result.name} ({result.key}): {result.plan.parameter} over "
+                      f"{', '.join(result.plan.points)}"),
+            ("method", f"Monte Carlo on common random numbers, seed {result.baseline.seed}: {how} "
+                       f"({low:,} to {high:,} trials); every point on the same streams and trials; ± is the "
+                       "95% interval"),
+            ("field", f"{len(result.baseline.contestants)} entries, both roles; field median of value per "
+                      f"cost {result.field_median:.4f} ({rs.value_per_cost_description})")]
+    facts: dict = {"field_median_value_per_cost": result.field_median}
+    if result.plan.kind == "cost":
+        if result.break_even is None:
+            meta.append(("break-even cost", "not within the range swept: value per cost stays on one side of "
+                                            "the field median"))
+            facts["break_even"] = None
+        else:
+            mid, lo, hi = result.break_even
+            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit} [95%: {lo:.1f}, {hi:.1f}]"))
+            facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
+    wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
+    se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)
+    view = pd.DataFrame({
+        result.plan.parameter: result.plan.points,
+        rs.cost_unit: [f"{c:g}" for c in wide["cost"]],
+        "value": [f"{v:.2f} ± {Z95 * s:.2f}" for v, s in zip(wide["value"], se["value"], strict=True)],
+        "value / cost": [f"{v:.4f} ± {Z95 * s:.4f}" for v, s in zip(wide["value_per_cost"], se["value_per_cost"],
+                                                                     strict=True)],
+        "win": [f"{v:.3f} ± {Z95 * s:.3f}" for v, s in zip(wide["win"], se["win"], strict=True)],
+    })
+    return Report(f"{rs.title}: sweep of {result.name}'s {result.plan.parameter}", meta,
+                  [Section("sweep", "Sweep (tidy)", curve)], [Section("sweep", "Sweep", view)],
+                  list(notes), facts=facts)

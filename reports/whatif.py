@@ -1,0 +1,254 @@
+"""What-if: a baseline and a variant (stats, costs, rulings changed) on common random numbers.
+
+Both are played over the same field with the same seed: the engagement of keys (a, b) uses the same stream
+in both, trial by trial, and the variant runs exactly as many trials as the baseline did (the baseline may
+stop on ``precision``). An engagement whose two contestants play the same in both (only costs changed, or
+nothing) is not simulated twice: the baseline's trials are scored at the variant's costs. So a what-if that
+changes nothing gives differences of exactly 0, and a cost change re-simulates nothing.
+
+For each contestant and metric, the difference variant - baseline is averaged over its engagements; its
+standard error comes from the per-trial differences (paired), which is what makes it narrow. The
+half-width two independent runs of the same size would give is reported beside it for the headline metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from reports.efficiency import Field, SideSummary, _labels, engagement_seed, pairings, ranking, summarize
+from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
+from simcore.stats import Z95
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class PairedSide:
+    """Per metric: mean of variant - baseline and its paired variance, and the variances of the baseline's
+    and the variant's means (their sum is what two independent runs of the same size would give)."""
+
+    diff: np.ndarray
+    var_paired: np.ndarray
+    var_base: np.ndarray
+    var_variant: np.ndarray
+
+    @property
+    def var_independent(self) -> np.ndarray:
+        return self.var_base + self.var_variant
+
+
+def _paired(base, var, side: int, names: Sequence[str], base_summary: SideSummary,
+            var_summary: SideSummary) -> PairedSide:
+    if base.exact or var.exact:
+        diff = var_summary.mean - base_summary.mean
+        zero = np.zeros(len(names))
+        return PairedSide(diff, zero, zero, zero)
+    b, v = base.samples(), var.samples()
+    d = np.vstack([v[n][side] - b[n][side] for n in names])
+    n = d.shape[1]
+    var_paired = d.var(axis=1, ddof=1) / n if n > 1 else np.zeros(len(names))
+    return PairedSide(d.mean(axis=1), var_paired, np.diag(base_summary.cov), np.diag(var_summary.cov))
+
+
+@dataclass
+class WhatIf:
+    """Baseline and variant fields and the paired differences of every engagement."""
+
+    baseline: Field
+    variant: Field
+    paired: dict[tuple[int, int], tuple[PairedSide, PairedSide]]
+    changed: list[str]
+    simulated_again: int
+
+
+def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatChange] = (),
+            costs: Sequence[CostChange] = (), variant_rulings: Rulings | None = None, only: Sequence[str] = (),
+            seed: int, precision: float | None, trials: int | None, threads: int | None = None,
+            progress: Progress | None = None) -> WhatIf:
+    """Play the field as it is and as changed, on the same dice."""
+    variant_rulings = variant_rulings or rulings
+    changed_catalog = ruleset.variant(catalog, sets, costs)
+    base_cs = ruleset.contestants(catalog, only)
+    var_cs = ruleset.contestants(changed_catalog, only)
+    if [c.key for c in base_cs] != [c.key for c in var_cs]:
+        raise RulesError("the variant changes which contestants exist; a what-if compares the same ones")
+    if len(base_cs) < 2:
+        raise RulesError("a what-if needs at least two contestants")
+    names = [m.name for m in ruleset.metrics]
+    todo = pairings(len(base_cs))
+    base_pairs, var_pairs, paired = {}, {}, {}
+    again = 0
+    for k, (i, j) in enumerate(todo):
+        a, b = base_cs[i], base_cs[j]
+        s = engagement_seed(seed, a, b)
+        base = ruleset.engage(a, b, rulings, seed=s, trials=trials, precision=precision, threads=threads)
+        va, vb = var_cs[i], var_cs[j]
+        if (va.play, vb.play) == (a.play, b.play) and variant_rulings == rulings:
+            var = base.recosted(va, vb)
+        else:
+            var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials,
+                                 threads=threads)
+            again += 1
+        bs = (summarize(base, 0, names), summarize(base, 1, names))
+        vs = (summarize(var, 0, names), summarize(var, 1, names))
+        base_pairs[i, j], var_pairs[i, j] = bs, vs
+        paired[i, j] = tuple(_paired(base, var, side, names, bs[side], vs[side]) for side in (0, 1))
+        if progress is not None:
+            progress(k + 1, len(todo))
+    baseline = Field(ruleset, rulings, base_cs, seed, precision, trials, base_pairs)
+    variant = Field(ruleset, variant_rulings, var_cs, seed, precision, trials, var_pairs)
+    changed = [v.key for b, v in zip(base_cs, var_cs, strict=True) if (b.play, b.cost) != (v.play, v.cost)]
+    return WhatIf(baseline, variant, paired, changed, again)
+
+
+def _sides(w: WhatIf, i: int) -> list[PairedSide]:
+    out = []
+    for (p, q), sides in w.paired.items():
+        if p == i:
+            out.append(sides[0])
+        elif q == i:
+            out.append(sides[1])
+    return out
+
+
+def differences(w: WhatIf) -> pd.DataFrame:
+    """Tidy: every contestant and metric: baseline, variant, difference, its 95% interval, significant."""
+    names = w.baseline.names
+    rs = w.baseline.ruleset
+    rows = []
+    for i, c in enumerate(w.baseline.contestants):
+        sides = _sides(w, i)
+        k = len(sides)
+        base_sides = [s for _, _, s in w.baseline.sides(i)]
+        var_sides = [s for _, _, s in w.variant.sides(i)]
+        for m, name in enumerate(names):
+            diff = sum(s.diff[m] for s in sides) / k
+            se = float(np.sqrt(sum(s.var_paired[m] for s in sides)) / k)
+            base = sum(s.mean[m] for s in base_sides) / k
+            var = sum(s.mean[m] for s in var_sides) / k
+            rows.append(_row(c, name, base, var, diff, se))
+        vc = w.variant.contestants[i]
+        m = names.index(rs.primary_metric)
+        diff = sum(s.diff[m] for s in sides) / k
+        se = float(np.sqrt(sum(s.var_paired[m] for s in sides)) / k)
+        base = sum(s.mean[m] for s in base_sides) / k
+        var = sum(s.mean[m] for s in var_sides) / k
+        base_vpc, var_vpc = rs.value_per_cost(base, c.cost), rs.value_per_cost(var, vc.cost)
+        rows.append(_row(c, "value_per_cost", base_vpc, var_vpc, var_vpc - base_vpc,
+                         _vpc_stderr(rs, sides, m, c.cost, vc.cost, k)))
+    return pd.DataFrame(rows)
+
+
+def _vpc_stderr(rs: Ruleset, sides: list[PairedSide], m: int, cost: float, new_cost: float, k: int) -> float:
+    """Standard error of value_per_cost(variant, new cost) - value_per_cost(baseline, cost): value per cost
+    is linear in the value, k(cost) x value, so the paired difference is k' v - k b, whose variance
+    k'^2 Var v + k^2 Var b - 2 k k' Cov(v, b) takes Cov from Var(v - b) = Var v + Var b - 2 Cov."""
+    kb, kv = rs.value_per_cost(1.0, cost), rs.value_per_cost(1.0, new_cost)
+    var = 0.0
+    for s in sides:
+        cov = (s.var_base[m] + s.var_variant[m] - s.var_paired[m]) / 2
+        var += kv * kv * s.var_variant[m] + kb * kb * s.var_base[m] - 2 * kb * kv * cov
+    return float(np.sqrt(max(var, 0.0))) / k
+
+
+def _row(c: Contestant, metric: str, base: float, var: float, diff: float, se: float) -> dict:
+    low, high = diff - Z95 * se, diff + Z95 * se
+    return {**_labels(c), "metric": metric, "baseline": base, "variant": var, "difference": diff,
+            "diff_low": low, "diff_high": high, "significant": bool(low > 0 or high < 0), "key": c.key}
+
+
+def costing(w: WhatIf) -> pd.DataFrame:
+    """Rank, fair cost and verdict of every contestant, before and after."""
+    before = ranking(w.baseline).set_index("key")
+    after = ranking(w.variant).set_index("key")
+    rows = []
+    for c, vc in zip(w.baseline.contestants, w.variant.contestants, strict=True):
+        b, a = before.loc[c.key], after.loc[c.key]
+        rows.append({**_labels(c), "cost": c.cost, "variant_cost": vc.cost, "rank": int(b["rank"]),
+                     "variant_rank": int(a["rank"]), "fair_cost": b["fair_cost"],
+                     "variant_fair_cost": a["fair_cost"], "variant_fair_cost_low": a["fair_cost_low"],
+                     "variant_fair_cost_high": a["fair_cost_high"], "verdict": b["verdict"],
+                     "variant_verdict": a["verdict"], "key": c.key})
+    return pd.DataFrame(rows)
+
+
+def headline(w: WhatIf) -> dict[str, float | str]:
+    """For the primary metric of the changed contestants (all when none): the paired 95% half-width of
+    the mean difference, and the half-width two independent runs of the same size would give."""
+    rs = w.baseline.ruleset
+    m = w.baseline.names.index(rs.primary_metric)
+    keys = w.changed or [c.key for c in w.baseline.contestants]
+    idx = [i for i, c in enumerate(w.baseline.contestants) if c.key in keys]
+    sides = [s for i in idx for s in _sides(w, i)]
+    k = len(sides)
+    paired = Z95 * float(np.sqrt(sum(s.var_paired[m] for s in sides))) / k
+    independent = Z95 * float(np.sqrt(sum(s.var_independent[m] for s in sides))) / k
+    return {"metric": rs.primary_metric, "contestants": ", ".join(keys),
+            "difference": float(sum(s.diff[m] for s in sides) / k),
+            "paired_half_width": paired, "independent_half_width": independent}
+
+
+def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str],
+           notes: Sequence[str] = ()):
+    """The what-if Report (differences first, for CSV) and the differences table."""
+    from reports.efficiency import label_columns
+    from reports.formats import Report, Section
+
+    rs = w.baseline.ruleset
+    table = differences(w)
+    cost_table = costing(w)
+    head = headline(w)
+    low, high = w.baseline.trial_range()
+    how = (f"until the 95% half-width of each baseline engagement's win probability is below "
+           f"{w.baseline.precision:g}" if w.baseline.precision else f"{w.baseline.trials:,} trials per engagement")
+    meta = [*provenance,
+            ("change", "; ".join(change)),
+            ("variant rulings", w.variant.rulings.describe()),
+            ("method", f"Monte Carlo on common random numbers, seed {w.baseline.seed}: the baseline {how} "
+                       f"({low:,} to {high:,} trials), the variant on the same streams and trials; "
+                       f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others "
+                       "play the same and are re-scored)"),
+            ("headline", f"{head['metric']} of {head['contestants']}: difference {head['difference']:.3f}, "
+                         f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs of the "
+                         f"same size would give {head['independent_half_width']:.3f}"),
+            ("engagement", rs.engagement)]
+    cols = label_columns(w.baseline.contestants)
+    keys = set(w.changed)
+    shown = table[table.metric.isin([rs.primary_metric, rs.win_metric, "value_per_cost"])]
+    shown = shown[shown.key.isin(keys) | shown.significant] if keys else shown
+    view = pd.DataFrame({**{c: shown[c] for c in cols}, "metric": shown["metric"],
+                         "baseline": shown["baseline"].map(lambda x: f"{x:.3f}"),
+                         "variant": shown["variant"].map(lambda x: f"{x:.3f}"),
+                         "difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                                              zip(shown["difference"], shown["diff_low"], shown["diff_high"],
+                                                  strict=True)],
+                         "significant": shown["significant"].map(lambda s: "yes" if s else "")})
+    moved = cost_table[(cost_table["rank"] != cost_table["variant_rank"])
+                       | (cost_table["verdict"] != cost_table["variant_verdict"])
+                       | cost_table.key.isin(keys)]
+    cost_view = pd.DataFrame({**{c: moved[c] for c in cols},
+                              "cost": [f"{a:g} → {b:g}" if a != b else f"{a:g}"
+                                       for a, b in zip(moved["cost"], moved["variant_cost"], strict=True)],
+                              "rank": [f"{a} → {b}" for a, b in zip(moved["rank"], moved["variant_rank"],
+                                                                    strict=True)],
+                              "fair cost": [f"{a:.0f} → {b:.0f}" for a, b in zip(moved["fair_cost"],
+                                                                                moved["variant_fair_cost"],
+                                                                                strict=True)],
+                              "verdict": [f"{a} → {b}" if a != b else a for a, b in
+                                          zip(moved["verdict"], moved["variant_verdict"], strict=True)]})
+    report_notes = [
+        "differences are variant - baseline, averaged over each entry's engagements in both roles; "
+        "significant: the 95% interval excludes 0",
+        "the view shows the changed entries and every significant difference of the value, value per cost and "
+        "win probability; the tidy table (CSV, JSON) holds every entry and metric",
+        *notes,
+    ]
+    sections = [Section("differences", "Differences (tidy)", table),
+                Section("costing", "Rank, fair cost and verdict", cost_table)]
+    views = [Section("differences", "Differences, variant - baseline", view),
+             Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)", cost_view)]
+    return Report(f"{rs.title}: what-if", meta, sections, views, report_notes, facts={"headline": head}), table

@@ -1,0 +1,367 @@
+"""Drakerys in the balance layer (the contract of rulesets/base.py).
+
+Contestants are the units with a fighting profile at every recruitment size (RECRUITMENT TABLE, or the
+unit sheet's size where the table has no row), cost in Army Points. An engagement is a duel to the end:
+side 0 charges side 1 (seed 002, ACTIONS: Charge), then both fight on, activation after activation on the
+TimePath, until one is destroyed or scatters or the six rounds end (rulesets/drakerys/fight.py says how).
+
+The primary value is the duel's expected net AP per 100 AP: (AP destroyed - AP lost) x 100 / own AP, where
+a unit losing k of its n warriors loses k/n of its AP. Its fair cost is the **even-trade price**: the AP at
+which what it destroys equals what it loses over the field, sum(AP destroyed) / sum(fraction of itself
+lost), over its duels as charger and as charged. The meta-game's payoff is the net AP per 100 AP of the
+pair's mean cost, averaged over who charges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from rulesets.base import (
+    Contestant,
+    CostChange,
+    Engagement,
+    FairCostRule,
+    Metric,
+    OptionError,
+    RulesError,
+    Ruleset,
+    StandardTable,
+    StatChange,
+)
+from rulesets.drakerys import catalog as catalog_io
+from rulesets.drakerys import combat
+from rulesets.drakerys.fight import Combatant, is_object, modelling_notes
+from rulesets.drakerys.rules import DrakerysRulings
+from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
+
+#: Duels run when neither trials nor a precision is given, and the cap of a run stopped by precision.
+DEFAULT_TRIALS = 10_000
+PRECISION_TRIAL_CAP = 10**6
+
+#: Characteristics ``--set`` accepts, with their accepted range (unit sheets, PROFILE).
+CHARACTERISTICS = {
+    "actions": (1, catalog_io.MAX_CHARACTERISTIC), "power": (0, catalog_io.MAX_CHARACTERISTIC),
+    "health": (1, catalog_io.MAX_CHARACTERISTIC), "initiative": (0, catalog_io.MAX_CHARACTERISTIC),
+    "combat": (0, catalog_io.MAX_CHARACTERISTIC), "shooting": (0, catalog_io.MAX_CHARACTERISTIC),
+    "strength": (0, catalog_io.MAX_CHARACTERISTIC), "resistance": (0, catalog_io.MAX_CHARACTERISTIC),
+    "willpower": (0, catalog_io.MAX_CHARACTERISTIC), "march": (0, catalog_io.MAX_MOVE_CM),
+    "charge": (0, catalog_io.MAX_MOVE_CM),
+}
+#: Weapon stats ``--set UNIT.weapon.STAT=VALUE`` accepts (ranged weapons table).
+WEAPON_STATS = {"range": (1, 1000), "strength": (0, catalog_io.MAX_CHARACTERISTIC), "saturation": (0, 50)}
+STATS = (*CHARACTERISTICS, "skills", "ap", *(f"weapon.{s}" for s in WEAPON_STATS))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A unit at one recruitment size, with the weapons of its catalog."""
+
+    unit: Unit
+    size: int
+    weapons: dict[str, Weapon] = dataclasses.field(hash=False, compare=False)
+
+    @property
+    def weapon(self) -> Weapon | None:
+        return self.weapons.get(self.unit.weapon) if self.unit.weapon else None
+
+
+def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Contestant:
+    entry = Entry(unit, option.size, weapons)
+    return Contestant(
+        key=f"{unit.key}@{option.size}", name=f"{unit.name} ({option.size})", cost=float(option.ap),
+        cost_unit="AP", group=unit.key, play=(unit, option.size, entry.weapon),
+        labels=(("unit", unit.name), ("size", option.size)), subject=entry)
+
+
+def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
+    """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
+    outcome = rec.outcome()
+    size = np.array([a.subject.size, b.subject.size], np.float64)[:, None]
+    cost = np.array([a.cost, b.cost], np.float64)[:, None]
+    lost = np.vstack([rec.lost(0), rec.lost(1)]).astype(np.float64)
+    opening = np.vstack([rec.opening_lost(0), rec.opening_lost(1)]).astype(np.float64)
+    injuries = np.vstack([rec.injuries(0), rec.injuries(1)]).astype(np.float64)
+    ap_lost = lost * cost / size
+    ap_destroyed = ap_lost[::-1]
+    net = ap_destroyed - ap_lost
+    won = combat.EngagementOutcome
+    return {
+        "win": np.vstack([outcome == won.SIDE_0_WINS, outcome == won.SIDE_1_WINS]).astype(np.float64),
+        "loss": np.vstack([outcome == won.SIDE_1_WINS, outcome == won.SIDE_0_WINS]).astype(np.float64),
+        "neither": np.vstack([outcome == won.NEITHER] * 2).astype(np.float64),
+        "both_destroyed": np.vstack([outcome == won.BOTH_DESTROYED] * 2).astype(np.float64),
+        "ap_destroyed": ap_destroyed,
+        "ap_lost": ap_lost,
+        "fraction_lost": lost / size,
+        "net_ap": net,
+        "net_ap_per_100ap": net * 100.0 / cost,
+        "injuries_inflicted": injuries[::-1],
+        "ts_spent": np.vstack([rec.ts(0), rec.ts(1)]).astype(np.float64),
+        "opening_ap_destroyed_per_100ap": (opening * cost / size)[::-1] * 100.0 / cost,
+    }
+
+
+class DrakerysRuleset(Ruleset):
+    """Drakerys (seed 002) fulfilling the contract: duels to the end between units at recruitment sizes."""
+
+    cost_unit = "AP"
+    engagement = ("a duel: side 0 charges side 1, then both fight on until one is destroyed or scatters or "
+                  "six rounds of 16 Time Sections end")
+    roles = ("charges", "is charged")
+    metrics = (
+        Metric("win", "P(this side wins the duel: the enemy is destroyed or scatters)"),
+        Metric("loss", "P(this side is destroyed or scatters while the enemy stands)"),
+        Metric("neither", "P(both stand when the game ends)"),
+        Metric("both_destroyed", "P(both are destroyed)"),
+        Metric("ap_destroyed", "AP of the enemy destroyed (k of n warriors lost: k/n of its AP)"),
+        Metric("ap_lost", "AP of this side destroyed"),
+        Metric("fraction_lost", "fraction of this side's warriors lost (scattered: all)"),
+        Metric("net_ap", "AP destroyed - AP lost"),
+        Metric("net_ap_per_100ap", "net AP per 100 AP of this side (the primary value)"),
+        Metric("injuries_inflicted", "injuries this side inflicted"),
+        Metric("ts_spent", "Time Sections this side spent"),
+        Metric("opening_ap_destroyed_per_100ap",
+               "AP this side destroyed in the opening Charge Fight (with its Morale roll), per 100 AP"),
+    )
+    primary_metric = "net_ap_per_100ap"
+    win_metric = "win"
+    payoff_metric = "net_ap"
+    payoff_description = "net AP per 100 AP of the pair's mean cost, averaged over who charges"
+    fair_cost_rule = FairCostRule(
+        "even-trade", "the even-trade price: the AP at which the AP it destroys equals the AP it loses over "
+                      "its duels (sum of AP destroyed / sum of the fraction of itself lost)",
+        gain="ap_destroyed", loss="fraction_lost")
+    value_per_cost_description = "net AP per AP spent (the primary value / 100)"
+
+    def load_catalog(self, paths: Sequence[Path] = ()) -> Catalog:
+        return catalog_io.load(paths)
+
+    def catalog_files(self, catalog: Catalog) -> list[tuple[str, str]]:
+        return list(catalog.files)
+
+    def contestants(self, catalog: Catalog, only: Sequence[str] = ()) -> list[Contestant]:
+        """Every profiled unit that is no Object, at every recruitment size with a cost above 0.
+
+        ``only``: unit names or keys (every size of the unit) or contestant keys such as ``crows@12``.
+        """
+        wanted_units: set[str] | None = None
+        wanted_keys: set[str] = set()
+        if only:
+            wanted_units = set()
+            for name in only:
+                unit_name, at, size = name.partition("@")
+                unit = self._fighting_unit(catalog, unit_name)
+                if at:
+                    option = _size_option(unit, size)
+                    wanted_keys.add(f"{unit.key}@{option.size}")
+                else:
+                    wanted_units.add(unit.key)
+        out = []
+        for u in sorted(catalog.with_profiles(), key=lambda u: (u.faction, u.name)):
+            if is_object(u):
+                continue
+            for option in u.all_sizes():
+                c = _contestant(u, option, catalog.weapons)
+                if option.ap <= 0 or (wanted_units is not None and u.key not in wanted_units
+                                      and c.key not in wanted_keys):
+                    continue
+                out.append(c)
+        return out
+
+    @staticmethod
+    def _fighting_unit(catalog: Catalog, name: str) -> Unit:
+        unit = catalog.unit(name)
+        if unit.profile is None or is_object(unit):
+            raise RulesError(f"{unit.name} has no fighting profile in the rulebook, so it meets no one")
+        return unit
+
+    def engage(self, a: Contestant, b: Contestant, rulings: DrakerysRulings, *, seed: int,
+               trials: int | None = None, precision: float | None = None,
+               threads: int | None = None) -> Engagement:
+        if trials is None:
+            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        ea, eb = a.subject, b.subject
+        weapons = {**ea.weapons, **eb.weapons}
+        rec = combat.engagement_records(Combatant(ea.unit, ea.size), Combatant(eb.unit, eb.size),
+                                        rulings=rulings, weapons=weapons, trials=trials, seed=seed,
+                                        threads=threads, precision=precision)
+        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo")
+
+    def representative(self, catalog: Catalog, target: str) -> str:
+        """``crows@12`` as given; ``crows``: the unit at the size printed on its sheet."""
+        name, at, size = target.partition("@")
+        unit = self._fighting_unit(catalog, name)
+        option = _size_option(unit, size) if at else unit.standard_size
+        if option is None:
+            raise RulesError(f"{unit.name} has no recruitment size")
+        return f"{unit.key}@{option.size}"
+
+    def stats(self) -> tuple[str, ...]:
+        return STATS
+
+    def variant(self, catalog: Catalog, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Catalog:
+        units = dict(catalog.units)
+        weapons = dict(catalog.weapons)
+        for change in sets:
+            unit = units[self._fighting_unit(_with(catalog, units, weapons), _unit_part(change.target,
+                                                                                          change.text)).key]
+            if change.stat == "ap":
+                size = _size_suffix(change.target)
+                units[unit.key] = _recosted(unit, size, _number(change, 0.0))
+            else:
+                if "@" in change.target:
+                    raise OptionError(f"--set {change.text!r}: stats belong to the unit, not to one size; "
+                                      f"drop @{_size_suffix(change.target)}")
+                units[unit.key], weapons = _changed(unit, change, weapons)
+        for change in costs:
+            unit = self._fighting_unit(_with(catalog, units, weapons), _unit_part(change.target,
+                                                                                 f"{change.text}"))
+            units[unit.key] = _recosted(unit, _size_suffix(change.target), change.cost)
+        return _with(catalog, units, weapons)
+
+    def tables(self) -> dict[str, StandardTable]:
+        from rulesets.drakerys import tables
+
+        return tables.standard_tables()
+
+    def value_per_cost(self, value: float, cost: float) -> float:
+        return value / 100.0
+
+    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
+        return 100.0 / ((a.cost + b.cost) / 2.0)
+
+    def notes(self, catalog: Catalog, contestants: Sequence[Contestant]) -> list[str]:
+        units = list(dict.fromkeys(c.subject.unit for c in contestants))
+        notes = ["every duel opens with a Charge: shooters' Shooting actions open no duel here "
+                 "(`balance duel drakerys A B --shoot-from CM` shows them), and no Heroic Action dice are "
+                 "used"]
+        return notes + modelling_notes(*units)
+
+
+def _with(catalog: Catalog, units: dict[str, Unit], weapons: dict[str, Weapon]) -> Catalog:
+    return Catalog(units, weapons, catalog.source, catalog.files)
+
+
+def _unit_part(target: str, text: str) -> str:
+    name = target.partition("@")[0].strip()
+    if not name:
+        raise OptionError(f"{text!r} names no unit")
+    return name
+
+
+def _size_suffix(target: str) -> int | None:
+    _, at, size = target.partition("@")
+    if not at:
+        return None
+    try:
+        return int(size)
+    except ValueError:
+        raise OptionError(f"size {size!r} in {target!r} is not a whole number") from None
+
+
+def _size_option(unit: Unit, size: str | int) -> UnitSize:
+    try:
+        return unit.size_option(int(size))
+    except ValueError:
+        raise OptionError(f"size {size!r} of {unit.key} is not a whole number") from None
+
+
+def _recosted(unit: Unit, size: int | None, cost: float) -> Unit:
+    """``unit`` with the AP of one size changed (the size on its sheet when ``size`` is None)."""
+    if not cost > 0:
+        raise OptionError(f"a cost of {cost:g} AP for {unit.key} is not > 0")
+    option = unit.size_option(size) if size is not None else unit.standard_size
+    if option is None:
+        raise RulesError(f"{unit.name} has no recruitment size to give a cost to")
+    ap = int(cost) if float(cost).is_integer() else cost
+
+    def swap(o: UnitSize | None) -> UnitSize | None:
+        return dataclasses.replace(o, ap=ap) if o is not None and o.size == option.size else o
+
+    return dataclasses.replace(unit, sizes=tuple(swap(o) for o in unit.sizes), sheet=swap(unit.sheet))
+
+
+def _number(change: StatChange, low: float) -> float:
+    try:
+        value = float(change.value)
+    except ValueError:
+        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a number") from None
+    if not np.isfinite(value) or value <= low:
+        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a number > {low:g}")
+    return value
+
+
+def _whole(change: StatChange, low: int, high: int) -> int:
+    try:
+        value = int(change.value)
+    except ValueError:
+        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a whole number "
+                          f"from {low} to {high}") from None
+    if not low <= value <= high:
+        raise RulesError(f"--set {change.text!r}: {change.stat} {value} is outside {low}..{high}")
+    return value
+
+
+def _skill(name: str, text: str) -> str:
+    canonical = catalog_io.snake(name)
+    known = sorted(set(catalog_io.KNOWN_SKILLS.values()))
+    if canonical not in known:
+        close = difflib.get_close_matches(canonical, known, n=2)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise RulesError(f"--set {text!r}: unknown skill {name!r}{hint}")
+    return canonical
+
+
+def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tuple[Unit, dict[str, Weapon]]:
+    stat = change.stat
+    if stat in CHARACTERISTICS:
+        if change.op != "=":
+            raise OptionError(f"--set {change.text!r}: {stat} takes =, not {change.op}")
+        value = _whole(change, *CHARACTERISTICS[stat])
+        return dataclasses.replace(unit, profile=dataclasses.replace(unit.profile, **{stat: value})), weapons
+    if stat == "skills":
+        names = [_skill(n.strip(), change.text) for n in change.value.split(",") if n.strip()]
+        if change.op == "=":
+            skills = tuple(dict.fromkeys(names))
+        elif change.op == "+=":
+            skills = tuple(dict.fromkeys((*unit.skills, *names)))
+        else:
+            absent = [n for n in names if n not in unit.skills]
+            if absent:
+                raise RulesError(f"--set {change.text!r}: {unit.name} has no skill {absent[0]!r}; it has "
+                                 f"{', '.join(unit.skills) or 'none'}")
+            skills = tuple(s for s in unit.skills if s not in names)
+        unmodelled = [s for s in names if s not in MODELLED_SKILLS]
+        if unmodelled and change.op != "-=":
+            raise RulesError(f"--set {change.text!r}: {unmodelled[0]} has no modelled effect in fights; "
+                             f"modelled: {', '.join(sorted(MODELLED_SKILLS))}")
+        return dataclasses.replace(unit, skills=skills), weapons
+    if stat.startswith("weapon."):
+        name = stat.partition(".")[2]
+        if name not in WEAPON_STATS:
+            _unknown_stat(change)
+        if unit.weapon is None:
+            raise RulesError(f"--set {change.text!r}: {unit.name} has no ranged weapon")
+        value = _whole(change, *WEAPON_STATS[name])
+        weapon = weapons[unit.weapon]
+        field = {"range": "max_range_cm"}.get(name, name)
+        key = f"{unit.weapon}@{unit.key}"
+        weapons = {**weapons, key: dataclasses.replace(weapon, **{field: value})}
+        return dataclasses.replace(unit, weapon=key), weapons
+    _unknown_stat(change)
+    raise AssertionError  # unreachable: _unknown_stat raises
+
+
+def _unknown_stat(change: StatChange) -> None:
+    close = difflib.get_close_matches(change.stat, STATS, n=2)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise RulesError(f"--set {change.text!r}: unknown stat {change.stat!r}{hint}; accepted: {', '.join(STATS)}")
+
+
+__all__ = ["CHARACTERISTICS", "STATS", "DrakerysRuleset", "Entry"]
