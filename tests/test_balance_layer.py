@@ -1,0 +1,250 @@
+"""The generic balance layer (reports/efficiency, whatif, sweep, exports) on a toy game whose exact answers
+are known (tests/toy_game.py), and the parsing of --set, --cost and ranges."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from toy_game import FIELD, Piece, ToyRulings, p_win, toy
+
+from reports import efficiency as eff
+from reports import sweep as sweeps
+from reports import whatif as whatifs
+from rulesets.base import (
+    CostChange,
+    OptionError,
+    RulesError,
+    StatChange,
+    expand_range,
+    parse_cost,
+    parse_set,
+)
+from simcore.stats import Z95
+
+RULINGS = ToyRulings()
+TRIALS = 20_000
+
+
+def play(rs, trials=TRIALS, seed=1):
+    catalog = rs.load_catalog()
+    return eff.play_field(rs, rs.contestants(catalog), RULINGS, seed=seed, precision=None, trials=trials)
+
+
+def exact_even_trade(pieces: list[Piece], i: int) -> float:
+    me = pieces[i]
+    gain = loss = 0.0
+    for j, other in enumerate(pieces):
+        if j == i:
+            continue
+        p = p_win(me, other, RULINGS)  # me opens
+        q = p_win(other, me, RULINGS)  # other opens
+        gain += p * other.cost + (1 - q) * other.cost
+        loss += (1 - p) + q
+    return gain / loss
+
+
+# --- parsing ---------------------------------------------------------------------------------------------
+
+
+def test_parse_set_cost_and_ranges():
+    assert parse_set("crows.combat=4") == StatChange("crows", "combat", "=", "4")
+    assert parse_set(" Soldiers.skills += swashbuckler ") == StatChange("soldiers", "skills", "+=", "swashbuckler")
+    assert parse_set("crossbowmen.weapon.range=60") == StatChange("crossbowmen", "weapon.range", "=", "60")
+    assert parse_set("crows@12.ap=150").target == "crows@12"
+    assert parse_cost("crows=150") == CostChange("crows", 150.0)
+    assert parse_cost("crows@18 = 212.5").cost == 212.5
+    assert expand_range("2..6", "x") == ["2", "3", "4", "5", "6"]
+    assert expand_range("60..240/20", "x") == [str(v) for v in range(60, 241, 20)]
+    assert expand_range("60..250/20", "x")[-1] == "240"
+    assert expand_range("0.5..1.5/0.5", "x") == ["0.5", "1", "1.5"]
+    assert expand_range("7", "x") is None
+
+
+@pytest.mark.parametrize("bad", ["crows", "crows=4", ".combat=4", "crows.combat", "crows.combat="])
+def test_parse_set_rejects(bad):
+    with pytest.raises(OptionError, match="UNIT.STAT=VALUE"):
+        parse_set(bad)
+
+
+@pytest.mark.parametrize("bad, named", [("crows", "UNIT=COST"), ("crows=0", "not > 0"), ("crows=-5", "not > 0"),
+                                        ("crows=abc", "not a number"), ("crows=inf", "not a finite")])
+def test_parse_cost_rejects(bad, named):
+    with pytest.raises(OptionError, match=named):
+        parse_cost(bad)
+
+
+@pytest.mark.parametrize("bad, named", [("6..2", "no point"), ("60..240/0", "step 0 is not > 0"),
+                                        ("60..240/-20", "not > 0"), ("1..100000", "at most")])
+def test_ranges_reject(bad, named):
+    with pytest.raises(OptionError, match=named):
+        expand_range(bad, "--cost")
+
+
+# --- Fieller's interval ------------------------------------------------------------------------------------
+
+
+def test_fieller_agrees_with_the_delta_method_when_the_denominator_is_sharp():
+    num, den, v_num, v_den, cov = 50.0, 2.0, 0.04, 1e-6, 0.0
+    low, high = eff.fieller(num, den, v_num, v_den, cov)
+    delta = Z95 * np.sqrt(v_num) / den
+    assert low == pytest.approx(25 - delta, rel=1e-3)
+    assert high == pytest.approx(25 + delta, rel=1e-3)
+
+
+def test_fieller_is_exact_for_the_ratio_of_normal_estimates():
+    # coverage: the interval contains the true ratio 2 in about 95% of simulated draws
+    rng = np.random.Generator(np.random.SFC64(3))
+    hits = 0
+    for _ in range(4000):
+        num, den = rng.normal(10.0, 1.0), rng.normal(5.0, 1.0)
+        low, high = eff.fieller(num, den, 1.0, 1.0, 0.0)
+        hits += low <= 2.0 <= high
+    assert 0.93 < hits / 4000 < 0.97
+
+
+def test_fieller_is_unbounded_when_the_denominator_may_be_zero():
+    low, high = eff.fieller(10.0, 0.1, 1.0, 1.0, 0.0)
+    assert np.isinf(high) or np.isinf(low)
+
+
+# --- efficiency ------------------------------------------------------------------------------------------
+
+
+def test_ranking_columns_and_even_trade_fair_costs():
+    rs = toy(*FIELD)
+    rank = eff.ranking(play(rs))
+    assert list(rank.columns[:13]) == ["unit", "cost", "cost_unit", "value", "value_stderr", "value_per_cost",
+                                       "rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict", "win",
+                                       "win_stderr"]
+    assert list(rank["rank"]) == [1, 2, 3, 4]
+    assert (np.diff(rank["value"]) <= 0).all()
+    for i, piece in enumerate(rs.pieces):
+        row = rank[rank.key == piece.key].iloc[0]
+        exact = exact_even_trade(rs.pieces, i)
+        assert row.fair_cost_low <= exact <= row.fair_cost_high, piece.key
+        assert row.fair_cost == pytest.approx(exact, rel=0.05)
+    verdict = dict(zip(rank.key, rank.verdict, strict=True))
+    assert verdict["cat"] == "under-costed" and verdict["dog"] == "over-costed"
+
+
+def test_value_is_the_mean_over_both_roles_of_the_exact_expectation():
+    rs = toy(*FIELD)
+    rank = eff.ranking(play(rs)).set_index("key")
+    pieces = {p.key: p for p in rs.pieces}
+    for key, me in pieces.items():
+        values = []
+        for other in pieces.values():
+            if other is me:
+                continue
+            p, q = p_win(me, other, RULINGS), p_win(other, me, RULINGS)
+            values.append((p * other.cost - (1 - p) * me.cost) * 100 / me.cost)
+            values.append(((1 - q) * other.cost - q * me.cost) * 100 / me.cost)
+        row = rank.loc[key]
+        assert abs(row.value - np.mean(values)) < 4 * row.value_stderr
+
+
+def test_payoff_matrix_is_antisymmetric_and_the_meta_game_favours_value():
+    field = play(toy(*FIELD))
+    m = eff.payoff_matrix(field)
+    assert np.array_equal(m, -m.T)
+    table, game = eff.meta_game(field)
+    assert game.shares.sum() == pytest.approx(1.0)
+    assert table.iloc[0]["key"] == "cat"
+    shares = dict(zip(table.key, table.share, strict=True))
+    assert shares["dog"] == 0.0
+
+
+def test_same_seed_same_field_and_streams_keyed_on_keys_only():
+    rs = toy(*FIELD)
+    one, two = eff.ranking(play(rs)), eff.ranking(play(rs))
+    assert one.equals(two)
+    a, b = rs.contestants(rs.load_catalog())[:2]
+    assert eff.engagement_seed(7, a, b) != eff.engagement_seed(7, b, a)
+    stronger = rs.contestants(rs.variant(rs.load_catalog(), [StatChange("ant", "strength", "=", "9")], []))[0]
+    assert eff.engagement_seed(7, stronger, b) == eff.engagement_seed(7, a, b)
+
+
+# --- what-if --------------------------------------------------------------------------------------------
+
+
+def test_whatif_that_changes_nothing_gives_exactly_zero():
+    rs = toy(*FIELD)
+    w = whatifs.what_if(rs, rs.load_catalog(), RULINGS, seed=2, precision=None, trials=TRIALS)
+    table = whatifs.differences(w)
+    assert (table["difference"] == 0).all() and (table["diff_low"] == 0).all() and (table["diff_high"] == 0).all()
+    assert not table["significant"].any()
+    assert w.simulated_again == 0
+
+
+def test_whatif_pairs_the_dice_so_its_interval_is_much_narrower():
+    rs = toy(*FIELD)
+    w = whatifs.what_if(rs, rs.load_catalog(), RULINGS, sets=[StatChange("ant", "strength", "=", "1.5")],
+                        seed=2, precision=None, trials=TRIALS)
+    head = whatifs.headline(w)
+    assert head["contestants"] == "ant"
+    assert head["paired_half_width"] < 0.6 * head["independent_half_width"]
+    table = whatifs.differences(w).set_index(["key", "metric"])
+    ant = toy(("ant", 1.5, 50.0), *FIELD[1:]).pieces[0]
+    others = rs.pieces[1:]
+    exact = np.mean([p_win(ant, o, RULINGS) - p_win(rs.pieces[0], o, RULINGS) for o in others]
+                    + [p_win(o, rs.pieces[0], RULINGS) - p_win(o, ant, RULINGS) for o in others])
+    row = table.loc[("ant", "win")]
+    assert row.diff_low <= exact <= row.diff_high and row.significant
+    assert w.simulated_again == 2 * len(others)
+
+
+def test_whatif_cost_change_scores_the_same_trials_and_moves_the_verdict():
+    rs = toy(*FIELD)
+    before = rs.engaged
+    w = whatifs.what_if(rs, rs.load_catalog(), RULINGS, costs=[CostChange("dog", 60.0)], seed=2,
+                        precision=None, trials=TRIALS)
+    assert rs.engaged - before == 12 and w.simulated_again == 0
+    costing = whatifs.costing(w).set_index("key")
+    assert costing.loc["dog", "verdict"] == "over-costed"
+    assert costing.loc["dog", "variant_verdict"] == "under-costed"
+    assert costing.loc["dog", "variant_rank"] < costing.loc["dog", "rank"]
+    # the fair cost depends on what the dog destroys and loses, not on its own cost
+    assert costing.loc["dog", "variant_fair_cost"] == pytest.approx(costing.loc["dog", "fair_cost"])
+
+
+def test_whatif_unknown_piece_is_a_rules_error():
+    rs = toy(*FIELD)
+    with pytest.raises(RulesError, match="unknown piece"):
+        whatifs.what_if(rs, rs.load_catalog(), RULINGS, sets=[StatChange("emu", "strength", "=", "1")], seed=2,
+                        precision=None, trials=100)
+
+
+# --- sweep ---------------------------------------------------------------------------------------------
+
+
+def test_cost_sweep_rescores_and_finds_the_break_even():
+    rs = toy(*FIELD)
+    plan = sweeps.plan(None, "cat=20..400/20")
+    before = rs.engaged
+    result = sweeps.sweep(rs, rs.load_catalog(), RULINGS, plan, seed=4, precision=None, trials=TRIALS)
+    assert rs.engaged - before == 12  # the baseline field only: cost points re-score its trials
+    vpc = result.curve[result.curve.metric == "value_per_cost"]["value"].to_numpy()
+    assert (np.diff(vpc) < 0).all()
+    cost, low, high = result.break_even
+    assert low < cost < high and 20 < cost < 400
+    # at the break-even cost the cat's value per cost is the field median (interpolated)
+    points = np.arange(20, 401, 20)
+    assert np.interp(cost, points, vpc) == pytest.approx(result.field_median, abs=1e-9)
+
+
+def test_stat_sweep_simulates_each_point_and_rises_with_strength():
+    rs = toy(*FIELD)
+    result = sweeps.sweep(rs, rs.load_catalog(), RULINGS, sweeps.plan("ant.strength=1..4", None), seed=4,
+                          precision=None, trials=TRIALS)
+    win = result.curve[result.curve.metric == "win"]["value"].to_numpy()
+    assert (np.diff(win) > 0).all()
+    assert result.break_even is None
+
+
+@pytest.mark.parametrize("set_text, cost_text, named", [
+    (None, None, "give one of"), ("ant.strength=1..4", "ant=1..4", "give one of"),
+    ("ant.strength=3", None, "not a range"), (None, "ant=0..100/50", "not > 0"),
+    (None, "ant=100..50", "no point")])
+def test_sweep_plan_errors(set_text, cost_text, named):
+    with pytest.raises(OptionError, match=named):
+        sweeps.plan(set_text, cost_text)

@@ -1,0 +1,54 @@
+"""The whole command tree: every command documented with an example, every implemented game under every
+verb (as sqlite-utils' test_docs.py walks its CLI)."""
+
+from __future__ import annotations
+
+import click
+import pytest
+from cli_run import run
+
+from reports.cli import GAMES, cli
+from reports.cli.verbs import VERBS
+
+
+def walk(command: click.Command, path: tuple[str, ...] = ()):
+    yield path, command
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from walk(sub, (*path, name))
+
+
+COMMANDS = list(walk(cli))
+LEAVES = [(p, c) for p, c in COMMANDS if not isinstance(c, click.Group)]
+
+
+@pytest.mark.parametrize("path, command", COMMANDS, ids=[" ".join(p) or "balance" for p, _ in COMMANDS])
+def test_every_command_has_help(path, command):
+    assert command.help and command.help.strip(), path
+
+
+@pytest.mark.parametrize("path, command", LEAVES, ids=[" ".join(p) for p, _ in LEAVES])
+def test_every_leaf_has_an_example_that_names_itself(path, command):
+    lines = [line.strip() for line in command.help.splitlines() if line.strip().startswith("Example:")]
+    assert lines, f"`balance {' '.join(path)}` has no Example: line"
+    words = lines[0].removeprefix("Example:").split()
+    assert words[0] == "balance"
+    # the example runs this very command (a default kind of roll may be left out)
+    assert words[1 : 1 + min(len(path), 2)] == list(path[:2]), lines[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("verb", sorted(VERBS))
+def test_every_implemented_game_has_every_verb(verb, game):
+    assert game in VERBS[verb].commands, f"`balance {verb} {game}` is missing"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_table_all_exists_for_every_game(game):
+    assert "all" in VERBS["table"].commands[game].commands
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) or "balance" for p, _ in COMMANDS])
+def test_help_runs(capsys, path):
+    code, out, err = run(capsys, *path, "--help")
+    assert code == 0 and "Usage:" in out and err == ""
