@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    := out
 
-.PHONY: setup run test test-slow bench lint clean-cache
+.PHONY: setup run test test-slow bench lint coverage clean-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ setup: $(STAMP)
 
 run: setup
 	$(BIN)/balance efficiency drakerys --save $(OUT)
-	@echo "written: $(OUT)/efficiency.csv $(OUT)/efficiency.md $(OUT)/efficiency.png"
+	@echo "written into $(OUT)/: efficiency.csv (ranking with fair costs), metagame.csv, matchups.csv, efficiency.md, efficiency.json, efficiency.png"
 
 test: setup
 	$(BIN)/python -m pytest
@@ -26,6 +26,10 @@ test-slow: setup
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
+
+coverage: setup
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_coverage_kernels.py \
+		--cov=simcore --cov=rulesets --cov-branch --cov-report=term-missing:skip-covered
 
 lint: setup
 	$(BIN)/ruff check simcore rulesets reports tests benchmarks

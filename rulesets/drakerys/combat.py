@@ -1,4 +1,9 @@
-"""Public API of Drakerys Fights, Shootings and engagements: validate, run the kernels, summarise."""
+"""Public API of Drakerys Fights, Shootings and engagements: validate, run the kernels, answer by name.
+
+Results are read only through their named views (``p_wins(side)``, ``casualties(side)``, ``morale(side)``,
+``ts_spent(side)``, ...); side 0 is A, the unit that acts (attacks, charges, shoots or opens the
+engagement), side 1 is B.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +12,55 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.fight import MORALE_OUTCOMES, Combatant, side_array
-from rulesets.drakerys.kernels_fight import _engagement_chunks, _fight_chunks, _shooting_chunks
-from rulesets.drakerys.rules import DrakerysRulings
+from rulesets.drakerys.fight import (
+    MORALE_OUTCOMES,
+    N_FIGHT_OUTCOMES,
+    N_RECORD,
+    Combatant,
+    EngagementOutcome,
+    EngagementRow,
+    FightOutcome,
+    FightRow,
+    Morale,
+    Record,
+    ShootingRow,
+    side_array,
+)
+from rulesets.drakerys.kernels_fight import (
+    _engagement_chunks,
+    _engagement_records,
+    _fight_chunks,
+    _shooting_chunks,
+)
+from rulesets.drakerys.rules import MAX_ACTION_TS, ROUNDS, TS_PER_ROUND, DrakerysRulings
 from rulesets.drakerys.units import Weapon
 from simcore import config, runner
 from simcore.stats import Estimate, histogram_mean, proportion
 
-#: Result codes of one Fight, by meaning (see fight.py).
-A_WINS = (1, 2, 3, 4, 9)
-B_WINS = (5, 6, 7, 8, 10)
-DRAW = (0,)
-BOTH_DESTROYED = (11,)
-#: The longest game: six rounds of 16 Time Sections, plus one action.
-_TS_BOUND = 6 * 16 + 17
+__all__ = [
+    "EngagementOutcome", "EngagementRecords", "EngagementResult", "FightOutcome", "FightResult",
+    "ShootingResult", "check_shot", "engagement_records", "simulate_engagement", "simulate_fight",
+    "simulate_shooting",
+]
+
+#: Fight outcomes in which side 0 (A) or side 1 (B) wins alone.
+_WINS = (
+    (FightOutcome.A_WINS_SCATTER, FightOutcome.A_WINS_STRESS, FightOutcome.A_WINS_DOUBT,
+     FightOutcome.A_WINS_STEADY, FightOutcome.B_DESTROYED),
+    (FightOutcome.B_WINS_SCATTER, FightOutcome.B_WINS_STRESS, FightOutcome.B_WINS_DOUBT,
+     FightOutcome.B_WINS_STEADY, FightOutcome.A_DESTROYED),
+)
+#: The Fight outcome with the side's unit beaten, by its Morale outcome (FightOutcome.X_WINS_<morale>).
+_BEATEN = (FightOutcome.B_WINS_SCATTER, FightOutcome.A_WINS_SCATTER)
+_DESTROYED = (FightOutcome.A_DESTROYED, FightOutcome.B_DESTROYED)
+#: The longest game: every round's Time Sections, plus one action.
+_TS_BOUND = ROUNDS * TS_PER_ROUND + MAX_ACTION_TS + 1
+
+
+def _side(side: int) -> int:
+    if side not in (0, 1):
+        raise ValueError(f"side {side!r} is not 0 (A) or 1 (B)")
+    return int(side)
 
 
 def _sides(a: Combatant, b: Combatant, rulings: DrakerysRulings, weapons: dict[str, Weapon] | None):
@@ -48,9 +88,24 @@ def _run(kernel, args, shape, trials, seed, threads, precision, statistic, progr
         raise RulesError(str(exc)) from None
 
 
+def _share(counts: np.ndarray, values, trials: int) -> Estimate:
+    """P(a histogram row's value is one of ``values``)."""
+    return proportion(int(counts[list(values)].sum()), trials)
+
+
+def _distribution(counts: np.ndarray, top: int, trials: int) -> list[Estimate]:
+    """P(value = k) for k = 0..top."""
+    return [proportion(int(counts[k]), trials) for k in range(top + 1)]
+
+
+def _ap(lost: Estimate, size: int, ap: int) -> Estimate:
+    """Army Points destroyed when ``lost`` warriors of a unit of ``size`` costing ``ap`` are lost."""
+    return Estimate(lost.value * ap / size, lost.stderr * ap / size, lost.trials)
+
+
 @dataclass(frozen=True)
 class FightResult:
-    """Histograms of one Fight simulated ``run.trials`` times (rows as in kernels_fight._fight_chunks)."""
+    """One Fight of ``attacker`` (side 0) against ``target`` (side 1), simulated ``run.trials`` times."""
 
     attacker: Combatant
     target: Combatant
@@ -58,26 +113,68 @@ class FightResult:
     rulings: DrakerysRulings
     run: runner.RunResult
 
-    def share(self, row: int, values) -> Estimate:
-        """P(the row's value is one of ``values``)."""
-        counts = self.run.counts[row]
-        return proportion(int(counts[list(values)].sum()), self.run.trials)
+    def _row(self, row: FightRow) -> np.ndarray:
+        return self.run.counts[row]
 
-    def outcome(self, codes) -> Estimate:
-        return self.share(2, codes)
+    def p_wins(self, side: int) -> Estimate:
+        """P(``side`` wins alone: it has the higher Advantage, or destroys the enemy and stands)."""
+        return _share(self._row(FightRow.OUTCOME), _WINS[_side(side)], self.run.trials)
 
-    def mean(self, row: int) -> Estimate:
-        return histogram_mean(self.run.counts[row])
+    def p_draw(self) -> Estimate:
+        """P(equal Advantage: both are winners)."""
+        return _share(self._row(FightRow.OUTCOME), (FightOutcome.DRAW,), self.run.trials)
 
-    def overflow(self) -> int:
-        return int(self.run.counts[[0, 1, 3, 4], -1].sum())
+    def p_both_destroyed(self) -> Estimate:
+        return _share(self._row(FightRow.OUTCOME), (FightOutcome.BOTH_DESTROYED,), self.run.trials)
+
+    def morale(self, side: int) -> dict[str, Estimate]:
+        """``side``'s Morale after the Fight: P(scatter), P(stress), P(doubt), P(steady) when it lost and
+        rolled, P(destroyed) by strikes, P(no roll) otherwise (it won, or a draw)."""
+        side = _side(side)
+        counts, n = self._row(FightRow.OUTCOME), self.run.trials
+        beaten = _BEATEN[side]
+        out = {name: _share(counts, (beaten + k,), n) for k, name in enumerate(MORALE_OUTCOMES)}
+        destroyed = (_DESTROYED[side], FightOutcome.BOTH_DESTROYED)
+        out["destroyed"] = _share(counts, destroyed, n)
+        rolled = [beaten + k for k in range(len(MORALE_OUTCOMES))]
+        out["no roll"] = proportion(n - int(counts[[*rolled, *destroyed]].sum()), n)
+        return out
+
+    def casualties(self, side: int) -> Estimate:
+        """Mean warriors ``side`` lost (a scattered unit loses every warrior)."""
+        return histogram_mean(self._row((FightRow.CASUALTIES_0, FightRow.CASUALTIES_1)[_side(side)]))
+
+    def casualty_distribution(self, side: int) -> list[Estimate]:
+        """P(``side`` lost k warriors, a scatter included), k = 0 .. its size."""
+        side = _side(side)
+        size = (self.attacker, self.target)[side].size
+        return _distribution(self._row((FightRow.CASUALTIES_0, FightRow.CASUALTIES_1)[side]), size,
+                             self.run.trials)
+
+    def removed_distribution(self, side: int) -> list[Estimate]:
+        """P(the enemy's strikes removed k warriors of ``side``), k = 0 .. its size (no scatter)."""
+        side = _side(side)
+        size = (self.attacker, self.target)[side].size
+        return _distribution(self._row((FightRow.REMOVED_0, FightRow.REMOVED_1)[side]), size,
+                             self.run.trials)
+
+    def injuries_inflicted(self, side: int) -> Estimate:
+        """Mean injuries ``side`` inflicted, counted before the enemy's Safeguard."""
+        return histogram_mean(self._row((FightRow.INFLICTED_0, FightRow.INFLICTED_1)[_side(side)]))
 
     def ap_destroyed(self, side: int, ap: int) -> Estimate:
-        """Army Points of ``side`` (0 attacker, 1 target) destroyed, scattered warriors included, when
-        its unit costs ``ap``."""
-        size = (self.attacker, self.target)[side].size
-        lost = self.mean(5 + side)
-        return Estimate(lost.value * ap / size, lost.stderr * ap / size, lost.trials)
+        """Army Points of ``side`` destroyed (scattered warriors included) when its unit costs ``ap``."""
+        size = (self.attacker, self.target)[_side(side)].size
+        return _ap(self.casualties(side), size, ap)
+
+    def overflow(self) -> int:
+        """Trials whose count of warriors or injuries fell in the histogram's last column."""
+        rows = [FightRow.REMOVED_0, FightRow.REMOVED_1, FightRow.INFLICTED_0, FightRow.INFLICTED_1]
+        return int(self.run.counts[rows, -1].sum())
+
+
+def _p_wins_alone(counts: np.ndarray) -> Estimate:
+    return _share(counts[FightRow.OUTCOME], _WINS[0], int(counts[FightRow.OUTCOME].sum()))
 
 
 def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
@@ -92,17 +189,15 @@ def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
     """
     rulings = rulings or DrakerysRulings()
     side = _sides(attacker, target, rulings, weapons)
-    width = _width(attacker, target)
-    run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (7, width), trials, seed,
-               threads, precision, lambda c: proportion(int(c[2, list(A_WINS)].sum()), int(c[2].sum())),
-               progress, chunk_trials,
-               batch_chunks)
+    width = max(_width(attacker, target), N_FIGHT_OUTCOMES)
+    run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (len(FightRow), width), trials,
+               seed, threads, precision, _p_wins_alone, progress, chunk_trials, batch_chunks)
     return FightResult(attacker, target, charge, rulings, run)
 
 
 @dataclass(frozen=True)
 class ShootingResult:
-    """Histograms of one Shooting (rows: warriors removed, injuries inflicted, target's morale)."""
+    """One Shooting of ``shooter`` at ``target`` from ``distance_cm``, simulated ``run.trials`` times."""
 
     shooter: Combatant
     target: Combatant
@@ -111,13 +206,29 @@ class ShootingResult:
     rulings: DrakerysRulings
     run: runner.RunResult
 
-    def mean(self, row: int) -> Estimate:
-        return histogram_mean(self.run.counts[row])
-
     def morale(self) -> dict[str, Estimate]:
-        counts = self.run.counts[2]
-        names = (*MORALE_OUTCOMES, "no roll")
-        return {n: proportion(int(counts[k]), self.run.trials) for k, n in enumerate(names)}
+        """The target's Morale: P(scatter), P(stress), P(doubt), P(steady), P(no roll: no casualty, or
+        destroyed)."""
+        counts = self.run.counts[ShootingRow.MORALE]
+        out = {name: proportion(int(counts[k]), self.run.trials) for k, name in enumerate(MORALE_OUTCOMES)}
+        out["no roll"] = proportion(int(counts[Morale.NO_ROLL]), self.run.trials)
+        return out
+
+    def removed(self) -> Estimate:
+        """Mean warriors of the target the shot removed (a Morale scatter is not counted: see morale())."""
+        return histogram_mean(self.run.counts[ShootingRow.REMOVED])
+
+    def removed_distribution(self) -> list[Estimate]:
+        """P(the shot removed k warriors of the target), k = 0 .. its size."""
+        return _distribution(self.run.counts[ShootingRow.REMOVED], self.target.size, self.run.trials)
+
+    def injuries_inflicted(self) -> Estimate:
+        """Mean injuries the shot inflicted, counted before the target's Safeguard."""
+        return histogram_mean(self.run.counts[ShootingRow.INFLICTED])
+
+    def ap_destroyed(self, ap: int) -> Estimate:
+        """Army Points of the target the shot destroyed (warriors removed) when the target costs ``ap``."""
+        return _ap(self.removed(), self.target.size, ap)
 
 
 def check_shot(shooter: Combatant, weapon: Weapon | None, distance_cm: int) -> Weapon:
@@ -135,8 +246,8 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
                       rulings: DrakerysRulings | None = None, trials: int, seed: int,
                       threads: int | None = None, precision: float | None = None,
                       progress: runner.Progress | None = None,
-                   chunk_trials: int = config.CHUNK_TRIALS,
-                   batch_chunks: int | None = None) -> ShootingResult:
+                      chunk_trials: int = config.CHUNK_TRIALS,
+                      batch_chunks: int | None = None) -> ShootingResult:
     """One Shooting of ``shooter`` at ``target`` from ``distance_cm``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of the mean injuries inflicted is below it.
@@ -144,16 +255,16 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
     rulings = rulings or DrakerysRulings()
     weapon = check_shot(shooter, weapons.get(shooter.unit.weapon or ""), distance_cm)
     side = _sides(shooter, target, rulings, weapons)
+    width = max(_width(shooter, target), len(Morale))
     run = _run(_shooting_chunks, (side, np.int64(distance_cm), bool(rulings.crit_chain)),
-               (3, _width(shooter, target)), trials, seed, threads, precision,
-               lambda c: histogram_mean(c[1]), progress, chunk_trials,
-               batch_chunks)
+               (len(ShootingRow), width), trials, seed, threads, precision,
+               lambda c: histogram_mean(c[ShootingRow.INFLICTED]), progress, chunk_trials, batch_chunks)
     return ShootingResult(shooter, target, weapon, int(distance_cm), rulings, run)
 
 
 @dataclass(frozen=True)
 class EngagementResult:
-    """Histograms of engagements to the end (rows as in kernels_fight._engagement_chunks)."""
+    """Engagements to the end of ``a`` (side 0, who opens) and ``b`` (side 1), as histograms."""
 
     a: Combatant
     b: Combatant
@@ -162,36 +273,148 @@ class EngagementResult:
     rulings: DrakerysRulings
     run: runner.RunResult
 
-    def outcome(self, code: int) -> Estimate:
-        return proportion(int(self.run.counts[0, code]), self.run.trials)
+    def _outcome(self, outcome: EngagementOutcome) -> Estimate:
+        return proportion(int(self.run.counts[EngagementRow.OUTCOME, outcome]), self.run.trials)
 
-    def mean(self, row: int) -> Estimate:
+    def _mean(self, row: EngagementRow) -> Estimate:
         return histogram_mean(self.run.counts[row])
 
+    def p_wins(self, side: int) -> Estimate:
+        """P(``side`` wins: the enemy is destroyed or scatters while it stands)."""
+        return self._outcome((EngagementOutcome.SIDE_0_WINS, EngagementOutcome.SIDE_1_WINS)[_side(side)])
+
+    def p_neither(self) -> Estimate:
+        """P(both stand when the game ends)."""
+        return self._outcome(EngagementOutcome.NEITHER)
+
+    def p_both_destroyed(self) -> Estimate:
+        return self._outcome(EngagementOutcome.BOTH_DESTROYED)
+
+    def casualties(self, side: int) -> Estimate:
+        """Mean warriors ``side`` lost (a scattered unit loses every warrior)."""
+        return self._mean((EngagementRow.LOST_0, EngagementRow.LOST_1)[_side(side)])
+
+    def injuries_suffered(self, side: int) -> Estimate:
+        """Mean injuries ``side`` suffered, counted before its Safeguard."""
+        return self._mean((EngagementRow.INJURIES_0, EngagementRow.INJURIES_1)[_side(side)])
+
     def ap_destroyed(self, side: int, ap: int) -> Estimate:
-        """Army Points destroyed on ``side`` (0 = a, 1 = b) when its unit costs ``ap``."""
-        size = (self.a, self.b)[side].size
-        lost = self.mean(3 + side)
-        return Estimate(lost.value * ap / size, lost.stderr * ap / size, lost.trials)
+        """Army Points of ``side`` destroyed when its unit costs ``ap``."""
+        return _ap(self.casualties(side), (self.a, self.b)[_side(side)].size, ap)
+
+    def ts_spent(self, side: int) -> Estimate:
+        """Mean Time Sections ``side`` spent on its activations."""
+        return self._mean((EngagementRow.TS_0, EngagementRow.TS_1)[_side(side)])
+
+    def activations(self) -> Estimate:
+        """Mean activations of both sides."""
+        return self._mean(EngagementRow.ACTIVATIONS)
+
+
+def _check_engagement(a: Combatant, shoot_from_cm: int | None, weapons: dict[str, Weapon] | None,
+                      rounds: int) -> int:
+    rounds = whole_number("rounds", rounds, 1, ROUNDS)
+    if shoot_from_cm is not None:
+        check_shot(a, (weapons or {}).get(a.unit.weapon or ""), shoot_from_cm)
+    return rounds
+
+
+def _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds) -> tuple:
+    side = _sides(a, b, rulings, weapons)
+    shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
+    return side, shoot, np.int64(rounds), bool(rulings.crit_chain)
 
 
 def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None = None,
                         rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
-                        rounds: int = 6, trials: int, seed: int, threads: int | None = None,
+                        rounds: int = ROUNDS, trials: int, seed: int, threads: int | None = None,
                         precision: float | None = None,
                         progress: runner.Progress | None = None,
-                   chunk_trials: int = config.CHUNK_TRIALS,
-                   batch_chunks: int | None = None) -> EngagementResult:
+                        chunk_trials: int = config.CHUNK_TRIALS,
+                        batch_chunks: int | None = None) -> EngagementResult:
     """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
-    destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins)."""
+    destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins).
+
+    Trial t runs on the trial stream (seed, t), so it meets the same dice as trial t of
+    :func:`engagement_records`; ``chunk_trials`` and ``batch_chunks`` only split the work.
+    """
     rulings = rulings or DrakerysRulings()
-    rounds = whole_number("rounds", rounds, 1, 6)
-    if shoot_from_cm is not None:
-        check_shot(a, (weapons or {}).get(a.unit.weapon or ""), shoot_from_cm)
-    side = _sides(a, b, rulings, weapons)
-    shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
-    run = _run(_engagement_chunks, (side, shoot, np.int64(rounds), bool(rulings.crit_chain)),
-               (8, _width(a, b)), trials, seed, threads, precision,
-               lambda c: proportion(int(c[0, 0]), int(c[0].sum())), progress, chunk_trials,
-               batch_chunks)
+    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds)
+    outcome = EngagementRow.OUTCOME
+    run = _run(_engagement_chunks, args, (len(EngagementRow), _width(a, b)), trials, seed, threads, precision,
+               lambda c: proportion(int(c[outcome, EngagementOutcome.SIDE_0_WINS]), int(c[outcome].sum())),
+               progress, chunk_trials, batch_chunks)
     return EngagementResult(a, b, shoot_from_cm, rounds, rulings, run)
+
+
+@dataclass(frozen=True)
+class EngagementRecords:
+    """Engagements of ``a`` (side 0, who opens) and ``b`` (side 1), one record per trial
+    (``records[t]``: trial t, columns Record). Every view returns one int64 value per trial."""
+
+    records: np.ndarray
+    run: runner.RecordsResult
+    a: Combatant
+    b: Combatant
+    rulings: DrakerysRulings
+
+    def _column(self, record: Record) -> np.ndarray:
+        return self.records[:, record]
+
+    def outcome(self) -> np.ndarray:
+        """The EngagementOutcome of each trial."""
+        return self._column(Record.OUTCOME)
+
+    def lost(self, side: int) -> np.ndarray:
+        """Warriors ``side`` lost in all (a scattered unit loses every warrior)."""
+        return self._column((Record.LOST_0, Record.LOST_1)[_side(side)])
+
+    def injuries(self, side: int) -> np.ndarray:
+        """Injuries ``side`` suffered in all, counted before its Safeguard."""
+        return self._column((Record.INJURIES_0, Record.INJURIES_1)[_side(side)])
+
+    def ts(self, side: int) -> np.ndarray:
+        """Time Sections ``side`` spent."""
+        return self._column((Record.TS_0, Record.TS_1)[_side(side)])
+
+    def activations(self) -> np.ndarray:
+        """Activations of both sides."""
+        return self._column(Record.ACTIVATIONS)
+
+    def opening_lost(self, side: int) -> np.ndarray:
+        """Warriors ``side`` lost during side 0's opening action (its Morale roll and a scatter included)."""
+        return self._column((Record.OPENING_LOST_0, Record.OPENING_LOST_1)[_side(side)])
+
+    def opening_injuries(self, side: int) -> np.ndarray:
+        """Injuries ``side`` suffered during side 0's opening action."""
+        return self._column((Record.OPENING_INJURIES_0, Record.OPENING_INJURIES_1)[_side(side)])
+
+    def opening_ts(self) -> np.ndarray:
+        """Time Sections side 0 spent on its opening action."""
+        return self._column(Record.OPENING_TS)
+
+
+def _p_side_0_wins(records: np.ndarray) -> Estimate:
+    wins = int(np.count_nonzero(records[:, Record.OUTCOME] == EngagementOutcome.SIDE_0_WINS))
+    return proportion(wins, records.shape[0])
+
+
+def engagement_records(a: Combatant, b: Combatant, *, shoot_from_cm: int | None = None,
+                       rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
+                       rounds: int = ROUNDS, trials: int, seed: int, threads: int | None = None,
+                       precision: float | None = None,
+                       progress: runner.Progress | None = None) -> EngagementRecords:
+    """The engagements of :func:`simulate_engagement`, one record per trial: trial t runs on the trial
+    stream (seed, t) whatever ran before it, so two engagements that differ in one stat meet the same dice
+    (common random numbers). ``precision`` targets P(a wins); at most config.MAX_RECORD_TRIALS trials.
+    """
+    rulings = rulings or DrakerysRulings()
+    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds)
+    try:
+        run = runner.run_records(_engagement_records, args, N_RECORD, trials, seed, threads=threads,
+                                 precision=precision, statistic=_p_side_0_wins, progress=progress)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    return EngagementRecords(run.records, run, a, b, rulings)

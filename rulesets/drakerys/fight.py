@@ -125,8 +125,8 @@ N_STATE = len(State)
 class Winner(IntEnum):
     """Who won one Fight, as the kernels return it (a draw makes both winners)."""
 
-    A = 0  # side 0
-    B = 1  # side 1
+    SIDE_0 = 0
+    SIDE_1 = 1
     BOTH = 2
     NONE = 3  # both destroyed
 
@@ -166,10 +166,10 @@ N_FIGHT_OUTCOMES = len(FightOutcome)
 
 
 class EngagementOutcome(IntEnum):
-    """How an engagement of A (side 0) and B (side 1) ends."""
+    """How an engagement of side 0 (A, who opens) and side 1 (B) ends."""
 
-    A_WINS = 0  # B destroyed or scattered
-    B_WINS = 1
+    SIDE_0_WINS = 0  # side 1 destroyed or scattered
+    SIDE_1_WINS = 1
     NEITHER = 2  # the game ended first
     BOTH_DESTROYED = 3
 

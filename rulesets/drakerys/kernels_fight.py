@@ -1,8 +1,23 @@
-"""Drakerys Fight, Shooting and Engagement kernels (private; see rulesets/drakerys/fight.py for the rules
-they follow and simcore/runner.py for the chunk contract).
+"""Drakerys Fight, Shooting and engagement kernels (private; see rulesets/drakerys/fight.py for the rules
+they follow and the enums naming every column, row and code, and simcore/runner.py for the chunk and
+records contracts).
 
-Sides are rows of an int64[2, SIDE_FIELDS] array (layout in fight.py). Per-trial state lives in three
-int64[2] arrays: ``alive`` warriors, injury ``tokens`` and ``stress`` markers.
+Three things travel through every helper:
+
+* ``side``: int64[2, N_SIDE], one row per side, columns :class:`Side` (built by ``fight.side_array``).
+* ``state``: int64[2, N_STATE], the trial's state, one row per side, columns :class:`State`; allocated once
+  per chunk or block of trials and reset by :func:`_start`.
+* ``dice``: the tuple ``(stream, success, explodes, failure, chain)``: the random stream (uint64[4]), the
+  face tables of every top mode and threshold (``simcore.dice.all_face_tables``) and the DK-crit-chain
+  ruling.
+
+Fights and Shootings draw a chunk's trials from the chunk's stream. Engagements draw every trial from its
+own stream (``simcore.rng.seed_trial_stream``), in both drivers, so that trial t meets the same dice in a
+histogram run, in a records run and in a variant's run (common random numbers).
+
+The steps follow the naive twin (tests/naive_fight.py) one for one: characteristics, ``_strike_order``,
+``_strike``, ``_receive``, ``_advantage`` and ``_winner``, ``_morale``; on the TimePath ``_active``,
+``_choose_action``, ``_action_cost``, ``_act`` and ``_spend``.
 """
 
 from __future__ import annotations
@@ -11,92 +26,150 @@ import numba as nb
 import numpy as np
 
 from rulesets.drakerys.fight import (
-    F_BERSERKER,
-    F_BLOCK,
-    F_BRUTAL,
-    F_DEADLY,
-    F_DISCIPLINE,
-    F_DREADFUL,
-    F_EXPERT,
-    F_JAMMED,
-    F_MARTIAL,
-    F_MULTISHOT,
-    F_OBJECT,
-    F_PARRY,
-    F_QUICKSHOT,
-    F_REACH,
-    F_SAFEGUARD,
-    F_SHARPSHOOTER,
-    F_SWASH,
-    F_VIOLENT,
-    O_AUTHORITY,
-    O_FRONTAGE,
-    O_GUARD,
-    O_HEROIC,
-    O_INIT_BONUS,
-    O_OBSTACLES,
-    O_REROLLS,
-    O_STRESS,
-    O_TOKENS,
-    S_CHARGE,
-    S_COMBAT,
-    S_HEALTH,
-    S_INIT,
-    S_MARCH,
-    S_POWER,
-    S_RESIST,
-    S_SHOOTING,
-    S_SIZE,
-    S_STRENGTH,
-    S_WILL,
-    W_IGNORES_PARRY,
-    W_RANGE,
-    W_SATURATION,
-    W_STRENGTH,
+    N_STATE,
+    Action,
+    EngagementOutcome,
+    EngagementRow,
+    FightOutcome,
+    FightRow,
+    Morale,
+    Record,
+    ShootingRow,
+    Side,
+    State,
+    Winner,
+)
+from rulesets.drakerys.rules import (
+    ATTACK_TS,
+    EVEN_THRESHOLD,
+    MARCH_TS,
+    MAX_ACTION_TS,
+    MAX_THRESHOLD,
+    MIN_THRESHOLD,
+    MORALE_DICE,
+    MORALE_WARRIORS_PER_DIE,
+    MULTIPLE_SHOTS_POWER,
+    QUICK_SHOT_TS,
+    SAFEGUARD_CANCEL_FACE,
+    SAFEGUARD_GUARD_FACE,
+    SHOOTING_SHARE_CM,
+    SHOOTING_TS,
+    SIDES,
+    TS_PER_ROUND,
 )
 from simcore.config import JIT, PARALLEL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS, all_face_tables, success_roll_tabled
-from simcore.rng import chunk_stream, roll_die
+from simcore.rng import STATE_WORDS, chunk_stream, roll_die, seed_trial_stream
 
-_SIDES = 10
-#: Fight outcome seen from side s: winner codes.
-WIN_0, WIN_1, WIN_BOTH, WIN_NONE = 0, 1, 2, 3
-#: Engagement actions.
-ACT_CHARGE, ACT_ATTACK, ACT_SHOOT, ACT_MARCH = 0, 1, 2, 3
-TS_PER_ROUND = 16
-MAX_ACTION_TS = 16
+#: Trials per ``prange`` iteration of the records kernel (any split gives the same records).
+_RECORD_BLOCK = 256
+
+
+# --- dice ------------------------------------------------------------------------------------------------
 
 
 @nb.njit(inline="always", **JIT)
 def _threshold(action, opposition):
-    return min(10, max(2, 6 - (action - opposition)))
+    """ACTION TABLE: 6 - (action - opposition), clamped to 2..10."""
+    return min(MAX_THRESHOLD, max(MIN_THRESHOLD, EVEN_THRESHOLD - (action - opposition)))
+
+
+@nb.njit(**JIT)
+def _dice(stream, chain):
+    """The ``dice`` tuple around ``stream``: its face tables are built here, once per chunk or block."""
+    success, explodes, failure = all_face_tables(SIDES)
+    return stream, success, explodes, failure, chain
 
 
 @nb.njit(inline="always", **JIT)
-def _roll(state, tables, n, threshold, mode, chain, swash, rerolls):
+def _roll(dice, n, threshold, mode, swashbuckler, rerolls):
     """An Action-Table roll of n d10: (successes, criticals)."""
     if n <= 0:
         return 0, 0
-    success, explodes, failure = tables
-    s, c, _ = success_roll_tabled(state, n, _SIDES, threshold, chain, swash, rerolls,
+    stream, success, explodes, failure, chain = dice
+    s, c, _ = success_roll_tabled(stream, n, SIDES, threshold, chain, swashbuckler, rerolls,
                                   success[mode, threshold], explodes[mode, threshold],
                                   failure[mode, threshold])
     return s, c
 
 
+# --- step 1: characteristics in this Fight ---------------------------------------------------------------
+
+
 @nb.njit(inline="always", **JIT)
 def _charge_bonus(side, s, charger):
-    """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts)."""
-    if charger != s or side[s, F_SHARPSHOOTER]:
+    """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts; no bonus for
+    a Sharpshooter)."""
+    if charger != s or side[s, Side.SHARPSHOOTER]:
         return 0
-    if side[1 - s, F_REACH] and not side[s, F_MARTIAL]:
+    if side[1 - s, Side.REACH] and not side[s, Side.MARTIAL_ARTS]:
         return 0
     return 1
 
 
 @nb.njit(inline="always", **JIT)
-def _resistance(side, s, stress):
-    return max(0, side[s, S_RESIST] - side[s, F_BERSERKER] * stress[s])
+def _initiative(side, s, charger):
+    return side[s, Side.INITIATIVE] + side[s, Side.ALLIES_ENGAGED] + _charge_bonus(side, s, charger)
+
+
+@nb.njit(inline="always", **JIT)
+def _combat(side, s, charger):
+    return side[s, Side.COMBAT] + _charge_bonus(side, s, charger)
+
+
+@nb.njit(inline="always", **JIT)
+def _power(side, state, s, charger):
+    """Power in a Fight: Berserker +1 per Stress marker, Brutal Charge +1 after charging."""
+    power = side[s, Side.POWER] + side[s, Side.BERSERKER] * state[s, State.STRESS]
+    if charger == s:
+        power += side[s, Side.BRUTAL_CHARGE]
+    return power
+
+
+@nb.njit(inline="always", **JIT)
+def _resistance(side, state, s):
+    """Resistance, Berserker -1 per Stress marker (minimum 0)."""
+    return max(0, side[s, Side.RESISTANCE] - side[s, Side.BERSERKER] * state[s, State.STRESS])
+
+
+# --- step 2: who strikes when ----------------------------------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _strike_order(side, charger):
+    """The side that strikes first, or -1 when both strike at once (equal Initiative)."""
+    first = _initiative(side, 0, charger)
+    second = _initiative(side, 1, charger)
+    if first == second:
+        return -1
+    return 0 if first > second else 1
+
+
+@nb.njit(inline="always", **JIT)
+def _strikes(side, state, s):
+    """Side s strikes: both sides have warriors, and s neither blocks nor is an Object."""
+    return (state[s, State.ALIVE] > 0 and state[1 - s, State.ALIVE] > 0 and not side[s, Side.OBJECT]
+            and not side[s, Side.BLOCKING])
+
+
+# --- step 3: a strike ------------------------------------------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _attack_dice(side, state, s, charger):
+    """Full-power warriors x Power + supporting warriors x 1 + Heroic Action dice (DK-frontage)."""
+    alive = state[s, State.ALIVE]
+    frontage = side[s, Side.FRONTAGE]
+    full = alive if frontage < 0 else min(frontage, alive)
+    return full * _power(side, state, s, charger) + (alive - full) + side[s, Side.HEROIC]
+
+
+@nb.njit(**JIT)
+def _attack_roll(dice, side, state, s, charger):
+    """Side s's attack roll (also its Blocking roll): (successes, criticals)."""
+    threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
+    return _roll(dice, _attack_dice(side, state, s, charger), threshold, TOP_EXPLODE,
+                 side[s, Side.SWASHBUCKLER] != 0, side[s, Side.REROLLS])
 
 
 @nb.njit(inline="always", **JIT)
@@ -107,384 +180,463 @@ def _injury_mode(side, s, ignores_parry, engaged):
     Parry, the target's ignores the striker's Violent Blow.
     """
     e = 1 - s
-    if ignores_parry or (engaged and side[s, F_MARTIAL]):
+    if ignores_parry or (engaged and side[s, Side.MARTIAL_ARTS]):
         return TOP_EXPLODE
-    if side[s, F_VIOLENT] and not (engaged and side[e, F_MARTIAL]):
+    if side[s, Side.VIOLENT_BLOW] and not (engaged and side[e, Side.MARTIAL_ARTS]):
         return TOP_EXPLODE
-    if side[1 - s, F_EXPERT]:
+    if side[e, Side.EXPERT_PARRY]:
         return TOP_FAIL
-    if side[1 - s, F_PARRY]:
+    if side[e, Side.PARRY]:
         return TOP_SUCCESS
     return TOP_EXPLODE
 
 
 @nb.njit(**JIT)
-def _attack_roll(state, tables, side, s, alive, stress, charger, chain):
-    """Side s's attack roll (also its Blocking roll): (successes, criticals)."""
-    power = side[s, S_POWER] + side[s, F_BERSERKER] * stress[s]
-    if charger == s:
-        power += side[s, F_BRUTAL]
-    n = alive[s]
-    full = n if side[s, O_FRONTAGE] < 0 else min(side[s, O_FRONTAGE], n)
-    dice = full * power + (n - full) + side[s, O_HEROIC]
-    e = 1 - s
-    threshold = _threshold(side[s, S_COMBAT] + _charge_bonus(side, s, charger),
-                           side[e, S_COMBAT] + _charge_bonus(side, e, charger))
-    return _roll(state, tables, dice, threshold, TOP_EXPLODE, chain, side[s, F_SWASH] != 0,
-                 side[s, O_REROLLS])
-
-
-@nb.njit(**JIT)
-def _strike(state, tables, side, s, alive, stress, charger, chain):
+def _strike(dice, side, state, s, charger):
     """Injuries side s inflicts with one strike (the enemy may block it)."""
     e = 1 - s
-    hits, crits = _attack_roll(state, tables, side, s, alive, stress, charger, chain)
-    automatic = crits if side[s, F_DEADLY] else 0
-    if side[e, F_BLOCK] and alive[e] > 0 and not side[e, F_OBJECT]:
-        blocks, _ = _attack_roll(state, tables, side, e, alive, stress, charger, chain)
+    hits, crits = _attack_roll(dice, side, state, s, charger)
+    automatic = crits if side[s, Side.DEADLY_BLOW] else 0
+    if side[e, Side.BLOCKING] and state[e, State.ALIVE] > 0 and not side[e, Side.OBJECT]:
+        blocks, _ = _attack_roll(dice, side, state, e, charger)
         hits = max(0, hits - blocks)
-    threshold = _threshold(side[s, S_STRENGTH], _resistance(side, e, stress))
-    wounds, _ = _roll(state, tables, hits, threshold, _injury_mode(side, s, False, True), chain, False, 0)
+    threshold = _threshold(side[s, Side.STRENGTH], _resistance(side, state, e))
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, False, True), False, 0)
     return wounds + automatic
 
 
+# --- step 4: injuries received ---------------------------------------------------------------------------
+
+
 @nb.njit(**JIT)
-def _receive(state, side, s, injuries, alive, tokens):
-    """Safeguard, then remove one warrior per leader's Health of tokens. Returns warriors removed."""
+def _receive(dice, side, state, s, injuries):
+    """Side s receives ``injuries`` from the other side: Safeguard, then one warrior withdrawn per leader's
+    Health of tokens. Counts them in the state; returns the warriors removed."""
+    state[1 - s, State.INFLICTED] += injuries
     kept = injuries
-    if side[s, F_SAFEGUARD]:
-        stays_up_to = 5 if side[s, O_GUARD] else 9  # faces above this leave the unit
+    if side[s, Side.SAFEGUARD]:
+        leaves_from = SAFEGUARD_GUARD_FACE if side[s, Side.GUARD] else SAFEGUARD_CANCEL_FACE
         kept = 0
         for _ in range(injuries):
-            if roll_die(state, _SIDES) <= stays_up_to:
+            if roll_die(dice[0], SIDES) < leaves_from:
                 kept += 1
-    tokens[s] += kept
+    state[s, State.TOKENS] += kept
     removed = 0
-    health = side[s, S_HEALTH]
-    while tokens[s] >= health and alive[s] > 0:
-        tokens[s] -= health
-        alive[s] -= 1
+    health = side[s, Side.HEALTH]
+    while state[s, State.TOKENS] >= health and state[s, State.ALIVE] > 0:
+        state[s, State.TOKENS] -= health
+        state[s, State.ALIVE] -= 1
         removed += 1
-    if alive[s] == 0:
-        tokens[s] = 0
+    if state[s, State.ALIVE] == 0:
+        state[s, State.TOKENS] = 0
+    state[s, State.REMOVED] += removed
     return removed
 
 
 @nb.njit(**JIT)
-def _morale(state, tables, side, s, alive, stress, opposition, engaged, chain):
-    """Side s's Morale roll: 0 scatter, 1 stress, 2 doubt, 3 steady (objects take none: steady)."""
-    if side[s, F_OBJECT]:
-        return 3
-    e = 1 - s
-    dice = 2 + alive[s] // 5 + side[s, F_DISCIPLINE] + side[s, O_AUTHORITY]
-    will = side[s, S_WILL]
-    if engaged and side[e, F_DREADFUL] and not side[s, F_DREADFUL]:
-        will -= 1
-    successes, _ = _roll(state, tables, dice, _threshold(will, opposition), TOP_EXPLODE, chain, False, 0)
-    return min(3, successes + side[s, F_BERSERKER])
-
-
-@nb.njit(**JIT)
-def _can_strike(side, s, alive):
-    return alive[s] > 0 and alive[1 - s] > 0 and not side[s, F_OBJECT] and not side[s, F_BLOCK]
-
-
-@nb.njit(**JIT)
-def _fight(state, tables, side, alive, tokens, stress, trigger, charged, chain, kills, inflicted):
-    """One Fight triggered by side ``trigger`` (a Charge when ``charged``).
-
-    Adds warriors removed by strikes to ``kills`` and injuries inflicted to ``inflicted`` (int64[2]).
-    Returns (winner, loser's morale): winner WIN_0/WIN_1/WIN_BOTH (draw)/WIN_NONE (both destroyed);
-    morale 0..3, or -1 when no Morale roll is taken.
-    """
-    charger = trigger if charged else -1
-    init0 = side[0, S_INIT] + side[0, O_INIT_BONUS] + _charge_bonus(side, 0, charger)
-    init1 = side[1, S_INIT] + side[1, O_INIT_BONUS] + _charge_bonus(side, 1, charger)
+def _exchange(dice, side, state, charger):
+    """Steps 2 to 4: both sides strike in Initiative order, casualties removed between strikes. Returns
+    the injuries side 0 and side 1 dealt."""
+    first = _strike_order(side, charger)
     dealt0 = 0
     dealt1 = 0
-    if init0 == init1:
-        if _can_strike(side, 0, alive):
-            dealt0 = _strike(state, tables, side, 0, alive, stress, charger, chain)
-        if _can_strike(side, 1, alive):
-            dealt1 = _strike(state, tables, side, 1, alive, stress, charger, chain)
-        kills[1] += _receive(state, side, 1, dealt0, alive, tokens)
-        kills[0] += _receive(state, side, 0, dealt1, alive, tokens)
-    else:
-        first = 0 if init0 > init1 else 1
-        for k in range(2):
-            s = first if k == 0 else 1 - first
-            if _can_strike(side, s, alive):
-                dealt = _strike(state, tables, side, s, alive, stress, charger, chain)
-                kills[1 - s] += _receive(state, side, 1 - s, dealt, alive, tokens)
-                if s == 0:
-                    dealt0 = dealt
-                else:
-                    dealt1 = dealt
-    inflicted[0] += dealt0
-    inflicted[1] += dealt1
-    if alive[0] == 0 and alive[1] == 0:
-        return WIN_NONE, -1
-    if alive[1] == 0:
-        return WIN_0, -1
-    if alive[0] == 0:
-        return WIN_1, -1
-    adv0 = 0
-    adv1 = 0
-    if charged:
-        if trigger == 0:
-            adv0 += 1
-        else:
-            adv1 += 1
-    if dealt0 > dealt1:
-        adv0 += 1
-    elif dealt1 > dealt0:
-        adv1 += 1
-    if alive[0] > alive[1]:
-        adv0 += 1
-    elif alive[1] > alive[0]:
-        adv1 += 1
-    if stress[0] < stress[1]:
-        adv0 += 1
-    elif stress[1] < stress[0]:
-        adv1 += 1
-    if adv0 == adv1:
-        return WIN_BOTH, -1
-    if adv0 > adv1:
-        return WIN_0, _morale(state, tables, side, 1, alive, stress, adv0 - adv1, True, chain)
-    return WIN_1, _morale(state, tables, side, 0, alive, stress, adv1 - adv0, True, chain)
+    if first < 0:
+        if _strikes(side, state, 0):
+            dealt0 = _strike(dice, side, state, 0, charger)
+        if _strikes(side, state, 1):
+            dealt1 = _strike(dice, side, state, 1, charger)
+        _receive(dice, side, state, 1, dealt0)
+        _receive(dice, side, state, 0, dealt1)
+        return dealt0, dealt1
+    for k in range(2):
+        s = first if k == 0 else 1 - first
+        if _strikes(side, state, s):
+            dealt = _strike(dice, side, state, s, charger)
+            _receive(dice, side, state, 1 - s, dealt)
+            if s == 0:
+                dealt0 = dealt
+            else:
+                dealt1 = dealt
+    return dealt0, dealt1
 
 
-@nb.njit(**JIT)
-def _shoot(state, tables, side, s, alive, tokens, stress, distance, chain, kills, inflicted):
-    """Side s shoots at the other from ``distance`` cm. Returns the target's morale (-1: no roll)."""
+# --- steps 5 and 6: the winner and the loser's Morale ----------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _advantage(state, s, charged, dealt, suffered):
+    """Side s's Advantage Value: +1 for charging, for inflicting more injuries, for more warriors, for
+    fewer Stress markers."""
     e = 1 - s
-    power = side[s, S_POWER] + 2 * side[s, F_MULTISHOT] + side[s, F_BERSERKER] * stress[s]
-    dice = alive[s] * power + side[s, O_HEROIC]
-    shares = (distance + 9) // 10
-    opposition = shares + stress[s] + side[s, O_OBSTACLES] + side[e, F_SHARPSHOOTER]
-    hits, crits = _roll(state, tables, dice, _threshold(side[s, S_SHOOTING], opposition), TOP_EXPLODE,
-                        chain, False, 0)
-    automatic = crits if side[s, F_DEADLY] else 0
-    threshold = _threshold(side[s, W_STRENGTH], _resistance(side, e, stress))
-    mode = _injury_mode(side, s, side[s, W_IGNORES_PARRY] != 0, False)
-    wounds, _ = _roll(state, tables, hits, threshold, mode, chain, False, 0)
-    dealt = wounds + automatic
-    inflicted[s] += dealt
-    removed = _receive(state, side, e, dealt, alive, tokens)
-    kills[e] += removed
-    if removed > 0 and alive[e] > 0:
-        return _morale(state, tables, side, e, alive, stress, side[s, W_SATURATION], False, chain)
-    return -1
+    value = 1 if charged else 0
+    if dealt > suffered:
+        value += 1
+    if state[s, State.ALIVE] > state[e, State.ALIVE]:
+        value += 1
+    if state[s, State.STRESS] < state[e, State.STRESS]:
+        value += 1
+    return value
 
 
 @nb.njit(inline="always", **JIT)
-def _start(side, alive, tokens, stress):
-    for s in range(2):
-        alive[s] = side[s, S_SIZE]
-        tokens[s] = side[s, O_TOKENS]
-        stress[s] = side[s, O_STRESS]
+def _winner(state, trigger, charged, dealt0, dealt1):
+    """Step 5: (Winner, the winner's Advantage minus the loser's: the loser's Morale opposition, 0 when
+    no Morale roll is taken)."""
+    if state[0, State.ALIVE] == 0 and state[1, State.ALIVE] == 0:
+        return Winner.NONE, 0
+    if state[1, State.ALIVE] == 0:
+        return Winner.SIDE_0, 0
+    if state[0, State.ALIVE] == 0:
+        return Winner.SIDE_1, 0
+    adv0 = _advantage(state, 0, charged and trigger == 0, dealt0, dealt1)
+    adv1 = _advantage(state, 1, charged and trigger == 1, dealt1, dealt0)
+    if adv0 == adv1:
+        return Winner.BOTH, 0
+    if adv0 > adv1:
+        return Winner.SIDE_0, adv0 - adv1
+    return Winner.SIDE_1, adv1 - adv0
 
 
 @nb.njit(**JIT)
-def _chunk(seed, chunk, total_trials, chunk_trials):
-    """What every chunk of these kernels starts with: its stream, the face tables, five int64[2]
-    scratch arrays (alive, tokens, stress and two more) and its number of trials."""
-    state, trials = chunk_stream(seed, chunk, total_trials, chunk_trials)
-    return (state, all_face_tables(_SIDES), np.empty(2, np.int64), np.empty(2, np.int64),
-            np.empty(2, np.int64), np.empty(2, np.int64), np.empty(2, np.int64), trials)
+def _morale(dice, side, state, s, opposition, engaged):
+    """Side s's Morale roll (Morale code); an Object takes none and stays steady."""
+    if side[s, Side.OBJECT]:
+        return Morale.STEADY
+    e = 1 - s
+    n = (MORALE_DICE + state[s, State.ALIVE] // MORALE_WARRIORS_PER_DIE + side[s, Side.DISCIPLINE]
+         + side[s, Side.AUTHORITY])
+    will = side[s, Side.WILLPOWER]
+    if engaged and side[e, Side.DREADFUL] and not side[s, Side.DREADFUL]:
+        will -= 1
+    successes, _ = _roll(dice, n, _threshold(will, opposition), TOP_EXPLODE, False, 0)
+    return min(successes + side[s, Side.BERSERKER], Morale.STEADY)
 
 
 @nb.njit(inline="always", **JIT)
-def _count(out, i, q, value):
-    out[i, q, min(value, out.shape[2] - 1)] += 1
+def _suffer_morale(state, s, morale):
+    """The effect of side s's Morale roll: a scatter withdraws every warrior, stress adds a marker."""
+    if morale == Morale.SCATTER:
+        state[s, State.ALIVE] = 0
+        state[s, State.TOKENS] = 0
+    elif morale == Morale.STRESS:
+        state[s, State.STRESS] += 1
+
+
+@nb.njit(**JIT)
+def _fight(dice, side, state, trigger, charged):
+    """One Fight triggered by side ``trigger`` (a Charge when ``charged``), the loser's Morale applied.
+
+    Returns (Winner, the loser's Morale or Morale.NO_ROLL).
+    """
+    dealt0, dealt1 = _exchange(dice, side, state, trigger if charged else -1)
+    winner, margin = _winner(state, trigger, charged, dealt0, dealt1)
+    if margin == 0:
+        return winner, Morale.NO_ROLL
+    loser = 1 - winner
+    morale = _morale(dice, side, state, loser, margin, True)
+    _suffer_morale(state, loser, morale)
+    return winner, morale
+
+
+@nb.njit(inline="always", **JIT)
+def _fight_outcome(winner, morale):
+    """The FightOutcome code of a Fight of side 0 against side 1."""
+    if winner == Winner.NONE:
+        return FightOutcome.BOTH_DESTROYED
+    if winner == Winner.BOTH:
+        return FightOutcome.DRAW
+    if winner == Winner.SIDE_0:
+        return FightOutcome.B_DESTROYED if morale == Morale.NO_ROLL else FightOutcome.A_WINS_SCATTER + morale
+    return FightOutcome.A_DESTROYED if morale == Morale.NO_ROLL else FightOutcome.B_WINS_SCATTER + morale
+
+
+# --- a Shooting ------------------------------------------------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _shooting_opposition(side, state, s, distance):
+    """Every 10 cm-share begun, each Stress marker of the shooter, each obstacle, a Sharpshooter target."""
+    shares = (distance + SHOOTING_SHARE_CM - 1) // SHOOTING_SHARE_CM
+    return shares + state[s, State.STRESS] + side[s, Side.OBSTACLES] + side[1 - s, Side.SHARPSHOOTER]
+
+
+@nb.njit(**JIT)
+def _shoot(dice, side, state, s, distance):
+    """Side s shoots at the other from ``distance`` cm, the target's Morale applied. Returns the target's
+    Morale (NO_ROLL unless it lost a warrior and still stands)."""
+    e = 1 - s
+    power = (side[s, Side.POWER] + MULTIPLE_SHOTS_POWER * side[s, Side.MULTIPLE_SHOTS]
+             + side[s, Side.BERSERKER] * state[s, State.STRESS])
+    n = state[s, State.ALIVE] * power + side[s, Side.HEROIC]
+    threshold = _threshold(side[s, Side.SHOOTING], _shooting_opposition(side, state, s, distance))
+    hits, crits = _roll(dice, n, threshold, TOP_EXPLODE, False, 0)
+    automatic = crits if side[s, Side.DEADLY_BLOW] else 0
+    threshold = _threshold(side[s, Side.WEAPON_STRENGTH], _resistance(side, state, e))
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, side[s, Side.IGNORES_PARRY] != 0, False),
+                      False, 0)
+    removed = _receive(dice, side, state, e, wounds + automatic)
+    if removed > 0 and state[e, State.ALIVE] > 0:
+        morale = _morale(dice, side, state, e, side[s, Side.SATURATION], False)
+        _suffer_morale(state, e, morale)
+        return morale
+    return Morale.NO_ROLL
+
+
+# --- an engagement on the TimePath -----------------------------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _active(state, top):
+    """ACTIVE PLAYER: the token furthest behind, the one on top of the pile on a tie (``top``); a side
+    whose token reached the last START plays no more."""
+    if state[0, State.DONE]:
+        return 1
+    if state[1, State.DONE]:
+        return 0
+    if state[0, State.POSITION] != state[1, State.POSITION]:
+        return 0 if state[0, State.POSITION] < state[1, State.POSITION] else 1
+    return top
+
+
+@nb.njit(inline="always", **JIT)
+def _choose_action(side, p, engaged, distance, opening_shot, opening):
+    """Side 0 opens with a Charge (a Shooting with ``opening_shot``); an engaged unit attacks; a free
+    one charges when the enemy is within its Charge, else shoots when it can, else marches."""
+    if opening and opening_shot:
+        return Action.SHOOT
+    if engaged:
+        return Action.ATTACK
+    if distance <= side[p, Side.CHARGE]:
+        return Action.CHARGE
+    reach = side[p, Side.WEAPON_RANGE]
+    if reach >= 0 and side[p, Side.SHOOTING] >= 0 and distance <= reach:
+        return Action.SHOOT
+    return Action.MARCH
+
+
+@nb.njit(inline="always", **JIT)
+def _action_cost(side, state, p, action):
+    """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
+    Quick Shot takes 1 off a Shooting (minimum 1); never more than the TimePath holds."""
+    if action == Action.CHARGE:
+        cost = side[p, Side.CHARGE_TS]
+    elif action == Action.ATTACK:
+        cost = ATTACK_TS
+    elif action == Action.SHOOT:
+        cost = SHOOTING_TS
+    else:
+        cost = MARCH_TS
+    cost += state[p, State.STRESS]
+    if action != Action.MARCH:
+        cost += side[p, Side.HEROIC]
+    if action == Action.SHOOT:
+        cost = max(1, cost - QUICK_SHOT_TS * side[p, Side.QUICK_SHOT])
+    return min(MAX_ACTION_TS, cost)
+
+
+@nb.njit(**JIT)
+def _act(dice, side, state, p, action, distance):
+    """Side p's action, its Morale effects applied. Returns the distance between the units after it."""
+    if action == Action.SHOOT:
+        _shoot(dice, side, state, p, distance)
+    elif action == Action.MARCH:
+        distance = max(1, distance - side[p, Side.MARCH])
+    else:
+        _fight(dice, side, state, p, action == Action.CHARGE)
+    return distance
+
+
+@nb.njit(inline="always", **JIT)
+def _move_token(state, p, to):
+    """Side p's Activation Token moves to square ``to``: a Headquarters Phase (one Stress marker off) each
+    time it reaches or passes START."""
+    phases = to // TS_PER_ROUND - state[p, State.POSITION] // TS_PER_ROUND
+    state[p, State.POSITION] = to
+    for _ in range(phases):
+        state[p, State.STRESS] = max(0, state[p, State.STRESS] - 1)
+
+
+@nb.njit(inline="always", **JIT)
+def _spend(state, p, cost):
+    """After side p's activation: TS spent, +1 Stress, the token moved."""
+    state[p, State.SPENT] += cost
+    state[p, State.STRESS] += 1
+    _move_token(state, p, state[p, State.POSITION] + cost)
+
+
+@nb.njit(inline="always", **JIT)
+def _note_opening(side, state, cost):
+    """What side 0's opening action cost each side: warriors lost, injuries suffered, side 0's TS."""
+    for s in range(2):
+        state[s, State.OPENING_LOST] = side[s, Side.SIZE] - state[s, State.ALIVE]
+        state[s, State.OPENING_INJURIES] = state[1 - s, State.INFLICTED]
+    state[0, State.OPENING_TS] = cost
+
+
+@nb.njit(inline="always", **JIT)
+def _engagement_outcome(state):
+    if state[0, State.ALIVE] == 0 and state[1, State.ALIVE] == 0:
+        return EngagementOutcome.BOTH_DESTROYED
+    if state[1, State.ALIVE] == 0:
+        return EngagementOutcome.SIDE_0_WINS
+    if state[0, State.ALIVE] == 0:
+        return EngagementOutcome.SIDE_1_WINS
+    return EngagementOutcome.NEITHER
+
+
+@nb.njit(**JIT)
+def _engagement(dice, side, state, shoot_from, rounds):
+    """Side 0 engages side 1 (charges, or shoots first from ``shoot_from`` cm when >= 0) until one is
+    destroyed or scatters, or ``rounds`` rounds end (see fight.py). Returns (EngagementOutcome,
+    activations); the state holds what each side lost, suffered and spent, and what the opening cost."""
+    engaged = False
+    distance = 0 if shoot_from < 0 else shoot_from
+    top = 0
+    activations = 0
+    end = rounds * TS_PER_ROUND
+    while (state[0, State.ALIVE] > 0 and state[1, State.ALIVE] > 0
+           and not (state[0, State.DONE] and state[1, State.DONE])):
+        p = _active(state, top)
+        action = _choose_action(side, p, engaged, distance, shoot_from >= 0, activations == 0)
+        cost = _action_cost(side, state, p, action)
+        if state[p, State.POSITION] + cost > end:
+            # RESTRICTIONS OF ACTIONS: the token goes to START (its Headquarters Phase) and the game ends
+            # for this side
+            _move_token(state, p, end)
+            state[p, State.DONE] = 1
+            continue
+        engaged = engaged or action == Action.CHARGE or action == Action.ATTACK
+        distance = _act(dice, side, state, p, action, distance)
+        activations += 1
+        _spend(state, p, cost)
+        if activations == 1:
+            _note_opening(side, state, cost)
+        top = p
+        if state[p, State.POSITION] >= end:
+            state[p, State.DONE] = 1
+    return _engagement_outcome(state), activations
+
+
+# --- drivers ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(inline="always", **JIT)
+def _start(side, state):
+    """A fresh trial: every side as it enters, nothing counted yet."""
+    state[:, :] = 0
+    for s in range(2):
+        state[s, State.ALIVE] = side[s, Side.SIZE]
+        state[s, State.TOKENS] = side[s, Side.TOKENS]
+        state[s, State.STRESS] = side[s, Side.STRESS]
+
+
+@nb.njit(**JIT)
+def _chunk(seed, chunk, total_trials, chunk_trials, chain):
+    """What a chunk of Fights or Shootings starts with: its dice (on its stream), a state matrix and its
+    number of trials."""
+    stream, trials = chunk_stream(seed, chunk, total_trials, chunk_trials)
+    return _dice(stream, chain), np.empty((2, N_STATE), np.int64), trials
+
+
+@nb.njit(**JIT)
+def _block(chain):
+    """What a chunk or block of engagements starts with: dice whose stream each trial reseeds, and a
+    state matrix."""
+    return _dice(np.empty(STATE_WORDS, np.uint64), chain), np.empty((2, N_STATE), np.int64)
+
+
+@nb.njit(inline="always", **JIT)
+def _count(out, i, row, value):
+    out[i, row, min(value, out.shape[2] - 1)] += 1
 
 
 @nb.njit(**PARALLEL_JIT)
 def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_trials, out):
-    """One Fight per trial, side 0 acting (Charge when ``charged``).
+    """One Fight per trial, side 0 acting (a Charge when ``charged``).
 
-    out: int64[n_chunks, 7, L]; rows: warriors of side 0 removed by strikes, the same for side 1,
-    result code (fight.py RESULT_*), injuries inflicted by side 0, by side 1, warriors side 0 lost in
-    all (a scattered unit loses every warrior), the same for side 1. Values >= L - 1 share the last
-    column.
+    out: int64[n_chunks, len(FightRow), L], rows FightRow. Values >= L - 1 share the last column.
     """
     for i in nb.prange(out.shape[0]):
-        state, tables, alive, tokens, stress, kills, inflicted, trials = _chunk(seed, first_chunk + i,
-                                                                                total_trials, chunk_trials)
+        dice, state, trials = _chunk(seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            _start(side, alive, tokens, stress)
-            kills[:] = 0
-            inflicted[:] = 0
-            winner, morale = _fight(state, tables, side, alive, tokens, stress, 0, charged, chain, kills,
-                                    inflicted)
-            if winner == WIN_NONE:
-                code = 11
-            elif winner == WIN_0:
-                code = 9 if morale < 0 else 1 + morale
-            elif winner == WIN_1:
-                code = 10 if morale < 0 else 5 + morale
-            else:
-                code = 0
-            _count(out, i, 0, kills[0])
-            _count(out, i, 1, kills[1])
-            _count(out, i, 2, code)
-            _count(out, i, 3, inflicted[0])
-            _count(out, i, 4, inflicted[1])
-            scattered = 1 if morale == 0 else -1
-            if winner == WIN_1:
-                scattered = 0 if morale == 0 else -1
-            for s in range(2):
-                _count(out, i, 5 + s, side[s, S_SIZE] if scattered == s else side[s, S_SIZE] - alive[s])
+            _start(side, state)
+            winner, morale = _fight(dice, side, state, 0, charged)
+            _count(out, i, FightRow.REMOVED_0, state[0, State.REMOVED])
+            _count(out, i, FightRow.REMOVED_1, state[1, State.REMOVED])
+            _count(out, i, FightRow.OUTCOME, _fight_outcome(winner, morale))
+            _count(out, i, FightRow.INFLICTED_0, state[0, State.INFLICTED])
+            _count(out, i, FightRow.INFLICTED_1, state[1, State.INFLICTED])
+            _count(out, i, FightRow.CASUALTIES_0, side[0, Side.SIZE] - state[0, State.ALIVE])
+            _count(out, i, FightRow.CASUALTIES_1, side[1, Side.SIZE] - state[1, State.ALIVE])
 
 
 @nb.njit(**PARALLEL_JIT)
 def _shooting_chunks(side, distance, chain, seed, first_chunk, total_trials, chunk_trials, out):
     """One Shooting of side 0 at side 1 per trial.
 
-    out: int64[n_chunks, 3, L]; rows: warriors of side 1 removed, injuries inflicted, target's morale
-    (0 scatter, 1 stress, 2 doubt, 3 steady, 4 no roll).
+    out: int64[n_chunks, len(ShootingRow), L], rows ShootingRow (MORALE: a Morale code, NO_ROLL included).
     """
     for i in nb.prange(out.shape[0]):
-        state, tables, alive, tokens, stress, kills, inflicted, trials = _chunk(seed, first_chunk + i,
-                                                                                total_trials, chunk_trials)
+        dice, state, trials = _chunk(seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            _start(side, alive, tokens, stress)
-            kills[:] = 0
-            inflicted[:] = 0
-            morale = _shoot(state, tables, side, 0, alive, tokens, stress, distance, chain, kills, inflicted)
-            _count(out, i, 0, kills[1])
-            _count(out, i, 1, inflicted[0])
-            _count(out, i, 2, 4 if morale < 0 else morale)
+            _start(side, state)
+            morale = _shoot(dice, side, state, 0, distance)
+            _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
+            _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
+            _count(out, i, ShootingRow.MORALE, morale)
 
 
-@nb.njit(**JIT)
-def _choose_action(side, p, engaged, distance, opening_shot, first_activation):
-    if first_activation and opening_shot:
-        return ACT_SHOOT
-    if engaged:
-        return ACT_ATTACK
-    if distance <= side[p, S_CHARGE]:
-        return ACT_CHARGE
-    if side[p, W_RANGE] >= 0 and side[p, S_SHOOTING] >= 0 and distance <= side[p, W_RANGE]:
-        return ACT_SHOOT
-    return ACT_MARCH
-
-
-@nb.njit(**JIT)
-def _action_cost(side, p, action, stress):
-    """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
-    Quick Shot takes 1 off a Shooting (minimum 1); never more than the 16 TS of the TimePath."""
-    if action == ACT_CHARGE:
-        cost = 3 + 2 * side[p, F_JAMMED]
-    else:
-        cost = 1
-    cost += stress[p]
-    if action != ACT_MARCH:
-        cost += side[p, O_HEROIC]
-    if action == ACT_SHOOT:
-        cost = max(1, cost - side[p, F_QUICKSHOT])
-    return min(MAX_ACTION_TS, cost)
-
-
-@nb.njit(**JIT)
-def _engagement(state, tables, side, alive, tokens, stress, shoot_from, rounds, chain, suffered, lost,
-                spent):
-    """Side 0 engages side 1 until one is destroyed or scatters, or the game ends (see fight.py).
-
-    Fills suffered (injuries inflicted on each side), lost (warriors lost, scattered included) and spent
-    (TS spent by each side). Returns (outcome, activations): outcome 0 side 0 wins, 1 side 1 wins,
-    2 neither, 3 both destroyed.
-    """
-    kills = np.zeros(2, np.int64)
-    inflicted = np.zeros(2, np.int64)
-    position = np.zeros(2, np.int64)
-    done = np.zeros(2, np.bool_)
-    engaged = False
-    distance = 0 if shoot_from < 0 else shoot_from
-    top = 0
-    activations = 0
-    end = rounds * TS_PER_ROUND
-    first = True
-    while alive[0] > 0 and alive[1] > 0 and not (done[0] and done[1]):
-        if done[0]:
-            p = 1
-        elif done[1]:
-            p = 0
-        elif position[0] != position[1]:
-            p = 0 if position[0] < position[1] else 1
-        else:
-            p = top
-        e = 1 - p
-        action = _choose_action(side, p, engaged, distance, shoot_from >= 0, first)
-        first = False
-        cost = _action_cost(side, p, action, stress)
-        if position[p] + cost > end:
-            position[p] = end
-            done[p] = True
-            continue
-        if action == ACT_SHOOT:
-            morale = _shoot(state, tables, side, p, alive, tokens, stress, distance, chain, kills, inflicted)
-            if morale == 0:
-                alive[e] = 0
-            elif morale == 1:
-                stress[e] += 1
-        elif action == ACT_MARCH:
-            distance = max(1, distance - side[p, S_MARCH])
-        else:
-            charged = action == ACT_CHARGE
-            engaged = True
-            winner, morale = _fight(state, tables, side, alive, tokens, stress, p, charged, chain, kills,
-                                    inflicted)
-            if morale >= 0:
-                loser = 1 if winner == WIN_0 else 0
-                if morale == 0:
-                    alive[loser] = 0
-                elif morale == 1:
-                    stress[loser] += 1
-        activations += 1
-        spent[p] += cost
-        stress[p] += 1
-        old = position[p]
-        position[p] += cost
-        top = p
-        for _ in range(position[p] // TS_PER_ROUND - old // TS_PER_ROUND):
-            stress[p] = max(0, stress[p] - 1)
-        if position[p] >= end:
-            done[p] = True
-    for s in range(2):
-        suffered[s] = inflicted[1 - s]
-        lost[s] = side[s, S_SIZE] - alive[s]
-    if alive[0] == 0 and alive[1] == 0:
-        return 3, activations
-    if alive[1] == 0:
-        return 0, activations
-    if alive[0] == 0:
-        return 1, activations
-    return 2, activations
+@nb.njit(inline="always", **JIT)
+def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
+    """Trial ``trial`` of an engagement run seeded ``seed``, on the trial's own stream."""
+    seed_trial_stream(seed, trial, dice[0])
+    _start(side, state)
+    return _engagement(dice, side, state, shoot_from, rounds)
 
 
 @nb.njit(**PARALLEL_JIT)
 def _engagement_chunks(side, shoot_from, rounds, chain, seed, first_chunk, total_trials, chunk_trials, out):
-    """One engagement per trial.
+    """One engagement per trial (trial t on its trial stream, whatever chunk runs it).
 
-    out: int64[n_chunks, 8, L]; rows: outcome (0 side 0 wins, 1 side 1 wins, 2 neither, 3 both
-    destroyed), injuries suffered by side 0, by side 1, warriors lost by side 0, by side 1, TS spent by
-    side 0, by side 1, activations.
+    out: int64[n_chunks, len(EngagementRow), L], rows EngagementRow. Values >= L - 1 share the last column.
     """
     for i in nb.prange(out.shape[0]):
-        state, tables, alive, tokens, stress, suffered, lost, trials = _chunk(seed, first_chunk + i,
-                                                                              total_trials, chunk_trials)
-        spent = np.empty(2, np.int64)
-        for _ in range(trials):
-            _start(side, alive, tokens, stress)
-            spent[:] = 0
-            outcome, activations = _engagement(state, tables, side, alive, tokens, stress, shoot_from,
-                                               rounds, chain, suffered, lost, spent)
-            _count(out, i, 0, outcome)
-            _count(out, i, 1, suffered[0])
-            _count(out, i, 2, suffered[1])
-            _count(out, i, 3, lost[0])
-            _count(out, i, 4, lost[1])
-            _count(out, i, 5, spent[0])
-            _count(out, i, 6, spent[1])
-            _count(out, i, 7, activations)
+        dice, state = _block(chain)
+        start = (first_chunk + i) * chunk_trials
+        for trial in range(start, min(start + chunk_trials, total_trials)):
+            outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
+            _count(out, i, EngagementRow.OUTCOME, outcome)
+            _count(out, i, EngagementRow.INJURIES_0, state[1, State.INFLICTED])
+            _count(out, i, EngagementRow.INJURIES_1, state[0, State.INFLICTED])
+            _count(out, i, EngagementRow.LOST_0, side[0, Side.SIZE] - state[0, State.ALIVE])
+            _count(out, i, EngagementRow.LOST_1, side[1, Side.SIZE] - state[1, State.ALIVE])
+            _count(out, i, EngagementRow.TS_0, state[0, State.SPENT])
+            _count(out, i, EngagementRow.TS_1, state[1, State.SPENT])
+            _count(out, i, EngagementRow.ACTIVATIONS, activations)
+
+
+@nb.njit(**PARALLEL_JIT)
+def _engagement_records(side, shoot_from, rounds, chain, seed, first_trial, out):
+    """One engagement per trial, recorded (simcore.runner's records contract).
+
+    out: int64[n, len(Record)]; ``out[k]`` is trial ``first_trial + k``, columns Record.
+    """
+    n = out.shape[0]
+    for b in nb.prange((n + _RECORD_BLOCK - 1) // _RECORD_BLOCK):
+        dice, state = _block(chain)
+        for k in range(b * _RECORD_BLOCK, min(n, (b + 1) * _RECORD_BLOCK)):
+            outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed,
+                                                     first_trial + k)
+            out[k, Record.OUTCOME] = outcome
+            out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]
+            out[k, Record.LOST_1] = side[1, Side.SIZE] - state[1, State.ALIVE]
+            out[k, Record.INJURIES_0] = state[1, State.INFLICTED]
+            out[k, Record.INJURIES_1] = state[0, State.INFLICTED]
+            out[k, Record.TS_0] = state[0, State.SPENT]
+            out[k, Record.TS_1] = state[1, State.SPENT]
+            out[k, Record.ACTIVATIONS] = activations
+            out[k, Record.OPENING_LOST_0] = state[0, State.OPENING_LOST]
+            out[k, Record.OPENING_LOST_1] = state[1, State.OPENING_LOST]
+            out[k, Record.OPENING_INJURIES_0] = state[0, State.OPENING_INJURIES]
+            out[k, Record.OPENING_INJURIES_1] = state[1, State.OPENING_INJURIES]
+            out[k, Record.OPENING_TS] = state[0, State.OPENING_TS]
