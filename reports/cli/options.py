@@ -98,14 +98,13 @@ def output_options(f):
             raise click.UsageError(str(exc)) from None
         return f(*args, fmt=fmt, output=output, plot=plot, **kwargs)
 
-    f = command
-    f = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
-                     help="Also draw a plot to this file (.png, .svg or .pdf).")(f)
-    f = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
-                     default=None, help="Write the report to this file instead of stdout.")(f)
-    f = click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="table",
-                     show_default=True, help="Output format.")(f)
-    return f
+    c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
+                     help="Also draw a plot to this file (.png, .svg or .pdf).")(command)
+    c = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
+                     default=None, help="Write the report to this file instead of stdout.")(c)
+    c = click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="table",
+                     show_default=True, help="Output format.")(c)
+    return c
 
 
 def monte_carlo_settings(trials: int | None, precision: float | None, seed: int | None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from reports.drakerys.fight import engagement_report
-from reports.drakerys.tables import action_table_report, roll_report
+from reports.drakerys.magic import invocation_table_report, spell_table_report
+from reports.drakerys.tables import action_table_report, morale_table_report, roll_report, weapons_table_report
 from reports.drakerys.units import units_report
 from reports.formats import Report
 from reports.tables import Rounding
@@ -17,9 +18,10 @@ from rulesets.drakerys.fight import Combatant
 from simcore import config
 
 #: The standard tables' Reports, by the names of Ruleset.tables().
-_TABLE_REPORTS = {"action": action_table_report}
+_TABLE_REPORTS = {"action": action_table_report, "morale": morale_table_report, "spell": spell_table_report,
+                  "invocation": invocation_table_report, "weapons": weapons_table_report}
 #: The tables that read better with a plot beside them.
-_TABLE_PLOTS = {"action"}
+_TABLE_PLOTS = {"action", "morale", "spell"}
 
 
 def table_report(name: str, data, rounding: Rounding) -> Report:
@@ -31,9 +33,9 @@ def has_plot(name: str) -> bool:
 
 
 def table_plot(name: str, data, path: Path) -> None:
-    from reports.drakerys.plots import plot_action_table
+    from reports.drakerys.plots import plot_action_table, plot_morale_table, plot_spell_table
 
-    {"action": plot_action_table}[name](data, path)
+    {"action": plot_action_table, "morale": plot_morale_table, "spell": plot_spell_table}[name](data, path)
 
 
 def roll(kind: str = "action", *, dice: int, threshold: int | None = None, action: int | None = None,

@@ -21,9 +21,12 @@ from reports.cli.options import (
 from reports.cli.verbs import DefaultCommandGroup
 from reports.drakerys import cli_fight, cli_magic
 from reports.drakerys.cli_sides import load_catalog
-from reports.drakerys.tables import action_table_report, roll_report
+from reports.drakerys.magic import invocation_table_report, spell_table_report
+from reports.drakerys.tables import action_table_report, morale_table_report, roll_report, weapons_table_report
 from reports.drakerys.units import units_report
 from rulesets import drakerys
+from rulesets.drakerys import magic
+from rulesets.drakerys import tables as drakerys_tables
 
 SHOW = ("successes", "criticals", "joint")
 MAX_TABLE_DICE = 100
@@ -91,7 +94,8 @@ cli_magic.register(roll_drakerys)
 
 @click.group("drakerys")
 def table_drakerys():
-    """Drakerys rulebook tables, exact: action, and `all` of them into a folder."""
+    """Drakerys rulebook tables, exact: action, morale, spell, invocation, weapons, and `all` of them into a
+    folder."""
 
 
 @table_drakerys.command("action")
@@ -112,16 +116,111 @@ def table_action(max_dice, thresholds, swashbuckler, rerolls, crits, rulings, fm
 
     Example: balance table drakerys action --format markdown
     """
-    thresholds = tuple(sorted(set(thresholds))) or tuple(range(drakerys.MIN_THRESHOLD,
-                                                               drakerys.MAX_THRESHOLD + 1))
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    table = drakerys.action_table(max_dice, thresholds, in_force, swashbuckler=swashbuckler, rerolls=rerolls,
+    table = drakerys.action_table(max_dice, _thresholds(thresholds), in_force, swashbuckler=swashbuckler, rerolls=rerolls,
                                   crits=crits)
     emit(action_table_report(table), fmt, output)
     if plot is not None:
         from reports.drakerys.plots import plot_action_table  # matplotlib only when a plot is asked for
 
         plot_action_table(table, plot)
+
+
+def _thresholds(thresholds: tuple[int, ...]) -> tuple[int, ...]:
+    """The --threshold values, sorted and once each (default: every threshold 2..10)."""
+    return tuple(sorted(set(thresholds))) or tuple(range(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD + 1))
+
+
+def _no_plot(plot, command: str) -> None:
+    if plot is not None:
+        raise click.UsageError(f"`balance table drakerys {command}` has nothing to plot; drop --plot")
+
+
+@table_drakerys.command("morale")
+@click.option("--max-dice", type=WholeNumber(drakerys.rules.MORALE_DICE, MAX_TABLE_DICE),
+              default=drakerys_tables.MORALE_MAX_DICE, show_default=True,
+              help="Rows for 2..N dice (2 + 1 per complete 5 warriors + Discipline + Authority units).")
+@click.option("--threshold", "thresholds", multiple=True,
+              type=WholeNumber(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD),
+              help="Thresholds to include (repeatable; default 2..10).")
+@click.option("--berserker", is_flag=True, help="Berserker: one more success on the roll.")
+@click.option("--charisma", is_flag=True,
+              help="A Charisma unit within 20 cm: every failed die rerolled once.")
+@ruling_option
+@output_options
+def table_morale(max_dice, thresholds, berserker, charisma, rulings, fmt, output, plot):
+    """The Drakerys Morale roll: P(scatter), P(stress), P(doubt), P(steady) for each number of dice and
+    threshold (6 - (Willpower - opposition)).
+
+    Example: balance table drakerys morale --berserker --format markdown
+    """
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    table = drakerys_tables.morale_table(max_dice, _thresholds(thresholds), in_force, berserker=berserker,
+                                         charisma=charisma)
+    emit(morale_table_report(table), fmt, output)
+    if plot is not None:
+        from reports.drakerys.plots import plot_morale_table  # matplotlib only when a plot is asked for
+
+        plot_morale_table(table, plot)
+
+
+@table_drakerys.command("spell")
+@click.option("--level", "levels", multiple=True, type=WholeNumber(1, magic.MAX_WIZARD_LEVEL),
+              help=f"Wizard levels to include (repeatable; default 1..{magic.MAX_WIZARD_LEVEL}).")
+@click.option("--max-opposition", type=WholeNumber(0, 20), default=drakerys_tables.SPELL_MAX_OPPOSITION,
+              show_default=True, help="Columns for opposition 0..N (distance shares + extra Sources).")
+@click.option("--max-mana", type=WholeNumber(0, magic.VORTEX_MANA * magic.MAX_WIZARD_LEVEL), default=None,
+              help="Rows for 0..N Mana spent reinforcing (default: all the Vortexes allow).")
+@click.option("--cost", type=WholeNumber(0, magic.VORTEX_MANA * magic.MAX_WIZARD_LEVEL),
+              default=drakerys_tables.SPELL_COST, show_default=True, help="The spell's cost in Mana.")
+@click.option("--tiers", type=cli_magic.Tiers(), default=",".join(map(str, magic.MIRAGE_TIERS)),
+              show_default=True, help="Lowest success count of each effect tier (the MIRAGE card: 1-2, 3-4, 5+).")
+@ruling_option
+@output_options
+def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, output, plot):
+    """The Drakerys Spell roll: P(each effect tier) by Wizard level, opposition and Mana spent reinforcing,
+    from Vortexes (no Maelstrom).
+
+    Example: balance table drakerys spell --level 3 --format markdown
+    """
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    table = drakerys_tables.spell_table(levels or range(1, magic.MAX_WIZARD_LEVEL + 1), range(max_opposition + 1),
+                                        in_force, cost=cost, max_mana=max_mana, tiers=tiers)
+    emit(spell_table_report(table), fmt, output)
+    if plot is not None:
+        from reports.drakerys.plots import plot_spell_table  # matplotlib only when a plot is asked for
+
+        plot_spell_table(table, plot)
+
+
+@table_drakerys.command("invocation")
+@click.option("--max-extra", type=WholeNumber(0, magic.MAX_INVOCATION_EXTRA),
+              default=drakerys_tables.INVOCATION_MAX_EXTRA, show_default=True,
+              help="Rows for 0..N extra d10 (1 TS each) from a Vortex.")
+@ruling_option
+@output_options
+def table_invocation(max_extra, rulings, fmt, output, plot):
+    """The Drakerys Elemental invocation: P(success) by extra dice from a Vortex, and the Maelstrom element
+    table with its extra TS.
+
+    Example: balance table drakerys invocation --max-extra 8 --format markdown
+    """
+    _no_plot(plot, "invocation")
+    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
+    emit(invocation_table_report(drakerys_tables.invocation_table(max_extra, in_force)), fmt, output)
+
+
+@table_drakerys.command("weapons")
+@catalog_option
+@output_options
+def table_weapons(catalogs, fmt, output, plot):
+    """The Drakerys Ranged Weapons table (range, Strength, Saturation, special rule, units carrying each)
+    and its data quirks.
+
+    Example: balance table drakerys weapons --format markdown
+    """
+    _no_plot(plot, "weapons")
+    emit(weapons_table_report(drakerys_tables.weapons_table(load_catalog(catalogs))), fmt, output)
 
 
 @click.command("drakerys")

@@ -1,5 +1,5 @@
 """Reports of the Drakerys magic rolls: the Spell roll (tiers, Cataclysmic Effect) and the Elemental
-invocation."""
+invocation, one roll each or as the rulebook tables."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import numpy as np
 import pandas as pd
 
 from reports.formats import Report, Section
-from reports.tables import EXACT_ROW_FLOOR, distribution_rows, mean_text, method_meta
+from reports.drakerys.tables import probability_cell, rounding_note, smallest_shown
+from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
 from rulesets.base import RulesError
 from rulesets.drakerys import magic
+from rulesets.drakerys.tables import InvocationTable, SpellTable
 from simcore import exact
 from simcore.stats import Z95
 
@@ -181,53 +183,181 @@ def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = N
     return Report("Drakerys: Spell roll", meta, sections, notes=notes)
 
 
+def _invoked_rows(p_invoked) -> pd.DataFrame:
+    """P(at least one success) by extra dice, from the exact fractions."""
+    extra = np.arange(len(p_invoked))
+    p = np.array([float(f) for f in p_invoked])
+    return pd.DataFrame({
+        "extra_dice": extra, "dice": extra + magic.INVOCATION_DICE, "extra_ts": extra,
+        "probability": p, "fraction": [str(f) for f in p_invoked], "p_fail": 1.0 - p,
+    })
+
+
+def _element_rows(el: magic.MaelstromElements, p_success: float) -> pd.DataFrame:
+    return pd.DataFrame({
+        "element": [e for e, _, _ in el.elements],
+        "d10": [f for _, f, _ in el.elements],
+        "probability": [float(q) for _, _, q in el.elements],
+        "fraction": [str(q) for _, _, q in el.elements],
+        "p_invoked": [float(q) * p_success for _, _, q in el.elements],
+    })
+
+
+def _extra_ts_rows(el: magic.MaelstromElements) -> pd.DataFrame:
+    ts = np.array([float(q) for q in el.extra_ts])
+    tail = np.array([float(sum(el.extra_ts[k:], el.extra_ts_beyond)) for k in range(len(el.extra_ts))])
+    return pd.DataFrame({"extra_ts": np.arange(ts.size), "probability": ts,
+                         "fraction": [str(q) for q in el.extra_ts], "p_at_least": tail})
+
+
+_INVOCATION_RULESET = ("drakerys (seed 002, ELEMENTAL INVOCATION: INVOKING AN ELEMENTAL; player aid "
+                       "\"Invoking an Elemental\")")
+_INVOCATION_CRITICALS = ("not applied: the roll is on a fixed 7+, not the Action Table; they could not change "
+                         "P(at least one success), a 10 being a success already")
+_EXTRA_TS_NOTE = ("extra_ts: Time Sections paid for the extra dice, on top of the invocation's own cost "
+                  "(Herald 1 TS, Overlord 3 TS)")
+_ELEMENT_NOTE = ("the element table is rolled only when the invocation succeeds: p_invoked is "
+                 "P(at least one success and that element)")
+
+
 def invocation_report(dist: magic.InvocationDistribution) -> Report:
     """Report of an Elemental invocation roll, and of the Maelstrom element table from a Maelstrom."""
     roll = dist.roll
-    extra = np.arange(len(dist.p_invoked))
-    p = np.array([float(f) for f in dist.p_invoked])
-    invoked = pd.DataFrame({
-        "extra_dice": extra, "dice": extra + magic.INVOCATION_DICE, "extra_ts": extra,
-        "probability": p, "fraction": [str(f) for f in dist.p_invoked], "p_fail": 1.0 - p,
-    })
-    sections = [Section("invocation", "P(at least one success): the Elemental is invoked", invoked)]
+    sections = [Section("invocation", "P(at least one success): the Elemental is invoked",
+                        _invoked_rows(dist.p_invoked))]
     meta = [
-        ("ruleset", "drakerys (seed 002, ELEMENTAL INVOCATION: INVOKING AN ELEMENTAL; player aid "
-                    "\"Invoking an Elemental\")"),
+        ("ruleset", _INVOCATION_RULESET),
         ("roll", f"{magic.INVOCATION_DICE}d10"
                  + (f" + 1 d10 per extra TS (0..{roll.extra_dice})" if roll.extra_dice else "")
                  + f" against a fixed {magic.INVOCATION_THRESHOLD}+; at least one success invokes"),
         ("source", roll.source + ("" if roll.source == "vortex" else
                                   " (no extra dice: only a Vortex not occupied by an Elemental takes them)")),
         ("method", "exact (fractions)"),
-        ("criticals", "not applied: the roll is on a fixed 7+, not the Action Table; they could not change "
-                      "P(at least one success), a 10 being a success already"),
+        ("criticals", _INVOCATION_CRITICALS),
         ("rulings", "none apply to this roll"),
         (f"P(invoked) with {roll.extra_dice} extra dice", f"{dist.p_success:.6f}"),
     ]
-    notes = ["extra_ts: Time Sections paid for the extra dice, on top of the invocation's own cost "
-             "(Herald 1 TS, Overlord 3 TS)"]
+    notes = [_EXTRA_TS_NOTE]
     if dist.elements is not None:
         el = dist.elements
         sections.append(Section("element", "Element invoked from a Maelstrom (given an invocation)",
-                                pd.DataFrame({
-                                    "element": [e for e, _, _ in el.elements],
-                                    "d10": [f for _, f, _ in el.elements],
-                                    "probability": [float(q) for _, _, q in el.elements],
-                                    "fraction": [str(q) for _, _, q in el.elements],
-                                    "p_invoked": [float(q) * dist.p_success for _, _, q in el.elements],
-                                })))
-        ts = np.array([float(q) for q in el.extra_ts])
-        tail = np.array([float(sum(el.extra_ts[k:], el.extra_ts_beyond)) for k in range(len(el.extra_ts))])
+                                _element_rows(el, dist.p_success)))
         sections.append(Section("extra_ts", "Extra TS from the element table's 1s (given an invocation)",
-                                pd.DataFrame({"extra_ts": np.arange(ts.size), "probability": ts,
-                                              "fraction": [str(q) for q in el.extra_ts],
-                                              "p_at_least": tail})))
+                                _extra_ts_rows(el)))
         meta.append(("mean extra TS (element table)", f"{el.mean_extra_ts} = {float(el.mean_extra_ts):.6f} "
                                                       "per successful invocation"))
-        notes.append("the element table is rolled only when the invocation succeeds: p_invoked is "
-                     "P(at least one success and that element)")
+        notes.append(_ELEMENT_NOTE)
         notes.append(f"extra TS rows stop where P(at least k) < {float(magic.EXTRA_TS_FLOOR):g}")
     else:
         notes.append("from a Vortex the Elemental has the Vortex's element")
     return Report("Drakerys: Elemental invocation", meta, sections, notes=notes)
+
+
+def _rounded(df: pd.DataFrame, columns: tuple[str, ...], rounding: Rounding) -> pd.DataFrame:
+    """``df`` with ``columns`` (probabilities) as text rounded for reading."""
+    out = df.copy()
+    for col in columns:
+        out[col] = [probability_cell(float(v), rounding) for v in out[col]]
+    return out
+
+
+def invocation_table_report(table: InvocationTable, rounding: Rounding = Rounding(1, True)) -> Report:
+    """The invocation table: P(the Elemental is invoked) from a Vortex with 0..N extra dice, and from a
+    Maelstrom the element table and its extra TS; views rounded by ``rounding``."""
+    vortex, maelstrom = table.vortex, table.maelstrom
+    el = maelstrom.elements
+    invoked = _invoked_rows(vortex.p_invoked)
+    elements = _element_rows(el, maelstrom.p_success)
+    extra_ts = _extra_ts_rows(el)
+    unit = "percent" if rounding.percent else "probability"
+    sections = [
+        Section("invocation", "P(at least one success): the Elemental is invoked, by extra dice (a Vortex)",
+                invoked),
+        Section("element", "Element invoked from a Maelstrom (given an invocation; no extra dice)", elements),
+        Section("extra_ts", "Extra TS from the element table's 1s (given an invocation)", extra_ts),
+    ]
+    views = [
+        Section("invocation", f"P(the Elemental is invoked), {unit}, by extra d10 (1 TS each; a Vortex not "
+                              "occupied by an Elemental)",
+                _rounded(invoked.drop(columns=["extra_ts"]), ("probability", "p_fail"), rounding)),
+        Section("element", f"Element invoked from a Maelstrom, {unit} (given an invocation; p_invoked: with "
+                           f"the roll's P = {maelstrom.p_success:g})",
+                _rounded(elements, ("probability", "p_invoked"), rounding)),
+        Section("extra_ts", f"Extra TS from the element table's 1s, {unit} (given an invocation)",
+                _rounded(extra_ts[extra_ts["p_at_least"] >= smallest_shown(rounding)], ("probability", "p_at_least"),
+                         rounding)),
+    ]
+    meta = [
+        ("ruleset", _INVOCATION_RULESET),
+        ("roll", f"{magic.INVOCATION_DICE}d10 + 1 d10 per extra TS (0..{vortex.roll.extra_dice}, from a Vortex "
+                 f"not occupied by an Elemental; never from a Maelstrom) against a fixed "
+                 f"{magic.INVOCATION_THRESHOLD}+; at least one success invokes"),
+        ("element table", "from a Maelstrom, on a successful invocation: d10 1 = +1 TS and roll again, "
+                          "2-3 Air, 4-5 Water, 6-7 Fire, 8-9 Earth, 10 the player's choice"),
+        ("method", "exact (fractions)"),
+        ("criticals", _INVOCATION_CRITICALS),
+        ("rulings", f"{table.rulings.describe()} (none changes this table)"),
+        ("mean extra TS (element table)", f"{el.mean_extra_ts} = {float(el.mean_extra_ts):.6f} per "
+                                          "successful invocation"),
+    ]
+    notes = [_EXTRA_TS_NOTE, _ELEMENT_NOTE, "from a Vortex the Elemental has the Vortex's element",
+             f"extra TS rows stop where P(at least k) < {float(magic.EXTRA_TS_FLOOR):g} (tidy) or rounds to "
+             f"0 (views)", rounding_note(rounding)]
+    return Report("Drakerys: Elemental invocation table", meta, sections, views, notes)
+
+
+def spell_table_report(table: SpellTable, rounding: Rounding = Rounding(1, True)) -> Report:
+    """The Spell table: P(each effect tier) by Wizard level, opposition and Mana spent reinforcing; one view
+    per level and tier (P(that tier or a better one), Mana by opposition), rounded by ``rounding``."""
+    labels = magic.tier_labels(table.tiers)
+    rows = []
+    for (level, opposition, mana), dist in sorted(table.cells.items()):
+        cast = dist.cast
+        p = dist.tiers
+        tail = exact.at_least(p)
+        for tier in range(p.size):
+            rows.append((level, opposition, cast.threshold, mana, cast.dice, cast.vortexes,
+                         magic.started_tens(cast.distance_cm), tier, labels[tier], p[tier], tail[tier]))
+    tidy = pd.DataFrame(rows, columns=["level", "opposition", "threshold", "mana", "dice", "vortexes",
+                                       "distance_shares", "tier", "successes", "probability", "p_at_least"])
+    unit = "percent" if rounding.percent else "probability"
+    views = []
+    for level in table.levels:
+        manas = table.manas(level)
+        for tier in range(1, len(table.tiers) + 1):
+            columns = {}
+            for opposition in table.oppositions:
+                cells = []
+                for mana in manas:
+                    dist = table.cells.get((level, opposition, mana))
+                    cells.append("—" if dist is None else
+                                 probability_cell(float(exact.at_least(dist.tiers)[tier]), rounding))
+                columns[f"opp {opposition}"] = cells
+            what = "the spell is cast" if tier == 1 else f"tier {tier} or better"
+            view = pd.DataFrame({"mana": list(manas), "dice": [1 + m for m in manas], **columns})
+            views.append(Section(f"level_{level}_tier_{tier}",
+                                 f"Level-{level} Wizard: P(at least {table.tiers[tier - 1]} successes: {what}), "
+                                 f"{unit}; rows: Mana spent reinforcing, columns: opposition", view))
+    meta = [
+        ("ruleset", "drakerys (seed 002, MAGIC: CASTING A SPELL, STEP 2 to STEP 4; the MIRAGE card; ACTION "
+                    "TABLE, CRITICAL SUCCESSES)"),
+        ("levels", f"{', '.join(map(str, table.levels))} (Wizard [X]: the action value and the most Sources; "
+                   f"the rulebook's only Wizard is Wizard [3])"),
+        ("opposition", f"{', '.join(map(str, table.oppositions))}: +1 per started 10 cm to the furthest "
+                       "Source, +1 per Source after the first; threshold = 6 - (level - opposition), 2..10"),
+        ("dice", "1 d10 + 1 per Mana spent reinforcing; no Heroic Action"),
+        ("sources", f"Vortexes only (3 Mana each), no Maelstrom (no Cataclysmic Effect); cost {table.cost} "
+                    "Mana; each cell names the fewest Vortexes that pay the cost and the Mana (vortexes), the "
+                    "rest of the opposition is distance (distance_shares: started 10 cm shares)"),
+        ("tiers", "0 successes: the spell fails; " + ", ".join(
+            f"tier {t}: {lab}" for t, lab in enumerate(labels) if t) + " successes (the best tier reached; "
+                                                                        "a lower one may be chosen)"),
+        ("criticals", "every 10 is a success and adds one d10 (a roll on the Action Table)"),
+        ("method", "exact"), ("rulings", table.rulings.describe()),
+    ]
+    notes = ["—: a level-L Wizard names at most L Sources, and each Source after the first adds 1 to the "
+             "opposition: its Vortexes cannot supply the cost and this Mana within this opposition",
+             "any cast with the same level, opposition and Mana rolls the same dice at the same threshold",
+             rounding_note(rounding)]
+    return Report("Drakerys: the Spell roll", meta, [Section("spell", "Spell roll: effect tiers", tidy)],
+                  views, notes)

@@ -1,4 +1,4 @@
-"""Drakerys plots: one roll's distribution and the Action Table's means."""
+"""Drakerys plots: one roll's distribution, the Action Table's means, the Morale and Spell tables."""
 
 from __future__ import annotations
 
@@ -45,3 +45,44 @@ def plot_action_table(table, path: Path) -> None:
     save(fig, path)
 
 
+
+
+def plot_morale_table(table, path: Path) -> None:
+    """P(scatter) and P(steady) against the threshold, one line per number of dice."""
+    from rulesets.drakerys.fight import Morale
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    thresholds = list(table.thresholds)
+    for ax, outcome, what in ((axes[0], Morale.SCATTER, "P(scatter: 0 successes)"),
+                              (axes[1], Morale.STEADY, "P(steady: 3+ successes)")):
+        for n in table.dice:
+            ax.plot(thresholds, [table.p(n, t, outcome) for t in thresholds], marker=".", label=f"{n}d10")
+        ax.set_xlabel("threshold")
+        ax.set_title(what, fontsize=9)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("probability (exact)")
+    axes[1].legend(title="dice", fontsize=8, ncol=2)
+    extra = [m for m, on in (("Berserker", table.berserker), ("Charisma", table.charisma)) if on]
+    fig.suptitle("Drakerys Morale roll" + (f" ({', '.join(extra)})" if extra else ""), fontsize=10)
+    save(fig, path)
+
+
+def plot_spell_table(table, path: Path) -> None:
+    """P(each tier or better) against the Mana spent reinforcing, one line per Wizard level, at one
+    opposition (2 when the table has it: one Vortex 11-20 cm away, or two within 10 cm)."""
+    opposition = 2 if 2 in table.oppositions else table.oppositions[len(table.oppositions) // 2]
+    tiers = table.tiers
+    fig, axes = plt.subplots(1, len(tiers), figsize=(4 * len(tiers), 4), sharey=True, squeeze=False)
+    for i, low in enumerate(tiers):
+        ax = axes[0, i]
+        for level in table.levels:
+            manas = [m for m in table.manas(level) if (level, opposition, m) in table.cells]
+            p = [exact.at_least(table.cells[level, opposition, m].tiers)[i + 1] for m in manas]
+            ax.plot(manas, p, marker=".", label=f"level {level}")
+        ax.set_xlabel("Mana spent reinforcing (dice - 1)")
+        ax.set_title(f"P(at least {low} successes)", fontsize=9)
+        ax.grid(alpha=0.3)
+    axes[0, 0].set_ylabel("probability (exact)")
+    axes[0, -1].legend(fontsize=8)
+    fig.suptitle(f"Drakerys Spell roll at opposition {opposition}, Vortexes only", fontsize=10)
+    save(fig, path)

@@ -1,4 +1,5 @@
-"""Drakerys reports of the Action Table: one roll (exact or simulated) and the rulebook table."""
+"""Drakerys reports of the Action Table (one roll, exact or simulated, and the rulebook table), the Morale
+table and the Ranged Weapons table."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import numpy as np
 import pandas as pd
 
 from reports.formats import Report, Section
+from reports.provenance import catalog_text
 from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
-from rulesets.drakerys.rules import describe_modifiers
+from rulesets.drakerys.fight import MORALE_OUTCOMES, Morale
+from rulesets.drakerys.rules import MORALE_DICE, describe_modifiers
+from rulesets.drakerys.tables import MoraleTable, WeaponsTable, printed_strength
 from simcore import exact
 
 
@@ -68,7 +72,7 @@ def action_table_report(table, rounding: Rounding = Rounding(1, True)) -> Report
             for k in range(last + 1):
                 rows.append((n, t, k, pmf[k], tail[k], m))
             view_rows.append((n, m, tail))
-        floor = _floor(rounding)
+        floor = smallest_shown(rounding)
         width = max(int(np.flatnonzero(tl >= floor)[-1]) for _, _, tl in view_rows)
         view = pd.DataFrame({
             "dice": [n for n, _, _ in view_rows],
@@ -85,27 +89,105 @@ def action_table_report(table, rounding: Rounding = Rounding(1, True)) -> Report
             ("modifiers", ", ".join(options) or "none"),
             ("method", "exact"), ("rulings", table.rulings.describe())]
     notes = [f"rows with P(at least k) < {EXACT_ROW_FLOOR:g} are left out of the tidy table",
-             f"{rounding.describe()}; blank: rounds to 0; {_top(rounding)}: not certain but rounds to "
-             f"{'100' if rounding.percent else '1'}"]
+             rounding_note(rounding)]
     return Report("Drakerys: the Action Table", meta, [Section("action_table", "Action Table", tidy)],
                   views, notes)
 
 
-def _floor(rounding: Rounding) -> float:
+def smallest_shown(rounding: Rounding) -> float:
     """The smallest probability that does not round to 0."""
     return 0.5 * 10.0 ** -rounding.digits / (100 if rounding.percent else 1)
 
 
 def _top(rounding: Rounding) -> str:
     """What a probability that rounds to certainty, without being certain, is shown as (">99.9")."""
-    return ">" + rounding.probability(1.0 - 2 * _floor(rounding))
+    return ">" + rounding.probability(1.0 - 2 * smallest_shown(rounding))
 
 
 def _shown(tail: np.ndarray, k: int, rounding: Rounding) -> str:
     """P(at least k) rounded: blank when it rounds to 0, never shown as certain unless it is."""
-    p = tail[k] if k < tail.size else 0.0
-    if p < _floor(rounding):
+    return probability_cell(tail[k] if k < tail.size else 0.0, rounding)
+
+
+def probability_cell(p: float, rounding: Rounding) -> str:
+    """A probability rounded for reading: blank when it rounds to 0, never shown as certain unless it is."""
+    if p < smallest_shown(rounding):
         return ""
-    if p >= 1.0 - _floor(rounding) and p < 1.0 - 1e-12:
+    if p >= 1.0 - smallest_shown(rounding) and p < 1.0 - 1e-12:
         return _top(rounding)
     return rounding.probability(p)
+
+
+def rounding_note(rounding: Rounding) -> str:
+    """How the views round, and what a blank or a ">99.9" cell means."""
+    return (f"{rounding.describe()}; blank: rounds to 0; {_top(rounding)}: not certain but rounds to "
+            f"{'100' if rounding.percent else '1'}")
+
+
+#: What each Morale outcome does (MORALE; player aid "Effect of the Morale Roll").
+MORALE_EFFECTS = {
+    Morale.SCATTER: "0 successes: the unit scatters, withdrawn from the Battlefield as casualties",
+    Morale.STRESS: "1 success: the unit gains a Stress marker; an Active unit's activation ends",
+    Morale.DOUBT: "2 successes: the unit is in doubt; an Active unit's activation ends",
+    Morale.STEADY: "3 successes and more: Morale intact, no effect",
+}
+
+
+def morale_table_report(table: MoraleTable, rounding: Rounding = Rounding(1, True)) -> Report:
+    """The Drakerys Morale table: P(scatter), P(stress), P(doubt), P(steady) for each number of dice and
+    threshold; one view per outcome, rounded by ``rounding``."""
+    rows = [(n, t, MORALE_OUTCOMES[o], table.p(n, t, Morale(o)))
+            for n in table.dice for t in table.thresholds for o in range(len(MORALE_OUTCOMES))]
+    tidy = pd.DataFrame(rows, columns=["dice", "threshold", "outcome", "probability"])
+    unit = "percent" if rounding.percent else "probability"
+    views = []
+    for o in range(len(MORALE_OUTCOMES)):
+        outcome = Morale(o)
+        view = pd.DataFrame({"dice": list(table.dice),
+                             **{f"{t}+": [probability_cell(table.p(n, t, outcome), rounding) for n in table.dice]
+                                for t in table.thresholds}})
+        views.append(Section(MORALE_OUTCOMES[o], f"P({MORALE_OUTCOMES[o]}), {unit}: "
+                                                 f"{MORALE_EFFECTS[outcome]}", view))
+    modifiers = []
+    if table.berserker:
+        modifiers.append("Berserker: one success added to the roll (3+ is steady, no scatter)")
+    if table.charisma:
+        modifiers.append("Charisma within 20 cm: every failed die rerolled once (dice from criticals never)")
+    meta = [("ruleset", "drakerys (seed 002, MORALE; MORALE ROLL in FIGHTING and SHOOTING; ACTION TABLE, "
+                        "CRITICAL SUCCESSES; player aid \"Effect of the Morale Roll\")"),
+            ("dice", f"{table.dice[0]}..{table.dice[-1]}: {MORALE_DICE} d10 + 1 per complete share of 5 warriors "
+                     "still in the unit + 1 with Discipline + 1 per allied Authority unit in range"),
+            ("thresholds", ", ".join(f"{t}+" for t in table.thresholds)
+             + ": 6 - (Willpower of the Leader - opposition), clamped to 2..10; opposition after a Fight: the "
+               "winner's Advantage - the loser's; after a Shot: the weapon's Saturation"),
+            ("outcomes", "; ".join(MORALE_EFFECTS.values())),
+            ("modifiers", "; ".join(modifiers) or "none"),
+            ("criticals", "every 10 is a success and adds one d10 (a roll on the Action Table)"),
+            ("method", "exact"), ("rulings", table.rulings.describe())]
+    notes = [rounding_note(rounding),
+             "the rows count the dice: a unit of 10 warriors with Discipline rolls 2 + 2 + 1 = 5"]
+    return Report("Drakerys: the Morale roll", meta, [Section("morale", "Morale outcomes", tidy)], views,
+                  notes)
+
+
+def weapons_table_report(table: WeaponsTable, rounding: Rounding = Rounding(1, True)) -> Report:
+    """The Drakerys Ranged Weapons table as the catalog holds it, with its data quirks; ``rounding`` is
+    unused (no probabilities)."""
+    tidy = pd.DataFrame([
+        {"key": key, "weapon": w.name, "max_range_cm": w.max_range_cm, "strength": printed_strength(w),
+         "saturation": w.saturation, "special": w.special, "one_shot_per_activation": w.one_shot_per_activation,
+         "ignores_parry": w.ignores_parry, "carried_by": ", ".join(table.carried_by[key]), "source": w.source}
+        for key, w in table.weapons])
+    view = pd.DataFrame({
+        "Ranged Weapon": tidy["weapon"], "Max. Range": [f"{r} cm" for r in tidy["max_range_cm"]],
+        "Strength": [str(s) for s in tidy["strength"]], "Saturation": tidy["saturation"],
+        "Special": tidy["special"], "carried by": tidy["carried_by"]})
+    meta = [("ruleset", "drakerys (seed 002, player aid \"Ranged Weapons\"; SHOOTING; the unit sheets)"),
+            ("catalog", f"{table.catalog_source}: {catalog_text(table.catalog_files)}"),
+            ("method", "transcribed as printed (data, no probabilities)"),
+            ("rulings", "none apply to this table")]
+    notes = ["Strength of the Warrior: the shooter's own Strength is the injury roll's action value",
+             "Saturation is the opposition of the target's Morale roll after the Shot",
+             *(f"data quirk: {q}" for q in table.quirks)]
+    return Report("Drakerys: ranged weapons", meta, [Section("weapons", "Ranged weapons", tidy)],
+                  [Section("weapons", "Ranged weapons (as the player aid prints them)", view)], notes)

@@ -309,7 +309,8 @@ def _morale(dice, side, state, s, opposition, engaged):
     if engaged and side[e, Side.DREADFUL] and not side[s, Side.DREADFUL]:
         will -= 1
     successes, _ = _roll(dice, n, _threshold(will, opposition), TOP_EXPLODE, False, 0)
-    return min(successes + side[s, Side.BERSERKER], Morale.STEADY)
+    successes += side[s, Side.BERSERKER]
+    return Morale.STEADY if successes >= Morale.STEADY else successes
 
 
 @nb.njit(inline="always", **JIT)
@@ -547,7 +548,12 @@ def _block(chain):
 
 @nb.njit(inline="always", **JIT)
 def _count(out, i, row, value):
-    out[i, row, min(value, out.shape[2] - 1)] += 1
+    """One count of ``value`` in ``row`` of chunk i's histogram (values past the end in its last column)."""
+    last = out.shape[2] - 1
+    if value < last:
+        out[i, row, value] += 1
+    else:
+        out[i, row, last] += 1
 
 
 @nb.njit(**PARALLEL_JIT)
