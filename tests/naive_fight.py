@@ -41,21 +41,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from naive import naive_action_roll, naive_threshold
 
-from rulesets.drakerys.fight import (
-    RESULT_A_DESTROYED,
-    RESULT_A_WINS_DOUBT,
-    RESULT_A_WINS_SCATTER,
-    RESULT_A_WINS_STEADY,
-    RESULT_A_WINS_STRESS,
-    RESULT_B_DESTROYED,
-    RESULT_B_WINS_DOUBT,
-    RESULT_B_WINS_SCATTER,
-    RESULT_B_WINS_STEADY,
-    RESULT_B_WINS_STRESS,
-    RESULT_BOTH_DESTROYED,
-    RESULT_DRAW,
-    Combatant,
-)
+from rulesets.drakerys.fight import Combatant, FightOutcome
 from rulesets.drakerys.units import Weapon
 
 #: "The TimePath is a board made of 16 squares."
@@ -66,14 +52,14 @@ ACTION_COST = {"march": 1, "attack": 1, "charge": 3, "shoot": 1}
 
 #: Result code of a Fight by (winner, the loser's Morale outcome).
 WIN_CODES = {
-    ("a", "scatter"): RESULT_A_WINS_SCATTER,
-    ("a", "stress"): RESULT_A_WINS_STRESS,
-    ("a", "doubt"): RESULT_A_WINS_DOUBT,
-    ("a", "steady"): RESULT_A_WINS_STEADY,
-    ("b", "scatter"): RESULT_B_WINS_SCATTER,
-    ("b", "stress"): RESULT_B_WINS_STRESS,
-    ("b", "doubt"): RESULT_B_WINS_DOUBT,
-    ("b", "steady"): RESULT_B_WINS_STEADY,
+    ("a", "scatter"): FightOutcome.A_WINS_SCATTER,
+    ("a", "stress"): FightOutcome.A_WINS_STRESS,
+    ("a", "doubt"): FightOutcome.A_WINS_DOUBT,
+    ("a", "steady"): FightOutcome.A_WINS_STEADY,
+    ("b", "scatter"): FightOutcome.B_WINS_SCATTER,
+    ("b", "stress"): FightOutcome.B_WINS_STRESS,
+    ("b", "doubt"): FightOutcome.B_WINS_DOUBT,
+    ("b", "steady"): FightOutcome.B_WINS_STEADY,
 }
 
 
@@ -373,7 +359,7 @@ def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge:
     Returns a dict:
         kills_a, kills_b: warriors of the enemy that A's (B's) strikes removed.
         inflicted_a, inflicted_b: injuries A (B) dealt, counted before the enemy's Safeguard.
-        result: a RESULT_* code of rulesets.drakerys.fight.
+        result: a FightOutcome of rulesets.drakerys.fight.
         advantage_a, advantage_b: Advantage Values (None when a unit was destroyed).
         morale: the loser's Morale outcome ("scatter", "stress", "doubt", "steady") or None;
         morale_successes: successes of that roll (Berserker's included) or None.
@@ -402,11 +388,11 @@ def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge:
            "advantage_a": None, "advantage_b": None, "morale": None, "morale_successes": None}
 
     if unit_a.alive == 0 and unit_b.alive == 0:
-        out["result"] = RESULT_BOTH_DESTROYED
+        out["result"] = FightOutcome.BOTH_DESTROYED
     elif unit_b.alive == 0:
-        out["result"] = RESULT_B_DESTROYED
+        out["result"] = FightOutcome.B_DESTROYED
     elif unit_a.alive == 0:
-        out["result"] = RESULT_A_DESTROYED
+        out["result"] = FightOutcome.A_DESTROYED
     else:
         adv_a = advantage(charged=charge, my_injuries=unit_a.inflicted, enemy_injuries=unit_b.inflicted,
                           my_warriors=unit_a.alive, enemy_warriors=unit_b.alive,
@@ -416,7 +402,7 @@ def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge:
                           my_stress=unit_b.stress, enemy_stress=unit_a.stress)
         out["advantage_a"], out["advantage_b"] = adv_a, adv_b
         if adv_a == adv_b:
-            out["result"] = RESULT_DRAW  # "In the event of a draw, both Units are considered winners."
+            out["result"] = FightOutcome.DRAW  # "In the event of a draw, both Units are considered winners."
         else:
             winner, loser = (unit_a, unit_b) if adv_a > adv_b else (unit_b, unit_a)
             # "Advantage Value of the winner - Advantage Value of the vanquished"

@@ -276,7 +276,7 @@ BAD = [
     (("roll", "drakerz", "--dice", "5"), 2, "drakerys"),
     (("roll", "warbound"), 1, "not implemented yet"),
     (("table", "uberdrakes", "rage"), 1, "not implemented yet"),
-    (("table", "drakerys", "morale"), 2, "morale"),
+    (("table", "drakerys", "nosuchtable"), 2, "nosuchtable"),
     (("table", "drakerys", "action", "--max-dice", "0"), 2, "--max-dice"),
     (("frobnicate",), 2, "frobnicate"),
     (("roll", "drakerys", "frob", "--dice", "2"), 2, "'frob'"),

@@ -42,16 +42,7 @@ from naive_fight import (
     withdraw_casualties,
 )
 
-from rulesets.drakerys.fight import (
-    RESULT_A_DESTROYED,
-    RESULT_A_WINS_SCATTER,
-    RESULT_A_WINS_STEADY,
-    RESULT_A_WINS_STRESS,
-    RESULT_B_DESTROYED,
-    RESULT_BOTH_DESTROYED,
-    RESULT_DRAW,
-    Combatant,
-)
+from rulesets.drakerys.fight import Combatant, FightOutcome
 from rulesets.drakerys.units import Profile, Unit, Weapon
 
 BOW = Weapon("Bow", 50, 3, 3, "", False, False, "seed 002, ranged weapons table")
@@ -230,14 +221,14 @@ KILLER = dict(power=40, combat=6, strength=10, resistance=0, health=1)
 
 
 @pytest.mark.parametrize(("ia", "ib", "charge", "a_skills", "b_skills", "allied", "expected"), [
-    (4, 3, False, (), (), 0, RESULT_B_DESTROYED),  # A strikes first and B has no one left to strike
-    (3, 4, False, (), (), 0, RESULT_A_DESTROYED),
-    (3, 3, False, (), (), 0, RESULT_BOTH_DESTROYED),  # equal Initiative: simultaneous
-    (3, 4, True, (), (), 0, RESULT_BOTH_DESTROYED),  # Charge: Initiative +1
-    (3, 4, True, (), ("reach",), 0, RESULT_A_DESTROYED),  # Reach cancels the Charge bonus
-    (3, 4, True, ("martial_arts",), ("reach",), 0, RESULT_BOTH_DESTROYED),  # Martial Arts ignores Reach
-    (3, 4, True, ("sharpshooter",), (), 0, RESULT_A_DESTROYED),  # no Charge bonus for a Sharpshooter
-    (3, 4, False, (), (), 1, RESULT_BOTH_DESTROYED),  # +1 Initiative per allied unit engaged
+    (4, 3, False, (), (), 0, FightOutcome.B_DESTROYED),  # A strikes first and B has no one left to strike
+    (3, 4, False, (), (), 0, FightOutcome.A_DESTROYED),
+    (3, 3, False, (), (), 0, FightOutcome.BOTH_DESTROYED),  # equal Initiative: simultaneous
+    (3, 4, True, (), (), 0, FightOutcome.BOTH_DESTROYED),  # Charge: Initiative +1
+    (3, 4, True, (), ("reach",), 0, FightOutcome.A_DESTROYED),  # Reach cancels the Charge bonus
+    (3, 4, True, ("martial_arts",), ("reach",), 0, FightOutcome.BOTH_DESTROYED),  # Martial Arts ignores Reach
+    (3, 4, True, ("sharpshooter",), (), 0, FightOutcome.A_DESTROYED),  # no Charge bonus for a Sharpshooter
+    (3, 4, False, (), (), 1, FightOutcome.BOTH_DESTROYED),  # +1 Initiative per allied unit engaged
 ])
 def test_initiative_order(ia, ib, charge, a_skills, b_skills, allied, expected):
     # 40 dice at 6+ and injuries at 2+: the first strike kills the lone warrior (miss odds ~1e-12).
@@ -245,9 +236,9 @@ def test_initiative_order(ia, ib, charge, a_skills, b_skills, allied, expected):
     b = Combatant(make_unit("B", skills=b_skills, initiative=ib, **KILLER), 1)
     results = fights(2, 60, a, b, charge=charge)
     assert all(r["result"] == expected for r in results)
-    if expected == RESULT_B_DESTROYED:
+    if expected == FightOutcome.B_DESTROYED:
         assert all(r["inflicted_b"] == 0 and r["kills_b"] == 0 for r in results)  # B rolled nothing
-    if expected == RESULT_A_DESTROYED:
+    if expected == FightOutcome.A_DESTROYED:
         assert all(r["inflicted_a"] == 0 for r in results)
     for r in results:
         assert r["advantage_a"] is None and r["morale"] is None  # a destroyed unit takes no Morale roll
@@ -349,7 +340,7 @@ def test_safeguard_counts_injuries_before_it():
 def test_advantage_and_draw():
     # A charges (+1); B has more warriors (+1): a draw, nobody rolls Morale.
     results = fights(15, 100, Combatant(WALL, 1), Combatant(WALL, 2), charge=True)
-    assert all(r["result"] == RESULT_DRAW and r["morale"] is None for r in results)
+    assert all(r["result"] == FightOutcome.DRAW and r["morale"] is None for r in results)
     assert all((r["advantage_a"], r["advantage_b"]) == (1, 1) for r in results)
     # A attacks with 1 Stress; B has more warriors and less Stress: 0 vs 2.
     results = fights(16, 100, Combatant(WALL, 1, stress=1, authority=50), Combatant(WALL, 2), charge=False)
@@ -371,7 +362,7 @@ def test_the_losers_morale_roll(a_skills, b_skills, authority, p_scatter):
                   10, stress=1, authority=authority)
     results = fights(17, n, a, b, charge=True)
     assert all((r["advantage_a"], r["advantage_b"]) == (3, 0) for r in results)
-    scattered = [r for r in results if r["result"] == RESULT_A_WINS_SCATTER]
+    scattered = [r for r in results if r["result"] == FightOutcome.A_WINS_SCATTER]
     assert close(len(scattered) / n, p_scatter, n)
     assert all(r["alive_b"] == 0 and r["kills_a"] == 0 for r in scattered)
 
@@ -383,8 +374,8 @@ def test_berserker_never_scatters():
     b = Combatant(make_unit("B", skills=("expert_parry", "berserker"), strength=1, resistance=10,
                             willpower=1), 10, stress=1)
     results = fights(18, n, a, b, charge=True)
-    assert not any(r["result"] == RESULT_A_WINS_SCATTER for r in results)
-    stressed = [r for r in results if r["result"] == RESULT_A_WINS_STRESS]
+    assert not any(r["result"] == FightOutcome.A_WINS_SCATTER for r in results)
+    stressed = [r for r in results if r["result"] == FightOutcome.A_WINS_STRESS]
     assert close(len(stressed) / n, 0.7**4, n)
     assert all(r["stress_b"] == 2 and r["alive_b"] == 10 for r in stressed)
 
@@ -395,7 +386,7 @@ def test_an_object_does_not_strike_nor_roll_morale():
     brute = Combatant(make_unit("A", power=1, combat=3, strength=1, resistance=0), 1)
     results = fights(19, 300, brute, cage, charge=True)
     assert all(r["inflicted_b"] == 0 and r["morale_successes"] is None for r in results)
-    assert {r["result"] for r in results} <= {RESULT_A_WINS_STEADY, RESULT_B_DESTROYED}
+    assert {r["result"] for r in results} <= {FightOutcome.A_WINS_STEADY, FightOutcome.B_DESTROYED}
 
 
 def test_fight_rejects_a_bad_frontage():

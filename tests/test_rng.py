@@ -212,3 +212,48 @@ def test_uniform01_mean_and_variance():
     # mean 1/2 with standard error sqrt(1/12 / n) ~ 6.5e-4
     assert abs(u.mean() - 0.5) < 5 * (1 / 12 / u.size) ** 0.5
     assert abs(u.var() - 1 / 12) < 2e-3
+
+
+# --- trial streams ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "trial"), [(0, 0), (12345, 7), (2**64 - 1, 10**12 - 1)])
+def test_trial_stream_sfc64_matches_numpy_word_for_word(seed, trial):
+    s = rng.trial_state(seed, trial)
+    bg = _numpy_sfc64(s)
+    np.testing.assert_array_equal(rng.draw_u64(s, 1000), bg.random_raw(1000))
+    np.testing.assert_array_equal(s, bg.state["state"]["state"])
+
+
+def test_trial_stream_is_reproducible_and_warmed_up():
+    np.testing.assert_array_equal(rng.draw_u64(rng.trial_state(2024, 5), 64),
+                                  rng.draw_u64(rng.trial_state(2024, 5), 64))
+    np.testing.assert_array_equal(rng.trial_stream(np.uint64(2024), np.int64(5)), rng.trial_state(2024, 5))
+    filled = np.empty(rng.STATE_WORDS, np.uint64)
+    rng.seed_trial_stream(np.uint64(2024), np.int64(5), filled)
+    np.testing.assert_array_equal(filled, rng.trial_state(2024, 5))
+    assert int(rng.trial_state(99, 3)[3]) == 13  # counter 1, then 12 warm-up steps
+
+
+def test_trial_t_is_keyed_as_chunk_two_to_the_63_plus_t():
+    # the documented construction: the trial key constant is 2**63 * _CHUNK_KEY + _GOLDEN modulo 2**64
+    assert int(rng._TRIAL_KEY) == (2**63 * int(rng._CHUNK_KEY) + int(rng._GOLDEN)) % 2**64
+    for seed, trial in ((0, 0), (7, 12), (2**63 + 5, 10**9)):
+        chunk = np.empty(rng.STATE_WORDS, np.uint64)
+        rng.seed_stream(np.uint64(seed), np.uint64(2**63 + trial), chunk)
+        np.testing.assert_array_equal(rng.trial_state(seed, trial), chunk)
+
+
+def test_trial_streams_are_distinct_from_each_other_and_from_chunk_streams():
+    firsts = {}
+    for seed in (0, 1, 2**63):
+        for index in (0, 1, 2, 3, 1000, 16384, 2**40):
+            firsts[("trial", seed, index)] = int(rng.draw_u64(rng.trial_state(seed, index), 1)[0])
+            firsts[("chunk", seed, index)] = int(rng.draw_u64(rng.stream(seed, index), 1)[0])
+    # no two streams, trial or chunk, share even their first word
+    assert len(set(firsts.values())) == len(firsts)
+
+
+def test_trial_stream_rejects_bad_seed():
+    with pytest.raises(ValueError, match="seed"):
+        rng.trial_state(-1, 0)

@@ -265,3 +265,153 @@ def test_batch_schedule_property(n_chunks, cells, max_batch):
         # each full batch at most doubles the one before
         assert all(b <= 2 * a for a, b in zip(sizes, sizes[1:], strict=False))
         assert all(s * 8 * cells <= max(config.BATCH_HISTOGRAM_BYTES, 8 * cells) for s in sizes)
+
+
+# --- records ----------------------------------------------------------------------------------------------
+
+RECORD_FIELDS = 3
+
+
+@nb.njit(**PARALLEL_JIT)
+def _die_records(sides, seed, first_trial, out):
+    """Records contract: trial t rolls a d``sides`` from its own stream, then counts the rolls before the
+    next top face. out: int64[n, 3]: (face, rolls before a top face, trial index)."""
+    n = out.shape[0]
+    for block in nb.prange((n + 63) // 64):
+        state = np.empty(rng.STATE_WORDS, np.uint64)
+        for k in range(block * 64, min(n, (block + 1) * 64)):
+            rng.seed_trial_stream(seed, first_trial + k, state)
+            out[k, 0] = rng.roll_die(state, sides)
+            rolls = 0
+            while rng.roll_die(state, sides) != sides:
+                rolls += 1
+            out[k, 1] = rolls
+            out[k, 2] = first_trial + k
+
+
+def _records(trials, seed=7, **kwargs):
+    return runner.run_records(_die_records, (6,), RECORD_FIELDS, trials, seed, **kwargs)
+
+
+def _record_reference(trial, seed):
+    """The contract spelled out for one trial: its record drawn from stream (seed, trial) alone."""
+    state = rng.trial_state(seed, trial)
+    face = int(_faces(state, 6, 1)[0])
+    rolls = 0
+    while int(_faces(state, 6, 1)[0]) != 6:
+        rolls += 1
+    return [face, rolls, trial]
+
+
+def _mean_face(records):
+    return histogram_mean(np.bincount(records[:, 0], minlength=7)[1:], FACES)
+
+
+def test_run_records_follows_the_records_contract():
+    result = _records(1_234, block_trials=100, threads=1)
+    assert result.records.dtype == np.int64
+    assert result.records.shape == (1_234, RECORD_FIELDS)
+    assert (result.trials, result.requested_trials, result.seed, result.threads) == (1_234, 1_234, 7, 1)
+    assert result.precision is None and result.stopped_by_precision is False
+    np.testing.assert_array_equal(result.records[:, 2], np.arange(1_234))
+    for t in (0, 1, 99, 100, 1_233):
+        assert result.records[t].tolist() == _record_reference(t, 7)
+
+
+def test_run_records_is_a_fair_die():
+    faces = _records(120_000, seed=11).records[:, 0]
+    assert chisquare_gof(np.bincount(faces, minlength=7)[1:], np.full(6, 1 / 6)).pvalue > 1e-4
+
+
+@needs_two_threads
+def test_run_records_thread_count_does_not_change_the_records():
+    one = _records(100_003, threads=1)
+    two = _records(100_003, threads=2)
+    assert one.threads == 1 and two.threads == 2
+    np.testing.assert_array_equal(one.records, two.records)
+
+
+def test_run_records_batching_does_not_change_the_records():
+    default = _records(54_321)
+    small_blocks = _records(54_321, block_trials=777, threads=1)
+    small_batches = _records(54_321, block_trials=1000, max_batch_trials=3000)
+    one_block = _records(54_321, block_trials=54_321)
+    for other in (small_blocks, small_batches, one_block):
+        np.testing.assert_array_equal(default.records, other.records)
+
+
+def test_run_records_prefix_property():
+    """The first n records of a longer run are a run of n trials: trial t meets the same dice whatever
+    the run's size."""
+    longer = _records(40_000, seed=3, block_trials=1000)
+    for n in (1, 999, 1000, 12_345):
+        np.testing.assert_array_equal(_records(n, seed=3).records, longer.records[:n])
+    assert not np.array_equal(_records(1000, seed=4).records[:, :2], longer.records[:1000, :2])
+
+
+def test_record_batches_depend_only_on_the_size():
+    assert runner.record_batches(30_500, 1000) == [4000, 8000, 16_000, 2500]
+    assert runner.record_batches(3, 1000) == [3]
+    assert runner.record_batches(10_000, 1000, max_batch_trials=3000) == [3000, 3000, 3000, 1000]
+    assert runner.record_batches(10, 1, max_batch_trials=1) == [1] * 10
+    sizes = runner.record_batches(10**7, config.CHUNK_TRIALS)
+    assert sum(sizes) == 10**7
+    assert max(sizes) == config.MAX_BATCH_CHUNKS * config.CHUNK_TRIALS
+
+
+def _records_precision_run(threads, target=0.05, cap=10**6):
+    half_widths = []
+
+    def statistic(records):
+        estimate = _mean_face(records)
+        half_widths.append(estimate.half_width)
+        return estimate
+
+    result = _records(cap, seed=5, threads=threads, precision=target, statistic=statistic, block_trials=1000)
+    return result, half_widths
+
+
+def test_run_records_precision_stops_at_the_first_narrow_batch():
+    result, half_widths = _records_precision_run(1)
+    assert result.stopped_by_precision is True
+    assert (result.precision, result.requested_trials) == (0.05, 10**6)
+    # d6: sd = sqrt(35/12) = 1.708, so about (1.96 * 1.708 / 0.05)**2 = 4,480 trials are needed; the
+    # batches end after 4,000 and 12,000 trials
+    assert result.trials == 12_000
+    assert result.records.shape == (12_000, RECORD_FIELDS)
+    assert half_widths[-1] < 0.05 and all(h >= 0.05 for h in half_widths[:-1])
+    np.testing.assert_array_equal(result.records, _records(12_000, seed=5).records)
+
+
+@needs_two_threads
+def test_run_records_precision_stop_is_the_same_for_any_thread_count():
+    one, _ = _records_precision_run(1)
+    two, _ = _records_precision_run(2)
+    assert one.trials == two.trials
+    np.testing.assert_array_equal(one.records, two.records)
+
+
+def test_run_records_progress_and_thread_count_restored():
+    calls = []
+    before = numba.get_num_threads()
+    _records(30_500, block_trials=1000, threads=1, progress=lambda *call: calls.append(call))
+    assert calls == [(4000, 30_500), (12_000, 30_500), (28_000, 30_500), (30_500, 30_500)]
+    assert numba.get_num_threads() == before
+
+
+def test_run_records_caps_the_trials_it_keeps():
+    with pytest.raises(ValueError, match="MAX_RECORD_TRIALS"):
+        _records(config.MAX_RECORD_TRIALS + 1)
+    assert runner.check_record_trials(config.MAX_RECORD_TRIALS) == config.MAX_RECORD_TRIALS
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"trials": 0}, "trials"), ({"trials": 1.5}, "trials"), ({"seed": -1}, "seed"),
+    ({"threads": 0}, "threads"), ({"n_fields": 0}, "n_fields"), ({"block_trials": 0}, "block_trials"),
+    ({"precision": 0.1}, "precision"), ({"precision": -1.0, "statistic": _mean_face}, "precision"),
+])
+def test_run_records_bad_inputs(kwargs, match):
+    args = {"trials": 100, "seed": 1, "n_fields": RECORD_FIELDS, **kwargs}
+    positional = (args.pop("n_fields"), args.pop("trials"), args.pop("seed"))
+    with pytest.raises(ValueError, match=match):
+        runner.run_records(_die_records, (6,), *positional, **args)

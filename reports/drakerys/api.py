@@ -6,7 +6,12 @@ from pathlib import Path
 
 from reports.drakerys.fight import engagement_report
 from reports.drakerys.magic import invocation_table_report, spell_table_report
-from reports.drakerys.tables import action_table_report, morale_table_report, roll_report, weapons_table_report
+from reports.drakerys.tables import (
+    action_table_report,
+    morale_table_report,
+    roll_report,
+    weapons_table_report,
+)
 from reports.drakerys.units import units_report
 from reports.formats import Report
 from reports.tables import Rounding

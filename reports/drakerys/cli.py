@@ -22,11 +22,17 @@ from reports.cli.verbs import DefaultCommandGroup
 from reports.drakerys import cli_fight, cli_magic
 from reports.drakerys.cli_sides import load_catalog
 from reports.drakerys.magic import invocation_table_report, spell_table_report
-from reports.drakerys.tables import action_table_report, morale_table_report, roll_report, weapons_table_report
+from reports.drakerys.tables import (
+    action_table_report,
+    morale_table_report,
+    roll_report,
+    weapons_table_report,
+)
 from reports.drakerys.units import units_report
 from rulesets import drakerys
 from rulesets.drakerys import magic
 from rulesets.drakerys import tables as drakerys_tables
+from rulesets.drakerys.rules import MORALE_DICE
 
 SHOW = ("successes", "criticals", "joint")
 MAX_TABLE_DICE = 100
@@ -92,6 +98,11 @@ cli_fight.register(roll_drakerys)
 cli_magic.register(roll_drakerys)
 
 
+def _thresholds(thresholds: tuple[int, ...]) -> tuple[int, ...]:
+    """The --threshold values, sorted and once each (default: every threshold 2..10)."""
+    return tuple(sorted(set(thresholds))) or tuple(range(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD + 1))
+
+
 @click.group("drakerys")
 def table_drakerys():
     """Drakerys rulebook tables, exact: action, morale, spell, invocation, weapons, and `all` of them into a
@@ -117,18 +128,13 @@ def table_action(max_dice, thresholds, swashbuckler, rerolls, crits, rulings, fm
     Example: balance table drakerys action --format markdown
     """
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    table = drakerys.action_table(max_dice, _thresholds(thresholds), in_force, swashbuckler=swashbuckler, rerolls=rerolls,
-                                  crits=crits)
+    table = drakerys.action_table(max_dice, _thresholds(thresholds), in_force, swashbuckler=swashbuckler,
+                                  rerolls=rerolls, crits=crits)
     emit(action_table_report(table), fmt, output)
     if plot is not None:
         from reports.drakerys.plots import plot_action_table  # matplotlib only when a plot is asked for
 
         plot_action_table(table, plot)
-
-
-def _thresholds(thresholds: tuple[int, ...]) -> tuple[int, ...]:
-    """The --threshold values, sorted and once each (default: every threshold 2..10)."""
-    return tuple(sorted(set(thresholds))) or tuple(range(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD + 1))
 
 
 def _no_plot(plot, command: str) -> None:
@@ -137,7 +143,7 @@ def _no_plot(plot, command: str) -> None:
 
 
 @table_drakerys.command("morale")
-@click.option("--max-dice", type=WholeNumber(drakerys.rules.MORALE_DICE, MAX_TABLE_DICE),
+@click.option("--max-dice", type=WholeNumber(MORALE_DICE, MAX_TABLE_DICE),
               default=drakerys_tables.MORALE_MAX_DICE, show_default=True,
               help="Rows for 2..N dice (2 + 1 per complete 5 warriors + Discipline + Authority units).")
 @click.option("--threshold", "thresholds", multiple=True,
@@ -174,7 +180,8 @@ def table_morale(max_dice, thresholds, berserker, charisma, rulings, fmt, output
 @click.option("--cost", type=WholeNumber(0, magic.VORTEX_MANA * magic.MAX_WIZARD_LEVEL),
               default=drakerys_tables.SPELL_COST, show_default=True, help="The spell's cost in Mana.")
 @click.option("--tiers", type=cli_magic.Tiers(), default=",".join(map(str, magic.MIRAGE_TIERS)),
-              show_default=True, help="Lowest success count of each effect tier (the MIRAGE card: 1-2, 3-4, 5+).")
+              show_default=True,
+              help="Lowest success count of each effect tier (the MIRAGE card: 1-2, 3-4, 5+).")
 @ruling_option
 @output_options
 def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, output, plot):
@@ -184,8 +191,9 @@ def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, out
     Example: balance table drakerys spell --level 3 --format markdown
     """
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    table = drakerys_tables.spell_table(levels or range(1, magic.MAX_WIZARD_LEVEL + 1), range(max_opposition + 1),
-                                        in_force, cost=cost, max_mana=max_mana, tiers=tiers)
+    levels = levels or range(1, magic.MAX_WIZARD_LEVEL + 1)
+    table = drakerys_tables.spell_table(levels, range(max_opposition + 1), in_force, cost=cost,
+                                        max_mana=max_mana, tiers=tiers)
     emit(spell_table_report(table), fmt, output)
     if plot is not None:
         from reports.drakerys.plots import plot_spell_table  # matplotlib only when a plot is asked for

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from reports.formats import Report, Section
 from rulesets.drakerys import combat
-from rulesets.drakerys.fight import MORALE_OUTCOMES, modelling_notes
-from simcore.stats import Z95, Estimate, proportion
+from rulesets.drakerys.fight import modelling_notes
+from simcore.stats import Z95, Estimate
 
 
 def _method(run) -> tuple[str, str]:
@@ -28,36 +27,31 @@ def _row(measure: str, outcome, e: Estimate) -> dict:
     return {"measure": measure, "outcome": str(outcome), "probability": e.value, "stderr": e.stderr}
 
 
-def _distribution(measure: str, counts: np.ndarray, trials: int, top: int) -> list[dict]:
-    return [_row(measure, k, proportion(int(counts[k]), trials)) for k in range(top + 1)]
+def _distribution(measure: str, estimates: list[Estimate]) -> list[dict]:
+    return [_row(measure, k, e) for k, e in enumerate(estimates)]
 
 
 def fight_report(result: combat.FightResult, ap_a: int, ap_b: int, desc_a: str, desc_b: str) -> Report:
     """`balance roll drakerys fight`: outcome, morale and casualty distributions."""
-    run, n = result.run, result.run.trials
-    counts = run.counts
+    run = result.run
     rows = [
-        _row("winner", "A", result.outcome(combat.A_WINS)),
-        _row("winner", "B", result.outcome(combat.B_WINS)),
-        _row("winner", "both (draw)", result.outcome(combat.DRAW)),
-        _row("winner", "none (both destroyed)", result.outcome(combat.BOTH_DESTROYED)),
+        _row("winner", "A", result.p_wins(0)),
+        _row("winner", "B", result.p_wins(1)),
+        _row("winner", "both (draw)", result.p_draw()),
+        _row("winner", "none (both destroyed)", result.p_both_destroyed()),
     ]
-    for letter, base, destroyed in (("B", 1, 9), ("A", 5, 10)):
-        for k, name in enumerate(MORALE_OUTCOMES):
-            rows.append(_row(f"morale_{letter}", name, result.outcome((base + k,))))
-        rows.append(_row(f"morale_{letter}", "destroyed", result.outcome((destroyed, 11))))
-        rolled = sum(int(counts[2, base + k]) for k in range(4)) + int(counts[2, destroyed] + counts[2, 11])
-        rows.append(_row(f"morale_{letter}", "no roll", proportion(n - rolled, n)))
-    rows += _distribution("casualties_A", counts[5], n, result.attacker.size)
-    rows += _distribution("casualties_B", counts[6], n, result.target.size)
+    for letter, side in (("B", 1), ("A", 0)):
+        rows += [_row(f"morale_{letter}", name, e) for name, e in result.morale(side).items()]
+    rows += _distribution("casualties_A", result.casualty_distribution(0))
+    rows += _distribution("casualties_B", result.casualty_distribution(1))
     meta = [
         ("ruleset", "drakerys (seed 002, FIGHTING, MORALE)"),
         ("A", desc_a + (" (charging)" if result.charge else " (Attack action)")),
         ("B", desc_b),
         _method(run),
         ("rulings", result.rulings.describe()),
-        ("injuries inflicted by A", _est(result.mean(3))),
-        ("injuries inflicted by B", _est(result.mean(4))),
+        ("injuries inflicted by A", _est(result.injuries_inflicted(0))),
+        ("injuries inflicted by B", _est(result.injuries_inflicted(1))),
         ("AP destroyed by A", _est(result.ap_destroyed(1, ap_b))),
         ("AP destroyed by B", _est(result.ap_destroyed(0, ap_a))),
     ]
@@ -72,11 +66,10 @@ def fight_report(result: combat.FightResult, ap_a: int, ap_b: int, desc_a: str, 
 
 def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_b: str) -> Report:
     """`balance roll drakerys shoot`: casualties, injuries and the target's morale."""
-    run, n = result.run, result.run.trials
+    run = result.run
     rows = [_row("morale_B", k, e) for k, e in result.morale().items()]
-    rows += _distribution("casualties_B", run.counts[0], n, result.target.size)
+    rows += _distribution("casualties_B", result.removed_distribution())
     w = result.weapon
-    lost = result.mean(0)
     meta = [
         ("ruleset", "drakerys (seed 002, SHOOTING, MORALE)"),
         ("shooter", desc_a),
@@ -85,9 +78,8 @@ def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_
                  f"from {result.distance_cm} cm"),
         _method(run),
         ("rulings", result.rulings.describe()),
-        ("injuries inflicted", _est(result.mean(1))),
-        ("AP destroyed", _est(Estimate(lost.value * ap_b / result.target.size,
-                                        lost.stderr * ap_b / result.target.size, n))),
+        ("injuries inflicted", _est(result.injuries_inflicted())),
+        ("AP destroyed", _est(result.ap_destroyed(ap_b))),
     ]
     notes = ["casualties are warriors removed by the shot (a Morale scatter is listed under morale_B)"]
     notes += modelling_notes(result.shooter.unit, result.target.unit)
@@ -100,19 +92,19 @@ def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, des
     """`balance duel drakerys`: who wins an engagement fought to the end, and at what cost."""
     run = result.run
     summary = [
-        ("P(A wins)", result.outcome(0)),
-        ("P(B wins)", result.outcome(1)),
-        ("P(neither: the game ends first)", result.outcome(2)),
-        ("P(both destroyed)", result.outcome(3)),
-        ("injuries suffered by A", result.mean(1)),
-        ("injuries suffered by B", result.mean(2)),
+        ("P(A wins)", result.p_wins(0)),
+        ("P(B wins)", result.p_wins(1)),
+        ("P(neither: the game ends first)", result.p_neither()),
+        ("P(both destroyed)", result.p_both_destroyed()),
+        ("injuries suffered by A", result.injuries_suffered(0)),
+        ("injuries suffered by B", result.injuries_suffered(1)),
         ("AP destroyed of A", result.ap_destroyed(0, ap_a)),
         ("AP destroyed of B", result.ap_destroyed(1, ap_b)),
-        ("warriors lost by A", result.mean(3)),
-        ("warriors lost by B", result.mean(4)),
-        ("Time Sections spent by A", result.mean(5)),
-        ("Time Sections spent by B", result.mean(6)),
-        ("activations", result.mean(7)),
+        ("warriors lost by A", result.casualties(0)),
+        ("warriors lost by B", result.casualties(1)),
+        ("Time Sections spent by A", result.ts_spent(0)),
+        ("Time Sections spent by B", result.ts_spent(1)),
+        ("activations", result.activations()),
     ]
     table = pd.DataFrame({
         "quantity": [q for q, _ in summary],

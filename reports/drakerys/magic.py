@@ -6,11 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports.drakerys.tables import READING, probability_cell, rounding_note, smallest_shown
 from reports.formats import Report, Section
-from reports.drakerys.tables import probability_cell, rounding_note, smallest_shown
 from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
 from rulesets.base import RulesError
 from rulesets.drakerys import magic
+from rulesets.drakerys.rules import action_threshold
 from rulesets.drakerys.tables import InvocationTable, SpellTable
 from simcore import exact
 from simcore.stats import Z95
@@ -212,8 +213,8 @@ def _extra_ts_rows(el: magic.MaelstromElements) -> pd.DataFrame:
 
 _INVOCATION_RULESET = ("drakerys (seed 002, ELEMENTAL INVOCATION: INVOKING AN ELEMENTAL; player aid "
                        "\"Invoking an Elemental\")")
-_INVOCATION_CRITICALS = ("not applied: the roll is on a fixed 7+, not the Action Table; they could not change "
-                         "P(at least one success), a 10 being a success already")
+_INVOCATION_CRITICALS = ("not applied: the roll is on a fixed 7+, not the Action Table; they could not "
+                         "change P(at least one success), a 10 being a success already")
 _EXTRA_TS_NOTE = ("extra_ts: Time Sections paid for the extra dice, on top of the invocation's own cost "
                   "(Herald 1 TS, Overlord 3 TS)")
 _ELEMENT_NOTE = ("the element table is rolled only when the invocation succeeds: p_invoked is "
@@ -261,7 +262,7 @@ def _rounded(df: pd.DataFrame, columns: tuple[str, ...], rounding: Rounding) -> 
     return out
 
 
-def invocation_table_report(table: InvocationTable, rounding: Rounding = Rounding(1, True)) -> Report:
+def invocation_table_report(table: InvocationTable, rounding: Rounding = READING) -> Report:
     """The invocation table: P(the Elemental is invoked) from a Vortex with 0..N extra dice, and from a
     Maelstrom the element table and its extra TS; views rounded by ``rounding``."""
     vortex, maelstrom = table.vortex, table.maelstrom
@@ -284,13 +285,13 @@ def invocation_table_report(table: InvocationTable, rounding: Rounding = Roundin
                            f"the roll's P = {maelstrom.p_success:g})",
                 _rounded(elements, ("probability", "p_invoked"), rounding)),
         Section("extra_ts", f"Extra TS from the element table's 1s, {unit} (given an invocation)",
-                _rounded(extra_ts[extra_ts["p_at_least"] >= smallest_shown(rounding)], ("probability", "p_at_least"),
-                         rounding)),
+                _rounded(extra_ts[extra_ts["p_at_least"] >= smallest_shown(rounding)],
+                         ("probability", "p_at_least"), rounding)),
     ]
     meta = [
         ("ruleset", _INVOCATION_RULESET),
-        ("roll", f"{magic.INVOCATION_DICE}d10 + 1 d10 per extra TS (0..{vortex.roll.extra_dice}, from a Vortex "
-                 f"not occupied by an Elemental; never from a Maelstrom) against a fixed "
+        ("roll", f"{magic.INVOCATION_DICE}d10 + 1 d10 per extra TS (0..{vortex.roll.extra_dice}, from a "
+                 f"Vortex not occupied by an Elemental; never from a Maelstrom) against a fixed "
                  f"{magic.INVOCATION_THRESHOLD}+; at least one success invokes"),
         ("element table", "from a Maelstrom, on a successful invocation: d10 1 = +1 TS and roll again, "
                           "2-3 Air, 4-5 Water, 6-7 Fire, 8-9 Earth, 10 the player's choice"),
@@ -303,10 +304,15 @@ def invocation_table_report(table: InvocationTable, rounding: Rounding = Roundin
     notes = [_EXTRA_TS_NOTE, _ELEMENT_NOTE, "from a Vortex the Elemental has the Vortex's element",
              f"extra TS rows stop where P(at least k) < {float(magic.EXTRA_TS_FLOOR):g} (tidy) or rounds to "
              f"0 (views)", rounding_note(rounding)]
-    return Report("Drakerys: Elemental invocation table", meta, sections, views, notes)
+    return Report("Drakerys: the Elemental invocation", meta, sections, views, notes)
 
 
-def spell_table_report(table: SpellTable, rounding: Rounding = Rounding(1, True)) -> Report:
+def _tier_cell(dist: magic.SpellDistribution | None, tier: int, rounding: Rounding) -> str:
+    """P(``tier`` or better) rounded for reading; blank for a cast the rules do not allow (None)."""
+    return "" if dist is None else probability_cell(float(exact.at_least(dist.tiers)[tier]), rounding)
+
+
+def spell_table_report(table: SpellTable, rounding: Rounding = READING) -> Report:
     """The Spell table: P(each effect tier) by Wizard level, opposition and Mana spent reinforcing; one view
     per level and tier (P(that tier or a better one), Mana by opposition), rounded by ``rounding``."""
     labels = magic.tier_labels(table.tiers)
@@ -325,19 +331,18 @@ def spell_table_report(table: SpellTable, rounding: Rounding = Rounding(1, True)
     for level in table.levels:
         manas = table.manas(level)
         for tier in range(1, len(table.tiers) + 1):
-            columns = {}
-            for opposition in table.oppositions:
-                cells = []
-                for mana in manas:
-                    dist = table.cells.get((level, opposition, mana))
-                    cells.append("—" if dist is None else
-                                 probability_cell(float(exact.at_least(dist.tiers)[tier]), rounding))
-                columns[f"opp {opposition}"] = cells
+            # P(tier or better) grows with the Mana, so a cell rounding to 0 comes before the numbers of its
+            # row and a cast the Vortexes cannot supply after them: both are blank
+            columns = {f"mana {m}": [_tier_cell(table.cells.get((level, o, m)), tier, rounding)
+                                     for o in table.oppositions] for m in manas}
+            view = pd.DataFrame({"opposition": list(table.oppositions),
+                                 "threshold": [action_threshold(level, o) for o in table.oppositions],
+                                 **columns})
+            low = table.tiers[tier - 1]
             what = "the spell is cast" if tier == 1 else f"tier {tier} or better"
-            view = pd.DataFrame({"mana": list(manas), "dice": [1 + m for m in manas], **columns})
-            views.append(Section(f"level_{level}_tier_{tier}",
-                                 f"Level-{level} Wizard: P(at least {table.tiers[tier - 1]} successes: {what}), "
-                                 f"{unit}; rows: Mana spent reinforcing, columns: opposition", view))
+            title = (f"Level-{level} Wizard: P(at least {low} success{'es' if low != 1 else ''}: {what}), "
+                     f"{unit}; rows: opposition, columns: Mana spent reinforcing (dice = 1 + Mana)")
+            views.append(Section(f"level_{level}_tier_{tier}", title, view))
     meta = [
         ("ruleset", "drakerys (seed 002, MAGIC: CASTING A SPELL, STEP 2 to STEP 4; the MIRAGE card; ACTION "
                     "TABLE, CRITICAL SUCCESSES)"),
@@ -347,16 +352,17 @@ def spell_table_report(table: SpellTable, rounding: Rounding = Rounding(1, True)
                        "Source, +1 per Source after the first; threshold = 6 - (level - opposition), 2..10"),
         ("dice", "1 d10 + 1 per Mana spent reinforcing; no Heroic Action"),
         ("sources", f"Vortexes only (3 Mana each), no Maelstrom (no Cataclysmic Effect); cost {table.cost} "
-                    "Mana; each cell names the fewest Vortexes that pay the cost and the Mana (vortexes), the "
-                    "rest of the opposition is distance (distance_shares: started 10 cm shares)"),
+                    "Mana; each cell names the fewest Vortexes that pay the cost and the Mana (vortexes), "
+                    "the rest of the opposition is distance (distance_shares: started 10 cm shares)"),
         ("tiers", "0 successes: the spell fails; " + ", ".join(
             f"tier {t}: {lab}" for t, lab in enumerate(labels) if t) + " successes (the best tier reached; "
                                                                         "a lower one may be chosen)"),
         ("criticals", "every 10 is a success and adds one d10 (a roll on the Action Table)"),
         ("method", "exact"), ("rulings", table.rulings.describe()),
     ]
-    notes = ["—: a level-L Wizard names at most L Sources, and each Source after the first adds 1 to the "
-             "opposition: its Vortexes cannot supply the cost and this Mana within this opposition",
+    notes = ["blank after the numbers of a row: a level-L Wizard names at most L Sources, and each Source "
+             "after the first adds 1 to the opposition: its Vortexes cannot supply the cost and this Mana "
+             "within this opposition; blank before them: rounds to 0",
              "any cast with the same level, opposition and Mana rolls the same dice at the same threshold",
              rounding_note(rounding)]
     return Report("Drakerys: the Spell roll", meta, [Section("spell", "Spell roll: effect tiers", tidy)],

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from reports.plots import Z95, plt, save
+from rulesets.drakerys.fight import Morale
 from simcore import exact
 
 
@@ -49,8 +50,6 @@ def plot_action_table(table, path: Path) -> None:
 
 def plot_morale_table(table, path: Path) -> None:
     """P(scatter) and P(steady) against the threshold, one line per number of dice."""
-    from rulesets.drakerys.fight import Morale
-
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     thresholds = list(table.thresholds)
     for ax, outcome, what in ((axes[0], Morale.SCATTER, "P(scatter: 0 successes)"),
@@ -80,7 +79,7 @@ def plot_spell_table(table, path: Path) -> None:
             p = [exact.at_least(table.cells[level, opposition, m].tiers)[i + 1] for m in manas]
             ax.plot(manas, p, marker=".", label=f"level {level}")
         ax.set_xlabel("Mana spent reinforcing (dice - 1)")
-        ax.set_title(f"P(at least {low} successes)", fontsize=9)
+        ax.set_title(f"P(at least {low} success{'es' if low != 1 else ''})", fontsize=9)
         ax.grid(alpha=0.3)
     axes[0, 0].set_ylabel("probability (exact)")
     axes[0, -1].legend(fontsize=8)

@@ -57,7 +57,11 @@ def _joint_rows(dist) -> pd.DataFrame:
                          "stderr": np.sqrt(p * (1 - p) / dist.run.trials)})
 
 
-def action_table_report(table, rounding: Rounding = Rounding(1, True)) -> Report:
+#: How the views of the rulebook tables round by default: percentages to 0.1, as a rulebook prints them.
+READING = Rounding(1, True)
+
+
+def action_table_report(table, rounding: Rounding = READING) -> Report:
     """The Drakerys Action Table: P(at least k successes) and the mean for each dice count and threshold;
     the views round by ``rounding`` (by default percentages to 0.1, as a rulebook prints them)."""
     rows = []
@@ -133,7 +137,7 @@ MORALE_EFFECTS = {
 }
 
 
-def morale_table_report(table: MoraleTable, rounding: Rounding = Rounding(1, True)) -> Report:
+def morale_table_report(table: MoraleTable, rounding: Rounding = READING) -> Report:
     """The Drakerys Morale table: P(scatter), P(stress), P(doubt), P(steady) for each number of dice and
     threshold; one view per outcome, rounded by ``rounding``."""
     rows = [(n, t, MORALE_OUTCOMES[o], table.p(n, t, Morale(o)))
@@ -143,9 +147,9 @@ def morale_table_report(table: MoraleTable, rounding: Rounding = Rounding(1, Tru
     views = []
     for o in range(len(MORALE_OUTCOMES)):
         outcome = Morale(o)
-        view = pd.DataFrame({"dice": list(table.dice),
-                             **{f"{t}+": [probability_cell(table.p(n, t, outcome), rounding) for n in table.dice]
-                                for t in table.thresholds}})
+        cells = {f"{t}+": [probability_cell(table.p(n, t, outcome), rounding) for n in table.dice]
+                 for t in table.thresholds}
+        view = pd.DataFrame({"dice": list(table.dice), **cells})
         views.append(Section(MORALE_OUTCOMES[o], f"P({MORALE_OUTCOMES[o]}), {unit}: "
                                                  f"{MORALE_EFFECTS[outcome]}", view))
     modifiers = []
@@ -155,11 +159,11 @@ def morale_table_report(table: MoraleTable, rounding: Rounding = Rounding(1, Tru
         modifiers.append("Charisma within 20 cm: every failed die rerolled once (dice from criticals never)")
     meta = [("ruleset", "drakerys (seed 002, MORALE; MORALE ROLL in FIGHTING and SHOOTING; ACTION TABLE, "
                         "CRITICAL SUCCESSES; player aid \"Effect of the Morale Roll\")"),
-            ("dice", f"{table.dice[0]}..{table.dice[-1]}: {MORALE_DICE} d10 + 1 per complete share of 5 warriors "
-                     "still in the unit + 1 with Discipline + 1 per allied Authority unit in range"),
+            ("dice", f"{table.dice[0]}..{table.dice[-1]}: {MORALE_DICE} d10 + 1 per complete share of 5 "
+                     "warriors still in the unit + 1 with Discipline + 1 per allied Authority unit in range"),
             ("thresholds", ", ".join(f"{t}+" for t in table.thresholds)
-             + ": 6 - (Willpower of the Leader - opposition), clamped to 2..10; opposition after a Fight: the "
-               "winner's Advantage - the loser's; after a Shot: the weapon's Saturation"),
+             + ": 6 - (Willpower of the Leader - opposition), clamped to 2..10; opposition after a Fight: "
+               "the winner's Advantage - the loser's; after a Shot: the weapon's Saturation"),
             ("outcomes", "; ".join(MORALE_EFFECTS.values())),
             ("modifiers", "; ".join(modifiers) or "none"),
             ("criticals", "every 10 is a success and adds one d10 (a roll on the Action Table)"),
@@ -170,13 +174,14 @@ def morale_table_report(table: MoraleTable, rounding: Rounding = Rounding(1, Tru
                   notes)
 
 
-def weapons_table_report(table: WeaponsTable, rounding: Rounding = Rounding(1, True)) -> Report:
+def weapons_table_report(table: WeaponsTable, rounding: Rounding = READING) -> Report:
     """The Drakerys Ranged Weapons table as the catalog holds it, with its data quirks; ``rounding`` is
     unused (no probabilities)."""
     tidy = pd.DataFrame([
         {"key": key, "weapon": w.name, "max_range_cm": w.max_range_cm, "strength": printed_strength(w),
-         "saturation": w.saturation, "special": w.special, "one_shot_per_activation": w.one_shot_per_activation,
-         "ignores_parry": w.ignores_parry, "carried_by": ", ".join(table.carried_by[key]), "source": w.source}
+         "saturation": w.saturation, "special": w.special,
+         "one_shot_per_activation": w.one_shot_per_activation, "ignores_parry": w.ignores_parry,
+         "carried_by": ", ".join(table.carried_by[key]), "source": w.source}
         for key, w in table.weapons])
     view = pd.DataFrame({
         "Ranged Weapon": tidy["weapon"], "Max. Range": [f"{r} cm" for r in tidy["max_range_cm"]],
@@ -189,5 +194,5 @@ def weapons_table_report(table: WeaponsTable, rounding: Rounding = Rounding(1, T
     notes = ["Strength of the Warrior: the shooter's own Strength is the injury roll's action value",
              "Saturation is the opposition of the target's Morale roll after the Shot",
              *(f"data quirk: {q}" for q in table.quirks)]
-    return Report("Drakerys: ranged weapons", meta, [Section("weapons", "Ranged weapons", tidy)],
+    return Report("Drakerys: the ranged weapons", meta, [Section("weapons", "Ranged weapons", tidy)],
                   [Section("weapons", "Ranged weapons (as the player aid prints them)", view)], notes)

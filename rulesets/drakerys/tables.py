@@ -134,7 +134,7 @@ def morale_table(max_dice: int = MORALE_MAX_DICE,
                        MappingProxyType(successes), MappingProxyType(outcomes))
 
 
-# --- spell ---------------------------------------------------------------------------------------------------
+# --- spell --------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class SpellTable:
@@ -190,12 +190,12 @@ def spell_table(levels=range(1, magic.MAX_WIZARD_LEVEL + 1), oppositions=range(0
                                        tiers=tiers)
                 cells[level, opposition, mana] = magic.spell_distribution(cast, rulings)
     if not cells:
-        raise RulesError(f"no Wizard of level {', '.join(map(str, levels))} can pay a cost of {cost} Mana from "
-                         f"Vortexes within opposition {', '.join(map(str, oppositions))}")
+        raise RulesError(f"no Wizard of level {', '.join(map(str, levels))} can pay a cost of {cost} Mana "
+                         f"from Vortexes within opposition {', '.join(map(str, oppositions))}")
     return SpellTable(levels, oppositions, cost, tuple(tiers), rulings, MappingProxyType(cells))
 
 
-# --- invocation ----------------------------------------------------------------------------------------------
+# --- invocation ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class InvocationTable:
@@ -215,7 +215,7 @@ def invocation_table(max_extra: int = INVOCATION_MAX_EXTRA,
     return InvocationTable(vortex, maelstrom, rulings or DrakerysRulings())
 
 
-# --- weapons -------------------------------------------------------------------------------------------------
+# --- weapons ------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class WeaponsTable:
@@ -223,7 +223,7 @@ class WeaponsTable:
 
     Attributes:
         weapons: (catalog key, weapon), catalog order.
-        carried_by: weapon key -> names of the units whose Shooter skill names it.
+        carried_by: weapon key -> "Name (Faction)" of the units whose Shooter skill names it.
         quirks: the catalog's quirks about weapons (as "Unit: quirk" when a unit sheet prints it), then
             :data:`WEAPON_TABLE_QUIRKS`.
         catalog: the catalog's source and its files (name, sha256).
@@ -255,7 +255,7 @@ def weapons_table(catalog: Catalog) -> WeaponsTable:
         if unit.weapon is None:
             continue
         weapon = catalog.weapons[unit.weapon]
-        carried[unit.weapon].append(unit.name)
+        carried[unit.weapon].append(f"{unit.name} ({unit.faction})")
         for q in unit.quirks:
             if _is_weapon_quirk(q, weapon):
                 quirks.append(q if q.startswith(f"{weapon.name}: ") else f"{unit.name}: {q}")
@@ -264,7 +264,7 @@ def weapons_table(catalog: Catalog) -> WeaponsTable:
                         (*dict.fromkeys(quirks), *WEAPON_TABLE_QUIRKS), catalog.source, tuple(catalog.files))
 
 
-# --- the standard tables -------------------------------------------------------------------------------------
+# --- the standard tables ------------------------------------------------------------------------------------
 
 def _action(rulings: DrakerysRulings):
     from rulesets.drakerys import action_table
