@@ -36,7 +36,7 @@ from rulesets.base import (
 )
 from rulesets.drakerys import catalog as catalog_io
 from rulesets.drakerys import combat
-from rulesets.drakerys.fight import Combatant, is_object, modelling_notes
+from rulesets.drakerys.fight import Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
 
@@ -71,11 +71,17 @@ class Entry:
         return self.weapons.get(self.unit.weapon) if self.unit.weapon else None
 
 
+def _play(unit: Unit, size: int, weapon: Weapon | None) -> tuple:
+    """What decides how a unit plays: its profile, skills and types, its size and weapon; not its costs
+    (recruitment options), its quirks or its sources."""
+    return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon)
+
+
 def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Contestant:
     entry = Entry(unit, option.size, weapons)
     return Contestant(
         key=f"{unit.key}@{option.size}", name=f"{unit.name} ({option.size})", cost=float(option.ap),
-        cost_unit="AP", group=unit.key, play=(unit, option.size, entry.weapon),
+        cost_unit="AP", group=unit.key, play=_play(unit, option.size, entry.weapon),
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
 
 
@@ -90,7 +96,7 @@ def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict
     ap_lost = lost * cost / size
     ap_destroyed = ap_lost[::-1]
     net = ap_destroyed - ap_lost
-    won = combat.EngagementOutcome
+    won = EngagementOutcome
     return {
         "win": np.vstack([outcome == won.SIDE_0_WINS, outcome == won.SIDE_1_WINS]).astype(np.float64),
         "loss": np.vstack([outcome == won.SIDE_1_WINS, outcome == won.SIDE_0_WINS]).astype(np.float64),

@@ -1,0 +1,148 @@
+"""`balance efficiency|whatif|sweep drakerys` and the Python API on small fields (three units, nine entries),
+and their one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from cli_run import assert_one_line_error, csv, run
+
+from reports import api
+
+FIELD = ("--unit", "crows", "--unit", "warriors", "--unit", "soldiers")
+FAST = ("--trials", "2000", "--seed", "3")
+RANKING_COLUMNS = ["unit", "size", "cost", "cost_unit", "value", "value_stderr", "value_per_cost", "rank",
+                   "fair_cost", "fair_cost_low", "fair_cost_high", "verdict"]
+
+
+def test_efficiency_ranking_csv_and_json_sections(capsys):
+    code, out, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "csv")
+    assert code == 0
+    rank = csv(out)
+    assert list(rank.columns[:12]) == RANKING_COLUMNS
+    assert len(rank) == 9 and sorted(rank["rank"]) == list(range(1, 10))
+    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed"}
+    assert (rank.fair_cost_low <= rank.fair_cost).all() and (rank.fair_cost <= rank.fair_cost_high).all()
+    verdict_ok = [(v == "fair") == (lo <= c <= hi) for v, c, lo, hi in
+                  zip(rank.verdict, rank.cost, rank.fair_cost_low, rank.fair_cost_high, strict=True)]
+    assert all(verdict_ok)
+    code, out, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "json")
+    doc = json.loads(out)
+    assert set(doc["sections"]) == {"ranking", "metagame", "matchups", "win_matrix"}
+    meta = doc["meta"]
+    assert "sha256" in meta["catalog"] and "--unit crows" in meta["overrides"] and "balance" in meta["version"]
+    assert "2,000 to 2,000 trials" in meta["method"]
+    metagame = pd.DataFrame(doc["sections"]["metagame"])
+    assert list(metagame.columns[:5]) == ["unit", "size", "cost", "share", "nash_rating"]
+    assert metagame.share.sum() == pytest.approx(1.0) and (metagame.nash_rating <= 1e-6).all()
+    matchups = pd.DataFrame(doc["sections"]["matchups"])
+    assert len(matchups) == 9 * 8 * 2 * 12  # ordered pairs x sides x metrics
+    assert set(matchups.role) == {"charges", "is charged"}
+
+
+def test_efficiency_matrix_is_square_both_roles(capsys):
+    tables = api.efficiency("drakerys", units=["crows", "warriors"], trials=1000, seed=1)
+    grid = tables.win_matrix
+    assert grid.shape == (6, 6)
+    off = grid.to_numpy()[~pd.isna(grid.to_numpy())]
+    assert len(off) == 30 and ((0 <= off) & (off <= 1)).all()
+    assert tables.ranking.attrs["seed"] == "1" and "DK-crit-chain=true" in tables.ranking.attrs["rulings"]
+
+
+def test_efficiency_save_writes_every_file_or_refuses_before_work(capsys, tmp_path):
+    folder = tmp_path / "out"
+    code, _, err = run(capsys, "efficiency", "drakerys", "--unit", "crows", "--unit", "warriors",
+                       "--trials", "500", "--save", str(folder))
+    assert code == 0, err
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        ["efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
+         "efficiency.png"])
+    clash = tmp_path / "again"
+    assert_one_line_error(capsys, ("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors",
+                                   "--save", str(clash), "--output", str(clash / "efficiency.csv")), 2,
+                          "--output")
+    assert not clash.exists()
+
+
+def test_whatif_combat_change_is_significant_and_paired(capsys):
+    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=4", *FIELD, *FAST, "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    diff = pd.DataFrame(doc["sections"]["differences"])
+    assert list(diff.columns[:10]) == ["unit", "size", "metric", "baseline", "variant", "difference",
+                                       "diff_low", "diff_high", "significant", "key"]
+    crows = diff[(diff.unit == "Crows") & (diff.metric == "win")]
+    assert (crows.difference > 0).all() and crows.significant.all()
+    head = doc["meta"]["headline"]
+    assert head["paired_half_width"] < 0.7 * head["independent_half_width"]
+    assert "crows.combat=4" in doc["meta"]["change"]
+
+
+def test_whatif_that_changes_nothing_is_exactly_zero(capsys):
+    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=3", *FIELD, *FAST, "--format", "csv")
+    assert code == 0
+    diff = csv(out)
+    assert (diff.difference == 0).all() and not diff.significant.any()
+
+
+def test_whatif_cost_change_moves_costing_without_simulating_again(capsys):
+    code, out, _ = run(capsys, "whatif", "drakerys", "--cost", "crows=150", *FIELD, *FAST, "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "0 of 72 engagements simulated again" in doc["meta"]["method"]
+    costing = pd.DataFrame(doc["sections"]["costing"]).set_index("key")
+    assert costing.loc["crows@12", "cost"] == 160 and costing.loc["crows@12", "variant_cost"] == 150
+    assert costing.loc["crows@9", "variant_cost"] == costing.loc["crows@9", "cost"]
+
+
+def test_whatif_skills_and_rulings_combine(capsys):
+    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "soldiers.skills+=swashbuckler", "--ruling",
+                       "DK-crit-chain=false", *FIELD, *FAST, "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "DK-crit-chain=false" in doc["meta"]["variant rulings"]
+    assert "DK-crit-chain=true" in doc["meta"]["rulings"]
+
+
+def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
+    code, out, _ = run(capsys, "sweep", "drakerys", "--cost", "crows=80..240/40", *FIELD, *FAST, "--format", "json",
+                       "--plot", str(tmp_path / "s.png"))
+    assert code == 0 and (tmp_path / "s.png").stat().st_size > 0
+    doc = json.loads(out)
+    curve = pd.DataFrame(doc["sections"]["sweep"])
+    assert list(curve.columns) == ["unit", "parameter", "point", "metric", "value", "stderr"]
+    vpc = curve[curve.metric == "value_per_cost"].value.to_numpy()
+    assert (vpc[1:] < vpc[:-1]).all()  # the dearer, the less net AP per AP
+    win = curve[curve.metric == "win"].value.to_numpy()
+    assert (win == win[0]).all()  # a cost changes no dice
+    even = doc["meta"]["break_even"]
+    if even is not None:
+        assert even["low"] <= even["cost"] <= even["high"]
+    code, out, _ = run(capsys, "sweep", "drakerys", "--set", "crows.combat=2..4", *FIELD, *FAST, "--format", "csv")
+    assert code == 0
+    win = csv(out).query("metric == 'win'").value.to_numpy()
+    assert win[0] < win[1] < win[2]
+
+
+@pytest.mark.parametrize("args, code, named", [
+    (("whatif", "drakerys", "--set", "crowz.combat=4"), 1, "crows"),
+    (("whatif", "drakerys", "--set", "crows.combt=4"), 1, "combat"),
+    (("whatif", "drakerys", "--set", "crows.combat=four"), 2, "four"),
+    (("whatif", "drakerys", "--set", "crows.combat=99"), 1, "99"),
+    (("whatif", "drakerys", "--set", "crows.skills+=flying"), 1, "flying"),
+    (("whatif", "drakerys", "--set", "crows"), 2, "UNIT.STAT=VALUE"),
+    (("whatif", "drakerys", "--cost", "crows=0"), 2, "not > 0"),
+    (("whatif", "drakerys", "--cost", "crows=-10"), 2, "not > 0"),
+    (("whatif", "drakerys", "--ruling", "DK-nothing=1"), 2, "DK-nothing"),
+    (("whatif", "drakerys"), 2, "--set"),
+    (("sweep", "drakerys", "--cost", "crows=60..240/0"), 2, "step"),
+    (("sweep", "drakerys", "--cost", "crows=240..60/20"), 2, "no point"),
+    (("sweep", "drakerys", "--set", "crows.combat=4"), 2, "range"),
+    (("efficiency", "drakerys", "--unit", "nobody"), 1, "nobody"),
+    (("efficiency", "drakerys", "--unit", "prisoner-cage"), 1, "Prisoner"),
+    (("efficiency", "dragonbond"), 1, "not implemented"),
+])
+def test_bad_balance_input_is_one_line(capsys, args, code, named):
+    assert_one_line_error(capsys, args, code, named)
