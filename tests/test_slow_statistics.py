@@ -15,7 +15,7 @@ from rulesets.drakerys import (
     exact_action_roll,
     simulate_action_roll,
 )
-from rulesets.drakerys.fight import Combatant
+from rulesets.drakerys.fight import Combatant, FightRow
 from simcore.stats import chisquare_gof, chisquare_two_sample
 
 pytestmark = pytest.mark.slow
@@ -41,11 +41,12 @@ def test_fight_kernel_and_twin_at_fifty_thousand_fights():
     result = combat.simulate_fight(a, b, charge=True, trials=2 * 10**6, seed=8)
     rng = np.random.default_rng(8)
     width = result.run.counts.shape[1]
-    naive = np.zeros((3, width), dtype=np.int64)
+    # the twin's kills_b are the warriors of A that B's strikes removed: the kernel's REMOVED_0
+    keys = {FightRow.REMOVED_0: "kills_b", FightRow.REMOVED_1: "kills_a", FightRow.OUTCOME: "result"}
+    naive = {row: np.zeros(width, dtype=np.int64) for row in keys}
     for _ in range(50_000):
         o = naive_fight(rng, a, b, charge=True)
-        naive[0, o["kills_b"]] += 1
-        naive[1, o["kills_a"]] += 1
-        naive[2, o["result"]] += 1
-    for row in range(3):
-        assert chisquare_two_sample(result.run.counts[row], naive[row]).pvalue > 1e-4
+        for row, key in keys.items():
+            naive[row][o[key]] += 1
+    for row in keys:
+        assert chisquare_two_sample(result.run.counts[row], naive[row]).pvalue > 1e-4, row.name

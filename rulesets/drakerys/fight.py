@@ -45,7 +45,7 @@ from enum import IntEnum
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, DrakerysRulings
+from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, MAX_HEROIC, DrakerysRulings
 from rulesets.drakerys.units import Unit, Weapon
 
 # --- every code the kernels (kernels_fight.py) read or emit, named once ------------------------------------
@@ -278,7 +278,7 @@ class Combatant:
                      max(0, u.profile.health - 1))
         for name in ("stress", "rerolls", "authority", "allied_units_engaged", "obstacles"):
             whole_number(f"{name} of {u.name}", getattr(self, name), 0, MAX_EXTRA_OPTION)
-        whole_number(f"heroic dice of {u.name}", self.heroic, 0, 5)
+        whole_number(f"heroic dice of {u.name}", self.heroic, 0, MAX_HEROIC)
         if self.heroic and not u.has("heroic_action"):
             raise RulesError(f"{u.name} has no Heroic Action, so it cannot add heroic dice")
         if self.guard and not u.has("safeguard"):

@@ -164,7 +164,7 @@ def _attack_dice(side, state, s, charger):
     return full * _power(side, state, s, charger) + (alive - full) + side[s, Side.HEROIC]
 
 
-@nb.njit(**JIT)
+@nb.njit(inline="always", **JIT)
 def _attack_roll(dice, side, state, s, charger):
     """Side s's attack roll (also its Blocking roll): (successes, criticals)."""
     threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
@@ -209,16 +209,17 @@ def _strike(dice, side, state, s, charger):
 
 
 @nb.njit(**JIT)
-def _receive(dice, side, state, s, injuries):
-    """Side s receives ``injuries`` from the other side: Safeguard, then one warrior withdrawn per leader's
-    Health of tokens. Counts them in the state; returns the warriors removed."""
+def _receive(stream, side, state, s, injuries):
+    """Side s receives ``injuries`` from the other side: Safeguard (its dice from ``stream``), then one
+    warrior withdrawn per leader's Health of tokens. Counts them in the state; returns the warriors
+    removed."""
     state[1 - s, State.INFLICTED] += injuries
     kept = injuries
     if side[s, Side.SAFEGUARD]:
         leaves_from = SAFEGUARD_GUARD_FACE if side[s, Side.GUARD] else SAFEGUARD_CANCEL_FACE
         kept = 0
         for _ in range(injuries):
-            if roll_die(dice[0], SIDES) < leaves_from:
+            if roll_die(stream, SIDES) < leaves_from:
                 kept += 1
     state[s, State.TOKENS] += kept
     removed = 0
@@ -233,7 +234,7 @@ def _receive(dice, side, state, s, injuries):
     return removed
 
 
-@nb.njit(**JIT)
+@nb.njit(inline="always", **JIT)
 def _exchange(dice, side, state, charger):
     """Steps 2 to 4: both sides strike in Initiative order, casualties removed between strikes. Returns
     the injuries side 0 and side 1 dealt."""
@@ -245,14 +246,14 @@ def _exchange(dice, side, state, charger):
             dealt0 = _strike(dice, side, state, 0, charger)
         if _strikes(side, state, 1):
             dealt1 = _strike(dice, side, state, 1, charger)
-        _receive(dice, side, state, 1, dealt0)
-        _receive(dice, side, state, 0, dealt1)
+        _receive(dice[0], side, state, 1, dealt0)
+        _receive(dice[0], side, state, 0, dealt1)
         return dealt0, dealt1
     for k in range(2):
         s = first if k == 0 else 1 - first
         if _strikes(side, state, s):
             dealt = _strike(dice, side, state, s, charger)
-            _receive(dice, side, state, 1 - s, dealt)
+            _receive(dice[0], side, state, 1 - s, dealt)
             if s == 0:
                 dealt0 = dealt
             else:
@@ -375,7 +376,7 @@ def _shoot(dice, side, state, s, distance):
     threshold = _threshold(side[s, Side.WEAPON_STRENGTH], _resistance(side, state, e))
     wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, side[s, Side.IGNORES_PARRY] != 0, False),
                       False, 0)
-    removed = _receive(dice, side, state, e, wounds + automatic)
+    removed = _receive(dice[0], side, state, e, wounds + automatic)
     if removed > 0 and state[e, State.ALIVE] > 0:
         morale = _morale(dice, side, state, e, side[s, Side.SATURATION], False)
         _suffer_morale(state, e, morale)
