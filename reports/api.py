@@ -134,7 +134,7 @@ def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
 
 
 def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, precision, trials, threads,
-            overrides, progress):
+            overrides, progress, whole_field=False):
     rs = _ruleset(name)
     base_rulings = _rulings(rs, rulings)
     changed_rulings = base_rulings.with_assignments(variant_rulings or ())
@@ -144,7 +144,7 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
     precision, trials = _field_settings(precision, trials)
     w = whatifs.what_if(rs, catalog, base_rulings, sets=set_changes, costs=cost_changes,
                         variant_rulings=changed_rulings, only=units, seed=_seed(seed), precision=precision,
-                        trials=trials, threads=threads, progress=progress)
+                        trials=trials, threads=threads, progress=progress, whole_field=whole_field)
     meta = provenance(rs, base_rulings, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     change = [*sets, *(f"cost {c}" for c in costs)]
     if changed_rulings != base_rulings:
@@ -156,7 +156,7 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
            variant_rulings: Sequence[str] | None = None, rulings: Sequence[str] | Rulings | None = None,
            units: Sequence[str] = (), catalogs: Sequence[Path] = (), seed: int | None = None,
            precision: float | None = None, trials: int | None = None, threads: int | None = None,
-           progress: Progress | None = None) -> pd.DataFrame:
+           whole_field: bool = False, progress: Progress | None = None) -> pd.DataFrame:
     """Baseline (``rulings``) against the variant (``sets`` like "crows.combat=4", ``costs`` like
     "crows=150", ``variant_rulings``) on the same dice: one row per contestant and metric with baseline,
     variant, difference, diff_low, diff_high (95%) and significant. ``.attrs["costing"]`` holds the shift in
@@ -164,7 +164,7 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
     overrides = _call("whatif", sets=sets, costs=costs, variant_rulings=variant_rulings, rulings=rulings,
                       units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials)
     rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
-                                           seed, precision, trials, threads, overrides, progress)
+                                           seed, precision, trials, threads, overrides, progress, whole_field)
     table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)), ("seed", str(w.baseline.seed))])
     table.attrs["costing"] = whatifs.costing(w).to_dict("records")
     table.attrs["headline"] = whatifs.headline(w)
@@ -172,10 +172,10 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
 
 
 def whatif_report(ruleset: str, *, sets=(), costs=(), variant_rulings=None, rulings=None, units=(),
-                  catalogs=(), seed=None, precision=None, trials=None, threads=None, overrides=(),
-                  progress=None) -> tuple[Report, pd.DataFrame]:
+                  catalogs=(), seed=None, precision=None, trials=None, threads=None, whole_field=False,
+                  overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
     rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
-                                           seed, precision, trials, threads, overrides, progress)
+                                           seed, precision, trials, threads, overrides, progress, whole_field)
     return whatifs.report(w, provenance=meta, change=change, notes=rs.notes(catalog, w.baseline.contestants))
 
 

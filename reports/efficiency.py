@@ -182,14 +182,19 @@ def verdict(cost: float, fair: FairCost) -> str:
     return "over-costed" if cost > fair.high else "under-costed"
 
 
-def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray) -> list[FairCost]:
-    """Each contestant's fair cost under the ruleset's rule, with its 95% interval."""
+def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
+               only: Sequence[int] | None = None) -> list[FairCost]:
+    """Each contestant's fair cost under the ruleset's rule, with its 95% interval (``only``: an even-trade
+    price for these contestants alone, the others None)."""
     rule = field.ruleset.fair_cost_rule
     n = len(field.contestants)
     if rule.kind == "even-trade":
         g, loss = field.index(rule.gain), field.index(rule.loss)
         out = []
         for i in range(n):
+            if only is not None and i not in only:
+                out.append(None)
+                continue
             sides = [s for _, _, s in field.sides(i)]
             num = sum(s.mean[g] for s in sides)
             den = sum(s.mean[loss] for s in sides)

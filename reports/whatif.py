@@ -19,7 +19,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from reports.efficiency import Field, SideSummary, _labels, engagement_seed, pairings, ranking, summarize
+from reports.efficiency import (
+    Field,
+    SideSummary,
+    _labels,
+    engagement_seed,
+    fair_costs,
+    label_columns,
+    pairings,
+    ranking,
+    summarize,
+    verdict,
+)
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
 from simcore.stats import Z95
 
@@ -63,13 +74,29 @@ class WhatIf:
     paired: dict[tuple[int, int], tuple[PairedSide, PairedSide]]
     changed: list[str]
     simulated_again: int
+    #: Every engagement was played (else only those the change affects: the others are identical in both,
+    #: so their differences are exactly 0 and need no dice).
+    whole_field: bool = True
+
+    def engagements_of(self, i: int) -> int:
+        """Engagements contestant i has in the whole field (both roles against every other)."""
+        return 2 * (len(self.baseline.contestants) - 1)
+
+    def complete(self, i: int) -> bool:
+        """Whether every engagement of contestant i was played (its absolute values are known)."""
+        return self.whole_field or len(self.baseline.sides(i)) == self.engagements_of(i)
 
 
 def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatChange] = (),
             costs: Sequence[CostChange] = (), variant_rulings: Rulings | None = None, only: Sequence[str] = (),
             seed: int, precision: float | None, trials: int | None, threads: int | None = None,
-            progress: Progress | None = None) -> WhatIf:
-    """Play the field as it is and as changed, on the same dice."""
+            progress: Progress | None = None, whole_field: bool = False) -> WhatIf:
+    """Play the field as it is and as changed, on the same dice.
+
+    Only the engagements the change affects are played (those of a contestant whose play changed), unless
+    ``whole_field``, a cost change (ranks and the costs of the others need every engagement) or a ruling
+    change (which affects every engagement) asks for all of them.
+    """
     variant_rulings = variant_rulings or rulings
     changed_catalog = ruleset.variant(catalog, sets, costs)
     base_cs = ruleset.contestants(catalog, only)
@@ -79,7 +106,10 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
     if len(base_cs) < 2:
         raise RulesError("a what-if needs at least two contestants")
     names = [m.name for m in ruleset.metrics]
-    todo = pairings(len(base_cs))
+    same_rulings = variant_rulings == rulings
+    moved = {i for i, (b, v) in enumerate(zip(base_cs, var_cs, strict=True)) if b.play != v.play}
+    whole_field = whole_field or bool(costs) or not same_rulings
+    todo = [(i, j) for i, j in pairings(len(base_cs)) if whole_field or i in moved or j in moved]
     base_pairs, var_pairs, paired = {}, {}, {}
     again = 0
     for k, (i, j) in enumerate(todo):
@@ -87,7 +117,7 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
         s = engagement_seed(seed, a, b)
         base = ruleset.engage(a, b, rulings, seed=s, trials=trials, precision=precision, threads=threads)
         va, vb = var_cs[i], var_cs[j]
-        if (va.play, vb.play) == (a.play, b.play) and variant_rulings == rulings:
+        if (va.play, vb.play) == (a.play, b.play) and same_rulings:
             var = base.recosted(va, vb)
         else:
             var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials,
@@ -102,7 +132,7 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
     baseline = Field(ruleset, rulings, base_cs, seed, precision, trials, base_pairs)
     variant = Field(ruleset, variant_rulings, var_cs, seed, precision, trials, var_pairs)
     changed = [v.key for b, v in zip(base_cs, var_cs, strict=True) if (b.play, b.cost) != (v.play, v.cost)]
-    return WhatIf(baseline, variant, paired, changed, again)
+    return WhatIf(baseline, variant, paired, changed, again, whole_field)
 
 
 def _sides(w: WhatIf, i: int) -> list[PairedSide]:
@@ -122,23 +152,26 @@ def differences(w: WhatIf) -> pd.DataFrame:
     rows = []
     for i, c in enumerate(w.baseline.contestants):
         sides = _sides(w, i)
-        k = len(sides)
+        k = w.engagements_of(i)  # engagements not played are identical in both: their difference is 0
+        known = w.complete(i)
         base_sides = [s for _, _, s in w.baseline.sides(i)]
         var_sides = [s for _, _, s in w.variant.sides(i)]
         for m, name in enumerate(names):
             diff = sum(s.diff[m] for s in sides) / k
             se = float(np.sqrt(sum(s.var_paired[m] for s in sides)) / k)
-            base = sum(s.mean[m] for s in base_sides) / k
-            var = sum(s.mean[m] for s in var_sides) / k
+            base = sum(s.mean[m] for s in base_sides) / k if known else np.nan
+            var = sum(s.mean[m] for s in var_sides) / k if known else np.nan
             rows.append(_row(c, name, base, var, diff, se))
         vc = w.variant.contestants[i]
         m = names.index(rs.primary_metric)
         diff = sum(s.diff[m] for s in sides) / k
         se = float(np.sqrt(sum(s.var_paired[m] for s in sides)) / k)
-        base = sum(s.mean[m] for s in base_sides) / k
-        var = sum(s.mean[m] for s in var_sides) / k
+        base = sum(s.mean[m] for s in base_sides) / k if known else np.nan
+        var = sum(s.mean[m] for s in var_sides) / k if known else np.nan
         base_vpc, var_vpc = rs.value_per_cost(base, c.cost), rs.value_per_cost(var, vc.cost)
-        rows.append(_row(c, "value_per_cost", base_vpc, var_vpc, var_vpc - base_vpc,
+        # an entry not played whole kept its cost (a cost change plays the whole field): k x difference
+        vpc_diff = var_vpc - base_vpc if known else rs.value_per_cost(diff, c.cost)
+        rows.append(_row(c, "value_per_cost", base_vpc, var_vpc, vpc_diff,
                          _vpc_stderr(rs, sides, m, c.cost, vc.cost, k)))
     return pd.DataFrame(rows)
 
@@ -162,18 +195,41 @@ def _row(c: Contestant, metric: str, base: float, var: float, diff: float, se: f
 
 
 def costing(w: WhatIf) -> pd.DataFrame:
-    """Rank, fair cost and verdict of every contestant, before and after."""
-    before = ranking(w.baseline).set_index("key")
-    after = ranking(w.variant).set_index("key")
+    """Rank, fair cost and verdict of every contestant, before and after (with the whole field), or of the
+    changed contestants only (fair cost and verdict, when the ruleset's rule needs no other contestant)."""
+    if w.whole_field:
+        before = ranking(w.baseline).set_index("key")
+        after = ranking(w.variant).set_index("key")
+    else:
+        before, after = _own_costing(w.baseline), _own_costing(w.variant)
     rows = []
     for c, vc in zip(w.baseline.contestants, w.variant.contestants, strict=True):
+        if c.key not in before.index:
+            continue
         b, a = before.loc[c.key], after.loc[c.key]
-        rows.append({**_labels(c), "cost": c.cost, "variant_cost": vc.cost, "rank": int(b["rank"]),
-                     "variant_rank": int(a["rank"]), "fair_cost": b["fair_cost"],
+        rows.append({**_labels(c), "cost": c.cost, "variant_cost": vc.cost, "rank": b["rank"],
+                     "variant_rank": a["rank"], "fair_cost": b["fair_cost"],
                      "variant_fair_cost": a["fair_cost"], "variant_fair_cost_low": a["fair_cost_low"],
                      "variant_fair_cost_high": a["fair_cost_high"], "verdict": b["verdict"],
                      "variant_verdict": a["verdict"], "key": c.key})
-    return pd.DataFrame(rows)
+    columns = [*label_columns(w.baseline.contestants), "cost", "variant_cost", "rank", "variant_rank",
+               "fair_cost", "variant_fair_cost", "variant_fair_cost_low", "variant_fair_cost_high", "verdict",
+               "variant_verdict", "key"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _own_costing(field: Field) -> pd.DataFrame:
+    """Fair cost and verdict of the contestants whose every engagement was played (rank unknown: NaN)."""
+    rs = field.ruleset
+    full = 2 * (len(field.contestants) - 1)
+    idx = [i for i in range(len(field.contestants)) if len(field.sides(i)) == full]
+    if rs.fair_cost_rule.kind != "even-trade" or not idx:
+        return pd.DataFrame(columns=["rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict"])
+    fair = fair_costs(field, np.zeros(len(field.contestants)), np.zeros(len(field.contestants)), only=idx)
+    rows = {field.contestants[i].key: {"rank": np.nan, "fair_cost": fair[i].value, "fair_cost_low": fair[i].low,
+                                       "fair_cost_high": fair[i].high,
+                                       "verdict": verdict(field.contestants[i].cost, fair[i])} for i in idx}
+    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 def headline(w: WhatIf) -> dict[str, float | str]:
@@ -184,7 +240,7 @@ def headline(w: WhatIf) -> dict[str, float | str]:
     keys = w.changed or [c.key for c in w.baseline.contestants]
     idx = [i for i, c in enumerate(w.baseline.contestants) if c.key in keys]
     sides = [s for i in idx for s in _sides(w, i)]
-    k = len(sides)
+    k = sum(w.engagements_of(i) for i in idx)
     paired = Z95 * float(np.sqrt(sum(s.var_paired[m] for s in sides))) / k
     independent = Z95 * float(np.sqrt(sum(s.var_independent[m] for s in sides))) / k
     return {"metric": rs.primary_metric, "contestants": ", ".join(keys),
@@ -192,10 +248,16 @@ def headline(w: WhatIf) -> dict[str, float | str]:
             "paired_half_width": paired, "independent_half_width": independent}
 
 
+def _num(x: float, digits: int = 3) -> str:
+    """A number for reading; a value not computed (NaN) is a dash."""
+    if x != x:
+        return "—"
+    return "∞" if np.isinf(x) else f"{x:.{digits}f}"
+
+
 def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str],
            notes: Sequence[str] = ()):
     """The what-if Report (differences first, for CSV) and the differences table."""
-    from reports.efficiency import label_columns
     from reports.formats import Report, Section
 
     rs = w.baseline.ruleset
@@ -215,14 +277,19 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
             ("headline", f"{head['metric']} of {head['contestants']}: difference {head['difference']:.3f}, "
                          f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs of the "
                          f"same size would give {head['independent_half_width']:.3f}"),
-            ("engagement", rs.engagement)]
+            ("engagement", rs.engagement),
+            ("field", "every engagement played" if w.whole_field else
+             "only the engagements the change affects (those of the changed entries); the others are "
+             "identical in both, so their differences are exactly 0: differences are over every engagement, "
+             "baseline and variant values (and ranks) only for entries all of whose engagements were played "
+             "(--whole-field plays them all)")]
     cols = label_columns(w.baseline.contestants)
     keys = set(w.changed)
     shown = table[table.metric.isin([rs.primary_metric, rs.win_metric, "value_per_cost"])]
     shown = shown[shown.key.isin(keys) | shown.significant] if keys else shown
     view = pd.DataFrame({**{c: shown[c] for c in cols}, "metric": shown["metric"],
-                         "baseline": shown["baseline"].map(lambda x: f"{x:.3f}"),
-                         "variant": shown["variant"].map(lambda x: f"{x:.3f}"),
+                         "baseline": shown["baseline"].map(_num),
+                         "variant": shown["variant"].map(_num),
                          "difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
                                               zip(shown["difference"], shown["diff_low"], shown["diff_high"],
                                                   strict=True)],
@@ -233,11 +300,10 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     cost_view = pd.DataFrame({**{c: moved[c] for c in cols},
                               "cost": [f"{a:g} → {b:g}" if a != b else f"{a:g}"
                                        for a, b in zip(moved["cost"], moved["variant_cost"], strict=True)],
-                              "rank": [f"{a} → {b}" for a, b in zip(moved["rank"], moved["variant_rank"],
-                                                                    strict=True)],
-                              "fair cost": [f"{a:.0f} → {b:.0f}" for a, b in zip(moved["fair_cost"],
-                                                                                moved["variant_fair_cost"],
-                                                                                strict=True)],
+                              "rank": [f"{_num(a, 0)} → {_num(b, 0)}" for a, b in
+                                       zip(moved["rank"], moved["variant_rank"], strict=True)],
+                              "fair cost": [f"{_num(a, 0)} → {_num(b, 0)}" for a, b in
+                                            zip(moved["fair_cost"], moved["variant_fair_cost"], strict=True)],
                               "verdict": [f"{a} → {b}" if a != b else a for a, b in
                                           zip(moved["verdict"], moved["variant_verdict"], strict=True)]})
     report_notes = [

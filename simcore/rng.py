@@ -29,6 +29,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _CHUNK_KEY = np.uint64(0xD1B54A32D192ED03)
 _TRIAL_KEY = np.uint64(0x1E3779B97F4A7C15)  # == 2**63 * _CHUNK_KEY + _GOLDEN (mod 2**64): see the docstring
+#: Added where a substream (one roll of a trial) is keyed, so substream 0 is not the trial's own stream.
+_SUB_KEY = np.uint64(0x6A09E667F3BCC909)
 _U1 = np.uint64(1)
 _U3 = np.uint64(3)
 _U11 = np.uint64(11)
@@ -106,6 +108,29 @@ def seed_trial_stream(seed, trial, state):
     like chunk ``2**63 + trial``, so it is never a chunk stream of the same seed)."""
     _fill_state(splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(trial) * _CHUNK_KEY + _TRIAL_KEY),
                 state)
+
+
+@nb.njit(inline="always", **JIT)
+def trial_key(seed, trial):
+    """The 64-bit key of trial ``trial`` of a run seeded with ``seed`` (the key its stream is filled from)."""
+    return splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(trial) * _CHUNK_KEY + _TRIAL_KEY)
+
+
+@nb.njit(inline="always", **JIT)
+def seed_substream(key, index, state):
+    """Fill ``state`` with substream ``index`` of the stream keyed ``key`` (e.g. roll ``index`` of a trial).
+
+    Giving every roll of a trial its own substream keeps the rolls of two variants of a simulation on the
+    same dice roll by roll (common random numbers), even when an earlier roll used more or fewer dice.
+    The three words are SplitMix64 outputs of a mixed key, uniform and independent-looking already, so
+    there is no warm-up (the 12 steps of a stream's seeding match NumPy's; a roll that draws a handful of
+    words cannot afford them: they cost a third of an engagement's time).
+    """
+    k = key ^ splitmix64_mix(np.uint64(index) * _CHUNK_KEY + _SUB_KEY)
+    state[0] = splitmix64_mix(k + _GOLDEN)
+    state[1] = splitmix64_mix(k + _GOLDEN + _GOLDEN)
+    state[2] = splitmix64_mix(k + _GOLDEN + _GOLDEN + _GOLDEN)
+    state[3] = _U1
 
 
 @nb.njit(**JIT)

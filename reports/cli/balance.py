@@ -91,13 +91,16 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
                   help="Change a cost (repeatable): UNIT=COST (the size on its sheet) or UNIT@SIZE=COST.")
     @click.option("--baseline-ruling", "baseline_rulings", multiple=True, metavar="NAME=VALUE",
                   help="Rulings of the baseline (and of the variant unless --ruling changes them).")
+    @click.option("--whole-field", is_flag=True,
+                  help="Play every engagement, not only those the change affects: absolute values, ranks and "
+                       "fair costs of every entry (a --cost or --ruling change always does).")
     @_unit_option
     @catalog_option
     @mc_options
     @ruling_option
     @output_options
     @click.pass_context
-    def whatif(ctx, sets, costs, baseline_rulings, only, catalogs, trials, precision, seed, threads, rulings,
+    def whatif(ctx, sets, costs, baseline_rulings, whole_field, only, catalogs, trials, precision, seed, threads, rulings,
                fmt, output, plot):
         """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
         entry and metric the baseline, the variant and the paired difference with its 95% interval; the
@@ -110,7 +113,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
         report, table = api.whatif_report(
             ruleset.name, sets=sets, costs=costs, variant_rulings=rulings, rulings=baseline_rulings,
             units=only, catalogs=catalogs, seed=seed, precision=_precision(trials, precision), trials=trials,
-            threads=threads, overrides=typed_options(ctx),
+            threads=threads, whole_field=whole_field, overrides=typed_options(ctx),
             progress=progress_reporter("engagements", "engagements"))
         emit(report, fmt, output)
         if plot is not None:

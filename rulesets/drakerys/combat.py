@@ -404,17 +404,20 @@ def engagement_records(a: Combatant, b: Combatant, *, shoot_from_cm: int | None 
                        rulings: DrakerysRulings | None = None, weapons: dict[str, Weapon] | None = None,
                        rounds: int = ROUNDS, trials: int, seed: int, threads: int | None = None,
                        precision: float | None = None,
-                       progress: runner.Progress | None = None) -> EngagementRecords:
+                       progress: runner.Progress | None = None, block_trials: int = config.CHUNK_TRIALS,
+                       max_batch_trials: int | None = None) -> EngagementRecords:
     """The engagements of :func:`simulate_engagement`, one record per trial: trial t runs on the trial
     stream (seed, t) whatever ran before it, so two engagements that differ in one stat meet the same dice
     (common random numbers). ``precision`` targets P(a wins); at most config.MAX_RECORD_TRIALS trials.
+    ``block_trials`` and ``max_batch_trials`` set how often the precision is checked (see runner.run_records).
     """
     rulings = rulings or DrakerysRulings()
     rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
     args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds)
     try:
         run = runner.run_records(_engagement_records, args, N_RECORD, trials, seed, threads=threads,
-                                 precision=precision, statistic=_p_side_0_wins, progress=progress)
+                                 precision=precision, statistic=_p_side_0_wins, progress=progress,
+                                 block_trials=block_trials, max_batch_trials=max_batch_trials)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
     return EngagementRecords(run.records, run, a, b, rulings)

@@ -59,7 +59,7 @@ from rulesets.drakerys.rules import (
 )
 from simcore.config import JIT, PARALLEL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS, all_face_tables, success_roll_tabled
-from simcore.rng import STATE_WORDS, chunk_stream, roll_die, seed_trial_stream
+from simcore.rng import STATE_WORDS, chunk_stream, roll_die, seed_substream, seed_trial_stream, trial_key
 
 #: Trials per ``prange`` iteration of the records kernel (any split gives the same records).
 _RECORD_BLOCK = 256
@@ -76,9 +76,13 @@ def _threshold(action, opposition):
 
 @nb.njit(**JIT)
 def _dice(stream, chain):
-    """The ``dice`` tuple around ``stream``: its face tables are built here, once per chunk or block."""
+    """The ``dice`` tuple around ``stream``: its face tables are built here, once per chunk or block.
+
+    ``rolls`` = [trial key, rolls made, on]: when on (engagements), every roll of a trial draws from its own
+    substream (simcore.rng.seed_substream), so a variant whose earlier roll used other dice still meets the
+    same dice roll by roll (common random numbers)."""
     success, explodes, failure = all_face_tables(SIDES)
-    return stream, success, explodes, failure, chain
+    return stream, success, explodes, failure, chain, np.zeros(3, np.uint64)
 
 
 @nb.njit(inline="always", **JIT)
@@ -86,7 +90,10 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls):
     """An Action-Table roll of n d10: (successes, criticals)."""
     if n <= 0:
         return 0, 0
-    stream, success, explodes, failure, chain = dice
+    stream, success, explodes, failure, chain, rolls = dice
+    if rolls[2]:
+        seed_substream(rolls[0], rolls[1], stream)
+        rolls[1] += np.uint64(1)
     s, c, _ = success_roll_tabled(stream, n, SIDES, threshold, chain, swashbuckler, rerolls,
                                   success[mode, threshold], explodes[mode, threshold],
                                   failure[mode, threshold])
@@ -597,6 +604,10 @@ def _shooting_chunks(side, distance, chain, seed, first_chunk, total_trials, chu
 def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
     """Trial ``trial`` of an engagement run seeded ``seed``, on the trial's own stream."""
     seed_trial_stream(seed, trial, dice[0])
+    rolls = dice[5]
+    rolls[0] = trial_key(seed, trial)
+    rolls[1] = 0
+    rolls[2] = 1
     _start(side, state)
     return _engagement(dice, side, state, shoot_from, rounds)
 
