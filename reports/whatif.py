@@ -287,6 +287,7 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     keys = set(w.changed)
     shown = table[table.metric.isin([rs.primary_metric, rs.win_metric, "value_per_cost"])]
     shown = shown[shown.key.isin(keys) | shown.significant] if keys else shown
+    shown = shown.assign(_changed=~shown.key.isin(keys)).sort_values("_changed", kind="stable")
     view = pd.DataFrame({**{c: shown[c] for c in cols}, "metric": shown["metric"],
                          "baseline": shown["baseline"].map(_num),
                          "variant": shown["variant"].map(_num),

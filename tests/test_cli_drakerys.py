@@ -76,21 +76,23 @@ def test_duel_and_shoot_from(capsys):
 
 
 def test_efficiency_small(capsys, tmp_path):
-    args = ("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers")
-    code, out, _ = run(capsys, *args, "--format", "csv", "--plot", str(tmp_path / "m.png"),
+    args = ("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers",
+            "--trials", "2000")
+    code, out, _ = run(capsys, *args, "--format", "json", "--plot", str(tmp_path / "m.png"),
                        "--save", str(tmp_path / "out"))
     assert code == 0
-    table = pd.read_csv(io.StringIO(out))
-    assert {"unit", "size", "ap", "opponent", "metric", "value", "stderr"} <= set(table.columns)
-    win = table[table.metric == "duel_win"]
-    # 3 Crows sizes + 3 Warriors sizes + 3 Soldiers sizes, each against the 2 other units
-    assert len(win) == 18
-    assert (1.96 * win.stderr < 0.01).all()
+    doc = json.loads(out)
+    matchups = pd.DataFrame(doc["sections"]["matchups"])
+    assert {"unit", "size", "cost", "opponent", "opponent_size", "role", "metric", "value", "stderr",
+            "trials"} <= set(matchups.columns)
+    win = matchups[(matchups.metric == "win") & (matchups.role == "charges")]
+    # 3 Crows sizes + 3 Warriors sizes + 3 Soldiers sizes, each against the 8 other entries
+    assert len(win) == 9 * 8
     assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["efficiency.csv", "efficiency.md",
-                                                                    "efficiency.png"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        ["efficiency.csv", "efficiency.md", "efficiency.json", "efficiency.png", "metagame.csv", "matchups.csv"])
     code, out, _ = run(capsys, *args)
-    assert code == 0 and "Ranking" in out and "Duel win probability" in out
+    assert code == 0 and "Ranking" in out and "Win probability" in out and "Meta-game" in out
 
 
 def test_units_and_spell_are_registered(capsys):
@@ -112,7 +114,7 @@ BAD = [
     (("roll", "drakerys", "shoot", "crows", "warriors", "--distance", "10"), 1, "no ranged weapon"),
     (("duel", "drakerys", "crows", "warriors", "--rounds", "7"), 2, "--rounds"),
     (("duel", "drakerys", "crows", "warriors", "--catalog", "/no/such.toml"), 2, "/no/such.toml"),
-    (("efficiency", "drakerys", "--unit", "crows"), 1, "two different units"),
+    (("efficiency", "drakerys", "--unit", "crows@12"), 1, "at least two"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "scouts"), 1, "no fighting profile"),
     (("duel", "warbound", "a", "b"), 1, "not implemented yet"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--save", "/proc/no/such"), 2,

@@ -56,8 +56,8 @@ def test_magic_kernels():
 
 
 def test_rounds_and_stress_situations():
-    crows, keepers = unit("crows"), unit("gold-keepers")
+    crows, banes = unit("crows"), unit("blood-banes")
     a = Combatant(crows, 12, stress=3)
-    b = replace(Combatant(keepers, 6), injuries=1)
+    b = replace(Combatant(banes, 4), injuries=1)
     duel = combat.simulate_engagement(a, b, rounds=1, trials=TRIALS, seed=5)
     assert duel.run.trials == TRIALS

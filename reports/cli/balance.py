@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import click
@@ -36,6 +37,25 @@ def _precision(trials, precision):
     return precision
 
 
+@contextlib.contextmanager
+def _save_set(folder: Path | None):
+    """An OutputSet on ``folder`` (None: nothing to save); a folder that cannot be made is a usage error."""
+    if folder is None:
+        yield None
+        return
+    try:
+        out = OutputSet(folder)
+        out.__enter__()
+    except OSError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--save'") from None
+    try:
+        yield out
+    except BaseException as exc:
+        out.__exit__(type(exc), exc, exc.__traceback__)
+        raise
+    out.__exit__(None, None, None)
+
+
 def efficiency_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
     @_unit_option
@@ -61,13 +81,12 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                 check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
             except SharedOutputError as exc:
                 raise click.UsageError(str(exc)) from None
-        result = api.efficiency_report(ruleset.name, units=only, catalogs=catalogs, rulings=rulings,
-                                       seed=seed, precision=_precision(trials, precision), trials=trials,
-                                       threads=threads, overrides=typed_options(ctx),
-                                       progress=progress_reporter("engagements", "engagements"))
-        report, grid = result
-        if save_dir is not None:
-            with OutputSet(save_dir) as out:
+        with _save_set(save_dir) as out:  # the folder is made before any work, and removed if the run fails
+            report, grid = api.efficiency_report(
+                ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
+                precision=_precision(trials, precision), trials=trials, threads=threads,
+                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+            if out is not None:
                 out.write_text("efficiency.csv", render(report, "csv"))
                 for section in report.sections[1:3]:
                     out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))

@@ -11,7 +11,10 @@ from reports.tables import rulesets_report
 @click.command("rulesets")
 @output_options
 def rulesets_command(fmt, output, plot):
-    """List the rulesets and each one's rulings with defaults and meanings."""
+    """List the rulesets and each one's rulings with defaults and meanings.
+
+    Example: balance rulesets --format markdown
+    """
     if plot is not None:
         raise click.UsageError("`balance rulesets` has nothing to plot; drop --plot")
     emit(rulesets_report(), fmt, output)
