@@ -105,9 +105,10 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
     ``precision`` (default 0.01 unless ``trials`` is given) is the 95% half-width each engagement's win
     probability is run to.
     """
-    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials, threads,
-                                           _call("efficiency", units=units, catalogs=catalogs, rulings=rulings,
-                                                 seed=seed, precision=precision, trials=trials), progress)
+    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
+                                           threads, _call("efficiency", units=units, catalogs=catalogs,
+                                                          rulings=rulings, seed=seed, precision=precision,
+                                                          trials=trials), progress)
     low, high = field.trial_range()
     meta = [*meta, ("seed", str(field.seed)), ("trials", f"{low}..{high} per engagement")]
     table, _ = eff.meta_game(field)
@@ -118,8 +119,8 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
                       trials=None, threads=None, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
     """The efficiency Report (for the command line) and its win matrix."""
-    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials, threads,
-                                           overrides, progress)
+    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
+                                           threads, overrides, progress)
     report, _ = eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
     return report, eff.win_matrix(field)
 
@@ -165,7 +166,8 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
                       units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials)
     rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
                                            seed, precision, trials, threads, overrides, progress, whole_field)
-    table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)), ("seed", str(w.baseline.seed))])
+    table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)),
+                                            ("seed", str(w.baseline.seed))])
     table.attrs["costing"] = whatifs.costing(w).to_dict("records")
     table.attrs["headline"] = whatifs.headline(w)
     return table
@@ -183,7 +185,8 @@ def plot_whatif(table: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
     from reports.plots import plot_differences
 
     rows = table[table.metric == ruleset.primary_metric]
-    plot_differences(rows, path, title=f"{ruleset.title}: what-if, {ruleset.primary_metric} (variant - baseline)")
+    plot_differences(rows, path,
+                     title=f"{ruleset.title}: what-if, {ruleset.primary_metric} (variant - baseline)")
 
 
 # --- sweep -----------------------------------------------------------------------------------------------
@@ -201,7 +204,8 @@ def _sweep(name, set_range, cost_range, units, catalogs, rulings, seed, precisio
 
 
 def sweep(ruleset: str, *, set_range: str | None = None, cost_range: str | None = None,
-          units: Sequence[str] = (), catalogs: Sequence[Path] = (), rulings: Sequence[str] | Rulings | None = None,
+          units: Sequence[str] = (), catalogs: Sequence[Path] = (),
+          rulings: Sequence[str] | Rulings | None = None,
           seed: int | None = None, precision: float | None = None, trials: int | None = None,
           threads: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
     """A stat (``set_range="crows.combat=2..6"``) or a cost (``cost_range="crows=60..240/20"``) over a range:
@@ -223,7 +227,8 @@ def sweep_report(ruleset: str, *, set_range=None, cost_range=None, units=(), cat
     rs, catalog, in_force, result = _sweep(ruleset, set_range, cost_range, units, catalogs, rulings, seed,
                                            precision, trials, threads, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
-    return sweeps.report(result, provenance=meta, notes=rs.notes(catalog, result.baseline.contestants)), result
+    return sweeps.report(result, provenance=meta,
+                         notes=rs.notes(catalog, result.baseline.contestants)), result
 
 
 def plot_sweep(result, path: Path) -> None:

@@ -297,8 +297,8 @@ def matchups(field: Field) -> pd.DataFrame:
             head["opponent_cost"] = field.contestants[other].cost
             head["role"] = roles[side]
             for m, name in enumerate(field.names):
-                rows.append({**head, "metric": name, "value": s.mean[m], "stderr": float(np.sqrt(s.cov[m, m])),
-                             "trials": s.trials})
+                rows.append({**head, "metric": name, "value": s.mean[m],
+                             "stderr": float(np.sqrt(s.cov[m, m])), "trials": s.trials})
     return pd.DataFrame(rows)
 
 
@@ -359,7 +359,8 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
             ("meta-game", f"payoff: {rs.payoff_description}; maximum-entropy Nash equilibrium and Nash "
                           "averaging (Balduzzi et al., 2018)")]
     shown = meta_table[meta_table.share > 1e-9]
-    meta_view = pd.DataFrame({**{c: shown[c] for c in cols}, rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),
+    meta_view = pd.DataFrame({**{c: shown[c] for c in cols},
+                              rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),
                               "share %": shown["share"].map(lambda x: f"{100 * x:.1f}"),
                               "Nash rating": shown["nash_rating"].map(lambda x: f"{x:.2f}")})
     matrix_view = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}").reset_index()
@@ -376,7 +377,8 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
                 Section("metagame", "Meta-game", meta_table),
                 Section("matchups", "Every engagement (tidy)", matchups(field)),
                 Section("win_matrix", "Win probability", grid.reset_index())]
-    views = [Section("ranking", "Ranking (value averaged over opponents and roles)", ranking_view(rank, cols, rs)),
+    views = [Section("ranking", "Ranking (value averaged over opponents and roles)",
+                     ranking_view(rank, cols, rs)),
              Section("metagame", "Meta-game: the equilibrium mix (entries with a share)", meta_view),
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
                      matrix_view)]

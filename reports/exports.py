@@ -76,9 +76,9 @@ def _index_html(ruleset: Ruleset, meta, rounding: Rounding, entries) -> str:
            "th,td{border:1px solid #ccc;padding:2px 8px}</style>", "</head>", "<body>",
            f"<h1>{e(ruleset.title)}: rulebook tables</h1>", "<dl>"]
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in meta]
-    out += [f"<dt>rounding</dt><dd>{e(rounding.describe())} in the Markdown, LaTeX and HTML tables; CSV keeps "
-            "full precision</dd>", "</dl>", "<table>", "<thead><tr><th>table</th><th>files</th></tr></thead>",
-            "<tbody>"]
+    out += [f"<dt>rounding</dt><dd>{e(rounding.describe())} in the Markdown, LaTeX and HTML tables; "
+            "CSV keeps full precision</dd>", "</dl>", "<table>",
+            "<thead><tr><th>table</th><th>files</th></tr></thead>", "<tbody>"]
     for name, title, files in entries:
         links = " ".join(f'<a href="{e(f)}">{e(f.rsplit(".", 1)[1])}</a>' for f in files)
         image = next((f for f in files if f.endswith(".png")), None)

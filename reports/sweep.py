@@ -60,14 +60,16 @@ def plan(set_text: str | None, cost_text: str | None) -> SweepPlan:
             raise OptionError(f"--set {set_text!r}: a sweep sets a stat to each point (use =)")
         points = expand_range(change.value, f"--set {set_text!r}: range")
         if points is None:
-            raise OptionError(f"--set {set_text!r}: {change.value!r} is not a range LOW..HIGH or LOW..HIGH/STEP")
+            raise OptionError(f"--set {set_text!r}: {change.value!r} is not a range LOW..HIGH or "
+                              "LOW..HIGH/STEP")
         return SweepPlan("set", change.target, change.stat, points)
     target, sep, value = cost_text.partition("=")
     if not sep or not target.strip():
         raise OptionError(f"--cost {cost_text!r} is not of the form UNIT=LOW..HIGH[/STEP]")
     points = expand_range(value, f"--cost {cost_text!r}: range")
     if points is None:
-        raise OptionError(f"--cost {cost_text!r}: {value.strip()!r} is not a range LOW..HIGH or LOW..HIGH/STEP")
+        raise OptionError(f"--cost {cost_text!r}: {value.strip()!r} is not a range LOW..HIGH or "
+                          "LOW..HIGH/STEP")
     for p in points:
         parse_cost(f"{target.strip()}={p}")  # every point must be a cost > 0
     return SweepPlan("cost", target.strip().lower(), "cost", points)
@@ -100,7 +102,8 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
         ruleset.variant(catalog, *sweep_plan.change(point))
     base_cs = ruleset.contestants(catalog, only)
     t = _target_index(base_cs, key)
-    pairs_of_t = [(t, j) for j in range(len(base_cs)) if j != t] + [(j, t) for j in range(len(base_cs)) if j != t]
+    pairs_of_t = ([(t, j) for j in range(len(base_cs)) if j != t]
+                  + [(j, t) for j in range(len(base_cs)) if j != t])
     total = len(base_cs) * (len(base_cs) - 1) + len(sweep_plan.points) * len(pairs_of_t)
     done = [0]
 
@@ -137,7 +140,8 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
         win_se = float(np.sqrt(sum(s.cov[w, w] for s in sides))) / k
         cost = cs[t].cost
         scale = ruleset.value_per_cost(1.0, cost)
-        for metric, val, se in (("value", value, value_se), ("value_per_cost", value * scale, abs(scale) * value_se),
+        for metric, val, se in (("value", value, value_se),
+                                ("value_per_cost", value * scale, abs(scale) * value_se),
                                 ("win", win, win_se), ("cost", cost, 0.0)):
             rows.append({"unit": base_cs[t].name, "parameter": sweep_plan.parameter, "point": point,
                          "metric": metric, "value": float(val), "stderr": float(se)})
@@ -202,8 +206,8 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
         result.plan.parameter: result.plan.points,
         rs.cost_unit: [f"{c:g}" for c in wide["cost"]],
         "value": [f"{v:.2f} ± {Z95 * s:.2f}" for v, s in zip(wide["value"], se["value"], strict=True)],
-        "value / cost": [f"{v:.4f} ± {Z95 * s:.4f}" for v, s in zip(wide["value_per_cost"], se["value_per_cost"],
-                                                                     strict=True)],
+        "value / cost": [f"{v:.4f} ± {Z95 * s:.4f}"
+                         for v, s in zip(wide["value_per_cost"], se["value_per_cost"], strict=True)],
         "win": [f"{v:.3f} ± {Z95 * s:.3f}" for v, s in zip(wide["win"], se["win"], strict=True)],
     })
     return Report(f"{rs.title}: sweep of {result.name}'s {result.plan.parameter}", meta,

@@ -88,9 +88,10 @@ class WhatIf:
 
 
 def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatChange] = (),
-            costs: Sequence[CostChange] = (), variant_rulings: Rulings | None = None, only: Sequence[str] = (),
-            seed: int, precision: float | None, trials: int | None, threads: int | None = None,
-            progress: Progress | None = None, whole_field: bool = False) -> WhatIf:
+            costs: Sequence[CostChange] = (), variant_rulings: Rulings | None = None,
+            only: Sequence[str] = (), seed: int, precision: float | None, trials: int | None,
+            threads: int | None = None, progress: Progress | None = None,
+            whole_field: bool = False) -> WhatIf:
     """Play the field as it is and as changed, on the same dice.
 
     Only the engagements the change affects are played (those of a contestant whose play changed), unless
@@ -226,8 +227,8 @@ def _own_costing(field: Field) -> pd.DataFrame:
     if rs.fair_cost_rule.kind != "even-trade" or not idx:
         return pd.DataFrame(columns=["rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict"])
     fair = fair_costs(field, np.zeros(len(field.contestants)), np.zeros(len(field.contestants)), only=idx)
-    rows = {field.contestants[i].key: {"rank": np.nan, "fair_cost": fair[i].value, "fair_cost_low": fair[i].low,
-                                       "fair_cost_high": fair[i].high,
+    rows = {field.contestants[i].key: {"rank": np.nan, "fair_cost": fair[i].value,
+                                       "fair_cost_low": fair[i].low, "fair_cost_high": fair[i].high,
                                        "verdict": verdict(field.contestants[i].cost, fair[i])} for i in idx}
     return pd.DataFrame.from_dict(rows, orient="index")
 
@@ -266,7 +267,8 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     head = headline(w)
     low, high = w.baseline.trial_range()
     how = (f"until the 95% half-width of each baseline engagement's win probability is below "
-           f"{w.baseline.precision:g}" if w.baseline.precision else f"{w.baseline.trials:,} trials per engagement")
+           f"{w.baseline.precision:g}" if w.baseline.precision
+           else f"{w.baseline.trials:,} trials per engagement")
     meta = [*provenance,
             ("change", "; ".join(change)),
             ("variant rulings", w.variant.rulings.describe()),
@@ -275,8 +277,8 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
                        f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others "
                        "play the same and are re-scored)"),
             ("headline", f"{head['metric']} of {head['contestants']}: difference {head['difference']:.3f}, "
-                         f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs of the "
-                         f"same size would give {head['independent_half_width']:.3f}"),
+                         f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs "
+                         f"of the same size would give {head['independent_half_width']:.3f}"),
             ("engagement", rs.engagement),
             ("field", "every engagement played" if w.whole_field else
              "only the engagements the change affects (those of the changed entries); the others are "
@@ -310,12 +312,14 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     report_notes = [
         "differences are variant - baseline, averaged over each entry's engagements in both roles; "
         "significant: the 95% interval excludes 0",
-        "the view shows the changed entries and every significant difference of the value, value per cost and "
-        "win probability; the tidy table (CSV, JSON) holds every entry and metric",
+        "the view shows the changed entries and every significant difference of the value, value per cost "
+        "and win probability; the tidy table (CSV, JSON) holds every entry and metric",
         *notes,
     ]
     sections = [Section("differences", "Differences (tidy)", table),
                 Section("costing", "Rank, fair cost and verdict", cost_table)]
     views = [Section("differences", "Differences, variant - baseline", view),
-             Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)", cost_view)]
-    return Report(f"{rs.title}: what-if", meta, sections, views, report_notes, facts={"headline": head}), table
+             Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)",
+                     cost_view)]
+    return Report(f"{rs.title}: what-if", meta, sections, views, report_notes,
+                  facts={"headline": head}), table

@@ -378,7 +378,7 @@ def parse_set(text: str) -> StatChange:
     """``"crows.combat=4"`` → StatChange; OptionError naming the text otherwise."""
     m = _SET.match(text)
     if not m:
-        raise OptionError(f"--set {text!r} is not of the form UNIT.STAT=VALUE (or UNIT.skills+=SKILL)")
+        raise OptionError(f"change {text!r} is not of the form UNIT.STAT=VALUE (or UNIT.skills+=SKILL)")
     return StatChange(m["target"].strip().lower(), m["stat"].lower(), m["op"], m["value"])
 
 
@@ -386,10 +386,10 @@ def parse_cost(text: str) -> CostChange:
     """``"crows=150"`` → CostChange with a positive finite cost; OptionError otherwise."""
     m = _COST.match(text)
     if not m:
-        raise OptionError(f"--cost {text!r} is not of the form UNIT=COST")
-    cost = parse_number(m["value"], f"--cost {text!r}: cost")
+        raise OptionError(f"cost change {text!r} is not of the form UNIT=COST")
+    cost = parse_number(m["value"], f"cost change {text!r}: cost")
     if not cost > 0:
-        raise OptionError(f"--cost {text!r}: cost {m['value']} is not > 0")
+        raise OptionError(f"cost change {text!r}: cost {m['value']} is not > 0")
     return CostChange(m["target"].strip().lower(), cost)
 
 

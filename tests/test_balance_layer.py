@@ -48,7 +48,8 @@ def exact_even_trade(pieces: list[Piece], i: int) -> float:
 
 def test_parse_set_cost_and_ranges():
     assert parse_set("crows.combat=4") == StatChange("crows", "combat", "=", "4")
-    assert parse_set(" Soldiers.skills += swashbuckler ") == StatChange("soldiers", "skills", "+=", "swashbuckler")
+    assert parse_set(" Soldiers.skills += swashbuckler ") == StatChange("soldiers", "skills", "+=",
+                                                                        "swashbuckler")
     assert parse_set("crossbowmen.weapon.range=60") == StatChange("crossbowmen", "weapon.range", "=", "60")
     assert parse_set("crows@12.ap=150").target == "crows@12"
     assert parse_cost("crows=150") == CostChange("crows", 150.0)
@@ -66,8 +67,9 @@ def test_parse_set_rejects(bad):
         parse_set(bad)
 
 
-@pytest.mark.parametrize("bad, named", [("crows", "UNIT=COST"), ("crows=0", "not > 0"), ("crows=-5", "not > 0"),
-                                        ("crows=abc", "not a number"), ("crows=inf", "not a finite")])
+@pytest.mark.parametrize("bad, named", [("crows", "UNIT=COST"), ("crows=0", "not > 0"),
+                                        ("crows=-5", "not > 0"), ("crows=abc", "not a number"),
+                                        ("crows=inf", "not a finite")])
 def test_parse_cost_rejects(bad, named):
     with pytest.raises(OptionError, match=named):
         parse_cost(bad)
@@ -114,8 +116,8 @@ def test_ranking_columns_and_even_trade_fair_costs():
     rs = toy(*FIELD)
     rank = eff.ranking(play(rs))
     assert list(rank.columns[:13]) == ["unit", "cost", "cost_unit", "value", "value_stderr", "value_per_cost",
-                                       "rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict", "win",
-                                       "win_stderr"]
+                                       "rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict",
+                                       "win", "win_stderr"]
     assert list(rank["rank"]) == [1, 2, 3, 4]
     assert (np.diff(rank["value"]) <= 0).all()
     for i, piece in enumerate(rs.pieces):
@@ -171,7 +173,8 @@ def test_whatif_that_changes_nothing_gives_exactly_zero():
     rs = toy(*FIELD)
     w = whatifs.what_if(rs, rs.load_catalog(), RULINGS, seed=2, precision=None, trials=TRIALS)
     table = whatifs.differences(w)
-    assert (table["difference"] == 0).all() and (table["diff_low"] == 0).all() and (table["diff_high"] == 0).all()
+    assert ((table["difference"] == 0).all() and (table["diff_low"] == 0).all()
+            and (table["diff_high"] == 0).all())
     assert not table["significant"].any()
     assert w.simulated_again == 0
 
@@ -210,8 +213,8 @@ def test_whatif_cost_change_scores_the_same_trials_and_moves_the_verdict():
 def test_whatif_unknown_piece_is_a_rules_error():
     rs = toy(*FIELD)
     with pytest.raises(RulesError, match="unknown piece"):
-        whatifs.what_if(rs, rs.load_catalog(), RULINGS, sets=[StatChange("emu", "strength", "=", "1")], seed=2,
-                        precision=None, trials=100)
+        whatifs.what_if(rs, rs.load_catalog(), RULINGS, sets=[StatChange("emu", "strength", "=", "1")],
+                        seed=2, precision=None, trials=100)
 
 
 # --- sweep ---------------------------------------------------------------------------------------------

@@ -32,7 +32,8 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     doc = json.loads(out)
     assert set(doc["sections"]) == {"ranking", "metagame", "matchups", "win_matrix"}
     meta = doc["meta"]
-    assert "sha256" in meta["catalog"] and "--unit crows" in meta["overrides"] and "balance" in meta["version"]
+    assert ("sha256" in meta["catalog"] and "--unit crows" in meta["overrides"]
+            and "balance" in meta["version"])
     assert "2,000 to 2,000 trials" in meta["method"]
     metagame = pd.DataFrame(doc["sections"]["metagame"])
     assert list(metagame.columns[:5]) == ["unit", "size", "cost", "share", "nash_rating"]
@@ -67,7 +68,8 @@ def test_efficiency_save_writes_every_file_or_refuses_before_work(capsys, tmp_pa
 
 
 def test_whatif_combat_change_is_significant_and_paired(capsys):
-    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=4", *FIELD, *FAST, "--format", "json")
+    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=4", *FIELD, *FAST,
+                       "--format", "json")
     assert code == 0
     doc = json.loads(out)
     diff = pd.DataFrame(doc["sections"]["differences"])
@@ -81,7 +83,8 @@ def test_whatif_combat_change_is_significant_and_paired(capsys):
 
 
 def test_whatif_that_changes_nothing_is_exactly_zero(capsys):
-    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=3", *FIELD, *FAST, "--format", "csv")
+    code, out, _ = run(capsys, "whatif", "drakerys", "--set", "crows.combat=3", *FIELD, *FAST,
+                       "--format", "csv")
     assert code == 0
     diff = csv(out)
     assert (diff.difference == 0).all() and not diff.significant.any()
@@ -107,8 +110,8 @@ def test_whatif_skills_and_rulings_combine(capsys):
 
 
 def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
-    code, out, _ = run(capsys, "sweep", "drakerys", "--cost", "crows=80..240/40", *FIELD, *FAST, "--format", "json",
-                       "--plot", str(tmp_path / "s.png"))
+    code, out, _ = run(capsys, "sweep", "drakerys", "--cost", "crows=80..240/40", *FIELD, *FAST,
+                       "--format", "json", "--plot", str(tmp_path / "s.png"))
     assert code == 0 and (tmp_path / "s.png").stat().st_size > 0
     doc = json.loads(out)
     curve = pd.DataFrame(doc["sections"]["sweep"])
@@ -120,7 +123,8 @@ def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
     even = doc["meta"]["break_even"]
     if even is not None:
         assert even["low"] <= even["cost"] <= even["high"]
-    code, out, _ = run(capsys, "sweep", "drakerys", "--set", "crows.combat=2..4", *FIELD, *FAST, "--format", "csv")
+    code, out, _ = run(capsys, "sweep", "drakerys", "--set", "crows.combat=2..4", *FIELD, *FAST,
+                       "--format", "csv")
     assert code == 0
     win = csv(out).query("metric == 'win'").value.to_numpy()
     assert win[0] < win[1] < win[2]
@@ -146,3 +150,22 @@ def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
 ])
 def test_bad_balance_input_is_one_line(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)
+
+
+def test_ctrl_c_exits_130_says_what_completed_and_leaves_nothing(capsys, tmp_path, monkeypatch):
+    from reports import efficiency
+
+    def interrupted(ruleset, contestants, rulings, *, progress=None, **_):
+        progress(3, 72)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(efficiency, "play_field", interrupted)
+    folder = tmp_path / "new" / "out"
+    output = tmp_path / "ranking.csv"
+    code, out, err = run(capsys, "efficiency", "drakerys", *FIELD, "--save", str(folder),
+                         "--output", str(output))
+    assert code == 130 and out == ""
+    assert err.strip().splitlines() == [
+        "balance: error: interrupted; engagements: 3 of 72 engagements had completed; "
+        "no output file was written half"]
+    assert not (tmp_path / "new").exists() and not output.exists()

@@ -90,7 +90,8 @@ def test_efficiency_small(capsys, tmp_path):
     assert len(win) == 9 * 8
     assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
-        ["efficiency.csv", "efficiency.md", "efficiency.json", "efficiency.png", "metagame.csv", "matchups.csv"])
+        ["efficiency.csv", "efficiency.md", "efficiency.json", "efficiency.png", "metagame.csv",
+         "matchups.csv"])
     code, out, _ = run(capsys, *args)
     assert code == 0 and "Ranking" in out and "Win probability" in out and "Meta-game" in out
 

@@ -48,7 +48,8 @@ def test_table_all_exists_for_every_game(game):
     assert "all" in VERBS["table"].commands[game].commands
 
 
-@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=[" ".join(p) or "balance" for p, _ in COMMANDS])
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS],
+                         ids=[" ".join(p) or "balance" for p, _ in COMMANDS])
 def test_help_runs(capsys, path):
     code, out, err = run(capsys, *path, "--help")
     assert code == 0 and "Usage:" in out and err == ""

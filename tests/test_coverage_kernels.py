@@ -22,7 +22,8 @@ WEAPONS = catalog.load().weapons
 @pytest.mark.parametrize("name", list(FIGHTS))
 def test_fight_and_engagement_in_every_situation(name, rulings):
     a, b, charge = FIGHTS[name]
-    fight = combat.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=WEAPONS, trials=TRIALS, seed=1)
+    fight = combat.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=WEAPONS, trials=TRIALS,
+                                  seed=1)
     assert fight.run.trials == TRIALS
     duel = combat.engagement_records(a, b, rulings=rulings, weapons=WEAPONS, trials=TRIALS, seed=1)
     assert duel.records.shape[0] == TRIALS
@@ -41,7 +42,8 @@ def test_shooting_and_opening_shots(shooter, target, distance):
 
 
 @pytest.mark.parametrize("roll", [ActionRoll(12, 7, swashbuckler=True), ActionRoll(5, 10, rerolls=2),
-                                  ActionRoll(3, 2, heroic=2, crits="parry"), ActionRoll(4, 6, crits="expert-parry")])
+                                  ActionRoll(3, 2, heroic=2, crits="parry"),
+                                  ActionRoll(4, 6, crits="expert-parry")])
 @pytest.mark.parametrize("rulings", RULINGS, ids=["defaults", "no-chain"])
 def test_action_roll_kernel(roll, rulings):
     dist = simulate_action_roll(roll, rulings, trials=TRIALS, seed=3)

@@ -56,11 +56,14 @@ def main(argv: list[str] | None = None) -> None:
     This is the one place that maps errors to exit codes: 2 for usage (bad options, unknown rulings,
     outputs that collide), 1 for the domain (what the rules or the data cannot accept), 130 for Ctrl-C.
     """
+    options.reset_status()
     try:
         cli.main(args=argv, prog_name="balance", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:  # click turns Ctrl-C (KeyboardInterrupt) into Abort
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            _fail(f"interrupted; {options.interrupted_status()}", 130)
         _fail("aborted", 1)
     except click.ClickException as exc:
         _fail(exc.format_message().replace("\n", " "), exc.exit_code)

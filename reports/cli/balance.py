@@ -67,7 +67,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
     @ruling_option
     @output_options
     @click.pass_context
-    def efficiency(ctx, only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
+    def efficiency(ctx, only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output,
+                   plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
         win matrix.
@@ -89,7 +90,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
             if out is not None:
                 out.write_text("efficiency.csv", render(report, "csv"))
                 for section in report.sections[1:3]:
-                    out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
+                    out.write_text(f"{section.name}.csv",
+                                   section.data.to_csv(index=False, lineterminator="\n"))
                 out.write_text("efficiency.md", render(report, "markdown"))
                 out.write_text("efficiency.json", render(report, "json"))
                 out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset))
@@ -119,8 +121,8 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
     @ruling_option
     @output_options
     @click.pass_context
-    def whatif(ctx, sets, costs, baseline_rulings, whole_field, only, catalogs, trials, precision, seed, threads, rulings,
-               fmt, output, plot):
+    def whatif(ctx, sets, costs, baseline_rulings, whole_field, only, catalogs, trials, precision, seed,
+               threads, rulings, fmt, output, plot):
         """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
         entry and metric the baseline, the variant and the paired difference with its 95% interval; the
         shift in rank, fair cost and verdict. --ruling here is the change (see --baseline-ruling).

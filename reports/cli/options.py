@@ -120,6 +120,11 @@ def monte_carlo_settings(trials: int | None, precision: float | None, seed: int 
 _completed = {"text": "nothing had completed"}
 
 
+def reset_status() -> None:
+    """Nothing has completed yet (a new command starts)."""
+    _completed["text"] = "nothing had completed"
+
+
 def interrupted_status() -> str:
     """What had completed when the run was interrupted (and that nothing was written half)."""
     return f"{_completed['text']}; no output file was written half"
@@ -128,15 +133,21 @@ def interrupted_status() -> str:
 def progress_reporter(label: str, unit: str = "trials"):
     """A progress callback: drawn on stderr when it is a terminal, always remembered for Ctrl-C."""
     tty = sys.stderr.isatty()
+    _completed["text"] = f"{label}: none of the {unit} had completed"
 
     def report(done: int, total: int) -> None:
         _completed["text"] = f"{label}: {done:,} of {total:,} {unit} had completed"
         if tty:
-            click.echo(f"\r{label}: {done:,}/{total:,} {unit} ({100 * done / total:.0f}%)", err=True, nl=False)
+            click.echo(f"\r{label}: {done:,}/{total:,} {unit} ({100 * done / total:.0f}%)", err=True,
+                       nl=False)
             if done >= total:
                 click.echo("", err=True)
 
     return report
+
+
+#: Options that say what is asked for or where it goes, and change no number: not overrides.
+_NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads"})
 
 
 def typed_options(ctx: click.Context) -> list[str]:
@@ -147,9 +158,9 @@ def typed_options(ctx: click.Context) -> list[str]:
             continue
         value = ctx.params.get(param.name)
         flag = max(param.opts, key=len) if param.opts else param.name
-        if isinstance(param, click.Argument):
-            out.append(str(value))
-        elif getattr(param, "is_flag", False):
+        if isinstance(param, click.Argument) or param.name in _NOT_OVERRIDES:
+            continue
+        if getattr(param, "is_flag", False):
             out.append(flag)
         elif isinstance(value, tuple | list):
             out += [f"{flag} {v}" for v in value]
@@ -158,8 +169,41 @@ def typed_options(ctx: click.Context) -> list[str]:
     return out
 
 
+def _ruleset_of(ctx: click.Context):
+    """The ruleset a command runs for: the nearest command of the chain named like one."""
+    import rulesets
+
+    while ctx is not None:
+        if ctx.info_name in rulesets.names():
+            return rulesets.get(ctx.info_name)
+        ctx = ctx.parent
+    return None
+
+
+def with_provenance(report: formats.Report, ctx: click.Context | None) -> formats.Report:
+    """``report`` with what its meta does not say yet of its provenance: the catalog files read (with their
+    hashes) when the command takes --catalog, the options typed (the overrides) and the package version."""
+    from reports.provenance import catalog_text, version
+
+    have = {k for k, _ in report.meta}
+    extra = []
+    if ctx is not None:
+        ruleset = _ruleset_of(ctx)
+        if "catalog" not in have and "catalogs" in ctx.params and ruleset is not None and ruleset.implemented:
+            catalog = ruleset.load_catalog(ctx.params["catalogs"])
+            extra.append(("catalog", catalog_text(ruleset.catalog_files(catalog))))
+        if "overrides" not in have:
+            extra.append(("overrides", "; ".join(typed_options(ctx)) or "none"))
+    if "version" not in have:
+        extra.append(("version", f"balance {version()}"))
+    report.meta = [*report.meta, *extra]
+    return report
+
+
 def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
-    """Render ``report`` and send it to ``output`` (see :mod:`reports.files`) or stdout."""
+    """Render ``report`` (its provenance completed) and send it to ``output`` (see :mod:`reports.files`)
+    or stdout."""
+    report = with_provenance(report, click.get_current_context(silent=True))
     text = formats.render(report, fmt)
     if fmt == "csv" and len(report.sections) > 1:
         others = ", ".join(s.name for s in report.sections[1:])

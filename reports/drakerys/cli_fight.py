@@ -23,7 +23,8 @@ def _setup(catalogs, rulings, name_a, name_b, options):
     """(catalog, rulings in force, (combatant, AP) for A and B)."""
     in_force = DrakerysRulings().with_assignments(rulings)
     catalog = load_catalog(catalogs)
-    return catalog, in_force, combatant(catalog, name_a, "a", options), combatant(catalog, name_b, "b", options)
+    return (catalog, in_force, combatant(catalog, name_a, "a", options),
+            combatant(catalog, name_b, "b", options))
 
 
 def _no_plot(plot, verb):

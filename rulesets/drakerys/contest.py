@@ -227,7 +227,7 @@ class DrakerysRuleset(Ruleset):
                 units[unit.key] = _recosted(unit, size, _number(change, 0.0))
             else:
                 if "@" in change.target:
-                    raise OptionError(f"--set {change.text!r}: stats belong to the unit, not to one size; "
+                    raise OptionError(f"change {change.text!r}: stats belong to the unit, not to one size; "
                                       f"drop @{_size_suffix(change.target)}")
                 units[unit.key], weapons = _changed(unit, change, weapons)
         for change in costs:
@@ -302,9 +302,9 @@ def _number(change: StatChange, low: float) -> float:
     try:
         value = float(change.value)
     except ValueError:
-        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a number") from None
+        raise OptionError(f"change {change.text!r}: {change.value!r} is not a number") from None
     if not np.isfinite(value) or value <= low:
-        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a number > {low:g}")
+        raise OptionError(f"change {change.text!r}: {change.value!r} is not a number > {low:g}")
     return value
 
 
@@ -312,10 +312,10 @@ def _whole(change: StatChange, low: int, high: int) -> int:
     try:
         value = int(change.value)
     except ValueError:
-        raise OptionError(f"--set {change.text!r}: {change.value!r} is not a whole number "
+        raise OptionError(f"change {change.text!r}: {change.value!r} is not a whole number "
                           f"from {low} to {high}") from None
     if not low <= value <= high:
-        raise RulesError(f"--set {change.text!r}: {change.stat} {value} is outside {low}..{high}")
+        raise RulesError(f"change {change.text!r}: {change.stat} {value} is outside {low}..{high}")
     return value
 
 
@@ -325,7 +325,7 @@ def _skill(name: str, text: str) -> str:
     if canonical not in known:
         close = difflib.get_close_matches(canonical, known, n=2)
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise RulesError(f"--set {text!r}: unknown skill {name!r}{hint}")
+        raise RulesError(f"change {text!r}: unknown skill {name!r}{hint}")
     return canonical
 
 
@@ -333,7 +333,7 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
     stat = change.stat
     if stat in CHARACTERISTICS:
         if change.op != "=":
-            raise OptionError(f"--set {change.text!r}: {stat} takes =, not {change.op}")
+            raise OptionError(f"change {change.text!r}: {stat} takes =, not {change.op}")
         value = _whole(change, *CHARACTERISTICS[stat])
         return dataclasses.replace(unit, profile=dataclasses.replace(unit.profile, **{stat: value})), weapons
     if stat == "skills":
@@ -345,12 +345,12 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
         else:
             absent = [n for n in names if n not in unit.skills]
             if absent:
-                raise RulesError(f"--set {change.text!r}: {unit.name} has no skill {absent[0]!r}; it has "
+                raise RulesError(f"change {change.text!r}: {unit.name} has no skill {absent[0]!r}; it has "
                                  f"{', '.join(unit.skills) or 'none'}")
             skills = tuple(s for s in unit.skills if s not in names)
         unmodelled = [s for s in names if s not in MODELLED_SKILLS]
         if unmodelled and change.op != "-=":
-            raise RulesError(f"--set {change.text!r}: {unmodelled[0]} has no modelled effect in fights; "
+            raise RulesError(f"change {change.text!r}: {unmodelled[0]} has no modelled effect in fights; "
                              f"modelled: {', '.join(sorted(MODELLED_SKILLS))}")
         return dataclasses.replace(unit, skills=skills), weapons
     if stat.startswith("weapon."):
@@ -358,7 +358,7 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
         if name not in WEAPON_STATS:
             _unknown_stat(change)
         if unit.weapon is None:
-            raise RulesError(f"--set {change.text!r}: {unit.name} has no ranged weapon")
+            raise RulesError(f"change {change.text!r}: {unit.name} has no ranged weapon")
         value = _whole(change, *WEAPON_STATS[name])
         weapon = weapons[unit.weapon]
         field = {"range": "max_range_cm"}.get(name, name)
@@ -372,7 +372,8 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
 def _unknown_stat(change: StatChange) -> None:
     close = difflib.get_close_matches(change.stat, STATS, n=2)
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-    raise RulesError(f"--set {change.text!r}: unknown stat {change.stat!r}{hint}; accepted: {', '.join(STATS)}")
+    raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
+                     f"accepted: {', '.join(STATS)}")
 
 
 __all__ = ["CHARACTERISTICS", "STATS", "DrakerysRuleset", "Entry"]

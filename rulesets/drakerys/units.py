@@ -113,7 +113,8 @@ class Unit:
                 return option
         allowed = sorted({o.size for o in (*self.sizes, *((self.sheet,) if self.sheet else ()))})
         raise RulesError(f"{self.name} cannot be recruited {size} strong; the rulebook allows "
-                         f"{', '.join(map(str, allowed)) or 'no size'} (another size needs its Army Points given)")
+                         f"{', '.join(map(str, allowed)) or 'no size'} (another size needs its Army Points "
+                         "given)")
 
     @property
     def standard_size(self) -> UnitSize | None:
@@ -132,7 +133,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Units and weapons of one catalog file set; ``files`` holds (file, sha256 of its text) of each file read."""
+    """Units and weapons of one catalog file set; ``files`` holds (file, sha256 of its text) of each file
+    read."""
 
     units: dict[str, Unit] = field(hash=False)
     weapons: dict[str, Weapon] = field(hash=False)
