@@ -1,5 +1,8 @@
 """The generic verbs, made for every game that fulfils the contract: `efficiency`, `whatif`, `sweep` and
-`table <game> all`. :func:`register` builds them from a ruleset; they never name a game."""
+`table <game> all`. :func:`register` builds them from a ruleset; they never name a game.
+
+reports.api (and through it pandas, scipy and the kernels) is imported when a command runs, not when the
+command tree is built, so `balance --help` stays quick."""
 
 from __future__ import annotations
 
@@ -8,7 +11,6 @@ from pathlib import Path
 
 import click
 
-from reports import api
 from reports.cli.options import (
     WholeNumber,
     catalog_option,
@@ -33,7 +35,9 @@ def _unit_option(f):
 def _precision(trials, precision):
     """The duel precision: --precision, else none when --trials fixes the count, else the default."""
     if precision is None and trials is None:
-        return api.DEFAULT_PRECISION
+        from reports.efficiency import DEFAULT_PRECISION
+
+        return DEFAULT_PRECISION
     return precision
 
 
@@ -75,6 +79,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
 
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
+        from reports import api
+
         saved = ("efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
                  "efficiency.png")
         if save_dir is not None:
@@ -129,6 +135,8 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
 
         Example: balance whatif {game} --set "crows.combat=4" --cost "crows=150" --unit crows --unit warriors
         """
+        from reports import api
+
         if not (sets or costs or rulings):
             raise click.UsageError("give at least one --set, --cost or --ruling to compare with the baseline")
         report, table = api.whatif_report(
@@ -164,6 +172,8 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
 
         Example: balance sweep {game} --cost "crows=60..240/20" --plot crows.png
         """
+        from reports import api
+
         report, result = api.sweep_report(
             ruleset.name, set_range=set_range, cost_range=cost_range, units=only, catalogs=catalogs,
             rulings=rulings, seed=seed, precision=_precision(trials, precision), trials=trials,
@@ -192,6 +202,8 @@ def table_all_command(ruleset: Ruleset) -> click.Command:
 
         Example: balance table {game} all --output tables/ --digits 3
         """
+        from reports import api
+
         written = api.export_tables(ruleset.name, folder, rulings=rulings, digits=digits, percent=percent,
                                     overrides=typed_options(ctx))
         click.echo(f"wrote {len(written)} files into {folder}", err=True)
