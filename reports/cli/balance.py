@@ -32,6 +32,21 @@ def _unit_option(f):
                              "as opponents (repeatable; default: the whole catalog).")(f)
 
 
+def _field_options(f):
+    """What every verb over a field of contestants takes: --unit, --catalog, the Monte Carlo options,
+    --ruling and the output options (and the click context, for the overrides a report states)."""
+    for option in (click.pass_context, output_options, ruling_option, mc_options, catalog_option,
+                   _unit_option):
+        f = option(f)
+    return f
+
+
+def _for(command: click.Command, ruleset: Ruleset) -> click.Command:
+    """``command`` with the ruleset's name in its help's example."""
+    command.help = command.help.replace("{game}", ruleset.name)
+    return command
+
+
 def _precision(trials, precision):
     """The duel precision: --precision, else none when --trials fixes the count, else the default."""
     if precision is None and trials is None:
@@ -62,15 +77,10 @@ def _save_set(folder: Path | None):
 
 def efficiency_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
-    @_unit_option
     @click.option("--save", "save_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                   help="Also write efficiency.csv (ranking), metagame.csv, matchups.csv, efficiency.md, "
                        "efficiency.json and efficiency.png (the win matrix) into this folder, all or none.")
-    @catalog_option
-    @mc_options
-    @ruling_option
-    @output_options
-    @click.pass_context
+    @_field_options
     def efficiency(ctx, only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output,
                    plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
@@ -105,8 +115,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_win_matrix(grid, plot, ruleset)
 
-    efficiency.help = efficiency.help.replace("{game}", ruleset.name)
-    return efficiency
+    return _for(efficiency, ruleset)
 
 
 def whatif_command(ruleset: Ruleset) -> click.Command:
@@ -121,12 +130,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
     @click.option("--whole-field", is_flag=True,
                   help="Play every engagement, not only those the change affects: absolute values, ranks and "
                        "fair costs of every entry (a --cost or --ruling change always does).")
-    @_unit_option
-    @catalog_option
-    @mc_options
-    @ruling_option
-    @output_options
-    @click.pass_context
+    @_field_options
     def whatif(ctx, sets, costs, baseline_rulings, whole_field, only, catalogs, trials, precision, seed,
                threads, rulings, fmt, output, plot):
         """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
@@ -148,8 +152,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_whatif(table, plot, ruleset)
 
-    whatif.help = whatif.help.replace("{game}", ruleset.name)
-    return whatif
+    return _for(whatif, ruleset)
 
 
 def sweep_command(ruleset: Ruleset) -> click.Command:
@@ -158,12 +161,7 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
                   help="Sweep a stat over a range, e.g. \"crows.combat=2..6\".")
     @click.option("--cost", "cost_range", default=None, metavar="UNIT=LOW..HIGH[/STEP]",
                   help="Sweep a cost over a range, e.g. \"crows=60..240/20\" (UNIT@SIZE for another size).")
-    @_unit_option
-    @catalog_option
-    @mc_options
-    @ruling_option
-    @output_options
-    @click.pass_context
+    @_field_options
     def sweep(ctx, set_range, cost_range, only, catalogs, trials, precision, seed, threads, rulings, fmt,
               output, plot):
         """One stat or one cost over a range: the entry's value, value per cost and win probability at each
@@ -183,8 +181,7 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_sweep(result, plot)
 
-    sweep.help = sweep.help.replace("{game}", ruleset.name)
-    return sweep
+    return _for(sweep, ruleset)
 
 
 def table_all_command(ruleset: Ruleset) -> click.Command:
@@ -208,8 +205,7 @@ def table_all_command(ruleset: Ruleset) -> click.Command:
                                     overrides=typed_options(ctx))
         click.echo(f"wrote {len(written)} files into {folder}", err=True)
 
-    table_all.help = table_all.help.replace("{game}", ruleset.name)
-    return table_all
+    return _for(table_all, ruleset)
 
 
 def register(verbs: dict[str, click.Group], ruleset: Ruleset) -> None:
