@@ -169,3 +169,37 @@ def test_ctrl_c_exits_130_says_what_completed_and_leaves_nothing(capsys, tmp_pat
         "balance: error: interrupted; engagements: 3 of 72 engagements had completed; "
         "no output file was written half"]
     assert not (tmp_path / "new").exists() and not output.exists()
+
+
+def _costs(catalog) -> dict[str, float]:
+    import rulesets
+
+    return {c.key: c.cost for c in rulesets.get("drakerys").contestants(catalog)}
+
+
+def test_variant_accepts_characteristics_skills_weapons_and_costs():
+    import rulesets
+    from rulesets.base import OptionError, RulesError, parse_cost, parse_set
+
+    rs = rulesets.get("drakerys")
+    catalog = rs.load_catalog()
+    changes = ["crossbowmen.weapon.range=45", "crows.combat=5", "soldiers.skills-=blocking",
+               "warriors.skills+=swashbuckler"]
+    v = rs.variant(catalog, [parse_set(c) for c in changes], [])
+    assert v.weapons[v.unit("crossbowmen").weapon].max_range_cm == 45
+    assert catalog.weapons[catalog.unit("crossbowmen").weapon].max_range_cm == 60  # the packaged one kept
+    assert v.unit("crows").profile.combat == 5 and catalog.unit("crows").profile.combat == 3
+    assert not v.unit("soldiers").has("blocking") and v.unit("warriors").has("swashbuckler")
+    before = _costs(catalog)
+    after = _costs(rs.variant(catalog, [parse_set("crows.ap=150")], [parse_cost("crows@9=100")]))
+    assert after["crows@12"] == 150 and after["crows@9"] == 100 and after["crows@6"] == before["crows@6"]
+    assert {k: v for k, v in after.items() if not k.startswith("crows@")} == {
+        k: v for k, v in before.items() if not k.startswith("crows@")}
+    with pytest.raises(OptionError, match="stats belong to the unit"):
+        rs.variant(catalog, [parse_set("crows@12.combat=4")], [])
+    with pytest.raises(RulesError, match="no ranged weapon"):
+        rs.variant(catalog, [parse_set("crows.weapon.range=30")], [])
+    with pytest.raises(RulesError, match="unknown stat"):
+        rs.variant(catalog, [parse_set("crossbowmen.weapon.reach=3")], [])
+    with pytest.raises(RulesError, match="cannot be recruited 7 strong"):
+        rs.variant(catalog, [], [parse_cost("crows@7=100")])
