@@ -21,7 +21,7 @@ from reports.cli.options import (
     ruling_option,
     typed_options,
 )
-from reports.files import OutputSet, SharedOutputError, check_distinct
+from reports.files import OutputSet, check_distinct
 from reports.formats import render
 from rulesets.base import Ruleset
 
@@ -93,11 +93,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
 
         saved = ("efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
                  "efficiency.png")
-        if save_dir is not None:
-            try:
-                check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
-            except SharedOutputError as exc:
-                raise click.UsageError(str(exc)) from None
+        if save_dir is not None:  # SharedOutputError: exit 2 (main)
+            check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
         with _save_set(save_dir) as out:  # the folder is made before any work, and removed if the run fails
             report, grid = api.efficiency_report(
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,

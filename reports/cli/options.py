@@ -92,10 +92,7 @@ def output_options(f):
 
     @functools.wraps(f)
     def command(*args, fmt, output, plot, **kwargs):
-        try:
-            files.check_distinct({"--output": output, "--plot": plot})
-        except files.SharedOutputError as exc:
-            raise click.UsageError(str(exc)) from None
+        files.check_distinct({"--output": output, "--plot": plot})  # SharedOutputError: exit 2 (main)
         return f(*args, fmt=fmt, output=output, plot=plot, **kwargs)
 
     c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
