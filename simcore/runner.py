@@ -26,6 +26,7 @@ and any batching.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -90,6 +91,26 @@ def batch_schedule(n_chunks: int, hist_cells: int, max_batch_chunks: int | None 
     return sizes
 
 
+def _checked(seed: int, threads: int | None, precision: float | None,
+             statistic: Callable | None) -> tuple[int, int]:
+    """(seed, threads) of a run, checked; ``ValueError`` for a bad seed, thread count or precision."""
+    seed, threads = check_seed(seed), check_threads(threads)
+    if precision is not None and (statistic is None or not precision > 0):
+        raise ValueError("precision needs a positive target and a statistic")
+    return seed, threads
+
+
+@contextlib.contextmanager
+def _numba_threads(threads: int):
+    """numba's thread count set to ``threads`` for the run, and restored after it."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
 def run(
     kernel: Callable,
     args: Sequence,
@@ -113,18 +134,13 @@ def run(
         max_batch_chunks: split the work into smaller batches (the result does not change).
     """
     check_trials(trials)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
-    if precision is not None and (statistic is None or not precision > 0):
-        raise ValueError("precision needs a positive target and a statistic")
+    seed, threads = _checked(seed, threads, precision, statistic)
     n_chunks = -(-trials // chunk_trials)
     cells = int(np.prod(hist_shape))
     total = np.zeros(hist_shape, dtype=np.int64)
     done_chunks = 0
     stopped = False
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with _numba_threads(threads):
         for size in batch_schedule(n_chunks, cells, max_batch_chunks):
             out = np.zeros((size, *hist_shape), dtype=np.int64)
             kernel(*args, np.uint64(seed), np.int64(done_chunks), np.int64(trials), np.int64(chunk_trials),
@@ -137,8 +153,6 @@ def run(
                 if statistic(total).half_width < precision:
                     stopped = True
                     break
-    finally:
-        numba.set_num_threads(previous)
     run_trials = min(done_chunks * chunk_trials, trials)
     return RunResult(total, run_trials, seed, threads, trials, precision, stopped)
 
@@ -212,21 +226,16 @@ def run_records(
             block size or precision.
     """
     check_record_trials(trials)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
+    seed, threads = _checked(seed, threads, precision, statistic)
     if isinstance(n_fields, bool) or not isinstance(n_fields, int) or n_fields < 1:
         raise ValueError(f"n_fields {n_fields!r} is not a whole number >= 1")
     if isinstance(block_trials, bool) or not isinstance(block_trials, int) or block_trials < 1:
         raise ValueError(f"block_trials {block_trials!r} is not a whole number >= 1")
-    if precision is not None and (statistic is None or not precision > 0):
-        raise ValueError("precision needs a positive target and a statistic")
     # np.empty leaves the pages of trials never run untouched, so a run stopped early costs what it ran
     records = np.empty((trials, n_fields), dtype=np.int64)
     done = 0
     stopped = False
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with _numba_threads(threads):
         for size in record_batches(trials, block_trials, max_batch_trials):
             kernel(*args, np.uint64(seed), np.int64(done), records[done:done + size])
             done += size
@@ -236,8 +245,6 @@ def run_records(
                 if statistic(records[:done]).half_width < precision:
                     stopped = True
                     break
-    finally:
-        numba.set_num_threads(previous)
     if done < trials:
         records = records[:done].copy()
     return RecordsResult(records, done, seed, threads, trials, precision, stopped)
