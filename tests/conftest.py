@@ -1,10 +1,36 @@
-"""Test-wide settings.
+"""Test-wide settings: numba compiles each kernel once per version of the source, not once per test process.
 
-numba's on-disk cache does not notice edits to helpers imported from other files (a kernel in
-rulesets/ inlines primitives from simcore/), so the tests compile afresh instead of trusting it.
-Set BALANCE_NUMBA_CACHE=1 to reuse the cache when you know it is current.
+numba's on-disk cache does not notice edits to helpers imported from other files (a kernel in rulesets/
+inlines primitives from simcore/), so the tests never trust the cache next to the sources. They cache into
+``.pytest_cache/numba/<hash>`` instead, where the hash covers every Python file of the project (and the
+numba version): any edit gives a new folder, so a stale kernel is never reused, while the default and the
+slow suites (two processes in CI) and repeated runs of an unchanged tree compile each kernel only once.
+Older folders are removed. BALANCE_NUMBA_CACHE=0 compiles afresh without any cache.
 """
 
+import hashlib
 import os
+import shutil
+from importlib import metadata
+from pathlib import Path
 
-os.environ.setdefault("BALANCE_NUMBA_CACHE", "0")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256(metadata.version("numba").encode())
+    for folder in ("simcore", "rulesets", "reports", "tests", "benchmarks"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            digest.update(str(path.relative_to(ROOT)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+if os.environ.setdefault("BALANCE_NUMBA_CACHE", "1") != "0" and "NUMBA_CACHE_DIR" not in os.environ:
+    _caches = ROOT / ".pytest_cache" / "numba"
+    _current = _caches / _source_hash()
+    if _caches.is_dir():
+        for old in _caches.iterdir():
+            if old != _current:
+                shutil.rmtree(old, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(_current)
