@@ -32,7 +32,8 @@ import rulesets
 from reports import efficiency as eff
 from reports import sweep as sweeps
 from reports import whatif as whatifs
-from reports.formats import Report, Section
+from reports.files import OutputSet
+from reports.formats import Report
 from reports.provenance import provenance
 from reports.tables import Rounding
 from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
@@ -121,8 +122,7 @@ def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed
     """The efficiency Report (for the command line) and its win matrix."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
                                            threads, overrides, progress)
-    report, _ = eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
-    return report, eff.win_matrix(field)
+    return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 
 def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
@@ -260,9 +260,11 @@ def table_report(ruleset: str, name: str, *, rulings=None) -> Report:
     return _game(ruleset).table_report(name, tables[name].compute(in_force), Rounding())
 
 
-def export_tables(ruleset: str, folder: Path, *, rulings=None, digits: int = 4, percent: bool = False,
-                  overrides: Sequence[str] = ()) -> list[Path]:
-    """Write every standard table into ``folder`` (see :mod:`reports.exports`); returns the files written."""
+def export_tables(ruleset: str, folder: Path | OutputSet, *, rulings=None, digits: int = 4,
+                  percent: bool = False, overrides: Sequence[str] = ()) -> list[Path]:
+    """Write every standard table into ``folder`` (see :mod:`reports.exports`), whole or not at all; returns
+    the files written (none yet when ``folder`` is an OutputSet still open: they are written when it ends).
+    """
     from reports import exports
 
     rs = _ruleset(ruleset)
@@ -272,8 +274,14 @@ def export_tables(ruleset: str, folder: Path, *, rulings=None, digits: int = 4, 
     reports_ = {name: game.table_report(name, d, Rounding(digits, percent)) for name, d in data.items()}
     plots = {name: (lambda path, name=name: game.table_plot(name, data[name], path))
              for name in data if game.has_plot(name)}
-    return exports.export(rs, in_force, reports_, folder, digits=digits, percent=percent, overrides=overrides,
-                          plots=plots)
+    if isinstance(folder, OutputSet):
+        exports.export(rs, in_force, reports_, folder, digits=digits, percent=percent, overrides=overrides,
+                       plots=plots)
+        return []
+    with OutputSet(folder) as out:
+        exports.export(rs, in_force, reports_, out, digits=digits, percent=percent, overrides=overrides,
+                       plots=plots)
+    return list(out.written)
 
 
 def roll(ruleset: str, kind: str = "action", **options) -> pd.DataFrame:
@@ -305,5 +313,5 @@ def _call(verb: str, **kwargs) -> list[str]:
     return [f"{verb}({k}={v!r})" for k, v in kwargs.items() if v not in (None, (), [], "")]
 
 
-__all__ = ["EfficiencyTables", "Section", "duel", "efficiency", "export_tables", "roll", "sweep", "table",
+__all__ = ["EfficiencyTables", "duel", "efficiency", "export_tables", "roll", "sweep", "table",
            "units", "whatif"]

@@ -286,7 +286,7 @@ def win_matrix(field: Field) -> pd.DataFrame:
 
 def matchups(field: Field) -> pd.DataFrame:
     """Tidy: contestant, opponent, role, metric, value, stderr, trials (every engagement, both sides)."""
-    roles = getattr(field.ruleset, "roles", ("side 0", "side 1"))
+    roles = field.ruleset.roles
     rows = []
     for (i, j), summaries in field.pairs.items():
         for side, s in enumerate(summaries):
@@ -334,12 +334,13 @@ def label_columns(contestants: Sequence[Contestant]) -> list[str]:
 
 
 def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
-    """The efficiency report: ranking with fair costs (CSV), meta-game, every engagement, win matrix."""
+    """The efficiency report (ranking with fair costs first, for CSV; meta-game, every engagement, win
+    matrix) and the win matrix itself, for a plot."""
     from reports.formats import Report, Section
 
     rs = field.ruleset
     rank = ranking(field)
-    meta_table, game = meta_game(field)
+    meta_table, _ = meta_game(field)
     grid = win_matrix(field)
     cols = label_columns(field.contestants)
     low, high = field.trial_range()
@@ -383,4 +384,4 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
                      matrix_view)]
     return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,
-                  views, report_notes), game
+                  views, report_notes), grid

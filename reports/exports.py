@@ -30,31 +30,30 @@ def _for_reading(report: Report, rounding: Rounding) -> Report:
     return Report(report.title, report.meta, sections, [], report.notes, report.facts)
 
 
-def export(ruleset: Ruleset, rulings: Rulings, tables: Mapping[str, Report], folder: Path, *, digits: int,
+def export(ruleset: Ruleset, rulings: Rulings, tables: Mapping[str, Report], out: OutputSet, *, digits: int,
            percent: bool, overrides: Sequence[str] = (),
-           plots: Mapping[str, Callable[[Path], None]] | None = None) -> list[Path]:
-    """Write every table of ``tables`` (name → Report) into ``folder``; returns the files written.
+           plots: Mapping[str, Callable[[Path], None]] | None = None) -> None:
+    """Stage every table of ``tables`` (name → Report) and the index into ``out`` (written when its
+    context ends, whole or not at all).
 
     ``plots[name](path)`` draws the plot of a table that reads better as one.
     """
     rounding = Rounding(digits, percent)
     meta = provenance(ruleset, rulings, overrides=overrides)
     entries = []
-    with OutputSet(folder) as out:
-        for name, report in tables.items():
-            readable = _for_reading(report, rounding)
-            files = []
-            for suffix, fmt in FILES:
-                text = render(report if fmt == "csv" else readable, fmt)
-                out.write_text(f"{name}{suffix}", text)
-                files.append(f"{name}{suffix}")
-            if plots and name in plots:
-                out.write_with(f"{name}.png", plots[name])
-                files.append(f"{name}.png")
-            entries.append((name, report.title, files))
-        out.write_text("index.md", _index_md(ruleset, meta, rounding, entries))
-        out.write_text("index.html", _index_html(ruleset, meta, rounding, entries))
-    return list(out.written)
+    for name, report in tables.items():
+        readable = _for_reading(report, rounding)
+        files = []
+        for suffix, fmt in FILES:
+            text = render(report if fmt == "csv" else readable, fmt)
+            out.write_text(f"{name}{suffix}", text)
+            files.append(f"{name}{suffix}")
+        if plots and name in plots:
+            out.write_with(f"{name}.png", plots[name])
+            files.append(f"{name}.png")
+        entries.append((name, report.title, files))
+    out.write_text("index.md", _index_md(ruleset, meta, rounding, entries))
+    out.write_text("index.html", _index_html(ruleset, meta, rounding, entries))
 
 
 def _index_md(ruleset: Ruleset, meta, rounding: Rounding, entries) -> str:

@@ -46,8 +46,7 @@ class SweepPlan:
     def change(self, point: str) -> tuple[list[StatChange], list[CostChange]]:
         if self.kind == "cost":
             return [], [parse_cost(f"{self.target}={point}")]
-        stat, op = self.parameter.rsplit(" ", 1) if " " in self.parameter else (self.parameter, "=")
-        return [StatChange(self.target, stat, op, point)], []
+        return [StatChange(self.target, self.parameter, "=", point)], []
 
 
 def plan(set_text: str | None, cost_text: str | None) -> SweepPlan:

@@ -182,7 +182,8 @@ class Metric:
 class FairCostRule:
     """How a ruleset prices a contestant fairly.
 
-    ``median``: the cost at which its value per cost equals the field's median value per cost.
+    ``median``: the cost at which its value per cost equals the field's median value per cost (for a
+    ruleset whose value per cost is value / cost, the default: the fair cost is value / median).
     ``even-trade``: the cost at which what it takes equals what it gives over its engagements, i.e.
     sum(mean ``gain``) / sum(mean ``loss``), where ``gain`` is cost destroyed (in cost units) and ``loss`` the
     fraction of itself lost per engagement.
@@ -263,6 +264,8 @@ class Ruleset:
     #: What costs are counted in, and how one engagement is described in reports.
     cost_unit: str = "points"
     engagement: str = ""
+    #: What side 0 and side 1 of an engagement do (e.g. "charges", "is charged").
+    roles: tuple[str, str] = ("side 0", "side 1")
     #: Metrics of an engagement, each per side and per trial.
     metrics: tuple[Metric, ...] = ()
     #: The metric efficiency, fair cost and what-if rank by (more is better), and the win probability.

@@ -203,3 +203,11 @@ def test_variant_accepts_characteristics_skills_weapons_and_costs():
         rs.variant(catalog, [parse_set("crossbowmen.weapon.reach=3")], [])
     with pytest.raises(RulesError, match="cannot be recruited 7 strong"):
         rs.variant(catalog, [], [parse_cost("crows@7=100")])
+
+
+def test_table_all_into_a_folder_that_cannot_be_made_is_a_usage_error(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert_one_line_error(capsys, ("table", "drakerys", "all", "--output", str(blocker / "tables")), 2,
+                          "--output")
+    assert blocker.read_text() == "x"

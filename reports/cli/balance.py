@@ -57,22 +57,18 @@ def _precision(trials, precision):
 
 
 @contextlib.contextmanager
-def _save_set(folder: Path | None):
-    """An OutputSet on ``folder`` (None: nothing to save); a folder that cannot be made is a usage error."""
+def _output_set(folder: Path | None, option: str):
+    """An OutputSet on ``folder`` (None: nothing to write), made before any work; a folder that cannot be
+    made is a usage error naming ``option``."""
     if folder is None:
         yield None
         return
-    try:
-        out = OutputSet(folder)
-        out.__enter__()
-    except OSError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--save'") from None
-    try:
+    with contextlib.ExitStack() as stack:
+        try:
+            out = stack.enter_context(OutputSet(folder))
+        except OSError as exc:
+            raise click.BadParameter(str(exc), param_hint=f"'{option}'") from None
         yield out
-    except BaseException as exc:
-        out.__exit__(type(exc), exc, exc.__traceback__)
-        raise
-    out.__exit__(None, None, None)
 
 
 def efficiency_command(ruleset: Ruleset) -> click.Command:
@@ -95,7 +91,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                  "efficiency.png")
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
-        with _save_set(save_dir) as out:  # the folder is made before any work, and removed if the run fails
+        # the folder is made before any work, and removed again if the run fails
+        with _output_set(save_dir, "--save") as out:
             report, grid = api.efficiency_report(
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads,
@@ -198,9 +195,10 @@ def table_all_command(ruleset: Ruleset) -> click.Command:
         """
         from reports import api
 
-        written = api.export_tables(ruleset.name, folder, rulings=rulings, digits=digits, percent=percent,
-                                    overrides=typed_options(ctx))
-        click.echo(f"wrote {len(written)} files into {folder}", err=True)
+        with _output_set(folder, "--output") as out:
+            api.export_tables(ruleset.name, out, rulings=rulings, digits=digits, percent=percent,
+                              overrides=typed_options(ctx))
+        click.echo(f"wrote {len(out.written)} files into {folder}", err=True)
 
     return _for(table_all, ruleset)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reports.drakerys.cli_sides import combatant, describe, load_catalog
 from reports.drakerys.fight import engagement_report
 from reports.drakerys.magic import invocation_table_report, spell_table_report
 from reports.drakerys.tables import (
@@ -16,10 +17,8 @@ from reports.drakerys.units import units_report
 from reports.formats import Report
 from reports.tables import Rounding
 from rulesets import drakerys
-from rulesets.base import OptionError, RulesError
-from rulesets.drakerys import catalog as catalog_io
+from rulesets.base import OptionError
 from rulesets.drakerys import combat
-from rulesets.drakerys.fight import Combatant
 from simcore import config
 
 #: The standard tables' Reports, by the names of Ruleset.tables().
@@ -70,21 +69,14 @@ def duel(a: str, b: str, *, size_a: int | None = None, size_b: int | None = None
          trials: int = config.DEFAULT_TRIALS, seed: int = config.DEFAULT_SEED,
          precision: float | None = None, catalogs=()) -> Report:
     """``a`` charges ``b`` and both fight to the end (the sizes default to the unit sheets')."""
-    catalog = catalog_io.load(catalogs)
+    catalog = load_catalog(catalogs)
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    sides = []
-    for name, size in ((a, size_a), (b, size_b)):
-        unit = catalog.unit(name)
-        option = unit.size_option(size) if size is not None else unit.standard_size
-        if option is None:
-            raise RulesError(f"{unit.name} has no size in the rulebook")
-        sides.append((Combatant(unit, option.size), option.ap))
-    (ca, ap_a), (cb, ap_b) = sides
+    sizes = {"size_a": size_a, "size_b": size_b}
+    (ca, ap_a), (cb, ap_b) = combatant(catalog, a, "a", sizes), combatant(catalog, b, "b", sizes)
     result = combat.simulate_engagement(ca, cb, rulings=in_force, weapons=catalog.weapons, trials=trials,
                                         seed=seed, precision=precision)
-    describe = [f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {ap} AP" for c, ap in sides]
-    return engagement_report(result, ap_a, ap_b, *describe)
+    return engagement_report(result, ap_a, ap_b, describe(ca, ap_a), describe(cb, ap_b))
 
 
 def units(*, profiled: bool = False, catalogs=()) -> Report:
-    return units_report(catalog_io.load(catalogs), profiled_only=profiled)
+    return units_report(load_catalog(catalogs), profiled_only=profiled)

@@ -219,9 +219,13 @@ class DrakerysRuleset(Ruleset):
     def variant(self, catalog: Catalog, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Catalog:
         units = dict(catalog.units)
         weapons = dict(catalog.weapons)
+
+        def target(text: str, change_text: str) -> Unit:
+            """The unit a change names, as changed so far."""
+            return self._fighting_unit(_with(catalog, units, weapons), _unit_part(text, change_text))
+
         for change in sets:
-            unit = units[self._fighting_unit(_with(catalog, units, weapons), _unit_part(change.target,
-                                                                                          change.text)).key]
+            unit = target(change.target, change.text)
             if change.stat == "ap":
                 size = _size_suffix(change.target)
                 units[unit.key] = _recosted(unit, size, _number(change, 0.0))
@@ -231,8 +235,7 @@ class DrakerysRuleset(Ruleset):
                                       f"drop @{_size_suffix(change.target)}")
                 units[unit.key], weapons = _changed(unit, change, weapons)
         for change in costs:
-            unit = self._fighting_unit(_with(catalog, units, weapons), _unit_part(change.target,
-                                                                                 f"{change.text}"))
+            unit = target(change.target, change.text)
             units[unit.key] = _recosted(unit, _size_suffix(change.target), change.cost)
         return _with(catalog, units, weapons)
 
