@@ -245,27 +245,53 @@ def ranking(field: Field) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values("rank", kind="stable").reset_index(drop=True)
 
 
-def payoff_matrix(field: Field) -> np.ndarray:
-    """M[i, j]: what i gains against j, averaged over both roles, scaled by the ruleset (antisymmetric)."""
+def payoff_matrix(field: Field) -> tuple[np.ndarray, np.ndarray]:
+    """M[i, j]: what i gains against j, averaged over both roles, scaled by the ruleset (antisymmetric),
+    and the standard error of each entry (the two engagements are independent runs)."""
     rs = field.ruleset
     p = field.index(rs.payoff_metric)
     n = len(field.contestants)
     m = np.zeros((n, n))
+    se = np.zeros((n, n))
     for i in range(n):
         for j in range(n):
             if i != j:
-                as_first = field.pairs[i, j][0].mean[p]
-                as_second = field.pairs[j, i][1].mean[p]
-                m[i, j] = 0.5 * (as_first + as_second) * rs.payoff_scale(field.contestants[i],
-                                                                          field.contestants[j])
-    return m
+                first, second = field.pairs[i, j][0], field.pairs[j, i][1]
+                scale = 0.5 * rs.payoff_scale(field.contestants[i], field.contestants[j])
+                m[i, j] = (first.mean[p] + second.mean[p]) * scale
+                se[i, j] = np.sqrt(first.cov[p, p] + second.cov[p, p]) * abs(scale)
+    return m, se
+
+
+#: Replicates of the parametric bootstrap that puts intervals on the meta-game's shares and ratings.
+META_BOOTSTRAP = 200
 
 
 def meta_game(field: Field) -> tuple[pd.DataFrame, metagame.MetaGame]:
-    """Each contestant's share of the maximum-entropy Nash mix and its Nash-averaged rating."""
-    game = metagame.solve(payoff_matrix(field), [c.key for c in field.contestants])
+    """Each contestant's share of the maximum-entropy Nash mix and its Nash-averaged rating, with 95%
+    intervals from a parametric bootstrap: the payoff matrix redrawn META_BOOTSTRAP times from its
+    estimates and standard errors (antisymmetry kept), the game solved again each time (seeded)."""
+    m, se = payoff_matrix(field)
+    keys = [c.key for c in field.contestants]
+    game = metagame.solve(m, keys)
+    rng = np.random.Generator(np.random.SFC64(field.seed))
+    upper = np.triu(np.ones_like(m, dtype=bool), 1)
+    shares, ratings = [], []
+    for _ in range(META_BOOTSTRAP if se.any() else 0):
+        noise = np.where(upper, rng.standard_normal(m.shape) * se, 0.0)
+        redrawn = metagame.solve(m + noise - noise.T, keys)
+        shares.append(redrawn.shares)
+        ratings.append(redrawn.nash_ratings)
+    if shares:
+        share_low, share_high = np.quantile(np.array(shares), [0.025, 0.975], axis=0)
+        rating_low, rating_high = np.quantile(np.array(ratings), [0.025, 0.975], axis=0)
+    else:  # exact payoffs: no Monte Carlo error to carry
+        share_low = share_high = game.shares
+        rating_low = rating_high = game.nash_ratings
     rows = [{**_labels(c), "cost": c.cost, "share": float(game.shares[i]),
-             "nash_rating": float(game.nash_ratings[i]), "key": c.key}
+             "nash_rating": float(game.nash_ratings[i]), "share_low": float(share_low[i]),
+             "share_high": float(share_high[i]), "nash_rating_low": float(rating_low[i]),
+             "nash_rating_high": float(rating_high[i]), "key": c.key}
             for i, c in enumerate(field.contestants)]
     table = pd.DataFrame(rows).sort_values(["share", "nash_rating"], ascending=False, kind="stable")
     return table.reset_index(drop=True), game
@@ -358,12 +384,16 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
             ("verdict", "fair: the fair-cost interval contains the cost; over-costed: the cost is above it; "
                         "under-costed: below it"),
             ("meta-game", f"payoff: {rs.payoff_description}; maximum-entropy Nash equilibrium and Nash "
-                          "averaging (Balduzzi et al., 2018)")]
-    shown = meta_table[meta_table.share > 1e-9]
-    meta_view = pd.DataFrame({**{c: shown[c] for c in cols},
-                              rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),
-                              "share %": shown["share"].map(lambda x: f"{100 * x:.1f}"),
-                              "Nash rating": shown["nash_rating"].map(lambda x: f"{x:.2f}")})
+                          f"averaging (Balduzzi et al., 2018); 95% intervals from {META_BOOTSTRAP} payoff "
+                          "matrices redrawn from their standard errors")]
+    shown = meta_table[(meta_table.share > 1e-9) | (meta_table.share_high > 1e-9)]
+    meta_view = pd.DataFrame({
+        **{c: shown[c] for c in cols}, rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),
+        "share % [95%]": [f"{100 * v:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]" for v, lo, hi in
+                          zip(shown["share"], shown["share_low"], shown["share_high"], strict=True)],
+        "Nash rating [95%]": [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
+                              zip(shown["nash_rating"], shown["nash_rating_low"], shown["nash_rating_high"],
+                                  strict=True)]})
     matrix_view = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}").reset_index()
     verdicts = rank["verdict"].value_counts()
     summary = ", ".join(f"{verdicts.get(v, 0)} {v}" for v in ("under-costed", "fair", "over-costed"))
@@ -380,7 +410,8 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
                 Section("win_matrix", "Win probability", grid.reset_index())]
     views = [Section("ranking", "Ranking (value averaged over opponents and roles)",
                      ranking_view(rank, cols, rs)),
-             Section("metagame", "Meta-game: the equilibrium mix (entries with a share)", meta_view),
+             Section("metagame", "Meta-game: the equilibrium mix (entries with a share or one within 95%)",
+                     meta_view),
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
                      matrix_view)]
     return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,

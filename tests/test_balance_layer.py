@@ -147,13 +147,19 @@ def test_value_is_the_mean_over_both_roles_of_the_exact_expectation():
 
 def test_payoff_matrix_is_antisymmetric_and_the_meta_game_favours_value():
     field = play(toy(*FIELD))
-    m = eff.payoff_matrix(field)
+    m, se = eff.payoff_matrix(field)
     assert np.array_equal(m, -m.T)
+    assert np.array_equal(se, se.T) and (se[~np.eye(4, dtype=bool)] > 0).all()
     table, game = eff.meta_game(field)
     assert game.shares.sum() == pytest.approx(1.0)
     assert table.iloc[0]["key"] == "cat"
     shares = dict(zip(table.key, table.share, strict=True))
     assert shares["dog"] == 0.0
+    # the bootstrap intervals hold the estimates; the clear winner's share is certain, the dog never plays
+    assert (table.share_low <= table.share + 1e-12).all() and (table.share <= table.share_high + 1e-12).all()
+    assert (table.nash_rating_low <= table.nash_rating + 1e-9).all()
+    assert (table.nash_rating <= table.nash_rating_high + 1e-9).all()
+    assert table.set_index("key").loc["dog", "share_high"] == 0.0
 
 
 def test_same_seed_same_field_and_streams_keyed_on_keys_only():
