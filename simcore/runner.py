@@ -1,16 +1,16 @@
-"""Run a chunked Monte Carlo kernel over threads, into integer histograms.
+"""Run a chunked Monte Carlo kernel over threads, into integer histograms or per-trial records.
 
 Kernel contract (every simulation kernel follows it)::
 
     kernel(*args, seed: uint64, first_chunk: int64, total_trials: int64, chunk_trials: int64,
            out: int64[n_chunks, *hist_shape]) -> None
 
-The kernel runs chunks ``first_chunk .. first_chunk + n_chunks - 1`` (one ``prange`` iteration each),
-seeds chunk c with :func:`simcore.rng.chunk_stream` (the stream of ``(seed, c)`` and the chunk's trial
-count), runs the trials of that chunk
-(``chunk_trials`` of them, fewer for the last chunk of ``total_trials``) and adds one count per trial
-to ``out[c - first_chunk]``. Because each chunk's stream and trials are fixed and counts are integers, the
-summed histogram is bit-identical whatever the number of threads or the way chunks are batched.
+The kernel runs chunks ``first_chunk .. first_chunk + n_chunks - 1`` one after the other, seeds chunk c
+with :func:`simcore.rng.chunk_stream` (the stream of ``(seed, c)`` and the chunk's trial count), runs the
+trials of that chunk (``chunk_trials`` of them, fewer for the last chunk of ``total_trials``) and adds one
+count per trial to ``out[c - first_chunk]``. Because each chunk's stream and trials are fixed and counts
+are integers, the summed histogram is bit-identical whatever the number of threads or the way chunks are
+batched.
 
 Records contract (kernels whose every trial is wanted, e.g. for paired differences on common random
 numbers; :func:`run_records`)::
@@ -18,24 +18,36 @@ numbers; :func:`run_records`)::
     kernel(*args, seed: uint64, first_trial: int64, out: int64[n, n_fields]) -> None
 
 The kernel fills ``out[k]`` with the record of trial ``first_trial + k``, drawn from the stream
-:func:`simcore.rng.trial_stream` ``(seed, first_trial + k)`` alone, spreading blocks of trials over
-threads with ``prange``. Trial *t* of a run therefore meets the same dice whatever ran before it, the first
-*n* records of a longer run are a run of *n* trials, and the records are bit-identical for any thread count
-and any batching.
+:func:`simcore.rng.trial_stream` ``(seed, first_trial + k)`` alone. Trial *t* of a run therefore meets the
+same dice whatever ran before it, the first *n* records of a longer run are a run of *n* trials, and the
+records are bit-identical for any thread count and any batching.
+
+Threads: kernels are serial ``nogil`` functions; the runner hands pieces of a batch (single chunks, or
+slices of records) to a pool of Python threads, each calling the kernel on its piece with the GIL
+released. A thread slowed down by other work on the machine simply takes fewer pieces, so more threads
+are never slower than one. A :class:`simcore.stages.BankSpec` in ``args`` becomes the calling thread's own
+stage bank. Runs of many small kernels (a report's matchups) are better spread whole over the threads
+with :func:`map_ordered`, each run on one thread.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Sequence
+import os
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from typing import TypeVar
 
-import numba
 import numpy as np
 
 from simcore import config
 from simcore.rng import check_seed
+from simcore.stages import with_banks
 from simcore.stats import Estimate
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 Progress = Callable[[int, int], None]
 
@@ -54,8 +66,62 @@ class RunResult:
 
 
 def available_threads() -> int:
-    """Most threads a kernel may use on this machine."""
-    return int(numba.config.NUMBA_NUM_THREADS)
+    """Most threads a run may use: the cores this process may run on (``BALANCE_THREADS`` caps it)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cap = os.environ.get("BALANCE_THREADS", "")
+    return max(1, min(cores, int(cap))) if cap.isdigit() and int(cap) > 0 else cores
+
+
+_pool_lock = threading.Lock()
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A process-wide pool of ``threads`` worker threads (made on first use)."""
+    with _pool_lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix=f"balance-{threads}")
+        return pool
+
+
+def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
+                done: Callable[[int], None] | None = None) -> list[R]:
+    """``[fn(x) for x in items]`` with the calls spread over ``threads`` threads (in this thread when 1).
+
+    ``fn`` must give the same result on any thread (each Monte Carlo run on its own seeded streams), so
+    the list is the same for any thread count. ``done(k)`` is called in this thread as the k-th call
+    finishes. The first exception raised by a call is raised here, the calls not yet started cancelled.
+    """
+    items = list(items)
+    if threads <= 1 or len(items) <= 1:
+        out = []
+        for k, x in enumerate(items):
+            out.append(fn(x))
+            if done is not None:
+                done(k + 1)
+        return out
+    futures = [_pool(threads).submit(fn, x) for x in items]
+    try:
+        finished = 0
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for f in ready:
+                f.result()  # raises the call's exception
+            finished += len(ready)
+            if done is not None:
+                done(finished)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    return [f.result() for f in futures]
+
+
+def _spread(calls: list[Callable[[], None]], threads: int) -> None:
+    """Run ``calls`` (pieces of one batch) over ``threads`` threads; raise the first failure."""
+    map_ordered(lambda call: call(), calls, threads)
 
 
 def check_threads(threads: int | None) -> int:
@@ -100,17 +166,6 @@ def _checked(seed: int, threads: int | None, precision: float | None,
     return seed, threads
 
 
-@contextlib.contextmanager
-def _numba_threads(threads: int):
-    """numba's thread count set to ``threads`` for the run, and restored after it."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
-
-
 def run(
     kernel: Callable,
     args: Sequence,
@@ -140,19 +195,23 @@ def run(
     total = np.zeros(hist_shape, dtype=np.int64)
     done_chunks = 0
     stopped = False
-    with _numba_threads(threads):
-        for size in batch_schedule(n_chunks, cells, max_batch_chunks):
-            out = np.zeros((size, *hist_shape), dtype=np.int64)
-            kernel(*args, np.uint64(seed), np.int64(done_chunks), np.int64(trials), np.int64(chunk_trials),
-                   out)
-            total += out.sum(axis=0)
-            done_chunks += size
-            if progress is not None:
-                progress(min(done_chunks * chunk_trials, trials), trials)
-            if precision is not None and done_chunks < n_chunks:
-                if statistic(total).half_width < precision:
-                    stopped = True
-                    break
+
+    def piece(out: np.ndarray, first: int) -> Callable[[], None]:
+        return lambda: kernel(*with_banks(args), np.uint64(seed), np.int64(first), np.int64(trials),
+                              np.int64(chunk_trials), out)
+
+    for size in batch_schedule(n_chunks, cells, max_batch_chunks):
+        out = np.zeros((size, *hist_shape), dtype=np.int64)
+        step = -(-size // (_PIECES_PER_THREAD * threads))
+        _spread([piece(out[c:c + step], done_chunks + c) for c in range(0, size, step)], threads)
+        total += out.sum(axis=0)
+        done_chunks += size
+        if progress is not None:
+            progress(min(done_chunks * chunk_trials, trials), trials)
+        if precision is not None and done_chunks < n_chunks:
+            if statistic(total).half_width < precision:
+                stopped = True
+                break
     run_trials = min(done_chunks * chunk_trials, trials)
     return RunResult(total, run_trials, seed, threads, trials, precision, stopped)
 
@@ -168,6 +227,13 @@ class RecordsResult:
     requested_trials: int
     precision: float | None
     stopped_by_precision: bool
+
+
+#: Trials per piece a thread takes of a records batch (any split gives the same records).
+_RECORD_PIECE = 4096
+#: A histogram batch is cut in this many pieces per thread: small enough that a thread slowed by other
+#: work takes fewer, few enough that handing them out costs little.
+_PIECES_PER_THREAD = 4
 
 
 def record_batches(trials: int, block_trials: int, max_batch_trials: int | None = None) -> list[int]:
@@ -235,16 +301,21 @@ def run_records(
     records = np.empty((trials, n_fields), dtype=np.int64)
     done = 0
     stopped = False
-    with _numba_threads(threads):
-        for size in record_batches(trials, block_trials, max_batch_trials):
-            kernel(*args, np.uint64(seed), np.int64(done), records[done:done + size])
-            done += size
-            if progress is not None:
-                progress(done, trials)
-            if precision is not None and done < trials:
-                if statistic(records[:done]).half_width < precision:
-                    stopped = True
-                    break
+
+    def piece(first: int, size: int) -> Callable[[], None]:
+        return lambda: kernel(*with_banks(args), np.uint64(seed), np.int64(first),
+                              records[first:first + size])
+
+    for size in record_batches(trials, block_trials, max_batch_trials):
+        step = size if threads == 1 else max(block_trials, _RECORD_PIECE)
+        _spread([piece(k, min(step, done + size - k)) for k in range(done, done + size, step)], threads)
+        done += size
+        if progress is not None:
+            progress(done, trials)
+        if precision is not None and done < trials:
+            if statistic(records[:done]).half_width < precision:
+                stopped = True
+                break
     if done < trials:
         records = records[:done].copy()
     return RecordsResult(records, done, seed, threads, trials, precision, stopped)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rulesets.base import RulesError
 from rulesets.drakerys import exact as _exact
 from rulesets.drakerys.contest import DrakerysRuleset
-from rulesets.drakerys.kernels import _action_roll_chunks
 from rulesets.drakerys.rules import (
     CRIT_MODES,
     MAX_DICE,
@@ -27,8 +27,10 @@ from rulesets.drakerys.rules import (
     action_threshold,
 )
 from simcore import exact as simexact
-from simcore import runner
 from simcore.stats import Estimate, histogram_mean
+
+if TYPE_CHECKING:
+    from simcore import runner
 
 RULESET = DrakerysRuleset(
     name="drakerys",
@@ -93,14 +95,19 @@ def simulate_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = Non
                          seed: int, threads: int | None = None, precision: float | None = None,
                          progress: runner.Progress | None = None,
                          max_batch_chunks: int | None = None) -> RollDistribution:
-    """Monte Carlo distribution of ``roll``: each die rolled, rerolled and exploded one by one.
+    """Monte Carlo distribution of ``roll``: each roll drawn whole from its exact distribution (an alias
+    table, simcore.stages), die by die beyond 255 dice.
 
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
+    # the kernel and the runner load numba: imported here, so that the exact rolls and tables never do
+    from rulesets.drakerys.kernels import STAGES, _action_roll_chunks
+    from simcore import runner
+
     rulings = rulings or DrakerysRulings()
     c_max = _exact.criticals_bound(roll, rulings)
     shape = (roll.total_dice + c_max + 2, c_max + 2)
-    args = (np.int64(roll.total_dice), np.int64(roll.threshold), np.int64(roll.top_mode),
+    args = (STAGES, np.int64(roll.total_dice), np.int64(roll.threshold), np.int64(roll.top_mode),
             bool(rulings.crit_chain), bool(roll.swashbuckler), np.int64(roll.rerolls))
     try:
         result = runner.run(

@@ -26,6 +26,7 @@ from rulesets.drakerys.fight import (
     ShootingRow,
     side_array,
 )
+from rulesets.drakerys.kernels import STAGES, STAGES_BY_DIE
 from rulesets.drakerys.kernels_fight import (
     _engagement_chunks,
     _engagement_records,
@@ -35,6 +36,7 @@ from rulesets.drakerys.kernels_fight import (
 from rulesets.drakerys.rules import MAX_ACTION_TS, ROUNDS, TS_PER_ROUND, DrakerysRulings
 from rulesets.drakerys.units import Weapon
 from simcore import config, runner
+from simcore.stages import BankSpec
 from simcore.stats import Estimate, histogram_mean, proportion
 
 __all__ = [
@@ -182,16 +184,19 @@ def simulate_fight(attacker: Combatant, target: Combatant, *, charge: bool,
                    trials: int, seed: int, threads: int | None = None, precision: float | None = None,
                    progress: runner.Progress | None = None,
                    chunk_trials: int = config.CHUNK_TRIALS,
-                   batch_chunks: int | None = None) -> FightResult:
+                   batch_chunks: int | None = None, by_die: bool = False) -> FightResult:
     """One Fight of ``attacker`` (Charging when ``charge``) against ``target``, ``trials`` times.
 
-    ``precision`` stops once the 95% half-width of P(attacker wins alone) is below it.
+    ``precision`` stops once the 95% half-width of P(attacker wins alone) is below it. Every roll is drawn
+    whole from its exact distribution (simcore.stages); ``by_die`` rolls every die one by one instead (the
+    same distribution, slower: for checks), here and in every simulation of this module.
     """
     rulings = rulings or DrakerysRulings()
     side = _sides(attacker, target, rulings, weapons)
     width = max(_width(attacker, target), N_FIGHT_OUTCOMES)
-    run = _run(_fight_chunks, (side, bool(charge), bool(rulings.crit_chain)), (len(FightRow), width), trials,
-               seed, threads, precision, _p_wins_alone, progress, chunk_trials, batch_chunks)
+    args = (_stages(by_die), side, bool(charge), bool(rulings.crit_chain))
+    run = _run(_fight_chunks, args, (len(FightRow), width), trials, seed, threads, precision, _p_wins_alone,
+               progress, chunk_trials, batch_chunks)
     return FightResult(attacker, target, charge, rulings, run)
 
 
@@ -247,7 +252,7 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
                       threads: int | None = None, precision: float | None = None,
                       progress: runner.Progress | None = None,
                       chunk_trials: int = config.CHUNK_TRIALS,
-                      batch_chunks: int | None = None) -> ShootingResult:
+                      batch_chunks: int | None = None, by_die: bool = False) -> ShootingResult:
     """One Shooting of ``shooter`` at ``target`` from ``distance_cm``, ``trials`` times.
 
     ``precision`` stops once the 95% half-width of the mean injuries inflicted is below it.
@@ -256,7 +261,7 @@ def simulate_shooting(shooter: Combatant, target: Combatant, *, distance_cm: int
     weapon = check_shot(shooter, weapons.get(shooter.unit.weapon or ""), distance_cm)
     side = _sides(shooter, target, rulings, weapons)
     width = max(_width(shooter, target), len(Morale))
-    run = _run(_shooting_chunks, (side, np.int64(distance_cm), bool(rulings.crit_chain)),
+    run = _run(_shooting_chunks, (_stages(by_die), side, np.int64(distance_cm), bool(rulings.crit_chain)),
                (len(ShootingRow), width), trials, seed, threads, precision,
                lambda c: histogram_mean(c[ShootingRow.INFLICTED]), progress, chunk_trials, batch_chunks)
     return ShootingResult(shooter, target, weapon, int(distance_cm), rulings, run)
@@ -319,10 +324,15 @@ def _check_engagement(a: Combatant, shoot_from_cm: int | None, weapons: dict[str
     return rounds
 
 
-def _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds) -> tuple:
+def _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die) -> tuple:
     side = _sides(a, b, rulings, weapons)
     shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
-    return side, shoot, np.int64(rounds), bool(rulings.crit_chain)
+    return _stages(by_die), side, shoot, np.int64(rounds), bool(rulings.crit_chain)
+
+
+def _stages(by_die: bool) -> BankSpec:
+    """The stage bank the kernels draw whole rolls from (one that rolls die by die with ``by_die``)."""
+    return STAGES_BY_DIE if by_die else STAGES
 
 
 def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None = None,
@@ -331,7 +341,7 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
                         precision: float | None = None,
                         progress: runner.Progress | None = None,
                         chunk_trials: int = config.CHUNK_TRIALS,
-                        batch_chunks: int | None = None) -> EngagementResult:
+                        batch_chunks: int | None = None, by_die: bool = False) -> EngagementResult:
     """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
     destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins).
 
@@ -340,7 +350,7 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
     """
     rulings = rulings or DrakerysRulings()
     rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
-    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die)
     outcome = EngagementRow.OUTCOME
     run = _run(_engagement_chunks, args, (len(EngagementRow), _width(a, b)), trials, seed, threads, precision,
                lambda c: proportion(int(c[outcome, EngagementOutcome.SIDE_0_WINS]), int(c[outcome].sum())),
@@ -405,7 +415,7 @@ def engagement_records(a: Combatant, b: Combatant, *, shoot_from_cm: int | None 
                        rounds: int = ROUNDS, trials: int, seed: int, threads: int | None = None,
                        precision: float | None = None,
                        progress: runner.Progress | None = None, block_trials: int = config.CHUNK_TRIALS,
-                       max_batch_trials: int | None = None) -> EngagementRecords:
+                       max_batch_trials: int | None = None, by_die: bool = False) -> EngagementRecords:
     """The engagements of :func:`simulate_engagement`, one record per trial: trial t runs on the trial
     stream (seed, t) whatever ran before it, so two engagements that differ in one stat meet the same dice
     (common random numbers). ``precision`` targets P(a wins); at most config.MAX_RECORD_TRIALS trials.
@@ -413,7 +423,7 @@ def engagement_records(a: Combatant, b: Combatant, *, shoot_from_cm: int | None 
     """
     rulings = rulings or DrakerysRulings()
     rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
-    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die)
     try:
         run = runner.run_records(_engagement_records, args, N_RECORD, trials, seed, threads=threads,
                                  precision=precision, statistic=_p_side_0_wins, progress=progress,

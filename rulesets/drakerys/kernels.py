@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
-from simcore.config import PARALLEL_JIT
-from simcore.dice import face_tables, success_roll_tabled
-from simcore.rng import chunk_stream
+from rulesets.drakerys.rules import SIDES
+from simcore.config import JIT
+from simcore.rng import chunk_stream, next_u64
+from simcore.stages import BankSpec, alias_pick, stage_table, success_roll_direct
 
-_SIDES = 10
+#: The stage tables of every Drakerys roll (d10).
+STAGES = BankSpec(SIDES)
+#: The same rolls made die by die (goodness-of-fit checks of the tables, benchmarks).
+STAGES_BY_DIE = BankSpec(SIDES, by_die=True)
 
 
-@nb.njit(**PARALLEL_JIT)
-def _action_roll_chunks(n, threshold, top_mode, chain, reroll_failures, reroll_limit,
+@nb.njit(**JIT)
+def _action_roll_chunks(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit,
                         seed, first_chunk, total_trials, chunk_trials, out):
-    """Action-Table rolls, counted by (successes, criticals).
+    """Action-Table rolls, counted by (successes, criticals): each roll one draw from its exact table in
+    ``bank`` (simcore.stages), die by die when the bank does not cover it.
 
     Args:
         n: d10 rolled; threshold: 2..10; top_mode, chain, reroll_failures, reroll_limit: as
@@ -24,10 +30,20 @@ def _action_roll_chunks(n, threshold, top_mode, chain, reroll_failures, reroll_l
     """
     s_last = out.shape[1] - 1
     c_last = out.shape[2] - 1
-    for i in nb.prange(out.shape[0]):
+    at, k, w = stage_table(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, True)
+    thr = bank[3]
+    alias = bank[4]
+    for i in range(out.shape[0]):
         state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
-        success, explodes, failure = face_tables(_SIDES, threshold, top_mode)
-        for _ in range(trials):
-            s, c, _rolled = success_roll_tabled(state, n, _SIDES, threshold, chain, reroll_failures,
-                                                reroll_limit, success, explodes, failure)
-            out[i, min(s, s_last), min(c, c_last)] += 1
+        if at < 0:
+            for _ in range(trials):
+                s, c = success_roll_direct(state, n, SIDES, threshold, top_mode, chain, reroll_failures,
+                                           reroll_limit)
+                out[i, min(s, s_last), min(c, c_last)] += 1
+        else:
+            counts = np.zeros(1 << k, np.int64)
+            for _ in range(trials):
+                counts[alias_pick(next_u64(state), thr, alias, at, k)] += 1
+            for index in range(counts.shape[0]):
+                if counts[index]:
+                    out[i, min(index >> w, s_last), min(index & ((1 << w) - 1), c_last)] += counts[index]

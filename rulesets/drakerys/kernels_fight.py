@@ -7,9 +7,10 @@ Three things travel through every helper:
 * ``side``: int64[2, N_SIDE], one row per side, columns :class:`Side` (built by ``fight.side_array``).
 * ``state``: int64[2, N_STATE], the trial's state, one row per side, columns :class:`State`; allocated once
   per chunk or block of trials and reset by :func:`_start`.
-* ``dice``: the tuple ``(stream, success, explodes, failure, chain)``: the random stream (uint64[4]), the
-  face tables of every top mode and threshold (``simcore.dice.all_face_tables``) and the DK-crit-chain
-  ruling.
+* ``dice``: the tuple ``(stream, chain, rolls, bank)``: the random stream (uint64[4]), the DK-crit-chain
+  ruling, the per-roll substream keys (engagements) and the stage bank (simcore.stages): every roll of
+  known dice (an attack, a block, an injury roll, a Morale roll, the Safeguard dice) is one draw from its
+  exact distribution, die by die only beyond the bank's range or with a ``by_die`` bank.
 
 Fights and Shootings draw a chunk's trials from the chunk's stream. Engagements draw every trial from its
 own stream (``simcore.rng.seed_trial_stream``), in both drivers, so that trial t meets the same dice in a
@@ -54,56 +55,58 @@ from rulesets.drakerys.rules import (
     SAFEGUARD_GUARD_FACE,
     SHOOTING_SHARE_CM,
     SHOOTING_TS,
-    SIDES,
     TS_PER_ROUND,
 )
-from simcore.config import JIT, PARALLEL_JIT
-from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS, all_face_tables, success_roll_tabled
-from simcore.rng import STATE_WORDS, chunk_stream, roll_die, seed_substream, seed_trial_stream, trial_key
+from simcore.config import JIT, TRIAL_JIT
+from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
+from simcore.rng import STATE_WORDS, chunk_stream, seed_substream, seed_trial_stream, trial_key
+from simcore.stages import fill_missing, missing, success_draw
 
-#: Trials per ``prange`` iteration of the records kernel (any split gives the same records).
-_RECORD_BLOCK = 256
+# Constants passed to helpers as typed numpy scalars: numba compiles a helper once per literal value it is
+# called with (``f(x, 0)`` and ``f(x, 1)`` are two compilations, and each repeats for every helper below it).
+_0 = np.int64(0)
+_1 = np.int64(1)
+_NO = np.bool_(False)
+_YES = np.bool_(True)
+_EXPLODE = np.int64(TOP_EXPLODE)
+_PLAIN_TOP = np.int64(TOP_SUCCESS)
 
 
 # --- dice ------------------------------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _threshold(action, opposition):
     """ACTION TABLE: 6 - (action - opposition), clamped to 2..10."""
     return min(MAX_THRESHOLD, max(MIN_THRESHOLD, EVEN_THRESHOLD - (action - opposition)))
 
 
 @nb.njit(**JIT)
-def _dice(stream, chain):
-    """The ``dice`` tuple around ``stream``: its face tables are built here, once per chunk or block.
+def _dice(stream, chain, bank):
+    """The ``dice`` tuple around ``stream``.
 
     ``rolls`` = [trial key, rolls made, on]: when on (engagements), every roll of a trial draws from its own
     substream (simcore.rng.seed_substream), so a variant whose earlier roll used other dice still meets the
     same dice roll by roll (common random numbers)."""
-    success, explodes, failure = all_face_tables(SIDES)
-    return stream, success, explodes, failure, chain, np.zeros(3, np.uint64)
+    return stream, chain, np.zeros(3, np.uint64), bank
 
 
-@nb.njit(inline="always", **JIT)
-def _roll(dice, n, threshold, mode, swashbuckler, rerolls):
-    """An Action-Table roll of n d10: (successes, criticals)."""
+@nb.njit(**TRIAL_JIT)
+def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
+    """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
         return 0, 0
-    stream, success, explodes, failure, chain, rolls = dice
+    stream, chain, rolls, bank = dice
     if rolls[2]:
         seed_substream(rolls[0], rolls[1], stream)
         rolls[1] += np.uint64(1)
-    s, c, _ = success_roll_tabled(stream, n, SIDES, threshold, chain, swashbuckler, rerolls,
-                                  success[mode, threshold], explodes[mode, threshold],
-                                  failure[mode, threshold])
-    return s, c
+    return success_draw(bank, stream, n, threshold, mode, chain, swashbuckler, rerolls, crits)
 
 
 # --- step 1: characteristics in this Fight ---------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _charge_bonus(side, s, charger):
     """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts; no bonus for
     a Sharpshooter)."""
@@ -114,17 +117,17 @@ def _charge_bonus(side, s, charger):
     return 1
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _initiative(side, s, charger):
     return side[s, Side.INITIATIVE] + side[s, Side.ALLIES_ENGAGED] + _charge_bonus(side, s, charger)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _combat(side, s, charger):
     return side[s, Side.COMBAT] + _charge_bonus(side, s, charger)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _power(side, state, s, charger):
     """Power in a Fight: Berserker +1 per Stress marker, Brutal Charge +1 after charging."""
     power = side[s, Side.POWER] + side[s, Side.BERSERKER] * state[s, State.STRESS]
@@ -133,7 +136,7 @@ def _power(side, state, s, charger):
     return power
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _resistance(side, state, s):
     """Resistance, Berserker -1 per Stress marker (minimum 0)."""
     return max(0, side[s, Side.RESISTANCE] - side[s, Side.BERSERKER] * state[s, State.STRESS])
@@ -142,17 +145,17 @@ def _resistance(side, state, s):
 # --- step 2: who strikes when ----------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _strike_order(side, charger):
     """The side that strikes first, or -1 when both strike at once (equal Initiative)."""
-    first = _initiative(side, 0, charger)
-    second = _initiative(side, 1, charger)
+    first = _initiative(side, _0, charger)
+    second = _initiative(side, _1, charger)
     if first == second:
         return -1
     return 0 if first > second else 1
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _strikes(side, state, s):
     """Side s strikes: both sides have warriors, and s neither blocks nor is an Object."""
     return (state[s, State.ALIVE] > 0 and state[1 - s, State.ALIVE] > 0 and not side[s, Side.OBJECT]
@@ -162,7 +165,7 @@ def _strikes(side, state, s):
 # --- step 3: a strike ------------------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _attack_dice(side, state, s, charger):
     """Full-power warriors x Power + supporting warriors x 1 + Heroic Action dice (DK-frontage)."""
     alive = state[s, State.ALIVE]
@@ -171,15 +174,15 @@ def _attack_dice(side, state, s, charger):
     return full * _power(side, state, s, charger) + (alive - full) + side[s, Side.HEROIC]
 
 
-@nb.njit(inline="always", **JIT)
-def _attack_roll(dice, side, state, s, charger):
-    """Side s's attack roll (also its Blocking roll): (successes, criticals)."""
+@nb.njit(**TRIAL_JIT)
+def _attack_roll(dice, side, state, s, charger, crits):
+    """Side s's attack roll (also its Blocking roll): (successes, criticals if ``crits``)."""
     threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
-    return _roll(dice, _attack_dice(side, state, s, charger), threshold, TOP_EXPLODE,
-                 side[s, Side.SWASHBUCKLER] != 0, side[s, Side.REROLLS])
+    return _roll(dice, _attack_dice(side, state, s, charger), threshold, _EXPLODE,
+                 side[s, Side.SWASHBUCKLER] != 0, side[s, Side.REROLLS], crits)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _injury_mode(side, s, ignores_parry, engaged):
     """How the criticals of side s's injury rolls count against the enemy.
 
@@ -198,36 +201,35 @@ def _injury_mode(side, s, ignores_parry, engaged):
     return TOP_EXPLODE
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _strike(dice, side, state, s, charger):
     """Injuries side s inflicts with one strike (the enemy may block it)."""
     e = 1 - s
-    hits, crits = _attack_roll(dice, side, state, s, charger)
-    automatic = crits if side[s, Side.DEADLY_BLOW] else 0
+    deadly = side[s, Side.DEADLY_BLOW] != 0
+    hits, automatic = _attack_roll(dice, side, state, s, charger, deadly)
     if side[e, Side.BLOCKING] and state[e, State.ALIVE] > 0 and not side[e, Side.OBJECT]:
-        blocks, _ = _attack_roll(dice, side, state, e, charger)
+        blocks, _ = _attack_roll(dice, side, state, e, charger, _NO)
         hits = max(0, hits - blocks)
     threshold = _threshold(side[s, Side.STRENGTH], _resistance(side, state, e))
-    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, False, True), False, 0)
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, _NO, _YES), _NO, _0, _NO)
     return wounds + automatic
 
 
 # --- step 4: injuries received ---------------------------------------------------------------------------
 
 
-@nb.njit(**JIT)
-def _receive(stream, side, state, s, injuries):
-    """Side s receives ``injuries`` from the other side: Safeguard (its dice from ``stream``), then one
-    warrior withdrawn per leader's Health of tokens. Counts them in the state; returns the warriors
-    removed."""
+@nb.njit(**TRIAL_JIT)
+def _receive(dice, side, state, s, injuries):
+    """Side s receives ``injuries`` from the other side: Safeguard (one d10 per injury, drawn whole from the
+    current stream), then one warrior withdrawn per leader's Health of tokens. Counts them in the state;
+    returns the warriors removed."""
     state[1 - s, State.INFLICTED] += injuries
     kept = injuries
-    if side[s, Side.SAFEGUARD]:
+    if side[s, Side.SAFEGUARD] and injuries > 0:
         leaves_from = SAFEGUARD_GUARD_FACE if side[s, Side.GUARD] else SAFEGUARD_CANCEL_FACE
-        kept = 0
-        for _ in range(injuries):
-            if roll_die(stream, SIDES) < leaves_from:
-                kept += 1
+        # the injuries that stay are the dice below leaves_from: the failures of a roll at that threshold
+        leave, _ = success_draw(dice[3], dice[0], injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
+        kept = injuries - leave
     state[s, State.TOKENS] += kept
     removed = 0
     health = side[s, Side.HEALTH]
@@ -241,7 +243,7 @@ def _receive(stream, side, state, s, injuries):
     return removed
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _exchange(dice, side, state, charger):
     """Steps 2 to 4: both sides strike in Initiative order, casualties removed between strikes. Returns
     the injuries side 0 and side 1 dealt."""
@@ -249,18 +251,18 @@ def _exchange(dice, side, state, charger):
     dealt0 = 0
     dealt1 = 0
     if first < 0:
-        if _strikes(side, state, 0):
-            dealt0 = _strike(dice, side, state, 0, charger)
-        if _strikes(side, state, 1):
-            dealt1 = _strike(dice, side, state, 1, charger)
-        _receive(dice[0], side, state, 1, dealt0)
-        _receive(dice[0], side, state, 0, dealt1)
+        if _strikes(side, state, _0):
+            dealt0 = _strike(dice, side, state, _0, charger)
+        if _strikes(side, state, _1):
+            dealt1 = _strike(dice, side, state, _1, charger)
+        _receive(dice, side, state, _1, dealt0)
+        _receive(dice, side, state, _0, dealt1)
         return dealt0, dealt1
     for k in range(2):
         s = first if k == 0 else 1 - first
         if _strikes(side, state, s):
             dealt = _strike(dice, side, state, s, charger)
-            _receive(dice[0], side, state, 1 - s, dealt)
+            _receive(dice, side, state, 1 - s, dealt)
             if s == 0:
                 dealt0 = dealt
             else:
@@ -271,7 +273,7 @@ def _exchange(dice, side, state, charger):
 # --- steps 5 and 6: the winner and the loser's Morale ----------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _advantage(state, s, charged, dealt, suffered):
     """Side s's Advantage Value: +1 for charging, for inflicting more injuries, for more warriors, for
     fewer Stress markers."""
@@ -286,7 +288,7 @@ def _advantage(state, s, charged, dealt, suffered):
     return value
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _winner(state, trigger, charged, dealt0, dealt1):
     """Step 5: (Winner, the winner's Advantage minus the loser's: the loser's Morale opposition, 0 when
     no Morale roll is taken)."""
@@ -296,8 +298,8 @@ def _winner(state, trigger, charged, dealt0, dealt1):
         return Winner.SIDE_0, 0
     if state[0, State.ALIVE] == 0:
         return Winner.SIDE_1, 0
-    adv0 = _advantage(state, 0, charged and trigger == 0, dealt0, dealt1)
-    adv1 = _advantage(state, 1, charged and trigger == 1, dealt1, dealt0)
+    adv0 = _advantage(state, _0, charged and trigger == 0, dealt0, dealt1)
+    adv1 = _advantage(state, _1, charged and trigger == 1, dealt1, dealt0)
     if adv0 == adv1:
         return Winner.BOTH, 0
     if adv0 > adv1:
@@ -305,7 +307,7 @@ def _winner(state, trigger, charged, dealt0, dealt1):
     return Winner.SIDE_1, adv1 - adv0
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _morale(dice, side, state, s, opposition, engaged):
     """Side s's Morale roll (Morale code); an Object takes none and stays steady."""
     if side[s, Side.OBJECT]:
@@ -316,12 +318,12 @@ def _morale(dice, side, state, s, opposition, engaged):
     will = side[s, Side.WILLPOWER]
     if engaged and side[e, Side.DREADFUL] and not side[s, Side.DREADFUL]:
         will -= 1
-    successes, _ = _roll(dice, n, _threshold(will, opposition), TOP_EXPLODE, False, 0)
+    successes, _ = _roll(dice, n, _threshold(will, opposition), _EXPLODE, _NO, _0, _NO)
     successes += side[s, Side.BERSERKER]
     return Morale.STEADY if successes >= Morale.STEADY else successes
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _suffer_morale(state, s, morale):
     """The effect of side s's Morale roll: a scatter withdraws every warrior, stress adds a marker."""
     if morale == Morale.SCATTER:
@@ -331,7 +333,7 @@ def _suffer_morale(state, s, morale):
         state[s, State.STRESS] += 1
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _fight(dice, side, state, trigger, charged):
     """One Fight triggered by side ``trigger`` (a Charge when ``charged``), the loser's Morale applied.
 
@@ -342,12 +344,12 @@ def _fight(dice, side, state, trigger, charged):
     if margin == 0:
         return winner, Morale.NO_ROLL
     loser = 1 - winner
-    morale = _morale(dice, side, state, loser, margin, True)
+    morale = _morale(dice, side, state, loser, margin, _YES)
     _suffer_morale(state, loser, morale)
     return winner, morale
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _fight_outcome(winner, morale):
     """The FightOutcome code of a Fight of side 0 against side 1."""
     if winner == Winner.NONE:
@@ -362,14 +364,14 @@ def _fight_outcome(winner, morale):
 # --- a Shooting ------------------------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _shooting_opposition(side, state, s, distance):
     """Every 10 cm-share begun, each Stress marker of the shooter, each obstacle, a Sharpshooter target."""
     shares = (distance + SHOOTING_SHARE_CM - 1) // SHOOTING_SHARE_CM
     return shares + state[s, State.STRESS] + side[s, Side.OBSTACLES] + side[1 - s, Side.SHARPSHOOTER]
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _shoot(dice, side, state, s, distance):
     """Side s shoots at the other from ``distance`` cm, the target's Morale applied. Returns the target's
     Morale (NO_ROLL unless it lost a warrior and still stands)."""
@@ -378,14 +380,13 @@ def _shoot(dice, side, state, s, distance):
              + side[s, Side.BERSERKER] * state[s, State.STRESS])
     n = state[s, State.ALIVE] * power + side[s, Side.HEROIC]
     threshold = _threshold(side[s, Side.SHOOTING], _shooting_opposition(side, state, s, distance))
-    hits, crits = _roll(dice, n, threshold, TOP_EXPLODE, False, 0)
-    automatic = crits if side[s, Side.DEADLY_BLOW] else 0
+    hits, automatic = _roll(dice, n, threshold, _EXPLODE, _NO, _0, side[s, Side.DEADLY_BLOW] != 0)
     threshold = _threshold(side[s, Side.WEAPON_STRENGTH], _resistance(side, state, e))
-    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, side[s, Side.IGNORES_PARRY] != 0, False),
-                      False, 0)
-    removed = _receive(dice[0], side, state, e, wounds + automatic)
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, side[s, Side.IGNORES_PARRY] != 0, _NO),
+                      _NO, _0, _NO)
+    removed = _receive(dice, side, state, e, wounds + automatic)
     if removed > 0 and state[e, State.ALIVE] > 0:
-        morale = _morale(dice, side, state, e, side[s, Side.SATURATION], False)
+        morale = _morale(dice, side, state, e, side[s, Side.SATURATION], _NO)
         _suffer_morale(state, e, morale)
         return morale
     return Morale.NO_ROLL
@@ -394,7 +395,7 @@ def _shoot(dice, side, state, s, distance):
 # --- an engagement on the TimePath -----------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _active(state, top):
     """ACTIVE PLAYER: the token furthest behind, the one on top of the pile on a tie (``top``); a side
     whose token reached the last START plays no more."""
@@ -407,7 +408,7 @@ def _active(state, top):
     return top
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _choose_action(side, p, engaged, distance, opening_shot, opening):
     """Side 0 opens with a Charge (a Shooting with ``opening_shot``); an engaged unit attacks; a free
     one charges when the enemy is within its Charge, else shoots when it can, else marches."""
@@ -423,7 +424,7 @@ def _choose_action(side, p, engaged, distance, opening_shot, opening):
     return Action.MARCH
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _action_cost(side, state, p, action):
     """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
     Quick Shot takes 1 off a Shooting (minimum 1); never more than the TimePath holds."""
@@ -443,7 +444,7 @@ def _action_cost(side, state, p, action):
     return min(MAX_ACTION_TS, cost)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _act(dice, side, state, p, action, distance):
     """Side p's action, its Morale effects applied. Returns the distance between the units after it."""
     if action == Action.SHOOT:
@@ -455,7 +456,7 @@ def _act(dice, side, state, p, action, distance):
     return distance
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _move_token(state, p, to):
     """Side p's Activation Token moves to square ``to``: a Headquarters Phase (one Stress marker off) each
     time it reaches or passes START."""
@@ -465,7 +466,7 @@ def _move_token(state, p, to):
         state[p, State.STRESS] = max(0, state[p, State.STRESS] - 1)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _spend(state, p, cost):
     """After side p's activation: TS spent, +1 Stress, the token moved."""
     state[p, State.SPENT] += cost
@@ -473,7 +474,7 @@ def _spend(state, p, cost):
     _move_token(state, p, state[p, State.POSITION] + cost)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _note_opening(side, state, cost):
     """What side 0's opening action cost each side: warriors lost, injuries suffered, side 0's TS."""
     for s in range(2):
@@ -482,7 +483,7 @@ def _note_opening(side, state, cost):
     state[0, State.OPENING_TS] = cost
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _engagement_outcome(state):
     if state[0, State.ALIVE] == 0 and state[1, State.ALIVE] == 0:
         return EngagementOutcome.BOTH_DESTROYED
@@ -493,7 +494,7 @@ def _engagement_outcome(state):
     return EngagementOutcome.NEITHER
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _engagement(dice, side, state, shoot_from, rounds):
     """Side 0 engages side 1 (charges, or shoots first from ``shoot_from`` cm when >= 0) until one is
     destroyed or scatters, or ``rounds`` rounds end (see fight.py). Returns (EngagementOutcome,
@@ -529,7 +530,7 @@ def _engagement(dice, side, state, shoot_from, rounds):
 # --- drivers ---------------------------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _start(side, state):
     """A fresh trial: every side as it enters, nothing counted yet."""
     state[:, :] = 0
@@ -540,21 +541,21 @@ def _start(side, state):
 
 
 @nb.njit(**JIT)
-def _chunk(seed, chunk, total_trials, chunk_trials, chain):
+def _chunk(bank, seed, chunk, total_trials, chunk_trials, chain):
     """What a chunk of Fights or Shootings starts with: its dice (on its stream), a state matrix and its
     number of trials."""
     stream, trials = chunk_stream(seed, chunk, total_trials, chunk_trials)
-    return _dice(stream, chain), np.empty((2, N_STATE), np.int64), trials
+    return _dice(stream, chain, bank), np.empty((2, N_STATE), np.int64), trials
 
 
 @nb.njit(**JIT)
-def _block(chain):
+def _block(bank, chain):
     """What a chunk or block of engagements starts with: dice whose stream each trial reseeds, and a
     state matrix."""
-    return _dice(np.empty(STATE_WORDS, np.uint64), chain), np.empty((2, N_STATE), np.int64)
+    return _dice(np.empty(STATE_WORDS, np.uint64), chain, bank), np.empty((2, N_STATE), np.int64)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _count(out, i, row, value):
     """One count of ``value`` in ``row`` of chunk i's histogram (values past the end in its last column)."""
     last = out.shape[2] - 1
@@ -564,17 +565,46 @@ def _count(out, i, row, value):
         out[i, row, last] += 1
 
 
-@nb.njit(**PARALLEL_JIT)
-def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_trials, out):
+@nb.njit(**TRIAL_JIT)
+def _copy(dst, src):
+    for w in range(STATE_WORDS):
+        dst[w] = src[w]
+
+
+@nb.njit(**TRIAL_JIT)
+def _fight_trial(dice, side, state, charged, saved):
+    """One Fight from a fresh start, side 0 acting; ``saved`` keeps the stream where the trial began."""
+    _copy(saved, dice[0])
+    _start(side, state)
+    return _fight(dice, side, state, _0, charged)
+
+
+@nb.njit(**TRIAL_JIT)
+def _shooting_trial(dice, side, state, distance, saved):
+    """One Shooting from a fresh start; ``saved`` keeps the stream where the trial began."""
+    _copy(saved, dice[0])
+    _start(side, state)
+    return _shoot(dice, side, state, _0, distance)
+
+
+@nb.njit(**JIT)
+def _fight_chunks(bank, side, charged, chain, seed, first_chunk, total_trials, chunk_trials, out):
     """One Fight per trial, side 0 acting (a Charge when ``charged``).
+
+    A trial that met a stage the bank lacked is run again from where its stream began, the table built.
 
     out: int64[n_chunks, len(FightRow), L], rows FightRow. Values >= L - 1 share the last column.
     """
-    for i in nb.prange(out.shape[0]):
-        dice, state, trials = _chunk(seed, first_chunk + i, total_trials, chunk_trials, chain)
+    params = bank[0]
+    saved = np.empty(STATE_WORDS, np.uint64)
+    for i in range(out.shape[0]):
+        dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            _start(side, state)
-            winner, morale = _fight(dice, side, state, 0, charged)
+            winner, morale = _fight_trial(dice, side, state, charged, saved)
+            while missing(params):
+                fill_missing(bank)
+                _copy(dice[0], saved)
+                winner, morale = _fight_trial(dice, side, state, charged, saved)
             _count(out, i, FightRow.REMOVED_0, state[0, State.REMOVED])
             _count(out, i, FightRow.REMOVED_1, state[1, State.REMOVED])
             _count(out, i, FightRow.OUTCOME, _fight_outcome(winner, morale))
@@ -584,27 +614,32 @@ def _fight_chunks(side, charged, chain, seed, first_chunk, total_trials, chunk_t
             _count(out, i, FightRow.CASUALTIES_1, side[1, Side.SIZE] - state[1, State.ALIVE])
 
 
-@nb.njit(**PARALLEL_JIT)
-def _shooting_chunks(side, distance, chain, seed, first_chunk, total_trials, chunk_trials, out):
-    """One Shooting of side 0 at side 1 per trial.
+@nb.njit(**JIT)
+def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trials, chunk_trials, out):
+    """One Shooting of side 0 at side 1 per trial (re-run as in :func:`_fight_chunks`).
 
     out: int64[n_chunks, len(ShootingRow), L], rows ShootingRow (MORALE: a Morale code, NO_ROLL included).
     """
-    for i in nb.prange(out.shape[0]):
-        dice, state, trials = _chunk(seed, first_chunk + i, total_trials, chunk_trials, chain)
+    params = bank[0]
+    saved = np.empty(STATE_WORDS, np.uint64)
+    for i in range(out.shape[0]):
+        dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            _start(side, state)
-            morale = _shoot(dice, side, state, 0, distance)
+            morale = _shooting_trial(dice, side, state, distance, saved)
+            while missing(params):
+                fill_missing(bank)
+                _copy(dice[0], saved)
+                morale = _shooting_trial(dice, side, state, distance, saved)
             _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
             _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
             _count(out, i, ShootingRow.MORALE, morale)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**TRIAL_JIT)
 def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
     """Trial ``trial`` of an engagement run seeded ``seed``, on the trial's own stream."""
     seed_trial_stream(seed, trial, dice[0])
-    rolls = dice[5]
+    rolls = dice[2]
     rolls[0] = trial_key(seed, trial)
     rolls[1] = 0
     rolls[2] = 1
@@ -612,17 +647,22 @@ def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
     return _engagement(dice, side, state, shoot_from, rounds)
 
 
-@nb.njit(**PARALLEL_JIT)
-def _engagement_chunks(side, shoot_from, rounds, chain, seed, first_chunk, total_trials, chunk_trials, out):
+@nb.njit(**JIT)
+def _engagement_chunks(bank, side, shoot_from, rounds, chain, seed, first_chunk, total_trials, chunk_trials,
+                       out):
     """One engagement per trial (trial t on its trial stream, whatever chunk runs it).
 
     out: int64[n_chunks, len(EngagementRow), L], rows EngagementRow. Values >= L - 1 share the last column.
     """
-    for i in nb.prange(out.shape[0]):
-        dice, state = _block(chain)
+    params = bank[0]
+    dice, state = _block(bank, chain)
+    for i in range(out.shape[0]):
         start = (first_chunk + i) * chunk_trials
         for trial in range(start, min(start + chunk_trials, total_trials)):
             outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
+            while missing(params):
+                fill_missing(bank)
+                outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
             _count(out, i, EngagementRow.OUTCOME, outcome)
             _count(out, i, EngagementRow.INJURIES_0, state[1, State.INFLICTED])
             _count(out, i, EngagementRow.INJURIES_1, state[0, State.INFLICTED])
@@ -633,28 +673,30 @@ def _engagement_chunks(side, shoot_from, rounds, chain, seed, first_chunk, total
             _count(out, i, EngagementRow.ACTIVATIONS, activations)
 
 
-@nb.njit(**PARALLEL_JIT)
-def _engagement_records(side, shoot_from, rounds, chain, seed, first_trial, out):
+@nb.njit(**JIT)
+def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial, out):
     """One engagement per trial, recorded (simcore.runner's records contract).
 
     out: int64[n, len(Record)]; ``out[k]`` is trial ``first_trial + k``, columns Record.
     """
-    n = out.shape[0]
-    for b in nb.prange((n + _RECORD_BLOCK - 1) // _RECORD_BLOCK):
-        dice, state = _block(chain)
-        for k in range(b * _RECORD_BLOCK, min(n, (b + 1) * _RECORD_BLOCK)):
+    params = bank[0]
+    dice, state = _block(bank, chain)
+    for k in range(out.shape[0]):
+        outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, first_trial + k)
+        while missing(params):
+            fill_missing(bank)
             outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed,
                                                      first_trial + k)
-            out[k, Record.OUTCOME] = outcome
-            out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]
-            out[k, Record.LOST_1] = side[1, Side.SIZE] - state[1, State.ALIVE]
-            out[k, Record.INJURIES_0] = state[1, State.INFLICTED]
-            out[k, Record.INJURIES_1] = state[0, State.INFLICTED]
-            out[k, Record.TS_0] = state[0, State.SPENT]
-            out[k, Record.TS_1] = state[1, State.SPENT]
-            out[k, Record.ACTIVATIONS] = activations
-            out[k, Record.OPENING_LOST_0] = state[0, State.OPENING_LOST]
-            out[k, Record.OPENING_LOST_1] = state[1, State.OPENING_LOST]
-            out[k, Record.OPENING_INJURIES_0] = state[0, State.OPENING_INJURIES]
-            out[k, Record.OPENING_INJURIES_1] = state[1, State.OPENING_INJURIES]
-            out[k, Record.OPENING_TS] = state[0, State.OPENING_TS]
+        out[k, Record.OUTCOME] = outcome
+        out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]
+        out[k, Record.LOST_1] = side[1, Side.SIZE] - state[1, State.ALIVE]
+        out[k, Record.INJURIES_0] = state[1, State.INFLICTED]
+        out[k, Record.INJURIES_1] = state[0, State.INFLICTED]
+        out[k, Record.TS_0] = state[0, State.SPENT]
+        out[k, Record.TS_1] = state[1, State.SPENT]
+        out[k, Record.ACTIVATIONS] = activations
+        out[k, Record.OPENING_LOST_0] = state[0, State.OPENING_LOST]
+        out[k, Record.OPENING_LOST_1] = state[1, State.OPENING_LOST]
+        out[k, Record.OPENING_INJURIES_0] = state[0, State.OPENING_INJURIES]
+        out[k, Record.OPENING_INJURIES_1] = state[1, State.OPENING_INJURIES]
+        out[k, Record.OPENING_TS] = state[0, State.OPENING_TS]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from simcore.config import PARALLEL_JIT
+from simcore.config import JIT
 from simcore.dice import TOP_EXPLODE, face_tables
 from simcore.rng import chunk_stream, roll_die
 
@@ -13,7 +13,7 @@ _SIDES = 10
 _MARKED = 1
 
 
-@nb.njit(**PARALLEL_JIT)
+@nb.njit(**JIT)
 def _spell_roll_chunks(n, threshold, chain, mark_extra, seed, first_chunk, total_trials, chunk_trials, out):
     """Spell rolls die by die, counted by (successes, natural 1s).
 
@@ -26,7 +26,7 @@ def _spell_roll_chunks(n, threshold, chain, mark_extra, seed, first_chunk, total
             each first die's chain of extra dice ending on a single face below 10.
     """
     s_last = out.shape[1] - 1
-    for i in nb.prange(out.shape[0]):
+    for i in range(out.shape[0]):
         state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
         success, explodes, _failure = face_tables(_SIDES, threshold, TOP_EXPLODE)
         for _ in range(trials):
