@@ -3,9 +3,10 @@
 Written straight from the rulebook (../shared/seeds/002_e45d2dbdce3a6f64.txt: "FIGHTING", "SHOOTING",
 "MORALE", "INJURIES AND WITHDRAWAL OF THE CASUALTIES", "THE TIMEPATH", "STRESS", "UNITS ACTIONS",
 "SKILLS") and from the resolution order in the docstring of ``rulesets/drakerys/fight.py``. Each step of
-the rules is one small function; dice are rolled one by one with a ``numpy.random.Generator``. Every
-Action-Table roll goes through :func:`naive.naive_action_roll` and every threshold is read off the printed
-table with :func:`naive.naive_threshold` (the existing twins of one roll). Nothing from ``simcore`` is used.
+the rules is one small function; dice are rolled one by one with a ``numpy.random.Generator`` or a
+``random.Random``, always through :func:`naive._d10`. Every Action-Table roll goes through
+:func:`naive.naive_action_roll` and every threshold is read off the printed table with
+:func:`naive.naive_threshold` (the existing twins of one roll). Nothing from ``simcore`` is used.
 
 Public functions:
 
@@ -39,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from naive import naive_action_roll, naive_threshold
+from naive import _d10, naive_action_roll, naive_threshold
 
 from rulesets.drakerys.fight import Combatant, FightOutcome
 from rulesets.drakerys.units import Weapon
@@ -61,10 +62,6 @@ WIN_CODES = {
     ("b", "doubt"): FightOutcome.B_WINS_DOUBT,
     ("b", "steady"): FightOutcome.B_WINS_STEADY,
 }
-
-
-def _d10(rng: np.random.Generator) -> int:
-    return int(rng.integers(1, 11))
 
 
 # ---------------------------------------------------------------------------------------------------
