@@ -27,6 +27,7 @@ import pandas as pd
 
 from reports import metagame
 from rulesets.base import Contestant, Engagement, RulesError, Ruleset, Rulings
+from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
 Progress = Callable[[int, int], None]
@@ -111,22 +112,34 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
                keep: Callable[[int, int], bool] | None = None, kept: dict | None = None) -> Field:
     """Engage every contestant with every other, in both roles.
 
-    ``keep(i, j)`` true: the whole engagement of i against j is stored in ``kept[i, j]`` (for re-scoring).
+    The engagements are spread whole over ``threads`` threads (each on its own seeded streams, so the field
+    is the same for any thread count). ``keep(i, j)`` true: the whole engagement of i against j is stored
+    in ``kept[i, j]`` (for re-scoring).
     """
     if len(contestants) < 2:
         raise RulesError("a field needs at least two contestants")
     names = [m.name for m in ruleset.metrics]
     todo = pairings(len(contestants))
-    pairs = {}
-    for k, (i, j) in enumerate(todo):
+
+    def play(pair: tuple[int, int]) -> tuple[tuple[SideSummary, SideSummary], Engagement | None]:
+        i, j = pair
         a, b = contestants[i], contestants[j]
         eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b), trials=trials,
-                             precision=precision, threads=threads)
-        pairs[i, j] = (summarize(eng, 0, names), summarize(eng, 1, names))
-        if keep is not None and kept is not None and keep(i, j):
-            kept[i, j] = eng
-        if progress is not None:
-            progress(k + 1, len(todo))
+                             precision=precision, threads=1)
+        stored = eng if keep is not None and kept is not None and keep(i, j) else None
+        return (summarize(eng, 0, names), summarize(eng, 1, names)), stored
+
+    try:
+        threads = check_threads(threads)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    played = map_ordered(play, todo, threads,
+                         None if progress is None else lambda k: progress(k, len(todo)))
+    pairs = {}
+    for (i, j), (summaries, stored) in zip(todo, played, strict=True):
+        pairs[i, j] = summaries
+        if stored is not None and kept is not None:
+            kept[i, j] = stored
     return Field(ruleset, rulings, contestants, seed, precision, trials, pairs)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from reports.efficiency import Field, engagement_seed, play_field, ranking, summarize
+from reports.efficiency import Field, SideSummary, engagement_seed, play_field, ranking, summarize
 from rulesets.base import (
     CostChange,
     OptionError,
@@ -29,6 +29,7 @@ from rulesets.base import (
     parse_cost,
     parse_set,
 )
+from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
 Progress = Callable[[int, int], None]
@@ -106,14 +107,17 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
     total = len(base_cs) * (len(base_cs) - 1) + len(sweep_plan.points) * len(pairs_of_t)
     done = [0]
 
-    def tick(*_):
-        done[0] += 1
-        if progress is not None:
-            progress(done[0], total)
+    def reached(base: int) -> Callable[[int], None]:
+        """Progress callback of a step whose k-th finished engagement is the (base + k)-th overall."""
+        def at(k: int, *_) -> None:
+            done[0] = base + k
+            if progress is not None:
+                progress(done[0], total)
+        return at
 
     kept: dict = {}
     baseline = play_field(ruleset, base_cs, rulings, seed=seed, precision=precision, trials=trials,
-                          threads=threads, progress=tick, keep=lambda i, j: t in (i, j), kept=kept)
+                          threads=threads, progress=reached(0), keep=lambda i, j: t in (i, j), kept=kept)
     rank = ranking(baseline)
     median = float(np.median(rank["value_per_cost"]))
     names = [m.name for m in ruleset.metrics]
@@ -121,17 +125,19 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
     rows = []
     for point in sweep_plan.points:
         cs = ruleset.contestants(ruleset.variant(catalog, *sweep_plan.change(point)), only)
-        sides = []
-        for i, j in pairs_of_t:
+
+        def side_of(pair: tuple[int, int], cs: list = cs) -> SideSummary:
+            i, j = pair
             base = kept[i, j]
             a, b = cs[i], cs[j]
             if (a.play, b.play) == (base.a.play, base.b.play):
                 eng = base.recosted(a, b)
             else:
                 eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b),
-                                     trials=base.trials or trials, threads=threads)
-            sides.append(summarize(eng, 0 if i == t else 1, names))
-            tick()
+                                     trials=base.trials or trials, threads=1)
+            return summarize(eng, 0 if i == t else 1, names)
+
+        sides = map_ordered(side_of, pairs_of_t, check_threads(threads), reached(done[0]))
         k = len(sides)
         value = sum(s.mean[v] for s in sides) / k
         value_se = float(np.sqrt(sum(s.cov[v, v] for s in sides))) / k

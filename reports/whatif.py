@@ -32,6 +32,7 @@ from reports.efficiency import (
     verdict,
 )
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
+from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
 Progress = Callable[[int, int], None]
@@ -111,25 +112,32 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
     moved = {i for i, (b, v) in enumerate(zip(base_cs, var_cs, strict=True)) if b.play != v.play}
     whole_field = whole_field or bool(costs) or not same_rulings
     todo = [(i, j) for i, j in pairings(len(base_cs)) if whole_field or i in moved or j in moved]
-    base_pairs, var_pairs, paired = {}, {}, {}
-    again = 0
-    for k, (i, j) in enumerate(todo):
+
+    def play(pair: tuple[int, int]) -> tuple:
+        """One engagement as it is and as changed (on the same seed); whether it was played again."""
+        i, j = pair
         a, b = base_cs[i], base_cs[j]
         s = engagement_seed(seed, a, b)
-        base = ruleset.engage(a, b, rulings, seed=s, trials=trials, precision=precision, threads=threads)
+        base = ruleset.engage(a, b, rulings, seed=s, trials=trials, precision=precision, threads=1)
         va, vb = var_cs[i], var_cs[j]
-        if (va.play, vb.play) == (a.play, b.play) and same_rulings:
-            var = base.recosted(va, vb)
+        replayed = not ((va.play, vb.play) == (a.play, b.play) and same_rulings)
+        if replayed:
+            var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials, threads=1)
         else:
-            var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials,
-                                 threads=threads)
-            again += 1
+            var = base.recosted(va, vb)
         bs = (summarize(base, 0, names), summarize(base, 1, names))
         vs = (summarize(var, 0, names), summarize(var, 1, names))
-        base_pairs[i, j], var_pairs[i, j] = bs, vs
-        paired[i, j] = tuple(_paired(base, var, side, names, bs[side], vs[side]) for side in (0, 1))
-        if progress is not None:
-            progress(k + 1, len(todo))
+        return bs, vs, tuple(_paired(base, var, side, names, bs[side], vs[side]) for side in (0, 1)), replayed
+
+    try:
+        threads = check_threads(threads)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    played = map_ordered(play, todo, threads, None if progress is None else lambda k: progress(k, len(todo)))
+    base_pairs, var_pairs, paired = {}, {}, {}
+    for pair, (bs, vs, sides, _) in zip(todo, played, strict=True):
+        base_pairs[pair], var_pairs[pair], paired[pair] = bs, vs, sides
+    again = sum(replayed for *_, replayed in played)
     baseline = Field(ruleset, rulings, base_cs, seed, precision, trials, base_pairs)
     variant = Field(ruleset, variant_rulings, var_cs, seed, precision, trials, var_pairs)
     changed = [v.key for b, v in zip(base_cs, var_cs, strict=True) if (b.play, b.cost) != (v.play, v.cost)]

@@ -22,32 +22,34 @@ The kernel fills ``out[k]`` with the record of trial ``first_trial + k``, drawn 
 same dice whatever ran before it, the first *n* records of a longer run are a run of *n* trials, and the
 records are bit-identical for any thread count and any batching.
 
+Stage tables (simcore.stages): a kernel may return how many chunks (records: trials) it completed; fewer
+than it was given means it stopped at a trial that asked for a stage table its bank lacked: the runner
+builds the table and calls it again from that chunk (trial), which is run again from its start. A kernel
+that returns None ran everything.
+
 Threads: kernels are serial ``nogil`` functions; the runner hands pieces of a batch (single chunks, or
 slices of records) to a pool of Python threads, each calling the kernel on its piece with the GIL
 released. A thread slowed down by other work on the machine simply takes fewer pieces, so more threads
 are never slower than one. A :class:`simcore.stages.BankSpec` in ``args`` becomes the calling thread's own
 stage bank. Runs of many small kernels (a report's matchups) are better spread whole over the threads
-with :func:`map_ordered`, each run on one thread.
+with :func:`simcore.parallel.map_ordered`, each run on one thread.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 
 from simcore import config
+from simcore.parallel import available_threads, check_threads, map_ordered
 from simcore.rng import check_seed
-from simcore.stages import with_banks
+from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
-T = TypeVar("T")
-R = TypeVar("R")
+__all__ = ["RecordsResult", "RunResult", "available_threads", "batch_schedule", "check_record_trials",
+           "check_threads", "check_trials", "map_ordered", "record_batches", "run", "run_records"]
 
 Progress = Callable[[int, int], None]
 
@@ -65,73 +67,26 @@ class RunResult:
     stopped_by_precision: bool
 
 
-def available_threads() -> int:
-    """Most threads a run may use: the cores this process may run on (``BALANCE_THREADS`` caps it)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    cap = os.environ.get("BALANCE_THREADS", "")
-    return max(1, min(cores, int(cap))) if cap.isdigit() and int(cap) > 0 else cores
-
-
-_pool_lock = threading.Lock()
-_pools: dict[int, ThreadPoolExecutor] = {}
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """A process-wide pool of ``threads`` worker threads (made on first use)."""
-    with _pool_lock:
-        pool = _pools.get(threads)
-        if pool is None:
-            pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix=f"balance-{threads}")
-        return pool
-
-
-def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
-                done: Callable[[int], None] | None = None) -> list[R]:
-    """``[fn(x) for x in items]`` with the calls spread over ``threads`` threads (in this thread when 1).
-
-    ``fn`` must give the same result on any thread (each Monte Carlo run on its own seeded streams), so
-    the list is the same for any thread count. ``done(k)`` is called in this thread as the k-th call
-    finishes. The first exception raised by a call is raised here, the calls not yet started cancelled.
-    """
-    items = list(items)
-    if threads <= 1 or len(items) <= 1:
-        out = []
-        for k, x in enumerate(items):
-            out.append(fn(x))
-            if done is not None:
-                done(k + 1)
-        return out
-    futures = [_pool(threads).submit(fn, x) for x in items]
-    try:
-        finished = 0
-        pending = set(futures)
-        while pending:
-            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
-            for f in ready:
-                f.result()  # raises the call's exception
-            finished += len(ready)
-            if done is not None:
-                done(finished)
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        raise
-    return [f.result() for f in futures]
+def _resumed(kernel: Callable, args: Sequence, out: np.ndarray,
+             call: Callable[[tuple, int, np.ndarray], int | None]) -> None:
+    """Run a piece of work (``out``: its chunks or records) to the end: ``call(args, done, out[done:])``
+    runs the kernel from row ``done`` on; a kernel that returns fewer rows than it was given stopped for a
+    stage table its bank lacked, which is built before it is called again from there."""
+    args = with_banks(tuple(args))
+    done = 0
+    while done < out.shape[0]:
+        got = call(args, done, out[done:])
+        if got is None:
+            return
+        done += int(got)
+        if done < out.shape[0] and not fill(args):
+            raise RuntimeError(f"{getattr(kernel, '__name__', kernel)} stopped at row {done} of "
+                               f"{out.shape[0]} without asking for a stage table")
 
 
 def _spread(calls: list[Callable[[], None]], threads: int) -> None:
     """Run ``calls`` (pieces of one batch) over ``threads`` threads; raise the first failure."""
     map_ordered(lambda call: call(), calls, threads)
-
-
-def check_threads(threads: int | None) -> int:
-    """The thread count to use; ``ValueError`` naming the accepted range when out of it."""
-    most = available_threads()
-    if threads is None:
-        return most
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
-        raise ValueError(f"threads {threads!r} is not an integer from 1 to {most}")
-    return threads
 
 
 def check_trials(trials: int) -> int:
@@ -197,8 +152,8 @@ def run(
     stopped = False
 
     def piece(out: np.ndarray, first: int) -> Callable[[], None]:
-        return lambda: kernel(*with_banks(args), np.uint64(seed), np.int64(first), np.int64(trials),
-                              np.int64(chunk_trials), out)
+        return lambda: _resumed(kernel, args, out, lambda a, done, rest: kernel(
+            *a, np.uint64(seed), np.int64(first + done), np.int64(trials), np.int64(chunk_trials), rest))
 
     for size in batch_schedule(n_chunks, cells, max_batch_chunks):
         out = np.zeros((size, *hist_shape), dtype=np.int64)
@@ -303,8 +258,8 @@ def run_records(
     stopped = False
 
     def piece(first: int, size: int) -> Callable[[], None]:
-        return lambda: kernel(*with_banks(args), np.uint64(seed), np.int64(first),
-                              records[first:first + size])
+        return lambda: _resumed(kernel, args, records[first:first + size], lambda a, done, rest: kernel(
+            *a, np.uint64(seed), np.int64(first + done), rest))
 
     for size in record_batches(trials, block_trials, max_batch_trials):
         step = size if threads == 1 else max(block_trials, _RECORD_PIECE)

@@ -1,9 +1,8 @@
-"""simcore.stages: exact stage PMFs, alias tables drawn with one 64-bit word, and the bank of tables.
+"""simcore.stages: exact stage PMFs and the bank of their tables (drawn with one 64-bit word each).
 
-Numbers: every stage PMF equals simcore.exact's (itself checked against icepool) to 1e-12; every alias
-table reproduces its PMF to 1e-15; 10^6 draws of a stage agree with its exact PMF and with 10^6 die-by-die
-rolls (chi-square, p > 1e-4); a bank draws the same outcomes whatever it held before and however often it
-was flushed.
+Numbers: every stage PMF equals simcore.exact's (itself checked against icepool) to 1e-12; 10^6 draws of a
+stage agree with its exact PMF and with 10^6 die-by-die rolls (chi-square, p > 1e-4); a bank draws the same
+outcomes whatever it held before and however often it was flushed.
 """
 
 from __future__ import annotations
@@ -11,13 +10,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from simcore import exact, stages
 from simcore.config import JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
-from simcore.rng import STATE_WORDS, seed_stream
+from simcore.rng import stream
 from simcore.stats import chisquare_gof, chisquare_two_sample
 
 P_MIN = 1e-4
@@ -58,52 +55,29 @@ def test_stage_pmf_by_hand():
     np.testing.assert_allclose(p[:, 0], [4 / 9, 4 / 9, 1 / 9], atol=1e-15)
 
 
-def alias_of(pmf: np.ndarray) -> np.ndarray:
-    size = 1 << stages._bits_for(pmf.size)
-    thr, alias = np.zeros(size + 3, np.uint64), np.zeros(size + 3, np.int32)
-    k = stages.alias_into(pmf, thr, alias, 3)
-    assert 1 << k == size
-    return stages.alias_probabilities(thr, alias, 3, k)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.floats(0, 1), min_size=1, max_size=70).filter(lambda w: sum(w) > 1e-3))
-def test_alias_table_reproduces_its_pmf(weights):
-    pmf = np.asarray(weights) / sum(weights)
-    drawn = alias_of(pmf)
-    np.testing.assert_allclose(drawn[:pmf.size], pmf, atol=1e-15)
-    assert drawn[pmf.size:].sum() == 0.0
-
-
-def test_alias_pick_uses_the_high_bits_for_the_column_and_never_draws_an_impossible_outcome():
-    pmf = np.array([0.25, 0.0, 0.75])
-    thr, alias = np.zeros(4, np.uint64), np.zeros(4, np.int32)
-    k = stages.alias_into(pmf, thr, alias, 0)
-    assert k == 2
-    picks = {int(stages.alias_pick(np.uint64(w), thr, alias, 0, k)) for w in range(0, 2**64, 2**52 + 1)}
-    assert picks == {0, 2}
-
-
 @nb.njit(**JIT)
-def _draws(bank, seed, trials, n, threshold, mode, chain, reroll_failures, reroll_limit, joint, out):
-    """``trials`` draws of one stage from ``bank`` (a table it lacks is built, the draw made again)."""
-    state = np.empty(STATE_WORDS, np.uint64)
-    seed_stream(seed, 0, state)
+def _draws(bank, state, trials, n, threshold, mode, chain, reroll_failures, reroll_limit, joint, out):
+    """Up to ``trials`` draws of one stage from ``bank``; returns how many were made (fewer when the bank
+    lacks the table: the caller builds it and goes on)."""
     params = bank[0]
-    for _ in range(trials):
+    for done in range(trials):
         s, c = stages.success_draw(bank, state, n, threshold, mode, chain, reroll_failures, reroll_limit,
                                    joint)
-        while stages.missing(params):
-            stages.fill_missing(bank)
-            s, c = stages.success_draw(bank, state, n, threshold, mode, chain, reroll_failures, reroll_limit,
-                                       joint)
+        if stages.missing(params):
+            return done
         out[min(s, out.shape[0] - 1), min(c, out.shape[1] - 1)] += 1
+    return trials
 
 
 def draw(spec_or_bank, trials, args, shape, seed=1):
     bank = spec_or_bank.new() if isinstance(spec_or_bank, stages.BankSpec) else spec_or_bank
     out = np.zeros(shape, np.int64)
-    _draws(bank, np.uint64(seed), trials, *args, out)
+    state = stream(seed)
+    done = 0
+    while done < trials:
+        done += _draws(bank, state, trials - done, *args, out)
+        if done < trials:
+            assert stages.fill((bank,))
     return out
 
 

@@ -8,7 +8,8 @@ import numpy as np
 from rulesets.drakerys.rules import SIDES
 from simcore.config import JIT
 from simcore.rng import chunk_stream, next_u64
-from simcore.stages import BankSpec, alias_pick, stage_table, success_roll_direct
+from simcore.sampling import guide_pick, table_outcomes
+from simcore.stages import BankSpec, missing, stage_at, success_roll_direct
 
 #: The stage tables of every Drakerys roll (d10).
 STAGES = BankSpec(SIDES)
@@ -20,7 +21,8 @@ STAGES_BY_DIE = BankSpec(SIDES, by_die=True)
 def _action_roll_chunks(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit,
                         seed, first_chunk, total_trials, chunk_trials, out):
     """Action-Table rolls, counted by (successes, criticals): each roll one draw from its exact table in
-    ``bank`` (simcore.stages), die by die when the bank does not cover it.
+    ``bank`` (simcore.stages), die by die when the bank does not cover it. Returns the chunks run (0 when
+    the bank lacks the table: the runner builds it and calls again).
 
     Args:
         n: d10 rolled; threshold: 2..10; top_mode, chain, reroll_failures, reroll_limit: as
@@ -30,9 +32,10 @@ def _action_roll_chunks(bank, n, threshold, top_mode, chain, reroll_failures, re
     """
     s_last = out.shape[1] - 1
     c_last = out.shape[2] - 1
-    at, k, w = stage_table(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, True)
-    thr = bank[3]
-    alias = bank[4]
+    at, gat, k, w = stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, True)
+    if missing(bank[0]):
+        return 0
+    cdf, values, guide = bank[3], bank[4], bank[5]
     for i in range(out.shape[0]):
         state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
         if at < 0:
@@ -41,9 +44,10 @@ def _action_roll_chunks(bank, n, threshold, top_mode, chain, reroll_failures, re
                                            reroll_limit)
                 out[i, min(s, s_last), min(c, c_last)] += 1
         else:
-            counts = np.zeros(1 << k, np.int64)
+            counts = np.zeros(table_outcomes(cdf, values, at), np.int64)
             for _ in range(trials):
-                counts[alias_pick(next_u64(state), thr, alias, at, k)] += 1
+                counts[guide_pick(next_u64(state), cdf, values, guide, at, gat, k)] += 1
             for index in range(counts.shape[0]):
                 if counts[index]:
                     out[i, min(index >> w, s_last), min(index & ((1 << w) - 1), c_last)] += counts[index]
+    return out.shape[0]

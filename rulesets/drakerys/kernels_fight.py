@@ -60,7 +60,7 @@ from rulesets.drakerys.rules import (
 from simcore.config import JIT, TRIAL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 from simcore.rng import STATE_WORDS, chunk_stream, seed_substream, seed_trial_stream, trial_key
-from simcore.stages import fill_missing, missing, success_draw
+from simcore.stages import missing, success_draw
 
 # Constants passed to helpers as typed numpy scalars: numba compiles a helper once per literal value it is
 # called with (``f(x, 0)`` and ``f(x, 1)`` are two compilations, and each repeats for every helper below it).
@@ -91,7 +91,7 @@ def _dice(stream, chain, bank):
     return stream, chain, np.zeros(3, np.uint64), bank
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
     """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
@@ -174,7 +174,7 @@ def _attack_dice(side, state, s, charger):
     return full * _power(side, state, s, charger) + (alive - full) + side[s, Side.HEROIC]
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _attack_roll(dice, side, state, s, charger, crits):
     """Side s's attack roll (also its Blocking roll): (successes, criticals if ``crits``)."""
     threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
@@ -201,7 +201,7 @@ def _injury_mode(side, s, ignores_parry, engaged):
     return TOP_EXPLODE
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _strike(dice, side, state, s, charger):
     """Injuries side s inflicts with one strike (the enemy may block it)."""
     e = 1 - s
@@ -218,7 +218,7 @@ def _strike(dice, side, state, s, charger):
 # --- step 4: injuries received ---------------------------------------------------------------------------
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _receive(dice, side, state, s, injuries):
     """Side s receives ``injuries`` from the other side: Safeguard (one d10 per injury, drawn whole from the
     current stream), then one warrior withdrawn per leader's Health of tokens. Counts them in the state;
@@ -307,7 +307,7 @@ def _winner(state, trigger, charged, dealt0, dealt1):
     return Winner.SIDE_1, adv1 - adv0
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _morale(dice, side, state, s, opposition, engaged):
     """Side s's Morale roll (Morale code); an Object takes none and stays steady."""
     if side[s, Side.OBJECT]:
@@ -566,45 +566,34 @@ def _count(out, i, row, value):
 
 
 @nb.njit(**TRIAL_JIT)
-def _copy(dst, src):
-    for w in range(STATE_WORDS):
-        dst[w] = src[w]
-
-
-@nb.njit(**TRIAL_JIT)
-def _fight_trial(dice, side, state, charged, saved):
-    """One Fight from a fresh start, side 0 acting; ``saved`` keeps the stream where the trial began."""
-    _copy(saved, dice[0])
+def _fight_trial(dice, side, state, charged):
+    """One Fight from a fresh start, side 0 acting."""
     _start(side, state)
     return _fight(dice, side, state, _0, charged)
 
 
 @nb.njit(**TRIAL_JIT)
-def _shooting_trial(dice, side, state, distance, saved):
-    """One Shooting from a fresh start; ``saved`` keeps the stream where the trial began."""
-    _copy(saved, dice[0])
+def _shooting_trial(dice, side, state, distance):
+    """One Shooting from a fresh start."""
     _start(side, state)
     return _shoot(dice, side, state, _0, distance)
 
 
 @nb.njit(**JIT)
 def _fight_chunks(bank, side, charged, chain, seed, first_chunk, total_trials, chunk_trials, out):
-    """One Fight per trial, side 0 acting (a Charge when ``charged``).
-
-    A trial that met a stage the bank lacked is run again from where its stream began, the table built.
+    """One Fight per trial, side 0 acting (a Charge when ``charged``). Returns the chunks run: fewer when a
+    trial met a stage table its bank lacked (simcore.runner builds it and runs that chunk again).
 
     out: int64[n_chunks, len(FightRow), L], rows FightRow. Values >= L - 1 share the last column.
     """
     params = bank[0]
-    saved = np.empty(STATE_WORDS, np.uint64)
     for i in range(out.shape[0]):
+        out[i] = 0
         dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            winner, morale = _fight_trial(dice, side, state, charged, saved)
-            while missing(params):
-                fill_missing(bank)
-                _copy(dice[0], saved)
-                winner, morale = _fight_trial(dice, side, state, charged, saved)
+            winner, morale = _fight_trial(dice, side, state, charged)
+            if missing(params):
+                return i
             _count(out, i, FightRow.REMOVED_0, state[0, State.REMOVED])
             _count(out, i, FightRow.REMOVED_1, state[1, State.REMOVED])
             _count(out, i, FightRow.OUTCOME, _fight_outcome(winner, morale))
@@ -612,27 +601,27 @@ def _fight_chunks(bank, side, charged, chain, seed, first_chunk, total_trials, c
             _count(out, i, FightRow.INFLICTED_1, state[1, State.INFLICTED])
             _count(out, i, FightRow.CASUALTIES_0, side[0, Side.SIZE] - state[0, State.ALIVE])
             _count(out, i, FightRow.CASUALTIES_1, side[1, Side.SIZE] - state[1, State.ALIVE])
+    return out.shape[0]
 
 
 @nb.njit(**JIT)
 def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trials, chunk_trials, out):
-    """One Shooting of side 0 at side 1 per trial (re-run as in :func:`_fight_chunks`).
+    """One Shooting of side 0 at side 1 per trial; returns the chunks run (as :func:`_fight_chunks`).
 
     out: int64[n_chunks, len(ShootingRow), L], rows ShootingRow (MORALE: a Morale code, NO_ROLL included).
     """
     params = bank[0]
-    saved = np.empty(STATE_WORDS, np.uint64)
     for i in range(out.shape[0]):
+        out[i] = 0
         dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            morale = _shooting_trial(dice, side, state, distance, saved)
-            while missing(params):
-                fill_missing(bank)
-                _copy(dice[0], saved)
-                morale = _shooting_trial(dice, side, state, distance, saved)
+            morale = _shooting_trial(dice, side, state, distance)
+            if missing(params):
+                return i
             _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
             _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
             _count(out, i, ShootingRow.MORALE, morale)
+    return out.shape[0]
 
 
 @nb.njit(**TRIAL_JIT)
@@ -650,19 +639,20 @@ def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
 @nb.njit(**JIT)
 def _engagement_chunks(bank, side, shoot_from, rounds, chain, seed, first_chunk, total_trials, chunk_trials,
                        out):
-    """One engagement per trial (trial t on its trial stream, whatever chunk runs it).
+    """One engagement per trial (trial t on its trial stream, whatever chunk runs it); returns the chunks
+    run (as :func:`_fight_chunks`).
 
     out: int64[n_chunks, len(EngagementRow), L], rows EngagementRow. Values >= L - 1 share the last column.
     """
     params = bank[0]
     dice, state = _block(bank, chain)
     for i in range(out.shape[0]):
+        out[i] = 0
         start = (first_chunk + i) * chunk_trials
         for trial in range(start, min(start + chunk_trials, total_trials)):
             outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
-            while missing(params):
-                fill_missing(bank)
-                outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
+            if missing(params):
+                return i
             _count(out, i, EngagementRow.OUTCOME, outcome)
             _count(out, i, EngagementRow.INJURIES_0, state[1, State.INFLICTED])
             _count(out, i, EngagementRow.INJURIES_1, state[0, State.INFLICTED])
@@ -671,11 +661,13 @@ def _engagement_chunks(bank, side, shoot_from, rounds, chain, seed, first_chunk,
             _count(out, i, EngagementRow.TS_0, state[0, State.SPENT])
             _count(out, i, EngagementRow.TS_1, state[1, State.SPENT])
             _count(out, i, EngagementRow.ACTIVATIONS, activations)
+    return out.shape[0]
 
 
 @nb.njit(**JIT)
 def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial, out):
-    """One engagement per trial, recorded (simcore.runner's records contract).
+    """One engagement per trial, recorded (simcore.runner's records contract); returns the trials run
+    (fewer when one met a stage table its bank lacked: the runner builds it and goes on from that trial).
 
     out: int64[n, len(Record)]; ``out[k]`` is trial ``first_trial + k``, columns Record.
     """
@@ -683,10 +675,8 @@ def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial
     dice, state = _block(bank, chain)
     for k in range(out.shape[0]):
         outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, first_trial + k)
-        while missing(params):
-            fill_missing(bank)
-            outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed,
-                                                     first_trial + k)
+        if missing(params):
+            return k
         out[k, Record.OUTCOME] = outcome
         out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]
         out[k, Record.LOST_1] = side[1, Side.SIZE] - state[1, State.ALIVE]
@@ -700,3 +690,4 @@ def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial
         out[k, Record.OPENING_INJURIES_0] = state[0, State.OPENING_INJURIES]
         out[k, Record.OPENING_INJURIES_1] = state[1, State.OPENING_INJURIES]
         out[k, Record.OPENING_TS] = state[0, State.OPENING_TS]
+    return out.shape[0]

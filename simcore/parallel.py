@@ -1,0 +1,90 @@
+"""Threads for Monte Carlo work: how many a run may use, and one process-wide pool to spread calls over.
+
+Numba-free, so reports can spread their matchups over threads without importing the engine. Kernels are
+``nogil`` numba functions: calls running on different threads of the pool run at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_lock = threading.Lock()
+_pools: dict[int, ThreadPoolExecutor] = {}
+_worker = threading.local()
+
+
+def available_threads() -> int:
+    """Most threads a run may use: the cores this process may run on (``BALANCE_THREADS`` caps it)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cap = os.environ.get("BALANCE_THREADS", "")
+    return max(1, min(cores, int(cap))) if cap.isdigit() and int(cap) > 0 else cores
+
+
+def check_threads(threads: int | None) -> int:
+    """The thread count to use; ``ValueError`` naming the accepted range when out of it."""
+    most = available_threads()
+    if threads is None:
+        return most
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise ValueError(f"threads {threads!r} is not an integer from 1 to {most}")
+    return threads
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """The process-wide pool of ``threads`` worker threads (made on first use)."""
+    with _lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = _pools[threads] = ThreadPoolExecutor(threads, thread_name_prefix=f"balance-{threads}")
+        return pool
+
+
+def _in_worker(fn: Callable[[T], R], x: T) -> R:
+    _worker.busy = True
+    try:
+        return fn(x)
+    finally:
+        _worker.busy = False
+
+
+def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
+                done: Callable[[int], None] | None = None) -> list[R]:
+    """``[fn(x) for x in items]`` with the calls spread over ``threads`` threads.
+
+    ``fn`` must give the same result on any thread (each Monte Carlo run on its own seeded streams), so
+    the list is the same for any thread count. The calls run in this thread when ``threads`` is 1, when
+    there is one item, or when this thread is itself one of the pool's workers (a nested map would wait on
+    the threads it occupies). ``done(k)`` is called in this thread as the k-th call finishes. The first
+    exception raised by a call (or a Ctrl-C) is raised here, the calls not yet started cancelled.
+    """
+    items = list(items)
+    if threads <= 1 or len(items) <= 1 or getattr(_worker, "busy", False):
+        out = []
+        for k, x in enumerate(items):
+            out.append(fn(x))
+            if done is not None:
+                done(k + 1)
+        return out
+    futures = [_pool(threads).submit(_in_worker, fn, x) for x in items]
+    try:
+        finished = 0
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for f in ready:
+                f.result()  # raises the call's exception
+            finished += len(ready)
+            if done is not None:
+                done(finished)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    return [f.result() for f in futures]
