@@ -1,27 +1,159 @@
 """A report (provenance + tidy tables + human views) rendered as table, CSV, JSON, Markdown, LaTeX or
-HTML. Writing it to a file is :mod:`reports.files`' job."""
+HTML. Writing it to a file is :mod:`reports.files`' job.
+
+A section's table is a pandas DataFrame, or a :class:`Table`: plain columns that print without pandas, so
+that a command printing only exact tables (`balance table drakerys action`) starts without importing it.
+"""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMATS = ("table", "csv", "json", "markdown", "latex", "html")
 
 
-@dataclass
-class Section:
-    """One table: ``name`` is its machine key, ``title`` its heading."""
+class Table:
+    """A tidy table as named columns, printed exactly as the DataFrame it stands for (:meth:`frame`) would
+    be, without importing pandas.
 
-    name: str
-    title: str
-    data: pd.DataFrame
-    notes: list[str] = field(default_factory=list)
+    A column is a numpy array of numbers or bools, or a sequence of plain values of one kind: bools,
+    numbers (NaN for a missing one; ints among floats become floats, as in a DataFrame) or anything else,
+    shown as text. No None: a missing number is NaN, and text has no missing value.
+    """
+
+    def __init__(self, columns: Mapping[str, Sequence]) -> None:
+        self._columns: dict[str, np.ndarray | list] = {}
+        self._kinds: dict[str, str] = {}
+        for name, values in columns.items():
+            self._columns[name], self._kinds[name] = _column(name, values)
+        if len({len(v) for v in self._columns.values()}) > 1:
+            raise ValueError("the columns of a Table have different lengths")
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence], names: Sequence[str]) -> Table:
+        rows = list(rows)
+        return cls({name: [row[i] for row in rows] for i, name in enumerate(names)})
+
+    @classmethod
+    def from_records(cls, records: Sequence[Mapping]) -> Table:
+        """One row per mapping; every mapping has the keys of the first, in its order."""
+        names = list(records[0]) if records else []
+        return cls({name: [r[name] for r in records] for name in names})
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._columns)
+
+    def __getitem__(self, name: str) -> np.ndarray | list:
+        return self._columns[name]
+
+    def with_column(self, name: str, values: Sequence, at: int | None = None) -> Table:
+        """This table with column ``name`` set to ``values`` (in its place, or inserted at position ``at``,
+        or last)."""
+        items = [(n, v) for n, v in self._columns.items() if n != name]
+        if at is None:
+            at = self.names.index(name) if name in self._columns else len(items)
+        return Table(dict([*items[:at], (name, values), *items[at:]]))
+
+    def drop(self, *names: str) -> Table:
+        return Table({n: v for n, v in self._columns.items() if n not in names})
+
+    def where(self, keep: Sequence[bool]) -> Table:
+        """The rows where ``keep`` is true."""
+        rows = np.flatnonzero(np.asarray(keep, dtype=bool))
+        return Table({n: v[rows] if isinstance(v, np.ndarray) else [v[i] for i in rows]
+                      for n, v in self._columns.items()})
+
+    def rows(self) -> list[tuple]:
+        """The rows as tuples of plain Python values."""
+        columns = [v.tolist() if isinstance(v, np.ndarray) else v for v in self._columns.values()]
+        return list(zip(*columns, strict=True))
+
+    def numeric(self) -> list[bool]:
+        """Which columns are right-aligned (as :func:`_numeric` decides for the DataFrame)."""
+        out = []
+        for name, values in self._columns.items():
+            kind = self._kinds[name]
+            if kind == "text":
+                cells = [str(v) for v in values if str(v) != ""]
+                out.append(bool(cells) and all(_looks_numeric(v) for v in cells))
+            else:
+                out.append(kind == "number")
+        return out
+
+    def csv(self) -> str:
+        """As ``DataFrame.to_csv(index=False, lineterminator="\\n")`` writes it."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.names)
+        writer.writerows(["" if isinstance(v, float) and math.isnan(v) else v for v in row]
+                         for row in self.rows())
+        return buffer.getvalue()
+
+    def records(self) -> list[dict]:
+        """As ``DataFrame.to_dict("records")`` gives them."""
+        names = self.names
+        return [dict(zip(names, row, strict=True)) for row in self.rows()]
+
+    def frame(self) -> pd.DataFrame:
+        import pandas as pd  # the one place a Table needs pandas: when a DataFrame is asked for
+
+        return pd.DataFrame(self._columns)
+
+
+def _column(name: str, values: Sequence) -> tuple[np.ndarray | list, str]:
+    """(values as stored, kind: "bool", "number" or "text"), the kind as pandas would infer the dtype."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "biuf":
+        return values, "bool" if values.dtype.kind == "b" else "number"
+    values = list(values)
+    types = set(map(type, values))
+    if any(issubclass(t, np.generic) for t in types):
+        values = [v.item() if isinstance(v, np.generic) else v for v in values]
+        types = set(map(type, values))
+    if type(None) in types:
+        raise ValueError(f"column {name!r} of a Table holds None (a missing number is NaN)")
+    if types and all(issubclass(t, bool) for t in types):
+        return values, "bool"
+    if types and all(issubclass(t, int | float) and not issubclass(t, bool) for t in types):
+        plain = float if any(issubclass(t, float) for t in types) else int
+        return (values if types == {plain} else [plain(v) for v in values]), "number"
+    return values, "text"
+
+
+class Section:
+    """One table: ``name`` is its machine key, ``title`` its heading, ``data`` the table as a DataFrame.
+
+    A :class:`Table` may be given instead: printing the section then needs no pandas, and ``data`` makes it
+    a DataFrame when first read.
+    """
+
+    def __init__(self, name: str, title: str, data: pd.DataFrame | Table, notes: list[str] | None = None
+                 ) -> None:
+        self.name, self.title = name, title
+        self.notes = [] if notes is None else notes
+        self.table = data if isinstance(data, Table) else None
+        self._frame = None if isinstance(data, Table) else data
+
+    @property
+    def data(self) -> pd.DataFrame:
+        if self._frame is None:
+            self._frame = self.table.frame()
+        return self._frame
+
+    def __repr__(self) -> str:
+        return f"Section({self.name!r}, {self.title!r}, notes={self.notes!r})"
 
 
 @dataclass
@@ -64,8 +196,14 @@ def _cell(value) -> str:
     return str(value)
 
 
-def _text_rows(df: pd.DataFrame) -> list[list[str]]:
-    return [[_cell(v) for v in row] for row in df.itertuples(index=False, name=None)]
+def _grid(section: Section) -> tuple[list[str], list[list[str]], list[bool]]:
+    """A section's header, its cells as text and which columns are right-aligned."""
+    if section.table is not None:
+        t = section.table
+        return t.names, [[_cell(v) for v in row] for row in t.rows()], t.numeric()
+    df = section.data
+    rows = [[_cell(v) for v in row] for row in df.itertuples(index=False, name=None)]
+    return [str(c) for c in df.columns], rows, _numeric(df)
 
 
 def _looks_numeric(text: str) -> bool:
@@ -78,6 +216,8 @@ def _looks_numeric(text: str) -> bool:
 
 def _numeric(df: pd.DataFrame) -> list[bool]:
     """Which columns are right-aligned: numbers, and text columns that hold only numbers or blanks."""
+    import pandas as pd  # loaded already: here is a DataFrame
+
     out = []
     for c in df.columns:
         col = df[c]
@@ -96,10 +236,8 @@ def _render_table(report: Report) -> str:
     lines += [f"  {k}: {v}" for k, v in report.meta]
     for s in report.shown():
         lines += ["", s.title]
-        header = [str(c) for c in s.data.columns]
-        rows = _text_rows(s.data)
+        header, rows, right = _grid(s)
         widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
-        right = _numeric(s.data)
         def fmt(cells, widths=widths, right=right):
             return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right,
                                                                                  strict=True)).rstrip()
@@ -118,10 +256,11 @@ def _render_markdown(report: Report) -> str:
     out = [f"# {_md_escape(report.title)}", ""]
     out += [f"- **{_md_escape(k)}**: {_md_escape(v)}" for k, v in report.meta]
     for s in report.shown():
+        header, rows, right = _grid(s)
         out += ["", f"## {_md_escape(s.title)}", ""]
-        out.append("| " + " | ".join(_md_escape(str(c)) for c in s.data.columns) + " |")
-        out.append("|" + "|".join("---:" if n else ":---" for n in _numeric(s.data)) + "|")
-        out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in _text_rows(s.data)]
+        out.append("| " + " | ".join(_md_escape(c) for c in header) + " |")
+        out.append("|" + "|".join("---:" if n else ":---" for n in right) + "|")
+        out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
         out += ["", *[f"*{_md_escape(n)}*" for n in s.notes]] if s.notes else []
     out += ["", *[f"> {_md_escape(n)}" for n in report.notes]] if report.notes else []
     return "\n".join(out) + "\n"
@@ -140,11 +279,12 @@ def _tex(text: str) -> str:
 def _render_latex(report: Report) -> str:
     out = [f"% {report.title}"] + [f"% {k}: {v}" for k, v in report.meta]
     for s in report.shown():
-        spec = "".join("r" if n else "l" for n in _numeric(s.data))
+        header, rows, right = _grid(s)
+        spec = "".join("r" if n else "l" for n in right)
         out += ["", r"\begin{table}[ht]", r"\centering", rf"\caption{{{_tex(s.title)}}}",
                 rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                " & ".join(_tex(c) for c in s.data.columns) + r" \\", r"\midrule"]
-        out += [" & ".join(_tex(c) for c in r) + r" \\" for r in _text_rows(s.data)]
+                " & ".join(_tex(c) for c in header) + r" \\", r"\midrule"]
+        out += [" & ".join(_tex(c) for c in r) + r" \\" for r in rows]
         out += [r"\bottomrule", r"\end{tabular}"]
         out += [rf"\par\small {_tex(n)}" for n in s.notes]
         out.append(r"\end{table}")
@@ -163,10 +303,10 @@ def _render_html(report: Report) -> str:
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
     out.append("</dl>")
     for s in report.shown():
-        numeric = _numeric(s.data)
+        header, rows, numeric = _grid(s)
         out += [f"<h2>{e(s.title)}</h2>", "<table>", "<thead><tr>"
-                + "".join(f"<th>{e(str(c))}</th>" for c in s.data.columns) + "</tr></thead>", "<tbody>"]
-        for r in _text_rows(s.data):
+                + "".join(f"<th>{e(c)}</th>" for c in header) + "</tr></thead>", "<tbody>"]
+        for r in rows:
             cells = "".join(f'<td class="n">{e(c)}</td>' if n else f"<td>{e(c)}</td>"
                             for c, n in zip(r, numeric, strict=True))
             out.append(f"<tr>{cells}</tr>")
@@ -177,7 +317,10 @@ def _render_html(report: Report) -> str:
 
 
 def _render_csv(report: Report) -> str:
-    return report.sections[0].data.to_csv(index=False, lineterminator="\n")
+    first = report.sections[0]
+    if first.table is not None:
+        return first.table.csv()
+    return first.data.to_csv(index=False, lineterminator="\n")
 
 
 def _jsonable(value):
@@ -200,7 +343,8 @@ def _render_json(report: Report) -> str:
         "title": report.title,
         "meta": {**dict(report.meta), **_jsonable(report.facts)},
         "sections": {
-            s.name: [{k: _jsonable(v) for k, v in rec.items()} for rec in s.data.to_dict("records")]
+            s.name: [{k: _jsonable(v) for k, v in rec.items()}
+                     for rec in (s.table.records() if s.table is not None else s.data.to_dict("records"))]
             for s in report.sections
         },
         "notes": report.notes + [n for s in report.sections for n in s.notes],

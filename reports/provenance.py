@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from importlib import metadata
 
 from rulesets.base import Ruleset, Rulings
 
@@ -14,6 +13,8 @@ from rulesets.base import Ruleset, Rulings
 @cache
 def version() -> str:
     """The installed package's version."""
+    from importlib import metadata  # ~10 ms to import: when a report is made, not when --help is built
+
     try:
         return metadata.version("balance")
     except metadata.PackageNotFoundError:

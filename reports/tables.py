@@ -1,16 +1,19 @@
-"""Reports (tidy DataFrames plus views for reading) built from ruleset results."""
+"""Reports (tidy tables plus views for reading) built from ruleset results."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 import rulesets
-from reports.formats import Report, Section
+from reports.formats import Report, Section, Table
 from simcore import exact
 from simcore.stats import Z95
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Exact rows whose P(at least k) falls below this are left out of tables.
 EXACT_ROW_FLOOR = 1e-12
@@ -30,9 +33,9 @@ def rulesets_report() -> Report:
             rows.append(row)
             block.append({k: row[k] for k in ("ruling", "default", "accepted", "meaning")})
         views.append(Section(info.name, f"{info.name}: {info.title} (seed {info.seed}), {status}"
-                             + (f"; {info.summary}" if info.implemented else ""), pd.DataFrame(block)))
+                             + (f"; {info.summary}" if info.implemented else ""), Table.from_records(block)))
     return Report("Rulesets and their rulings", [("switch a ruling", "--ruling NAME=VALUE")],
-                  [Section("rulings", "Rulings", pd.DataFrame(rows))], views)
+                  [Section("rulings", "Rulings", Table.from_records(rows))], views)
 
 
 def method_meta(dist) -> list[tuple[str, str]]:
@@ -53,19 +56,19 @@ def mean_text(est, exact_result: bool) -> str:
     return f"{est.value:.6f} ± {Z95 * est.stderr:.6f} (95%)"
 
 
-def distribution_rows(key: str, pmf: np.ndarray, counts: np.ndarray | None) -> pd.DataFrame:
+def distribution_rows(key: str, pmf: np.ndarray, counts: np.ndarray | None) -> Table:
     tail = exact.at_least(pmf)
     if counts is None:
         last = int(np.flatnonzero(tail >= EXACT_ROW_FLOOR)[-1])
         k = np.arange(last + 1)
-        return pd.DataFrame({key: k, "probability": pmf[: last + 1], "p_at_least": tail[: last + 1]})
+        return Table({key: k, "probability": pmf[: last + 1], "p_at_least": tail[: last + 1]})
     n = counts.sum()
     last = int(np.flatnonzero(counts)[-1])
     k = np.arange(last + 1)
     p = pmf[: last + 1]
     t = np.cumsum(counts[::-1])[::-1][: last + 1] / n  # from whole counts: exactly 1 at k = 0
-    return pd.DataFrame({key: k, "probability": p, "stderr": np.sqrt(p * (1 - p) / n),
-                         "p_at_least": t, "p_at_least_stderr": np.sqrt(t * (1 - t) / n)})
+    return Table({key: k, "probability": p, "stderr": np.sqrt(p * (1 - p) / n),
+                  "p_at_least": t, "p_at_least_stderr": np.sqrt(t * (1 - t) / n)})
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def rounded(df: pd.DataFrame, rounding: Rounding) -> pd.DataFrame:
     """``df`` with its float columns as text rounded by ``rounding`` (probabilities by name)."""
     out = df.copy()
     for col in out.columns:
-        if pd.api.types.is_float_dtype(out[col]):
+        if out[col].dtype.kind == "f":  # pd.api.types.is_float_dtype, without importing pandas here
             show = rounding.probability if str(col) in PROBABILITY_COLUMNS else rounding.number
             out[col] = ["" if v != v else show(float(v)) for v in out[col]]
     return out

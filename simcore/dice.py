@@ -8,6 +8,8 @@ Success rolls share one vocabulary: a die succeeds when its face is at least ``t
 * ``TOP_SUCCESS``: a plain success, no extra die.
 * ``TOP_FAIL``: a failure.
 
+(The modes are defined in :mod:`simcore.faces`, which exact code imports without loading numba.)
+
 Rerolls touch only the dice first rolled (never extra dice), each at most once: every failed die when
 ``reroll_failures`` is set, otherwise up to ``reroll_limit`` failed dice.
 """
@@ -18,11 +20,9 @@ import numba as nb
 import numpy as np
 
 from simcore.config import JIT
+from simcore.faces import TOP_EXPLODE, TOP_SUCCESS
+from simcore.faces import TOP_FAIL as TOP_FAIL  # re-exported: defined in simcore.faces, without numba
 from simcore.rng import roll_die, uniform_int
-
-TOP_EXPLODE = 0
-TOP_SUCCESS = 1
-TOP_FAIL = 2
 
 
 @nb.njit(inline="always", **JIT)

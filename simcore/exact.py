@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from simcore.config import EXACT_TAIL_TOLERANCE
-from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
+from simcore.faces import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 #: Above this many multiply-adds a convolution uses FFT instead of the direct sum.
 _DIRECT_LIMIT = 4_000_000

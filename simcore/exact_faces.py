@@ -13,8 +13,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from simcore.config import EXACT_TAIL_TOLERANCE
-from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 from simcore.exact import convolve_power, trim
+from simcore.faces import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 
 def _face_outcomes(sides: int, threshold: int, marked: frozenset[int], top_success: bool

@@ -37,7 +37,7 @@ with :func:`simcore.parallel.map_ordered`, each run on one thread.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,8 +48,9 @@ from simcore.rng import check_seed
 from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
-__all__ = ["RecordsResult", "RunResult", "available_threads", "batch_schedule", "check_record_trials",
-           "check_threads", "check_trials", "map_ordered", "record_batches", "run", "run_records"]
+__all__ = ["RecordsResult", "RunResult", "available_threads", "batch_schedule", "batches",
+           "check_record_trials", "check_threads", "check_trials", "map_ordered", "record_batch_sizes",
+           "record_batches", "run", "run_records"]
 
 Progress = Callable[[int, int], None]
 
@@ -95,21 +96,26 @@ def check_trials(trials: int) -> int:
     return trials
 
 
-def batch_schedule(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None) -> list[int]:
-    """Chunks per batch: a small first batch, then doubling, capped by memory and MAX_BATCH_CHUNKS.
+def batches(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None) -> Iterator[int]:
+    """Chunks per batch, one batch at a time: a small first batch, then doubling, capped by memory and
+    MAX_BATCH_CHUNKS. Lazy, because a run stopped by ``precision`` may be planned for 10**9 trials.
 
     Depends only on the run's size and histogram shape, never on threads, so a run stopped by
     ``precision`` stops at the same trial count on any machine.
     """
     by_memory = max(1, config.BATCH_HISTOGRAM_BYTES // (8 * max(1, hist_cells)))
     cap = max(1, min(config.MAX_BATCH_CHUNKS, by_memory, max_batch_chunks or config.MAX_BATCH_CHUNKS))
-    sizes, done, size = [], 0, min(config.FIRST_BATCH_CHUNKS, cap)
+    done, size = 0, min(config.FIRST_BATCH_CHUNKS, cap)
     while done < n_chunks:
         take = min(size, n_chunks - done)
-        sizes.append(take)
+        yield take
         done += take
         size = min(size * 2, cap)
-    return sizes
+
+
+def batch_schedule(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None) -> list[int]:
+    """Every batch of :func:`batches`, as a list."""
+    return list(batches(n_chunks, hist_cells, max_batch_chunks))
 
 
 def _checked(seed: int, threads: int | None, precision: float | None,
@@ -155,7 +161,7 @@ def run(
         return lambda: _resumed(kernel, args, out, lambda a, done, rest: kernel(
             *a, np.uint64(seed), np.int64(first + done), np.int64(trials), np.int64(chunk_trials), rest))
 
-    for size in batch_schedule(n_chunks, cells, max_batch_chunks):
+    for size in batches(n_chunks, cells, max_batch_chunks):
         out = np.zeros((size, *hist_shape), dtype=np.int64)
         step = -(-size // (_PIECES_PER_THREAD * threads))
         _spread([piece(out[c:c + step], done_chunks + c) for c in range(0, size, step)], threads)
@@ -192,20 +198,24 @@ _PIECES_PER_THREAD = 4
 
 
 def record_batches(trials: int, block_trials: int, max_batch_trials: int | None = None) -> list[int]:
-    """Trials per batch of a records run: blocks of ``block_trials`` batched as :func:`batch_schedule`
-    batches chunks (a small first batch, then doubling), the last batch cut at ``trials``.
+    """Every batch of :func:`record_batch_sizes`, as a list."""
+    return list(record_batch_sizes(trials, block_trials, max_batch_trials))
+
+
+def record_batch_sizes(trials: int, block_trials: int, max_batch_trials: int | None = None) -> Iterator[int]:
+    """Trials per batch of a records run, one batch at a time: blocks of ``block_trials`` batched as
+    :func:`batches` batches chunks (a small first batch, then doubling), the last batch cut at ``trials``.
 
     Depends only on the run's size, never on threads, so a run stopped by ``precision`` stops at the same
     trial on any machine.
     """
     n_blocks = -(-trials // block_trials)
     cap = None if max_batch_trials is None else max(1, max_batch_trials // block_trials)
-    sizes, done = [], 0
-    for blocks in batch_schedule(n_blocks, 1, cap):
+    done = 0
+    for blocks in batches(n_blocks, 1, cap):
         take = min(blocks * block_trials, trials - done)
-        sizes.append(take)
+        yield take
         done += take
-    return sizes
 
 
 def check_record_trials(trials: int) -> int:
@@ -261,7 +271,7 @@ def run_records(
         return lambda: _resumed(kernel, args, records[first:first + size], lambda a, done, rest: kernel(
             *a, np.uint64(seed), np.int64(first + done), rest))
 
-    for size in record_batches(trials, block_trials, max_batch_trials):
+    for size in record_batch_sizes(trials, block_trials, max_batch_trials):
         step = size if threads == 1 else max(block_trials, _RECORD_PIECE)
         _spread([piece(k, min(step, done + size - k)) for k in range(done, done + size, step)], threads)
         done += size

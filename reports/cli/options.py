@@ -5,12 +5,13 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from reports import files, formats
-from simcore import config, runner
+from simcore import config
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -19,13 +20,13 @@ _SCIENTIFIC = re.compile(r"^\s*(\d+)(?:\.(\d+))?[eE]\+?(\d+)\s*$")
 
 
 class WholeNumber(click.ParamType):
-    """A whole number, also written as 1e6 or 10**6; bounded."""
+    """A whole number, also written as 1e6 or 10**6; bounded. ``high`` may be a function, asked when a value
+    is checked (a bound that costs something to know, such as the threads numba may use)."""
 
     name = "integer"
 
-    def __init__(self, low: int, high: int, high_text: str | None = None) -> None:
-        self.low, self.high = low, high
-        self.high_text = high_text or str(high)
+    def __init__(self, low: int, high: int | Callable[[], int], high_text: str | None = None) -> None:
+        self.low, self.high, self.high_text = low, high, high_text
 
     def convert(self, value, param, ctx):
         if isinstance(value, int) and not isinstance(value, bool):
@@ -44,8 +45,9 @@ class WholeNumber(click.ParamType):
                 number = 10 ** int(m.group(1))
             if number is None:
                 self.fail(f"{text!r} is not a whole number", param, ctx)
-        if not self.low <= number <= self.high:
-            self.fail(f"{value} is not in the range {self.low}..{self.high_text}", param, ctx)
+        high = self.high() if callable(self.high) else self.high
+        if not self.low <= number <= high:
+            self.fail(f"{value} is not in the range {self.low}..{self.high_text or high}", param, ctx)
         return number
 
 
@@ -67,9 +69,16 @@ def _check_plot(ctx, param, value):
     return path
 
 
+def _available_threads() -> int:
+    # simcore.runner loads numba: asked only when --threads is given, so that building the options does not
+    from simcore import runner
+
+    return runner.available_threads()
+
+
 def mc_options(f):
     """--trials, --precision, --seed, --threads."""
-    f = click.option("--threads", type=WholeNumber(1, runner.available_threads()), default=None,
+    f = click.option("--threads", type=WholeNumber(1, _available_threads), default=None,
                      help="Threads for Monte Carlo (default: all cores). Results do not depend on it.")(f)
     f = click.option("--seed", type=WholeNumber(0, 2**64 - 1, "2**64-1"), default=None,
                      help=f"Seed of the Monte Carlo streams (default {config.DEFAULT_SEED}).")(f)

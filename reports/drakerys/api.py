@@ -18,7 +18,6 @@ from reports.formats import Report
 from reports.tables import Rounding
 from rulesets import drakerys
 from rulesets.base import OptionError
-from rulesets.drakerys import combat
 from simcore import config
 
 #: The standard tables' Reports, by the names of Ruleset.tables().
@@ -69,6 +68,8 @@ def duel(a: str, b: str, *, size_a: int | None = None, size_b: int | None = None
          trials: int = config.DEFAULT_TRIALS, seed: int = config.DEFAULT_SEED,
          precision: float | None = None, catalogs=()) -> Report:
     """``a`` charges ``b`` and both fight to the end (the sizes default to the unit sheets')."""
+    from rulesets.drakerys import combat  # numba: loaded for a duel, not for the exact tables and rolls
+
     catalog = load_catalog(catalogs)
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
     sizes = {"size_a": size_a, "size_b": size_b}

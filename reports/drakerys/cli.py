@@ -28,7 +28,6 @@ from reports.drakerys.tables import (
     roll_report,
     weapons_table_report,
 )
-from reports.drakerys.units import units_report
 from rulesets import drakerys
 from rulesets.drakerys import magic
 from rulesets.drakerys import tables as drakerys_tables
@@ -240,6 +239,8 @@ def units_drakerys(profiled, catalogs, fmt, output, plot):
 
     Example: balance units drakerys --profiled --format markdown
     """
+    from reports.drakerys.units import units_report  # pandas: loaded when the command runs, not with the tree
+
     if plot is not None:
         raise click.UsageError("`balance units drakerys` has nothing to plot; drop --plot")
     emit(units_report(load_catalog(catalogs), profiled_only=profiled), fmt, output)

@@ -15,8 +15,7 @@ from reports.cli.options import (
     ruling_option,
 )
 from reports.drakerys.cli_sides import combatant, describe, load_catalog, side_options
-from reports.drakerys.fight import engagement_report, fight_report, shooting_report
-from rulesets.drakerys import DrakerysRulings, combat
+from rulesets.drakerys import DrakerysRulings
 
 
 def _setup(catalogs, rulings, name_a, name_b, options):
@@ -50,6 +49,10 @@ def register(roll_drakerys: click.Group) -> None:
 
         Example: balance roll drakerys fight crows gold-keepers --size-a 12 --size-b 6 --charge
         """
+        # numba (the combat kernels) and pandas (the report) load when a command runs, not with the tree
+        from reports.drakerys.fight import fight_report
+        from rulesets.drakerys import combat
+
         _no_plot(plot, "balance roll drakerys fight")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
@@ -74,6 +77,9 @@ def register(roll_drakerys: click.Group) -> None:
         Side options: a = the shooter, b = the target.
         Example: balance roll drakerys shoot crossbowmen crows --distance 35 --obstacles-a 1
         """
+        from reports.drakerys.fight import shooting_report
+        from rulesets.drakerys import combat
+
         _no_plot(plot, "balance roll drakerys shoot")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
@@ -102,6 +108,9 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
 
     Example: balance duel drakerys crows gold-keepers --precision 0.005
     """
+    from reports.drakerys.fight import engagement_report
+    from rulesets.drakerys import combat
+
     _no_plot(plot, "balance duel drakerys")
     catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
     _, trials, seed = monte_carlo_settings(trials, precision, seed)

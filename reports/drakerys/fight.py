@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from reports.formats import Report, Section
-from rulesets.drakerys import combat
 from rulesets.drakerys.fight import modelling_notes
 from simcore.stats import Z95, Estimate
+
+if TYPE_CHECKING:
+    from rulesets.drakerys import combat
 
 
 def _method(run) -> tuple[str, str]:

@@ -4,10 +4,9 @@ invocation, one roll each or as the rulebook tables."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from reports.drakerys.tables import READING, probability_cell, rounding_note, smallest_shown
-from reports.formats import Report, Section
+from reports.formats import Report, Section, Table
 from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
 from rulesets.base import RulesError
 from rulesets.drakerys import magic
@@ -50,29 +49,29 @@ def _p_text(p: float, trials: int | None) -> str:
     return f"{p:.6f} ± {Z95 * np.sqrt(p * (1 - p) / trials):.6f} (95%)"
 
 
-def _tier_rows(dist, trials) -> pd.DataFrame:
+def _tier_rows(dist, trials) -> Table:
     p = dist.tiers
     frame = {"tier": np.arange(p.size), "successes": magic.tier_labels(dist.cast.tiers)}
     _with_stderr(frame, "probability", p, trials)
-    return pd.DataFrame(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
+    return Table(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
 
 
-def _cataclysm_rows(dist, trials) -> pd.DataFrame:
+def _cataclysm_rows(dist, trials) -> Table:
     p = dist.cataclysm
     frame = {"cataclysm": np.arange(p.size),
              "ones": [str(c) for c in range(magic.CATACLYSM_TOP)] + [f"{magic.CATACLYSM_TOP}+"],
              "effect": list(magic.CATACLYSM_EFFECTS)}
     _with_stderr(frame, "probability", p, trials)
-    return pd.DataFrame(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
+    return Table(_with_stderr(frame, "p_at_least", _at_least(p, trials), trials))
 
 
-def _effect_rows(dist, trials) -> pd.DataFrame:
+def _effect_rows(dist, trials) -> Table:
     labels = ["0 (or any, with a cataclysm of level 3+)", *magic.tier_labels(dist.cast.tiers)[1:]]
     effect = dist.effect
     frame = {"tier": np.arange(effect.size), "successes": labels,
              "spell": ["fails"] + ["takes effect"] * (effect.size - 1)}
     _with_stderr(frame, "probability", effect, trials)
-    return pd.DataFrame(_with_stderr(frame, "p_with_injury", dist.effect_at_risk, trials))
+    return Table(_with_stderr(frame, "p_with_injury", dist.effect_at_risk, trials))
 
 
 def _spell_outcome(tier: int, level: int) -> str:
@@ -83,20 +82,19 @@ def _spell_outcome(tier: int, level: int) -> str:
     return "takes effect"
 
 
-def _outcome_rows(dist, trials) -> pd.DataFrame:
+def _outcome_rows(dist, trials) -> Table:
     joint = dist.tier_cataclysm
     tiers, levels = np.meshgrid(np.arange(joint.shape[0]), np.arange(joint.shape[1]), indexing="ij")
     tiers, levels = tiers.ravel(), levels.ravel()
     labels = magic.tier_labels(dist.cast.tiers)
     frame = {"tier": tiers, "successes": [labels[t] for t in tiers], "cataclysm": levels,
              "spell": [_spell_outcome(t, c) for t, c in zip(tiers, levels, strict=True)]}
-    return pd.DataFrame(_with_stderr(frame, "probability", joint.ravel(), trials))
+    return Table(_with_stderr(frame, "probability", joint.ravel(), trials))
 
 
-def _injury_rows(pmf: np.ndarray) -> pd.DataFrame:
+def _injury_rows(pmf: np.ndarray) -> Table:
     rows = distribution_rows("injuries", pmf, None)
-    rows.insert(1, "total_injuries", rows["injuries"] + 1)
-    return rows
+    return rows.with_column("total_injuries", rows["injuries"] + 1, at=1)
 
 
 def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = None) -> Report:
@@ -184,18 +182,18 @@ def spell_report(dist: magic.SpellDistribution, show: tuple[str, ...] | None = N
     return Report("Drakerys: Spell roll", meta, sections, notes=notes)
 
 
-def _invoked_rows(p_invoked) -> pd.DataFrame:
+def _invoked_rows(p_invoked) -> Table:
     """P(at least one success) by extra dice, from the exact fractions."""
     extra = np.arange(len(p_invoked))
     p = np.array([float(f) for f in p_invoked])
-    return pd.DataFrame({
+    return Table({
         "extra_dice": extra, "dice": extra + magic.INVOCATION_DICE, "extra_ts": extra,
         "probability": p, "fraction": [str(f) for f in p_invoked], "p_fail": 1.0 - p,
     })
 
 
-def _element_rows(el: magic.MaelstromElements, p_success: float) -> pd.DataFrame:
-    return pd.DataFrame({
+def _element_rows(el: magic.MaelstromElements, p_success: float) -> Table:
+    return Table({
         "element": [e for e, _, _ in el.elements],
         "d10": [f for _, f, _ in el.elements],
         "probability": [float(q) for _, _, q in el.elements],
@@ -204,11 +202,11 @@ def _element_rows(el: magic.MaelstromElements, p_success: float) -> pd.DataFrame
     })
 
 
-def _extra_ts_rows(el: magic.MaelstromElements) -> pd.DataFrame:
+def _extra_ts_rows(el: magic.MaelstromElements) -> Table:
     ts = np.array([float(q) for q in el.extra_ts])
     tail = np.array([float(sum(el.extra_ts[k:], el.extra_ts_beyond)) for k in range(len(el.extra_ts))])
-    return pd.DataFrame({"extra_ts": np.arange(ts.size), "probability": ts,
-                         "fraction": [str(q) for q in el.extra_ts], "p_at_least": tail})
+    return Table({"extra_ts": np.arange(ts.size), "probability": ts,
+                  "fraction": [str(q) for q in el.extra_ts], "p_at_least": tail})
 
 
 _INVOCATION_RULESET = ("drakerys (seed 002, ELEMENTAL INVOCATION: INVOKING AN ELEMENTAL; player aid "
@@ -254,12 +252,11 @@ def invocation_report(dist: magic.InvocationDistribution) -> Report:
     return Report("Drakerys: Elemental invocation", meta, sections, notes=notes)
 
 
-def _rounded(df: pd.DataFrame, columns: tuple[str, ...], rounding: Rounding) -> pd.DataFrame:
-    """``df`` with ``columns`` (probabilities) as text rounded for reading."""
-    out = df.copy()
+def _rounded(table: Table, columns: tuple[str, ...], rounding: Rounding) -> Table:
+    """``table`` with ``columns`` (probabilities) as text rounded for reading."""
     for col in columns:
-        out[col] = [probability_cell(float(v), rounding) for v in out[col]]
-    return out
+        table = table.with_column(col, [probability_cell(float(v), rounding) for v in table[col]])
+    return table
 
 
 def invocation_table_report(table: InvocationTable, rounding: Rounding = READING) -> Report:
@@ -280,12 +277,12 @@ def invocation_table_report(table: InvocationTable, rounding: Rounding = READING
     views = [
         Section("invocation", f"P(the Elemental is invoked), {unit}, by extra d10 (1 TS each; a Vortex not "
                               "occupied by an Elemental)",
-                _rounded(invoked.drop(columns=["extra_ts"]), ("probability", "p_fail"), rounding)),
+                _rounded(invoked.drop("extra_ts"), ("probability", "p_fail"), rounding)),
         Section("element", f"Element invoked from a Maelstrom, {unit} (given an invocation; p_invoked: with "
                            f"the roll's P = {maelstrom.p_success:g})",
                 _rounded(elements, ("probability", "p_invoked"), rounding)),
         Section("extra_ts", f"Extra TS from the element table's 1s, {unit} (given an invocation)",
-                _rounded(extra_ts[extra_ts["p_at_least"] >= smallest_shown(rounding)],
+                _rounded(extra_ts.where(extra_ts["p_at_least"] >= smallest_shown(rounding)),
                          ("probability", "p_at_least"), rounding)),
     ]
     meta = [
@@ -324,8 +321,8 @@ def spell_table_report(table: SpellTable, rounding: Rounding = READING) -> Repor
         for tier in range(p.size):
             rows.append((level, opposition, cast.threshold, mana, cast.dice, cast.vortexes,
                          magic.started_tens(cast.distance_cm), tier, labels[tier], p[tier], tail[tier]))
-    tidy = pd.DataFrame(rows, columns=["level", "opposition", "threshold", "mana", "dice", "vortexes",
-                                       "distance_shares", "tier", "successes", "probability", "p_at_least"])
+    tidy = Table.from_rows(rows, ["level", "opposition", "threshold", "mana", "dice", "vortexes",
+                                  "distance_shares", "tier", "successes", "probability", "p_at_least"])
     unit = "percent" if rounding.percent else "probability"
     views = []
     for level in table.levels:
@@ -335,9 +332,9 @@ def spell_table_report(table: SpellTable, rounding: Rounding = READING) -> Repor
             # row and a cast the Vortexes cannot supply after them: both are blank
             columns = {f"mana {m}": [_tier_cell(table.cells.get((level, o, m)), tier, rounding)
                                      for o in table.oppositions] for m in manas}
-            view = pd.DataFrame({"opposition": list(table.oppositions),
-                                 "threshold": [action_threshold(level, o) for o in table.oppositions],
-                                 **columns})
+            view = Table({"opposition": list(table.oppositions),
+                          "threshold": [action_threshold(level, o) for o in table.oppositions],
+                          **columns})
             low = table.tiers[tier - 1]
             what = "the spell is cast" if tier == 1 else f"tier {tier} or better"
             title = (f"Level-{level} Wizard: P(at least {low} success{'es' if low != 1 else ''}: {what}), "

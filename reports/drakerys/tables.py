@@ -4,9 +4,8 @@ table and the Ranged Weapons table."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from reports.formats import Report, Section
+from reports.formats import Report, Section, Table
 from reports.provenance import catalog_text
 from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
 from rulesets.drakerys.fight import MORALE_OUTCOMES, Morale
@@ -45,16 +44,16 @@ def roll_report(dist, show: tuple[str, ...] = ("successes", "criticals")) -> Rep
     return Report("Drakerys: Action-Table roll", meta, sections, notes=notes)
 
 
-def _joint_rows(dist) -> pd.DataFrame:
+def _joint_rows(dist) -> Table:
     if dist.exact:
         joint = dist.joint
         s, c = np.nonzero(joint >= EXACT_ROW_FLOOR)
-        return pd.DataFrame({"successes": s, "criticals": c, "probability": joint[s, c]})
+        return Table({"successes": s, "criticals": c, "probability": joint[s, c]})
     counts = dist.run.counts[:-1, :-1]
     s, c = np.nonzero(counts)
     p = counts[s, c] / dist.run.trials
-    return pd.DataFrame({"successes": s, "criticals": c, "probability": p,
-                         "stderr": np.sqrt(p * (1 - p) / dist.run.trials)})
+    return Table({"successes": s, "criticals": c, "probability": p,
+                  "stderr": np.sqrt(p * (1 - p) / dist.run.trials)})
 
 
 #: How the views of the rulebook tables round by default: percentages to 0.1, as a rulebook prints them.
@@ -78,15 +77,14 @@ def action_table_report(table, rounding: Rounding = READING) -> Report:
             view_rows.append((n, m, tail))
         floor = smallest_shown(rounding)
         width = max(int(np.flatnonzero(tl >= floor)[-1]) for _, _, tl in view_rows)
-        view = pd.DataFrame({
+        view = Table({
             "dice": [n for n, _, _ in view_rows],
             "mean": [f"{m:.2f}" for _, m, _ in view_rows],
             **{f"≥{k}": [_shown(tl, k, rounding) for _, _, tl in view_rows] for k in range(1, width + 1)},
         })
         unit = "percent" if rounding.percent else "probability"
         views.append(Section(f"threshold_{t}", f"Threshold {t}+: P(at least k successes), {unit}", view))
-    tidy = pd.DataFrame(rows, columns=["dice", "threshold", "successes", "probability", "p_at_least",
-                                       "mean"])
+    tidy = Table.from_rows(rows, ["dice", "threshold", "successes", "probability", "p_at_least", "mean"])
     options = describe_modifiers(table.swashbuckler, table.rerolls, table.crits)
     meta = [("ruleset", "drakerys (seed 002, ACTION TABLE, CRITICAL SUCCESSES)"),
             ("dice", f"1..{table.max_dice}"), ("thresholds", ", ".join(f"{t}+" for t in table.thresholds)),
@@ -142,14 +140,14 @@ def morale_table_report(table: MoraleTable, rounding: Rounding = READING) -> Rep
     threshold; one view per outcome, rounded by ``rounding``."""
     rows = [(n, t, MORALE_OUTCOMES[o], table.p(n, t, Morale(o)))
             for n in table.dice for t in table.thresholds for o in range(len(MORALE_OUTCOMES))]
-    tidy = pd.DataFrame(rows, columns=["dice", "threshold", "outcome", "probability"])
+    tidy = Table.from_rows(rows, ["dice", "threshold", "outcome", "probability"])
     unit = "percent" if rounding.percent else "probability"
     views = []
     for o in range(len(MORALE_OUTCOMES)):
         outcome = Morale(o)
         cells = {f"{t}+": [probability_cell(table.p(n, t, outcome), rounding) for n in table.dice]
                  for t in table.thresholds}
-        view = pd.DataFrame({"dice": list(table.dice), **cells})
+        view = Table({"dice": list(table.dice), **cells})
         views.append(Section(MORALE_OUTCOMES[o], f"P({MORALE_OUTCOMES[o]}), {unit}: "
                                                  f"{MORALE_EFFECTS[outcome]}", view))
     modifiers = []
@@ -177,13 +175,13 @@ def morale_table_report(table: MoraleTable, rounding: Rounding = READING) -> Rep
 def weapons_table_report(table: WeaponsTable, rounding: Rounding = READING) -> Report:
     """The Drakerys Ranged Weapons table as the catalog holds it, with its data quirks; ``rounding`` is
     unused (no probabilities)."""
-    tidy = pd.DataFrame([
+    tidy = Table.from_records([
         {"key": key, "weapon": w.name, "max_range_cm": w.max_range_cm, "strength": printed_strength(w),
          "saturation": w.saturation, "special": w.special,
          "one_shot_per_activation": w.one_shot_per_activation, "ignores_parry": w.ignores_parry,
          "carried_by": ", ".join(table.carried_by[key]), "source": w.source}
         for key, w in table.weapons])
-    view = pd.DataFrame({
+    view = Table({
         "Ranged Weapon": tidy["weapon"], "Max. Range": [f"{r} cm" for r in tidy["max_range_cm"]],
         "Strength": [str(s) for s in tidy["strength"]], "Saturation": tidy["saturation"],
         "Special": tidy["special"], "carried by": tidy["carried_by"]})

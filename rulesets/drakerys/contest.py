@@ -19,6 +19,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,10 +36,12 @@ from rulesets.base import (
     StatChange,
 )
 from rulesets.drakerys import catalog as catalog_io
-from rulesets.drakerys import combat
 from rulesets.drakerys.fight import Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
+
+if TYPE_CHECKING:
+    from rulesets.drakerys import combat
 
 #: Duels run when neither trials nor a precision is given, and the cap of a run stopped by precision.
 DEFAULT_TRIALS = 10_000
@@ -194,6 +197,8 @@ class DrakerysRuleset(Ruleset):
     def engage(self, a: Contestant, b: Contestant, rulings: DrakerysRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
+        from rulesets.drakerys import combat  # numba: loaded when a duel is fought, not with the ruleset
+
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
         ea, eb = a.subject, b.subject

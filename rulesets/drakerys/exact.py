@@ -6,7 +6,7 @@ import numpy as np
 
 from rulesets.drakerys.rules import SIDES, ActionRoll, DrakerysRulings
 from simcore import exact
-from simcore.dice import TOP_EXPLODE
+from simcore.faces import TOP_EXPLODE
 
 
 def action_roll_pmf(roll: ActionRoll, rulings: DrakerysRulings, marginal: int | None = 0) -> np.ndarray:

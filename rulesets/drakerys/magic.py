@@ -39,18 +39,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
 from rulesets.drakerys import exact as _exact
-from rulesets.drakerys.kernels_magic import _spell_roll_chunks
 from rulesets.drakerys.rules import MAX_HEROIC, SIDES, ActionRoll, DrakerysRulings, action_threshold
 from simcore import exact as simexact
-from simcore import runner
-from simcore.dice import TOP_SUCCESS
 from simcore.exact_faces import success_roll_marked_joint
+from simcore.faces import TOP_SUCCESS
 from simcore.stats import Estimate, histogram_mean
+
+if TYPE_CHECKING:
+    from simcore import runner
 
 #: Wizard levels accepted (Wizard [X]).
 MAX_WIZARD_LEVEL = 5
@@ -353,6 +355,10 @@ def simulate_spell(cast: SpellCast, rulings: DrakerysRulings | None = None, *, t
 
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
+    # the kernel and the runner load numba: imported here, so that the exact rolls and tables never do
+    from rulesets.drakerys.kernels_magic import _spell_roll_chunks
+    from simcore import runner
+
     rulings = rulings or DrakerysRulings()
     cast.check_mana(rulings)
     c_max = _exact.criticals_bound(cast.action_roll, rulings)

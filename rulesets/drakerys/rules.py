@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, ruling, whole_number
-from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
+from simcore.faces import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 SOURCE = "seed 002 (Drakerys quick start rules)"
 
