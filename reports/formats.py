@@ -339,17 +339,25 @@ def _jsonable(value):
 
 
 def _render_json(report: Report) -> str:
-    doc = {
-        "title": report.title,
-        "meta": {**dict(report.meta), **_jsonable(report.facts)},
-        "sections": {
-            s.name: [{k: _jsonable(v) for k, v in rec.items()}
-                     for rec in (s.table.records() if s.table is not None else s.data.to_dict("records"))]
-            for s in report.sections
-        },
-        "notes": report.notes + [n for s in report.sections for n in s.notes],
-    }
-    return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    """The report as one JSON document: indented, one line per record (so a large section is written by
+    the C encoder, and stays readable line by line)."""
+    sections = {s.name: [{k: _jsonable(v) for k, v in rec.items()}
+                         for rec in (s.table.records() if s.table is not None else s.data.to_dict("records"))]
+                for s in report.sections}
+    meta = {**dict(report.meta), **_jsonable(report.facts)}
+    notes = report.notes + [n for s in report.sections for n in s.notes]
+
+    def dumped(value: object, indent: int | None = None) -> str:
+        return json.dumps(value, indent=indent, allow_nan=False)
+
+    lines = ["{", f'  "title": {dumped(report.title)},',
+             '  "meta": ' + dumped(meta, 2).replace("\n", "\n  ") + ",", '  "sections": {']
+    for i, (name, records) in enumerate(sections.items()):
+        lines.append(f"    {dumped(name)}: [")
+        lines += [f"      {dumped(r)}" + ("," if j < len(records) - 1 else "") for j, r in enumerate(records)]
+        lines.append("    ]" + ("," if i < len(sections) - 1 else ""))
+    lines += ["  },", '  "notes": ' + dumped(notes, 2).replace("\n", "\n  "), "}"]
+    return "\n".join(lines) + "\n"
 
 
 _RENDERERS = {"table": _render_table, "csv": _render_csv, "json": _render_json,
