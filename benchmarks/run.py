@@ -207,7 +207,7 @@ def _raw_d10_sum(state, n):
 
 @nb.njit(**JIT)
 def _per_die_action_rolls(state, trials, n, threshold, top_mode, chain, reroll_failures, reroll_limit, out):
-    """Today's per-die kernel, serial: the loop of ``rulesets.drakerys.kernels._action_roll_chunks`` (every
+    """The per-die kernel before stage sampling (commit 17c74c2's ``_action_roll_chunks``), serial (every
     die rolled, rerolled and exploded one by one) on one stream, counted into ``out[S + 1, C + 1]`` (the
     last row and column collect overflow)."""
     s_last = out.shape[0] - 1

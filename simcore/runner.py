@@ -38,19 +38,20 @@ with :func:`simcore.parallel.map_ordered`, each run on one thread.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from simcore import config
 from simcore.parallel import available_threads, check_threads, map_ordered
 from simcore.rng import check_seed
+from simcore.sampling import fold, tabled_args, tabled_chunks
 from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
 __all__ = ["RecordsResult", "RunResult", "available_threads", "batch_schedule", "batches",
            "check_record_trials", "check_threads", "check_trials", "map_ordered", "record_batch_sizes",
-           "record_batches", "run", "run_records"]
+           "record_batches", "run", "run_records", "run_table"]
 
 Progress = Callable[[int, int], None]
 
@@ -175,6 +176,24 @@ def run(
                 break
     run_trials = min(done_chunks * chunk_trials, trials)
     return RunResult(total, run_trials, seed, threads, trials, precision, stopped)
+
+
+def run_table(pmf: np.ndarray, shape: tuple[int, ...], trials: int, seed: int, *,
+              threads: int | None = None, precision: float | None = None,
+              statistic: Callable[[np.ndarray], Estimate] | None = None, progress: Progress | None = None,
+              max_batch_chunks: int | None = None) -> RunResult:
+    """Monte Carlo of a stage whose exact PMF is known: every trial one draw from ``pmf``'s table (one
+    64-bit word, simcore.sampling), the counts shaped as ``pmf`` and folded into ``shape`` (counts beyond an
+    axis's end in its last index). ``statistic`` sees counts shaped as ``pmf``."""
+    pmf = np.asarray(pmf, dtype=np.float64)
+    try:
+        args = tabled_args(pmf)
+    except ValueError as exc:
+        raise ValueError(f"no table for this stage: {exc}") from None
+    stat = None if statistic is None else (lambda counts: statistic(counts.reshape(pmf.shape)))
+    result = run(tabled_chunks, args, (pmf.size,), trials, seed, threads=threads, precision=precision,
+                 statistic=stat, progress=progress, max_batch_chunks=max_batch_chunks)
+    return replace(result, counts=fold(result.counts.reshape(pmf.shape), shape))
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.config import TRIAL_JIT
+from simcore.config import JIT, TRIAL_JIT
+from simcore.rng import chunk_stream, next_u64
 
 _U64 = 64
 
@@ -80,3 +81,30 @@ def table_outcomes(cdf, values, at):
     while cdf[i] != np.uint64(0xFFFFFFFFFFFFFFFF):
         i += 1
     return np.int64(values[i]) + 1
+
+
+@nb.njit(**JIT)
+def tabled_chunks(cdf, values, guide, k, seed, first_chunk, total_trials, chunk_trials, out):
+    """One outcome of a table (see :func:`guide_table`) per trial, one 64-bit word each, counted by
+    outcome: simcore.runner's histogram contract, ``out`` int64[n_chunks, outcomes]."""
+    for i in range(out.shape[0]):
+        state, trials = chunk_stream(seed, first_chunk + i, total_trials, chunk_trials)
+        for _ in range(trials):
+            out[i, guide_pick(next_u64(state), cdf, values, guide, 0, 0, k)] += 1
+
+
+def tabled_args(pmf: np.ndarray) -> tuple:
+    """The leading arguments of :func:`tabled_chunks` for a PMF of any shape (its outcomes numbered in C
+    order: reshape the counts to ``pmf.shape``)."""
+    k, cdf, values, guide = guide_table(pmf)
+    return cdf, values, guide, np.int64(k)
+
+
+def fold(counts: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``counts`` (a joint histogram) placed in an array of ``shape``, every count beyond an axis's end
+    kept in that axis's last index."""
+    out = np.zeros(shape, np.int64)
+    index = np.indices(counts.shape).reshape(counts.ndim, -1)
+    clipped = tuple(np.minimum(ix, n - 1) for ix, n in zip(index, shape, strict=True))
+    np.add.at(out, clipped, counts.ravel())
+    return out

@@ -9,8 +9,8 @@ with the same inputs and compare their distributions, and compare both to the ex
 Contents, by game:
 
 * Drakerys (seed 002): :func:`naive_threshold` (the printed ACTION TABLE), :func:`naive_action_roll` and
-  :func:`naive_action_histogram` (twin of ``simcore.dice.success_roll`` as driven by
-  ``rulesets.drakerys.kernels._action_roll_chunks``).
+  :func:`naive_action_histogram` (twin of ``simcore.dice.success_roll``, whose distribution
+  ``rulesets.drakerys.simulate_action_roll`` draws from whole).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def naive_action_histogram(seed: int, trials: int, **roll) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------------
 # --- Drakerys magic ---
-# (seed 002, "MAGIC" and "ELEMENTAL INVOCATION"): twins of rulesets.drakerys.kernels_magic._spell_roll_chunks
+# (seed 002, "MAGIC" and "ELEMENTAL INVOCATION"): twins of rulesets.drakerys.magic.simulate_spell
 # (naive_spell_roll, naive_spell_histogram) and of the exact answers of rulesets.drakerys.magic
 # (naive_spell_opposition, naive_invocation, naive_maelstrom_element, naive_cataclysm_injuries).
 # ---------------------------------------------------------------------------------------------------

@@ -95,25 +95,24 @@ def simulate_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = Non
                          seed: int, threads: int | None = None, precision: float | None = None,
                          progress: runner.Progress | None = None,
                          max_batch_chunks: int | None = None) -> RollDistribution:
-    """Monte Carlo distribution of ``roll``: each roll drawn whole from its exact distribution (an alias
-    table, simcore.stages), die by die beyond 255 dice.
+    """Monte Carlo distribution of ``roll``: every roll one draw (one 64-bit word) from its exact joint
+    distribution of successes and criticals (simcore.sampling; the distribution of simcore.stages).
 
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
-    # the kernel and the runner load numba: imported here, so that the exact rolls and tables never do
-    from rulesets.drakerys.kernels import STAGES, _action_roll_chunks
+    # the stage tables and the runner load numba: imported here, so that the exact rolls and tables never do
     from simcore import runner
+    from simcore.stages import success_pmf
 
     rulings = rulings or DrakerysRulings()
     c_max = _exact.criticals_bound(roll, rulings)
     shape = (roll.total_dice + c_max + 2, c_max + 2)
-    args = (STAGES, np.int64(roll.total_dice), np.int64(roll.threshold), np.int64(roll.top_mode),
-            bool(rulings.crit_chain), bool(roll.swashbuckler), np.int64(roll.rerolls))
+    pmf = success_pmf(roll.total_dice, SIDES, roll.threshold, roll.top_mode, rulings.crit_chain,
+                      roll.swashbuckler, roll.rerolls)
     try:
-        result = runner.run(
-            _action_roll_chunks, args, shape, trials, seed, threads=threads, precision=precision,
-            statistic=lambda counts: histogram_mean(counts.sum(axis=1)), progress=progress,
-            max_batch_chunks=max_batch_chunks)
+        result = runner.run_table(pmf, shape, trials, seed, threads=threads, precision=precision,
+                                  statistic=lambda counts: histogram_mean(counts.sum(axis=1)),
+                                  progress=progress, max_batch_chunks=max_batch_chunks)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
     joint = result.counts / result.trials

@@ -26,8 +26,9 @@ from rulesets.drakerys.fight import (
     ShootingRow,
     side_array,
 )
-from rulesets.drakerys.kernels import STAGES, STAGES_BY_DIE
 from rulesets.drakerys.kernels_fight import (
+    STAGES,
+    STAGES_BY_DIE,
     _engagement_chunks,
     _engagement_records,
     _fight_chunks,

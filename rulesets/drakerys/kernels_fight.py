@@ -55,12 +55,18 @@ from rulesets.drakerys.rules import (
     SAFEGUARD_GUARD_FACE,
     SHOOTING_SHARE_CM,
     SHOOTING_TS,
+    SIDES,
     TS_PER_ROUND,
 )
 from simcore.config import JIT, TRIAL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 from simcore.rng import STATE_WORDS, chunk_stream, seed_substream, seed_trial_stream, trial_key
-from simcore.stages import missing, success_draw
+from simcore.stages import BankSpec, missing, success_draw
+
+#: The stage tables of every Drakerys roll (d10).
+STAGES = BankSpec(SIDES)
+#: The same rolls made die by die (goodness-of-fit checks of the tables, benchmarks).
+STAGES_BY_DIE = BankSpec(SIDES, by_die=True)
 
 # Constants passed to helpers as typed numpy scalars: numba compiles a helper once per literal value it is
 # called with (``f(x, 0)`` and ``f(x, 1)`` are two compilations, and each repeats for every helper below it).

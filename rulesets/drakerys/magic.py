@@ -350,13 +350,13 @@ def simulate_spell(cast: SpellCast, rulings: DrakerysRulings | None = None, *, t
                    threads: int | None = None, precision: float | None = None,
                    progress: runner.Progress | None = None,
                    max_batch_chunks: int | None = None) -> SpellDistribution:
-    """Monte Carlo distribution of a Spell roll, every die rolled and exploded one by one, its successes
-    and natural 1s counted. The injuries of a 4+ cataclysm stay exact (they do not depend on the roll).
+    """Monte Carlo distribution of a Spell roll: every roll one draw (one 64-bit word) from the exact joint
+    distribution of its successes and natural 1s (simcore.sampling). The injuries of a 4+ cataclysm stay
+    exact (they do not depend on the roll).
 
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
-    # the kernel and the runner load numba: imported here, so that the exact rolls and tables never do
-    from rulesets.drakerys.kernels_magic import _spell_roll_chunks
+    # the runner loads numba: imported here, so that the exact rolls and tables never do
     from simcore import runner
 
     rulings = rulings or DrakerysRulings()
@@ -364,13 +364,11 @@ def simulate_spell(cast: SpellCast, rulings: DrakerysRulings | None = None, *, t
     c_max = _exact.criticals_bound(cast.action_roll, rulings)
     # every first die ends its chain of extra dice on one face below 10, so at most one 1 per first die
     shape = (cast.dice + c_max + 2, cast.dice + 1)
-    args = (np.int64(cast.dice), np.int64(cast.threshold), bool(rulings.crit_chain),
-            bool(rulings.maelstrom_ones == "all"))
     try:
-        result = runner.run(
-            _spell_roll_chunks, args, shape, trials, seed, threads=threads, precision=precision,
-            statistic=lambda counts: histogram_mean(counts.sum(axis=1)), progress=progress,
-            max_batch_chunks=max_batch_chunks)
+        result = runner.run_table(_ones_joint(cast, rulings), shape, trials, seed, threads=threads,
+                                  precision=precision,
+                                  statistic=lambda counts: histogram_mean(counts.sum(axis=1)),
+                                  progress=progress, max_batch_chunks=max_batch_chunks)
     except ValueError as exc:
         raise RulesError(str(exc)) from None
     injuries = cataclysm_injuries(cast.resistance, rulings) if cast.has_maelstrom else None
