@@ -254,25 +254,22 @@ def _exchange(dice, side, state, charger):
     """Steps 2 to 4: both sides strike in Initiative order, casualties removed between strikes. Returns
     the injuries side 0 and side 1 dealt."""
     first = _strike_order(side, charger)
-    dealt0 = 0
-    dealt1 = 0
-    if first < 0:
-        if _strikes(side, state, _0):
-            dealt0 = _strike(dice, side, state, _0, charger)
-        if _strikes(side, state, _1):
-            dealt1 = _strike(dice, side, state, _1, charger)
+    together = first < 0
+    dealt0 = _0
+    dealt1 = _0
+    for k in range(2):
+        s = k if together else (first if k == 0 else 1 - first)
+        dealt = _strike(dice, side, state, s, charger) if _strikes(side, state, s) else _0
+        if s == 0:
+            dealt0 = dealt
+        else:
+            dealt1 = dealt
+        if not together:
+            _receive(dice, side, state, 1 - s, dealt)
+    if together:
+        # equal Initiative: both strike at once, then both remove their casualties
         _receive(dice, side, state, _1, dealt0)
         _receive(dice, side, state, _0, dealt1)
-        return dealt0, dealt1
-    for k in range(2):
-        s = first if k == 0 else 1 - first
-        if _strikes(side, state, s):
-            dealt = _strike(dice, side, state, s, charger)
-            _receive(dice, side, state, 1 - s, dealt)
-            if s == 0:
-                dealt0 = dealt
-            else:
-                dealt1 = dealt
     return dealt0, dealt1
 
 
