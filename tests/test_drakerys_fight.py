@@ -200,6 +200,52 @@ def test_fight_reproducible_across_threads_and_seeds():
     assert not np.array_equal(one, other)
 
 
+#: Whole fights, shootings and engagements with every roll drawn from its table against the same rolled
+#: die by die (simcore.stages' by_die bank): 10^6 trials each, every histogram row compared (slow: run by
+#: `make test-slow` and by CI).
+WHOLE = 10**6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["crows charge gold keepers", "brute charges horror",
+                                  "salik (martial arts, hero) vs crushers", "soldiers block warriors"])
+def test_fights_drawn_by_stage_agree_with_fights_rolled_die_by_die(name):
+    a, b, charge = FIGHTS[name]
+    staged = combat.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=21)
+    by_die = combat.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=22, by_die=True)
+    assert_same(staged.run.counts, by_die.run.counts, [row.name for row in FightRow])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["noctis (multiple shots) at warriors (parry)",
+                                  "rockthrowers at spearmen (expert parry)"])
+def test_shootings_drawn_by_stage_agree_with_shootings_rolled_die_by_die(name):
+    a, b, distance = SHOTS[name]
+    kw = dict(distance_cm=distance, weapons=CATALOG.weapons, trials=WHOLE)
+    staged = combat.simulate_shooting(a, b, seed=23, **kw)
+    by_die = combat.simulate_shooting(a, b, seed=24, by_die=True, **kw)
+    assert_same(staged.run.counts, by_die.run.counts, [row.name for row in ShootingRow])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["crows charge gold keepers", "bowmen shoot crows from 45 cm"])
+def test_engagements_drawn_by_stage_agree_with_engagements_rolled_die_by_die(name):
+    a, b, shoot = DUELS[name]
+    kw = dict(shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=WHOLE)
+    staged = combat.simulate_engagement(a, b, seed=25, **kw)
+    by_die = combat.simulate_engagement(a, b, seed=26, by_die=True, **kw)
+    assert_same(staged.run.counts, by_die.run.counts, [row.name for row in EngagementRow])
+
+
+def test_a_fight_run_does_not_depend_on_the_tables_its_thread_held_before():
+    a, b, charge = FIGHTS["blood banes stressed vs spearmen"]
+    first = combat.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
+    c, d, other = FIGHTS["horror vs sniper (reach)"]
+    combat.simulate_fight(c, d, charge=other, trials=30_000, seed=9, threads=1)
+    again = combat.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
+    assert np.array_equal(again, first)
+
+
 def test_engagement_precision_stops_early():
     a, b, _ = DUELS["crows charge gold keepers"]
     result = combat.simulate_engagement(a, b, trials=10**7, seed=1, precision=0.01)
