@@ -421,3 +421,13 @@ def test_run_records_bad_inputs(kwargs, match):
     positional = (args.pop("n_fields"), args.pop("trials"), args.pop("seed"))
     with pytest.raises(ValueError, match=match):
         runner.run_records(_die_records, (6,), *positional, **args)
+
+
+@nb.njit(**JIT)
+def _stops_at_once(seed, first_chunk, total_trials, chunk_trials, out):
+    return 0
+
+
+def test_a_kernel_that_stops_without_asking_for_a_table_is_an_error_not_a_loop():
+    with pytest.raises(RuntimeError, match="without asking for a stage table"):
+        runner.run(_stops_at_once, (), (3,), 1000, 1, threads=1)
