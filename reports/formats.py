@@ -338,11 +338,30 @@ def _jsonable(value):
     return value
 
 
+def _json_column(values: np.ndarray) -> list:
+    """A DataFrame column as JSON-ready Python values (numbers as Python numbers, non-finite as None)."""
+    if values.dtype.kind in "biu":
+        return values.tolist()
+    if values.dtype.kind == "f":
+        out = values.astype(object)
+        out[~np.isfinite(values)] = None
+        return out.tolist()
+    return [_jsonable(v) for v in values.tolist()]
+
+
+def _frame_records(frame: pd.DataFrame) -> list[dict]:
+    """``[{k: _jsonable(v) ...} for rec in frame.to_dict("records")]``, a column at a time."""
+    columns = [_json_column(frame[c].to_numpy()) if isinstance(frame[c].dtype, np.dtype)
+               else [_jsonable(rec[c]) for rec in frame[[c]].to_dict("records")]  # pandas' own dtypes
+               for c in frame.columns]
+    return [dict(zip(frame.columns, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
 def _render_json(report: Report) -> str:
     """The report as one JSON document: indented, one line per record (so a large section is written by
     the C encoder, and stays readable line by line)."""
-    sections = {s.name: [{k: _jsonable(v) for k, v in rec.items()}
-                         for rec in (s.table.records() if s.table is not None else s.data.to_dict("records"))]
+    sections = {s.name: ([{k: _jsonable(v) for k, v in rec.items()} for rec in s.table.records()]
+                         if s.table is not None else _frame_records(s.data))
                 for s in report.sections}
     meta = {**dict(report.meta), **_jsonable(report.facts)}
     notes = report.notes + [n for s in report.sections for n in s.notes]
