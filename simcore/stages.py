@@ -294,7 +294,7 @@ def _covers(params, n, threshold, reroll_failures, reroll_limit):
                 or (not reroll_failures and params[_MAX_LIMIT] < reroll_limit < n))
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """(start, guide start, k, w) of the table of one stage (simcore.sampling.guide_pick draws from it);
     start -1 when the bank does not cover it, or lacks it (then noted in the bank: see :func:`missing`).
