@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reports.format_names import FORMATS
+
 if TYPE_CHECKING:
     import pandas as pd
-
-FORMATS = ("table", "csv", "json", "markdown", "latex", "html")
 
 
 class Table:

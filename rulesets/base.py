@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class RulesError(ValueError):
@@ -18,6 +20,8 @@ class RulesError(ValueError):
 def whole_number(name: str, value: object, low: int, high: int | None = None) -> int:
     """``value`` as an int if it is a whole number (numpy integers too, never bool) in ``low..high``;
     a RulesError naming ``name``, the value and the accepted range otherwise."""
+    import numpy as np  # here, not with the module: the command tree imports this one
+
     accepted = f"from {low} to {high}" if high is not None else f">= {low}"
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer) \
             or value < low or (high is not None and value > high):
@@ -401,7 +405,7 @@ def parse_number(text: str, what: str) -> float:
         value = float(text)
     except ValueError:
         raise OptionError(f"{what} {text!r} is not a number") from None
-    if not np.isfinite(value):
+    if not math.isfinite(value):
         raise OptionError(f"{what} {text!r} is not a finite number")
     return value
 
@@ -421,7 +425,7 @@ def expand_range(text: str, what: str) -> list[str] | None:
         raise OptionError(f"{what} {text!r}: step {m['step']} is not > 0")
     if high < low:
         raise OptionError(f"{what} {text!r} has no point: {m['high']} is below {m['low']}")
-    count = int(np.floor((high - low) / step + 1e-9)) + 1
+    count = int(math.floor((high - low) / step + 1e-9)) + 1
     if count > MAX_RANGE_POINTS:
         raise OptionError(f"{what} {text!r} has {count} points; at most {MAX_RANGE_POINTS} are accepted")
     whole = all(float(v).is_integer() for v in (low, step))

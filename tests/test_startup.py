@@ -1,6 +1,7 @@
 """Starting at once: the command tree and the exact tables load neither numba nor pandas (nor scipy nor
-matplotlib), which take most of a second to import; and the plain-Python tables (reports.formats.Table) that
-let the exact tables print without pandas print exactly what their DataFrames would.
+matplotlib), which take most of a second to import; the command tree (every --help) loads no numpy and no
+catalog either; and the plain-Python tables (reports.formats.Table) that let the exact tables print without
+pandas print exactly what their DataFrames would.
 
 Each command runs in a fresh interpreter, the only way to see what it imports. No timings are asserted.
 """
@@ -27,6 +28,8 @@ from rulesets.drakerys import magic
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("numba", "pandas", "scipy", "matplotlib")
+#: What building the command tree loads none of either: numpy, and tomllib (the catalogs' reader).
+TREE_HEAVY = ("numpy", "tomllib")
 
 #: Runs `balance ARGS` for each ARGS of the JSON list in argv[1], in-process and successfully, then prints
 #: which of the modules named in argv[2] were imported by then.
@@ -43,9 +46,9 @@ print(json.dumps([m for m in json.loads(sys.argv[2]) if m in sys.modules]))
 """
 
 
-def heavy_imports(*commands: list[str]) -> list[str]:
-    """The heavy modules imported by a fresh interpreter that ran the ``commands`` (each `balance ARGS`)."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(commands)), json.dumps(HEAVY)],
+def heavy_imports(*commands: list[str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
+    """The ``heavy`` modules a fresh interpreter imported to run the ``commands`` (each `balance ARGS`)."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(commands)), json.dumps(heavy)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -64,6 +67,12 @@ def test_balance_help_imports_nothing_heavy():
 
 def test_every_help_of_the_tree_imports_nothing_heavy():
     assert heavy_imports(*_every_help(cli)) == []
+
+
+@pytest.mark.parametrize("commands", [[["--help"]], list(_every_help(cli))],
+                         ids=["balance --help", "every --help"])
+def test_the_tree_imports_no_numpy_and_no_catalog(commands):
+    assert heavy_imports(*commands, heavy=TREE_HEAVY) == []
 
 
 #: The exact tables and rolls, in a few formats: printed without numba, scipy, matplotlib or pandas.

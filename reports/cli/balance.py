@@ -1,8 +1,8 @@
 """The generic verbs, made for every game that fulfils the contract: `efficiency`, `whatif`, `sweep` and
 `table <game> all`. :func:`register` builds them from a ruleset; they never name a game.
 
-reports.api (and through it pandas, scipy and the kernels) is imported when a command runs, not when the
-command tree is built, so `balance --help` stays quick."""
+reports.api (and through it pandas, scipy and the kernels) and reports.formats (numpy) are imported when a
+command runs, not when the command tree is built, so `balance --help` stays quick."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from reports.cli.options import (
     typed_options,
 )
 from reports.files import OutputSet, check_distinct
-from reports.formats import render
 from rulesets.base import Ruleset
 
 
@@ -86,6 +85,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
         from reports import api
+        from reports.formats import render
 
         saved = ("efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
                  "efficiency.png")

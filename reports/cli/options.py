@@ -1,4 +1,8 @@
-"""Options shared by every verb, defined once."""
+"""Options shared by every verb, defined once.
+
+reports.formats (numpy) is imported when a report is emitted, not when the options are built: the choices of
+--format come from reports.format_names.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,16 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from reports import files, formats
+from reports import files
+from reports.format_names import FORMATS
 from simcore import config
+
+if TYPE_CHECKING:
+    from reports.formats import Report
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -108,7 +117,7 @@ def output_options(f):
                      help="Also draw a plot to this file (.png, .svg or .pdf).")(command)
     c = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
                      default=None, help="Write the report to this file instead of stdout.")(c)
-    c = click.option("--format", "fmt", type=click.Choice(formats.FORMATS), default="table",
+    c = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                      show_default=True, help="Output format.")(c)
     return c
 
@@ -186,7 +195,7 @@ def _ruleset_of(ctx: click.Context):
     return None
 
 
-def with_provenance(report: formats.Report, ctx: click.Context | None) -> formats.Report:
+def with_provenance(report: Report, ctx: click.Context | None) -> Report:
     """``report`` with what its meta does not say yet of its provenance: the catalog files read (with their
     hashes) when the command takes --catalog, the options typed (the overrides) and the package version."""
     from reports.provenance import catalog_text, version
@@ -206,9 +215,11 @@ def with_provenance(report: formats.Report, ctx: click.Context | None) -> format
     return report
 
 
-def emit(report: formats.Report, fmt: str, output: Path | None) -> None:
+def emit(report: Report, fmt: str, output: Path | None) -> None:
     """Render ``report`` (its provenance completed) and send it to ``output`` (see :mod:`reports.files`)
     or stdout."""
+    from reports import formats
+
     report = with_provenance(report, click.get_current_context(silent=True))
     text = formats.render(report, fmt)
     if fmt == "csv" and len(report.sections) > 1:

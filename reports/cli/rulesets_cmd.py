@@ -1,11 +1,12 @@
-"""`balance rulesets`: the five rulesets, their status and their rulings."""
+"""`balance rulesets`: the five rulesets, their status and their rulings.
+
+reports.tables (numpy, statistics) is imported when the command runs, not when the tree is built."""
 
 from __future__ import annotations
 
 import click
 
 from reports.cli.options import emit, output_options
-from reports.tables import rulesets_report
 
 
 @click.command("rulesets")
@@ -15,6 +16,8 @@ def rulesets_command(fmt, output, plot):
 
     Example: balance rulesets --format markdown
     """
+    from reports.tables import rulesets_report
+
     if plot is not None:
         raise click.UsageError("`balance rulesets` has nothing to plot; drop --plot")
     emit(rulesets_report(), fmt, output)

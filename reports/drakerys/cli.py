@@ -2,6 +2,9 @@
 
 :func:`register` attaches them to the generic verbs; `efficiency`, `whatif`, `sweep` and `table drakerys all`
 come from the generic layer through the ruleset's contract.
+
+The options take their bounds, defaults and choices from rulesets.drakerys.rules; the reports and the rules'
+tables (numpy) are imported when a command runs, not when the tree is built.
 """
 
 from __future__ import annotations
@@ -21,17 +24,18 @@ from reports.cli.options import (
 from reports.cli.verbs import DefaultCommandGroup
 from reports.drakerys import cli_fight, cli_magic
 from reports.drakerys.cli_sides import load_catalog
-from reports.drakerys.magic import invocation_table_report, spell_table_report
-from reports.drakerys.tables import (
-    action_table_report,
-    morale_table_report,
-    roll_report,
-    weapons_table_report,
-)
 from rulesets import drakerys
-from rulesets.drakerys import magic
-from rulesets.drakerys import tables as drakerys_tables
-from rulesets.drakerys.rules import MORALE_DICE
+from rulesets.drakerys.rules import (
+    INVOCATION_MAX_EXTRA,
+    MAX_INVOCATION_EXTRA,
+    MAX_WIZARD_LEVEL,
+    MIRAGE_TIERS,
+    MORALE_DICE,
+    MORALE_MAX_DICE,
+    SPELL_COST,
+    SPELL_MAX_OPPOSITION,
+    VORTEX_MANA,
+)
 
 SHOW = ("successes", "criticals", "joint")
 MAX_TABLE_DICE = 100
@@ -70,6 +74,8 @@ def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler,
 
     Example: balance roll drakerys --dice 12 --action 3 --opposition 4 --swashbuckler
     """
+    from reports.drakerys.tables import roll_report
+
     if threshold is None:
         if action_value is None or opposition is None:
             raise click.UsageError("give --action and --opposition, or --threshold")
@@ -126,6 +132,8 @@ def table_action(max_dice, thresholds, swashbuckler, rerolls, crits, rulings, fm
 
     Example: balance table drakerys action --format markdown
     """
+    from reports.drakerys.tables import action_table_report
+
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
     table = drakerys.action_table(max_dice, _thresholds(thresholds), in_force, swashbuckler=swashbuckler,
                                   rerolls=rerolls, crits=crits)
@@ -143,7 +151,7 @@ def _no_plot(plot, command: str) -> None:
 
 @table_drakerys.command("morale")
 @click.option("--max-dice", type=WholeNumber(MORALE_DICE, MAX_TABLE_DICE),
-              default=drakerys_tables.MORALE_MAX_DICE, show_default=True,
+              default=MORALE_MAX_DICE, show_default=True,
               help="Rows for 2..N dice (2 + 1 per complete 5 warriors + Discipline + Authority units).")
 @click.option("--threshold", "thresholds", multiple=True,
               type=WholeNumber(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD),
@@ -159,6 +167,9 @@ def table_morale(max_dice, thresholds, berserker, charisma, rulings, fmt, output
 
     Example: balance table drakerys morale --berserker --format markdown
     """
+    from reports.drakerys.tables import morale_table_report
+    from rulesets.drakerys import tables as drakerys_tables
+
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
     table = drakerys_tables.morale_table(max_dice, _thresholds(thresholds), in_force, berserker=berserker,
                                          charisma=charisma)
@@ -170,15 +181,15 @@ def table_morale(max_dice, thresholds, berserker, charisma, rulings, fmt, output
 
 
 @table_drakerys.command("spell")
-@click.option("--level", "levels", multiple=True, type=WholeNumber(1, magic.MAX_WIZARD_LEVEL),
-              help=f"Wizard levels to include (repeatable; default 1..{magic.MAX_WIZARD_LEVEL}).")
-@click.option("--max-opposition", type=WholeNumber(0, 20), default=drakerys_tables.SPELL_MAX_OPPOSITION,
+@click.option("--level", "levels", multiple=True, type=WholeNumber(1, MAX_WIZARD_LEVEL),
+              help=f"Wizard levels to include (repeatable; default 1..{MAX_WIZARD_LEVEL}).")
+@click.option("--max-opposition", type=WholeNumber(0, 20), default=SPELL_MAX_OPPOSITION,
               show_default=True, help="Columns for opposition 0..N (distance shares + extra Sources).")
-@click.option("--max-mana", type=WholeNumber(0, magic.VORTEX_MANA * magic.MAX_WIZARD_LEVEL), default=None,
+@click.option("--max-mana", type=WholeNumber(0, VORTEX_MANA * MAX_WIZARD_LEVEL), default=None,
               help="Rows for 0..N Mana spent reinforcing (default: all the Vortexes allow).")
-@click.option("--cost", type=WholeNumber(0, magic.VORTEX_MANA * magic.MAX_WIZARD_LEVEL),
-              default=drakerys_tables.SPELL_COST, show_default=True, help="The spell's cost in Mana.")
-@click.option("--tiers", type=cli_magic.Tiers(), default=",".join(map(str, magic.MIRAGE_TIERS)),
+@click.option("--cost", type=WholeNumber(0, VORTEX_MANA * MAX_WIZARD_LEVEL),
+              default=SPELL_COST, show_default=True, help="The spell's cost in Mana.")
+@click.option("--tiers", type=cli_magic.Tiers(), default=",".join(map(str, MIRAGE_TIERS)),
               show_default=True,
               help="Lowest success count of each effect tier (the MIRAGE card: 1-2, 3-4, 5+).")
 @ruling_option
@@ -189,8 +200,11 @@ def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, out
 
     Example: balance table drakerys spell --level 3 --format markdown
     """
+    from reports.drakerys.magic import spell_table_report
+    from rulesets.drakerys import tables as drakerys_tables
+
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    levels = levels or range(1, magic.MAX_WIZARD_LEVEL + 1)
+    levels = levels or range(1, MAX_WIZARD_LEVEL + 1)
     table = drakerys_tables.spell_table(levels, range(max_opposition + 1), in_force, cost=cost,
                                         max_mana=max_mana, tiers=tiers)
     emit(spell_table_report(table), fmt, output)
@@ -201,8 +215,8 @@ def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, out
 
 
 @table_drakerys.command("invocation")
-@click.option("--max-extra", type=WholeNumber(0, magic.MAX_INVOCATION_EXTRA),
-              default=drakerys_tables.INVOCATION_MAX_EXTRA, show_default=True,
+@click.option("--max-extra", type=WholeNumber(0, MAX_INVOCATION_EXTRA),
+              default=INVOCATION_MAX_EXTRA, show_default=True,
               help="Rows for 0..N extra d10 (1 TS each) from a Vortex.")
 @ruling_option
 @output_options
@@ -212,6 +226,9 @@ def table_invocation(max_extra, rulings, fmt, output, plot):
 
     Example: balance table drakerys invocation --max-extra 8 --format markdown
     """
+    from reports.drakerys.magic import invocation_table_report
+    from rulesets.drakerys import tables as drakerys_tables
+
     _no_plot(plot, "invocation")
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
     emit(invocation_table_report(drakerys_tables.invocation_table(max_extra, in_force)), fmt, output)
@@ -226,6 +243,9 @@ def table_weapons(catalogs, fmt, output, plot):
 
     Example: balance table drakerys weapons --format markdown
     """
+    from reports.drakerys.tables import weapons_table_report
+    from rulesets.drakerys import tables as drakerys_tables
+
     _no_plot(plot, "weapons")
     emit(weapons_table_report(drakerys_tables.weapons_table(load_catalog(catalogs))), fmt, output)
 

@@ -1,6 +1,8 @@
 """`balance roll drakerys spell` and `balance roll drakerys invocation`: the magic rolls.
 
-:func:`register` attaches both commands to the `roll drakerys` group.
+:func:`register` attaches both commands to the `roll drakerys` group. The options take their bounds,
+defaults and choices from rulesets.drakerys.rules and reports.drakerys.choices; the magic rules and reports
+(numpy) are imported when a command runs, not when the tree is built.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
-from reports.drakerys.magic import MAELSTROM_SECTIONS, SPELL_SECTIONS, invocation_report, spell_report
-from rulesets.drakerys import MAX_HEROIC, magic
+from reports.drakerys.choices import MAELSTROM_SECTIONS, SPELL_SECTIONS
+from rulesets.drakerys.rules import MAX_HEROIC, MAX_INVOCATION_EXTRA, MAX_WIZARD_LEVEL, MIRAGE_TIERS, SOURCES
 
 #: Most sources, Mana and cost the options take (the rules then check them against the Wizard).
 MAX_SOURCES = 100
@@ -73,7 +75,7 @@ def _sources(sources: int | None, vortexes: int | None, maelstroms: int | None) 
 
 
 @click.command("spell")
-@click.option("--level", type=WholeNumber(1, magic.MAX_WIZARD_LEVEL), required=True,
+@click.option("--level", type=WholeNumber(1, MAX_WIZARD_LEVEL), required=True,
               help="The Wizard's level (Wizard [X]): action value and most sources.")
 @click.option("--distance", type=Centimetres(), default=0.0, show_default=True,
               help="Distance in cm to the furthest selected source (+1 opposition per started 10 cm).")
@@ -90,7 +92,7 @@ def _sources(sources: int | None, vortexes: int | None, maelstroms: int | None) 
               help="The spell's cost in Mana (not available for reinforcement).")
 @click.option("--heroic", type=WholeNumber(0, MAX_HEROIC), default=0, show_default=True,
               help="Heroic Action: extra d10 added to the roll.")
-@click.option("--tiers", type=Tiers(), default=",".join(map(str, magic.MIRAGE_TIERS)), show_default=True,
+@click.option("--tiers", type=Tiers(), default=",".join(map(str, MIRAGE_TIERS)), show_default=True,
               help="Lowest success count of each effect tier (the MIRAGE card: 1-2, 3-4, 5+).")
 @click.option("--resistance", type=WholeNumber(0, 100), default=3, show_default=True,
               help="Resistance of the Wizard's unit against the 2D10 hits of a 4+ cataclysm.")
@@ -105,6 +107,9 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
 
     Example: balance roll drakerys spell --level 3 --distance 25 --vortexes 1 --maelstroms 1 --mana 4
     """
+    from reports.drakerys.magic import spell_report
+    from rulesets.drakerys import magic
+
     n_vortexes, n_maelstroms = _sources(sources, vortexes, maelstroms)
     show = tuple(dict.fromkeys(show)) or None
     if show and n_maelstroms == 0:
@@ -129,10 +134,10 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
 
 
 @click.command("invocation")
-@click.option("--extra-dice", type=WholeNumber(0, magic.MAX_INVOCATION_EXTRA), default=None,
+@click.option("--extra-dice", type=WholeNumber(0, MAX_INVOCATION_EXTRA), default=None,
               help="Extra d10 (1 TS each, Vortex only); the table covers 0..N (default: 5 from a Vortex, "
                    "0 from a Maelstrom).")
-@click.option("--source", type=click.Choice(magic.SOURCES), default="vortex", show_default=True,
+@click.option("--source", type=click.Choice(SOURCES), default="vortex", show_default=True,
               help="The Magical Source: a Maelstrom adds the element table.")
 @output_options
 def roll_invocation(extra_dice, source, fmt, output, plot):
@@ -140,6 +145,9 @@ def roll_invocation(extra_dice, source, fmt, output, plot):
 
     Example: balance roll drakerys invocation --source maelstrom
     """
+    from reports.drakerys.magic import invocation_report
+    from rulesets.drakerys import magic
+
     if plot is not None:
         raise click.UsageError("--plot is not available for `roll drakerys invocation` "
                                "(its tables are short)")

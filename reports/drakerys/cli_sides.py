@@ -1,5 +1,7 @@
 """Options that describe each side of a Drakerys fight (`--size-a`, `--stress-b`, ...), and turning them
-into combatants."""
+into combatants.
+
+The catalog reader (tomllib, hashlib) is imported when a catalog is loaded, not when the tree is built."""
 
 from __future__ import annotations
 
@@ -7,8 +9,8 @@ import click
 
 from reports.cli.options import WholeNumber
 from rulesets.base import RulesError
-from rulesets.drakerys import catalog as drakerys_catalog
-from rulesets.drakerys.fight import MAX_EXTRA_OPTION, Combatant
+from rulesets.drakerys.fight import Combatant
+from rulesets.drakerys.rules import MAX_EXTRA_OPTION
 from rulesets.drakerys.units import Catalog, Unit
 
 #: (option stem, type, help) of the per-side options; flags have type None.
@@ -42,6 +44,8 @@ def side_options(f):
 
 def load_catalog(paths) -> Catalog:
     """The Drakerys catalog with the user's ``--catalog`` files applied over the packaged one."""
+    from rulesets.drakerys import catalog as drakerys_catalog
+
     return drakerys_catalog.load(paths)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from reports.drakerys.choices import MAELSTROM_SECTIONS, SPELL_SECTIONS
 from reports.drakerys.tables import READING, probability_cell, rounding_note, smallest_shown
 from reports.formats import Report, Section, Table
 from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
@@ -14,10 +15,6 @@ from rulesets.drakerys.rules import action_threshold
 from rulesets.drakerys.tables import InvocationTable, SpellTable
 from simcore import exact
 from simcore.stats import Z95
-
-SPELL_SECTIONS = ("successes", "tiers", "cataclysm", "effect", "outcome", "injuries")
-#: Sections that exist only when a Maelstrom is among the sources.
-MAELSTROM_SECTIONS = ("cataclysm", "effect", "outcome", "injuries")
 
 _SPELL_READINGS = (
     "opposition +1 per started 10 cm to the furthest source (0 cm: 0) and +1 per source after the first; "

@@ -2,6 +2,9 @@
 
 Public API: :class:`ActionRoll`, :func:`action_threshold`, :func:`exact_action_roll`,
 :func:`simulate_action_roll`, :func:`action_table`, :class:`DrakerysRulings`.
+
+numpy and the exact and statistical code are imported by the functions that use them, not with the package:
+the command tree imports it (its limits and its ruleset), and `balance --help` loads none of them.
 """
 
 from __future__ import annotations
@@ -10,10 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from rulesets.base import RulesError
-from rulesets.drakerys import exact as _exact
 from rulesets.drakerys.contest import DrakerysRuleset
 from rulesets.drakerys.rules import (
     CRIT_MODES,
@@ -26,11 +26,12 @@ from rulesets.drakerys.rules import (
     DrakerysRulings,
     action_threshold,
 )
-from simcore import exact as simexact
-from simcore.stats import Estimate, histogram_mean
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from simcore import runner
+    from simcore.stats import Estimate
 
 RULESET = DrakerysRuleset(
     name="drakerys",
@@ -72,6 +73,9 @@ class RollDistribution:
 
     def mean(self, what: str = "successes") -> Estimate:
         """Mean successes or criticals (standard error 0 when exact)."""
+        from simcore import exact as simexact
+        from simcore.stats import Estimate, histogram_mean
+
         if self.run is None:
             pmf = self.successes if what == "successes" else self.criticals
             return Estimate(simexact.mean(pmf), 0.0, 0)
@@ -82,6 +86,8 @@ class RollDistribution:
 def exact_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = None,
                       joint: bool = False) -> RollDistribution:
     """Exact distribution of ``roll`` (the joint PMF too when ``joint``)."""
+    from rulesets.drakerys import exact as _exact
+
     rulings = rulings or DrakerysRulings()
     return RollDistribution(
         roll, rulings,
@@ -101,8 +107,10 @@ def simulate_action_roll(roll: ActionRoll, rulings: DrakerysRulings | None = Non
     ``precision`` stops the run once the 95% half-width of the mean number of successes is below it.
     """
     # the stage tables and the runner load numba: imported here, so that the exact rolls and tables never do
+    from rulesets.drakerys import exact as _exact
     from simcore import runner
     from simcore.stages import success_pmf
+    from simcore.stats import histogram_mean
 
     rulings = rulings or DrakerysRulings()
     c_max = _exact.criticals_bound(roll, rulings)
@@ -132,9 +140,13 @@ class ActionTable:
     pmfs: dict[tuple[int, int], np.ndarray]
 
     def at_least(self, dice: int, threshold: int) -> np.ndarray:
+        from simcore import exact as simexact
+
         return simexact.at_least(self.pmfs[dice, threshold])
 
     def mean(self, dice: int, threshold: int) -> float:
+        from simcore import exact as simexact
+
         return simexact.mean(self.pmfs[dice, threshold])
 
 
@@ -142,6 +154,8 @@ def action_table(max_dice: int = 20, thresholds: Iterable[int] = range(MIN_THRES
                  rulings: DrakerysRulings | None = None, *, swashbuckler: bool = False, rerolls: int = 0,
                  crits: str = "normal") -> ActionTable:
     """Exact success PMFs for 1..max_dice dice and each threshold (the rulebook's Action Table)."""
+    from rulesets.drakerys import exact as _exact
+
     rulings = rulings or DrakerysRulings()
     thresholds = tuple(thresholds)
     if not thresholds:

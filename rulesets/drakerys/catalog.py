@@ -61,14 +61,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from rulesets.base import RulesError
+from rulesets.drakerys.rules import MAX_CHARACTERISTIC, MAX_MOVE_CM
 from rulesets.drakerys.units import Catalog, Profile, Unit, UnitSize, Weapon
 
 PACKAGE_FILES = ("weapons.toml", "recruitment.toml", "units.toml")
 TABLES = ("units", "weapons", "recruitment")
 
-MAX_CHARACTERISTIC = 20
-#: March and Charge are distances in cm, not dice values (Crushers charge 25 cm).
-MAX_MOVE_CM = 100
 #: A ranged weapon's Strength printed as "Strength of the Warrior".
 WARRIOR_STRENGTH = "warrior"
 

@@ -10,18 +10,20 @@ a unit losing k of its n warriors loses k/n of its AP. Its fair cost is the **ev
 which what it destroys equals what it loses over the field, sum(AP destroyed) / sum(fraction of itself
 lost), over its duels as charger and as charged. The meta-game's payoff is the net AP per 100 AP of the
 pair's mean cost, averaged over who charges.
+
+numpy and the catalog reader (tomllib, hashlib) are imported by the functions that use them, not with the
+module: the command tree builds its verbs from this ruleset, and `balance --help` loads neither.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from rulesets.base import (
     Contestant,
@@ -35,12 +37,13 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
-from rulesets.drakerys import catalog as catalog_io
 from rulesets.drakerys.fight import Combatant, EngagementOutcome, is_object, modelling_notes
-from rulesets.drakerys.rules import DrakerysRulings
+from rulesets.drakerys.rules import MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from rulesets.drakerys import combat
 
 #: Duels run when neither trials nor a precision is given, and the cap of a run stopped by precision.
@@ -53,15 +56,15 @@ PRECISION_BATCH = 2048
 
 #: Characteristics ``--set`` accepts, with their accepted range (unit sheets, PROFILE).
 CHARACTERISTICS = {
-    "actions": (1, catalog_io.MAX_CHARACTERISTIC), "power": (0, catalog_io.MAX_CHARACTERISTIC),
-    "health": (1, catalog_io.MAX_CHARACTERISTIC), "initiative": (0, catalog_io.MAX_CHARACTERISTIC),
-    "combat": (0, catalog_io.MAX_CHARACTERISTIC), "shooting": (0, catalog_io.MAX_CHARACTERISTIC),
-    "strength": (0, catalog_io.MAX_CHARACTERISTIC), "resistance": (0, catalog_io.MAX_CHARACTERISTIC),
-    "willpower": (0, catalog_io.MAX_CHARACTERISTIC), "march": (0, catalog_io.MAX_MOVE_CM),
-    "charge": (0, catalog_io.MAX_MOVE_CM),
+    "actions": (1, MAX_CHARACTERISTIC), "power": (0, MAX_CHARACTERISTIC),
+    "health": (1, MAX_CHARACTERISTIC), "initiative": (0, MAX_CHARACTERISTIC),
+    "combat": (0, MAX_CHARACTERISTIC), "shooting": (0, MAX_CHARACTERISTIC),
+    "strength": (0, MAX_CHARACTERISTIC), "resistance": (0, MAX_CHARACTERISTIC),
+    "willpower": (0, MAX_CHARACTERISTIC), "march": (0, MAX_MOVE_CM),
+    "charge": (0, MAX_MOVE_CM),
 }
 #: Weapon stats ``--set UNIT.weapon.STAT=VALUE`` accepts (ranged weapons table).
-WEAPON_STATS = {"range": (1, 1000), "strength": (0, catalog_io.MAX_CHARACTERISTIC), "saturation": (0, 50)}
+WEAPON_STATS = {"range": (1, 1000), "strength": (0, MAX_CHARACTERISTIC), "saturation": (0, 50)}
 STATS = (*CHARACTERISTICS, "skills", "ap", *(f"weapon.{s}" for s in WEAPON_STATS))
 
 
@@ -94,6 +97,8 @@ def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Con
 
 def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
     """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
+    import numpy as np
+
     outcome = rec.outcome()
     size = np.array([a.subject.size, b.subject.size], np.float64)[:, None]
     cost = np.array([a.cost, b.cost], np.float64)[:, None]
@@ -153,6 +158,8 @@ class DrakerysRuleset(Ruleset):
     value_per_cost_description = "net AP per AP spent (the primary value / 100)"
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Catalog:
+        from rulesets.drakerys import catalog as catalog_io
+
         return catalog_io.load(paths)
 
     def catalog_files(self, catalog: Catalog) -> list[tuple[str, str]]:
@@ -311,7 +318,7 @@ def _number(change: StatChange, low: float) -> float:
         value = float(change.value)
     except ValueError:
         raise OptionError(f"change {change.text!r}: {change.value!r} is not a number") from None
-    if not np.isfinite(value) or value <= low:
+    if not math.isfinite(value) or value <= low:
         raise OptionError(f"change {change.text!r}: {change.value!r} is not a number > {low:g}")
     return value
 
@@ -328,6 +335,8 @@ def _whole(change: StatChange, low: int, high: int) -> int:
 
 
 def _skill(name: str, text: str) -> str:
+    from rulesets.drakerys import catalog as catalog_io
+
     canonical = catalog_io.snake(name)
     known = sorted(set(catalog_io.KNOWN_SKILLS.values()))
     if canonical not in known:

@@ -41,12 +41,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, MAX_HEROIC, DrakerysRulings
+from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, MAX_EXTRA_OPTION, MAX_HEROIC, DrakerysRulings
 from rulesets.drakerys.units import Unit, Weapon
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # --- every code the kernels (kernels_fight.py) read or emit, named once ------------------------------------
 # numba reads IntEnum members as compile-time integers, so kernels index arrays with them at no cost.
@@ -237,8 +239,6 @@ class Record(IntEnum):
 
 N_RECORD = len(Record)
 
-MAX_EXTRA_OPTION = 50
-
 
 @dataclass(frozen=True)
 class Combatant:
@@ -287,6 +287,8 @@ class Combatant:
 
 def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> np.ndarray:
     """The kernel's int64 row for one combatant (columns: Side)."""
+    import numpy as np  # here, not with the module: the ruleset (and the command tree) imports this one
+
     u, p = c.unit, c.unit.profile
     row = np.zeros(N_SIDE, dtype=np.int64)
     row[Side.SIZE] = c.size

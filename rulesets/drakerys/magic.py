@@ -45,7 +45,19 @@ import numpy as np
 
 from rulesets.base import RulesError, whole_number
 from rulesets.drakerys import exact as _exact
-from rulesets.drakerys.rules import MAX_HEROIC, SIDES, ActionRoll, DrakerysRulings, action_threshold
+from rulesets.drakerys.rules import (
+    MAELSTROM_MANA,
+    MAX_HEROIC,
+    MAX_INVOCATION_EXTRA,
+    MAX_WIZARD_LEVEL,
+    MIRAGE_TIERS,
+    SIDES,
+    SOURCES,
+    VORTEX_MANA,
+    ActionRoll,
+    DrakerysRulings,
+    action_threshold,
+)
 from simcore import exact as simexact
 from simcore.exact_faces import success_roll_marked_joint
 from simcore.faces import TOP_SUCCESS
@@ -54,14 +66,6 @@ from simcore.stats import Estimate, histogram_mean
 if TYPE_CHECKING:
     from simcore import runner
 
-#: Wizard levels accepted (Wizard [X]).
-MAX_WIZARD_LEVEL = 5
-#: "A Vortex produces 3 Manas ... each time a Wizard casts a Spell."
-VORTEX_MANA = 3
-#: "The Maelstroms provide up to 9 Mana points."
-MAELSTROM_MANA = 9
-#: Success counts that open each effect tier on the MIRAGE spell card: 1-2, 3-4, 5+.
-MIRAGE_TIERS = (1, 3, 5)
 #: Face whose count sets the Cataclysmic Effect.
 CATACLYSM_FACE = 1
 #: Highest cataclysm level ("4 or more").
@@ -85,8 +89,6 @@ CATACLYSM_EFFECTS = (
 #: Elemental invocation: "2D10s against a Threshold of 7+", 1 TS per extra d10.
 INVOCATION_DICE = 2
 INVOCATION_THRESHOLD = 7
-MAX_INVOCATION_EXTRA = 20
-SOURCES = ("vortex", "maelstrom")
 #: The Maelstrom element table (d10 face -> outcome); ``None`` is "+1 TS, roll again".
 ELEMENT_TABLE = {1: None, 2: "Air", 3: "Air", 4: "Water", 5: "Water", 6: "Fire", 7: "Fire", 8: "Earth",
                  9: "Earth", 10: "player's choice"}

@@ -1,4 +1,8 @@
-"""Drakerys parameters (seed 002): the Action Table, its rolls' modifiers, and the rulings."""
+"""Drakerys parameters (seed 002): the Action Table, its rolls' modifiers, the limits and defaults of the
+other rolls and tables, and the rulings.
+
+Free of numpy and of the catalog, so that the command line builds its options (their bounds, defaults and
+choices) from these without loading either."""
 
 from __future__ import annotations
 
@@ -49,6 +53,38 @@ MULTIPLE_SHOTS_POWER = 2
 #: escorting Guard unit (SKILLS).
 SAFEGUARD_GUARD_FACE = 6
 SAFEGUARD_CANCEL_FACE = 10
+#: Most Stress markers, rerolls, Authority units, allied units engaged or obstacles a side may be given.
+MAX_EXTRA_OPTION = 50
+
+# --- the units' profiles (unit sheets, PROFILE) ------------------------------------------------------------
+#: Largest characteristic a catalog or a change may give (Combat, Strength, ...).
+MAX_CHARACTERISTIC = 20
+#: March and Charge are distances in cm, not dice values (Crushers charge 25 cm).
+MAX_MOVE_CM = 100
+
+# --- magic (CASTING A SPELL, ELEMENTAL INVOCATION) ---------------------------------------------------------
+#: Wizard levels accepted (Wizard [X]).
+MAX_WIZARD_LEVEL = 5
+#: "A Vortex produces 3 Manas ... each time a Wizard casts a Spell."
+VORTEX_MANA = 3
+#: "The Maelstroms provide up to 9 Mana points."
+MAELSTROM_MANA = 9
+#: Success counts that open each effect tier on the MIRAGE spell card: 1-2, 3-4, 5+.
+MIRAGE_TIERS = (1, 3, 5)
+#: Most extra d10 (1 TS each) an Elemental invocation takes, and the Magical Sources it may come from.
+MAX_INVOCATION_EXTRA = 20
+SOURCES = ("vortex", "maelstrom")
+
+# --- the standard tables' defaults (rulesets/drakerys/tables.py) ------------------------------------------
+#: The morale table's rows by default: 2 d10 up to 2 + 4 complete shares of five warriors + Discipline
+#: + one Authority unit.
+MORALE_MAX_DICE = 8
+#: The spell table's opposition columns by default: one Source up to 60 cm, or fewer cm and more Sources.
+SPELL_MAX_OPPOSITION = 6
+#: The spell table's spell cost by default (the MIRAGE card's cost is not legible in the text).
+SPELL_COST = 1
+#: The invocation table's extra dice from a Vortex by default.
+INVOCATION_MAX_EXTRA = 5
 
 #: How the criticals of an injury roll count against the target ("PARRY", "EXPERT PARRY").
 CRIT_MODES = {

@@ -46,10 +46,14 @@ from rulesets.drakerys import exact as _exact
 from rulesets.drakerys import magic
 from rulesets.drakerys.fight import MORALE_OUTCOMES, Morale
 from rulesets.drakerys.rules import (
+    INVOCATION_MAX_EXTRA,
     MAX_DICE,
     MAX_THRESHOLD,
     MIN_THRESHOLD,
     MORALE_DICE,
+    MORALE_MAX_DICE,
+    SPELL_COST,
+    SPELL_MAX_OPPOSITION,
     ActionRoll,
     DrakerysRulings,
 )
@@ -57,15 +61,6 @@ from rulesets.drakerys.units import Catalog, Weapon
 
 #: BERSERKER: "The Unit gains an additional Success on its Morale Rolls."
 BERSERKER_MORALE_SUCCESSES = 1
-#: The morale table's rows by default: 2 d10 up to 2 + 4 complete shares of five warriors + Discipline
-#: + one Authority unit.
-MORALE_MAX_DICE = 8
-#: The spell table's opposition columns by default: one Source up to 60 cm, or fewer cm and more Sources.
-SPELL_MAX_OPPOSITION = 6
-#: The spell table's spell cost by default (the MIRAGE card's cost is not legible in the text).
-SPELL_COST = 1
-#: The invocation table's extra dice from a Vortex by default.
-INVOCATION_MAX_EXTRA = 5
 #: How a ranged weapon's Strength is printed when it is the shooter's own.
 WARRIOR_STRENGTH_PRINTED = "Strength of the Warrior"
 #: What the rulebook's weapon tables themselves get wrong (the catalog keeps the values as printed).
