@@ -172,16 +172,21 @@ def success_pmf(n: int, sides: int, threshold: int, top_mode: int, chain: bool, 
     else:
         q = (sides - max(threshold, 1) + 1.0) / sides
         depth = 1
-    out = np.zeros((2 * n + depth + 1, n + depth + 1))
+    # k more tops add k to successes and to criticals alike, so the array is held by (successes - criticals,
+    # criticals): each critical count c then adds one outer product; it is skewed back at the end
+    skew = np.zeros((n + 1, n + depth + 1))
     for c in range(n + 1):
         column = first[:, c]
         if column.sum() < _NEGLIGIBLE:
             continue
-        # the c extra dice: each a success with probability q (after its chain of tops, when chained)
-        spread = np.convolve(column, _binomial(c, q, logf))
+        # the c extra dice: each a success with probability q (after its chain of tops, when chained);
+        # successes y = s + b >= c, since the c criticals are successes
+        spread = np.convolve(column, _binomial(c, q, logf))[c:]
         tops = _negative_binomial(c, t) if chain else np.ones(1)
-        for k, weight in enumerate(tops):
-            out[k:k + spread.size, c + k] += weight * spread
+        skew[:, c:c + tops.size] += np.outer(spread, tops)
+    out = np.zeros((2 * n + depth + 1, n + depth + 1))
+    for crits in range(n + depth + 1):
+        out[crits:crits + n + 1, crits] = skew[:, crits]
     return _trimmed(out)
 
 
