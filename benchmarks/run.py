@@ -60,7 +60,7 @@ from rulesets.drakerys import (
     simulate_action_roll,
 )
 from simcore.config import JIT
-from simcore.dice import face_tables, success_roll_tabled
+from simcore.dice import TOP_EXPLODE, TOP_SUCCESS
 from simcore.rng import roll_die, stream
 from simcore.stats import Estimate, histogram_mean
 
@@ -205,6 +205,62 @@ def _raw_d10_sum(state, n):
     return total
 
 
+# --- the per-die kernel before stage sampling, frozen here as the anchor (commit 17c74c2's simcore.dice) ---
+
+
+@nb.njit(**JIT)
+def _face_tables(sides, threshold, top_mode):
+    """Per-face (success, explodes, failure) as int64 tables indexed by face 0..sides."""
+    success = np.zeros(sides + 1, np.int64)
+    explodes = np.zeros(sides + 1, np.int64)
+    for face in range(threshold, sides):
+        success[face] = 1
+    if top_mode == TOP_EXPLODE:
+        success[sides] = 1
+        explodes[sides] = 1
+    elif top_mode == TOP_SUCCESS:
+        success[sides] = 1
+    failure = 1 - success
+    failure[0] = 0
+    return success, explodes, failure
+
+
+@nb.njit(inline="always", **JIT)
+def _success_roll_tabled(state, n, sides, threshold, chain, reroll_failures, reroll_limit, success, explodes,
+                         failure):
+    """One roll die by die with its face tables: every die draws its reroll candidate up front and keeps it
+    only if the first face failed (a select instead of an unpredictable branch)."""
+    successes = 0
+    criticals = 0
+    if reroll_failures or reroll_limit > 0:
+        budget = n if reroll_failures else reroll_limit
+        for _ in range(n):
+            first = roll_die(state, sides)
+            again = roll_die(state, sides)
+            use = failure[first] * (budget > 0)
+            budget -= use
+            face = first + use * (again - first)
+            successes += success[face]
+            criticals += explodes[face]
+    else:
+        for _ in range(n):
+            face = roll_die(state, sides)
+            successes += success[face]
+            criticals += explodes[face]
+    extra = criticals
+    while extra > 0:
+        extra -= 1
+        face = roll_die(state, sides)
+        if face == sides:
+            successes += 1
+            if chain:
+                criticals += 1
+                extra += 1
+        elif face >= threshold:
+            successes += 1
+    return successes, criticals
+
+
 @nb.njit(**JIT)
 def _per_die_action_rolls(state, trials, n, threshold, top_mode, chain, reroll_failures, reroll_limit, out):
     """The per-die kernel before stage sampling (commit 17c74c2's ``_action_roll_chunks``), serial (every
@@ -212,10 +268,10 @@ def _per_die_action_rolls(state, trials, n, threshold, top_mode, chain, reroll_f
     last row and column collect overflow)."""
     s_last = out.shape[0] - 1
     c_last = out.shape[1] - 1
-    success, explodes, failure = face_tables(SIDES, threshold, top_mode)
+    success, explodes, failure = _face_tables(SIDES, threshold, top_mode)
     for _ in range(trials):
-        s, c, _rolled = success_roll_tabled(state, n, SIDES, threshold, chain, reroll_failures, reroll_limit,
-                                            success, explodes, failure)
+        s, c = _success_roll_tabled(state, n, SIDES, threshold, chain, reroll_failures, reroll_limit,
+                                    success, explodes, failure)
         out[min(s, s_last), min(c, c_last)] += 1
     return out
 
@@ -265,7 +321,7 @@ def bench_action() -> list[Row]:
                 f"{'' if agree else ' (DISAGREE)'}")
     label = ("Simulated Action-Table rolls, 12d10 threshold 7, Swashbuckler, chained criticals, 1 thread: "
              "`simulate_action_roll` vs today's per-die kernel (serial copy in benchmarks/run.py, "
-             "`success_roll_tabled` on one SFC64 stream)")
+             "`_success_roll_tabled` on one SFC64 stream)")
     return [(label, measured, "≥ 10×", ratio >= 10 and agree)]
 
 

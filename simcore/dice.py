@@ -17,11 +17,11 @@ Rerolls touch only the dice first rolled (never extra dice), each at most once: 
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from simcore.config import JIT
-from simcore.faces import TOP_EXPLODE, TOP_SUCCESS
-from simcore.faces import TOP_FAIL as TOP_FAIL  # re-exported: defined in simcore.faces, without numba
+from simcore.faces import TOP_EXPLODE as TOP_EXPLODE  # the three re-exported: simcore.faces has no numba
+from simcore.faces import TOP_FAIL as TOP_FAIL
+from simcore.faces import TOP_SUCCESS as TOP_SUCCESS
 from simcore.rng import roll_die, uniform_int
 
 
@@ -41,79 +41,40 @@ def count_at_least(state, n, sides, threshold):
     return hits
 
 
-@nb.njit(**JIT)
-def face_tables(sides, threshold, top_mode):
-    """Per-face (success, explodes, failure) as int64 tables indexed by face 0..sides."""
-    success = np.zeros(sides + 1, np.int64)
-    explodes = np.zeros(sides + 1, np.int64)
-    for face in range(threshold, sides):
-        success[face] = 1
-    if top_mode == TOP_EXPLODE:
-        success[sides] = 1
-        explodes[sides] = 1
-    elif top_mode == TOP_SUCCESS:
-        success[sides] = 1
-    failure = 1 - success
-    failure[0] = 0
-    return success, explodes, failure
-
-
-@nb.njit(**JIT)
-def all_face_tables(sides):
-    """:func:`face_tables` for every top mode and threshold: three int64[3, sides + 1, sides + 1]
-    arrays indexed [top_mode, threshold, face] (thresholds 1..sides; row 0 unused)."""
-    success = np.zeros((3, sides + 1, sides + 1), np.int64)
-    explodes = np.zeros((3, sides + 1, sides + 1), np.int64)
-    failure = np.zeros((3, sides + 1, sides + 1), np.int64)
-    for mode in range(3):
-        for threshold in range(1, sides + 1):
-            s, e, f = face_tables(sides, threshold, mode)
-            success[mode, threshold] = s
-            explodes[mode, threshold] = e
-            failure[mode, threshold] = f
-    return success, explodes, failure
+@nb.njit(inline="always", **JIT)
+def _fails(face, sides, threshold, top_mode):
+    """Whether ``face`` is a failure: below the threshold (the top face excepted), or the top face when it
+    fails."""
+    if face == sides:
+        return top_mode == TOP_FAIL
+    return face < threshold
 
 
 @nb.njit(**JIT)
 def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit):
-    """Roll ``n`` dice against ``threshold`` with explosions and rerolls (see the module docstring).
+    """Roll ``n`` dice against ``threshold`` with explosions and rerolls (see the module docstring), die
+    by die. Allocates nothing, so trial code compiled without reference counting may call it.
 
     Returns:
         (successes, criticals, dice_rolled): criticals counts the top faces that exploded
         (with ``chain`` false, an extra die's top face is a plain success and is not counted).
     """
-    success, explodes, failure = face_tables(sides, threshold, top_mode)
-    return success_roll_tabled(state, n, sides, threshold, chain, reroll_failures, reroll_limit,
-                               success, explodes, failure)
-
-
-@nb.njit(inline="always", **JIT)
-def success_roll_tabled(state, n, sides, threshold, chain, reroll_failures, reroll_limit,
-                        success, explodes, failure):
-    """:func:`success_roll` with its face tables precomputed (kernels build them once per chunk).
-
-    When rerolls are possible every die draws its reroll candidate up front and keeps it only if the
-    first face failed: a select instead of a branch the processor cannot predict.
-    """
     successes = 0
     criticals = 0
     rolled = n
-    if reroll_failures or reroll_limit > 0:
-        budget = n if reroll_failures else reroll_limit
-        for _ in range(n):
-            first = roll_die(state, sides)
-            again = roll_die(state, sides)
-            use = failure[first] * (budget > 0)
-            budget -= use
-            rolled += use
-            face = first + use * (again - first)
-            successes += success[face]
-            criticals += explodes[face]
-    else:
-        for _ in range(n):
+    budget = n if reroll_failures else reroll_limit
+    for _ in range(n):
+        face = roll_die(state, sides)
+        fails = _fails(face, sides, threshold, top_mode)
+        if fails and budget > 0:
+            budget -= 1
+            rolled += 1
             face = roll_die(state, sides)
-            successes += success[face]
-            criticals += explodes[face]
+            fails = _fails(face, sides, threshold, top_mode)
+        if not fails:
+            successes += 1
+            if face == sides and top_mode == TOP_EXPLODE:
+                criticals += 1
     extra = criticals
     while extra > 0:
         extra -= 1

@@ -30,7 +30,7 @@ as if the table had been there.
 
 Stages outside a bank's range (more than ``max_n`` dice, more than ``max_limit`` limited rerolls) and banks
 made with ``by_die=True`` (for the goodness-of-fit tests and benchmarks) roll die by die
-(:func:`success_roll_direct`).
+(:func:`simcore.dice.success_roll`).
 
 The issue asked for Walker/Vose alias tables; they were built and measured first: equally fast, but an
 alias table maps the same word to unrelated outcomes in two variants, and paired what-ifs lost most of
@@ -48,8 +48,8 @@ import numba as nb
 import numpy as np
 
 from simcore.config import TRIAL_JIT
-from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
-from simcore.rng import next_u64, roll_die
+from simcore.dice import TOP_EXPLODE, TOP_SUCCESS, success_roll
+from simcore.rng import next_u64
 from simcore.sampling import guide_pick, guide_table
 
 #: Tail mass (over all dropped outcomes together) a stage table may leave out; it renormalizes.
@@ -333,38 +333,6 @@ def missing(params):
     return params[_MISSING] != 0
 
 
-@nb.njit(**TRIAL_JIT)
-def success_roll_direct(state, n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit):
-    """:func:`simcore.dice.success_roll` die by die without face tables (nothing allocated): (successes,
-    criticals)."""
-    successes = 0
-    criticals = 0
-    budget = n if reroll_failures else reroll_limit
-    for _ in range(n):
-        face = roll_die(state, sides)
-        fails = (face < threshold and face != sides) or (face == sides and top_mode == TOP_FAIL)
-        if fails and budget > 0:
-            budget -= 1
-            face = roll_die(state, sides)
-            fails = (face < threshold and face != sides) or (face == sides and top_mode == TOP_FAIL)
-        if not fails:
-            successes += 1
-            if face == sides and top_mode == TOP_EXPLODE:
-                criticals += 1
-    extra = criticals
-    while extra > 0:
-        extra -= 1
-        face = roll_die(state, sides)
-        if face == sides:
-            successes += 1
-            if chain:
-                criticals += 1
-                extra += 1
-        elif face >= threshold:
-            successes += 1
-    return successes, criticals
-
-
 @nb.njit(inline="always", **TRIAL_JIT)
 def success_draw(bank, state, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """A success roll (:func:`simcore.dice.success_roll`'s arguments, its die count ``n``) as (successes,
@@ -378,8 +346,8 @@ def success_draw(bank, state, n, threshold, top_mode, chain, reroll_failures, re
     if n <= 0:
         return 0, 0
     if not _covers(params, n, threshold, reroll_failures, reroll_limit):
-        s, c = success_roll_direct(state, n, params[_SIDES], threshold, top_mode, chain, reroll_failures,
-                                   reroll_limit)
+        s, c, _ = success_roll(state, n, params[_SIDES], threshold, top_mode, chain, reroll_failures,
+                               reroll_limit)
         return s, (c if joint else 0)
     at, gat, k, w = stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint)
     if at < 0:
