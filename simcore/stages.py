@@ -91,17 +91,6 @@ def _k_log(k: np.ndarray, p: float) -> np.ndarray:
     return np.where(k == 0, 0.0, -np.inf)
 
 
-def _trinomial(n: int, pf: float, ps: float, pc: float, logf: np.ndarray) -> np.ndarray:
-    """P[s, c]: s successes of which c criticals among n independent dice (a die fails, succeeds plainly
-    with ps or critically with pc)."""
-    s, c = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
-    a, f = s - c, n - s
-    ok = (a >= 0) & (f >= 0)
-    a, f, cc = np.where(ok, a, 0), np.where(ok, f, 0), np.where(ok, c, 0)
-    log_p = logf[n] - logf[a] - logf[cc] - logf[f] + _k_log(a, ps) + _k_log(cc, pc) + _k_log(f, pf)
-    return np.exp(np.where(ok, log_p, -np.inf))
-
-
 def _binomial(n: int, q: float, logf: np.ndarray) -> np.ndarray:
     k = np.arange(n + 1)
     return np.exp(logf[n] - logf[k] - logf[n - k] + _k_log(k, q) + _k_log(n - k, 1.0 - q))
@@ -131,25 +120,30 @@ def _trimmed(p: np.ndarray) -> np.ndarray:
 
 
 def _first_dice(n: int, pf: float, ps: float, pc: float, kind: int, logf: np.ndarray) -> np.ndarray:
-    """P[successes, criticals] of the n dice first rolled, rerolls included (no extra dice yet)."""
+    """P[successes, criticals] of the n dice first rolled, rerolls included (no extra dice yet).
+
+    Whatever the rerolls, each die that ends a success is a critical with probability pc / (ps + pc),
+    independently: the criticals given s successes are Binomial(s, pc / (ps + pc)). The successes are
+    Binomial(n, 1 - pf) without rerolls and Binomial(n, 1 - pf**2) with every failure rolled again; with
+    up to L failures rolled again, n - f + Binomial(min(f, L), 1 - pf) given f failures first.
+    """
     if kind == _REROLL_ALL:
-        # every failed die is rolled again once: each die independently fails only twice
-        return _trinomial(n, pf * pf, ps + pf * ps, pc + pf * pc, logf)
-    first = _trinomial(n, pf, ps, pc, logf)
-    if kind == _NO_REROLL:
-        return first
-    # up to ``limit`` of the f failed dice are rolled again: r = min(f, limit) more dice
-    limit = kind - 1
-    failures = n - np.arange(n + 1)[:, None]  # f = n - s for every (s, c)
-    out = np.zeros((n + limit + 1, n + limit + 1))
-    for r in range(limit + 1):
-        part = np.where(np.minimum(failures, limit) == r, first, 0.0)
-        if not part.any():
-            continue
-        again = _trinomial(r, pf, ps, pc, logf)
-        for s2, c2 in zip(*np.nonzero(again), strict=True):
-            out[s2:s2 + n + 1, c2:c2 + n + 1] += again[s2, c2] * part
-    return out[:n + 1, :n + 1]
+        successes = _binomial(n, 1.0 - pf * pf, logf)
+    elif kind == _NO_REROLL:
+        successes = _binomial(n, 1.0 - pf, logf)
+    else:
+        limit = kind - 1
+        failures = _binomial(n, pf, logf)
+        successes = np.zeros(n + 1)
+        for f in np.flatnonzero(failures):
+            r = min(f, limit)
+            successes[n - f:n - f + r + 1] += failures[f] * _binomial(r, 1.0 - pf, logf)
+    q = pc / (ps + pc) if ps + pc > 0.0 else 0.0
+    s, c = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    ok = c <= s
+    c, rest = np.where(ok, c, 0), np.where(ok, s - c, 0)
+    log_split = logf[c + rest] - logf[c] - logf[rest] + _k_log(c, q) + _k_log(rest, 1.0 - q)
+    return successes[:, None] * np.exp(np.where(ok, log_split, -np.inf))
 
 
 def success_pmf(n: int, sides: int, threshold: int, top_mode: int, chain: bool, reroll_failures: bool,
