@@ -40,7 +40,6 @@ their variance reduction (Crows' Combat +1: paired half-width 0.70 of the indepe
 
 from __future__ import annotations
 
-import math
 import threading
 from dataclasses import dataclass
 
@@ -48,14 +47,13 @@ import numba as nb
 import numpy as np
 
 from simcore.config import TRIAL_JIT
-from simcore.dice import TOP_EXPLODE, TOP_SUCCESS, success_roll
+from simcore.dice import success_roll
+from simcore.exact import success_roll_closed
 from simcore.rng import next_u64
 from simcore.sampling import guide_pick, guide_table
 
 #: Tail mass (over all dropped outcomes together) a stage table may leave out; it renormalizes.
 TAIL = 1e-20
-#: Criticals columns of the first dice whose total mass is below this are skipped when adding explosions.
-_NEGLIGIBLE = 1e-30
 
 # bank params: its range, its fill, and the stage a trial asked for that it did not hold yet
 _SIDES, _MAX_N, _MAX_LIMIT, _CAPACITY, _BY_DIE, _USED, _GUIDE_USED, _MISSING = range(8)
@@ -67,121 +65,15 @@ _REROLL_ALL = 1
 
 
 
-# --- exact PMFs (numpy) ----------------------------------------------------------------------------------
-
-
-def _face_probabilities(sides: int, threshold: int, top_mode: int) -> tuple[float, float, float]:
-    """(failure, plain success, critical) probabilities of one die."""
-    plain = max(0, sides - max(threshold, 1))
-    crit = 1 if top_mode == TOP_EXPLODE else 0
-    if top_mode == TOP_SUCCESS:
-        plain += 1
-    ps, pc = plain / sides, crit / sides
-    return 1.0 - ps - pc, ps, pc
-
-
-def _log_factorials(n: int) -> np.ndarray:
-    return np.array([math.lgamma(k + 1.0) for k in range(n + 1)])
-
-
-def _k_log(k: np.ndarray, p: float) -> np.ndarray:
-    """k * log(p), 0 where k is 0 (also when p is 0), -inf where p is 0 and k is not."""
-    if p > 0.0:
-        return k * math.log(p)
-    return np.where(k == 0, 0.0, -np.inf)
-
-
-def _binomial(n: int, q: float, logf: np.ndarray) -> np.ndarray:
-    k = np.arange(n + 1)
-    return np.exp(logf[n] - logf[k] - logf[n - k] + _k_log(k, q) + _k_log(n - k, 1.0 - q))
-
-
-def _negative_binomial(r: int, t: float) -> np.ndarray:
-    """P[k]: k top faces rolled before r other faces (a top face has probability t), past the mode until
-    the terms fall below TAIL * 1e-3."""
-    terms = [(1.0 - t) ** r]
-    k = 0
-    while True:
-        nxt = terms[-1] * (k + r) / (k + 1) * t
-        k += 1
-        if k > r * t / (1.0 - t) + 1 and nxt < TAIL * 1e-3:
-            return np.array(terms)
-        terms.append(nxt)
-
-
-def _trimmed(p: np.ndarray) -> np.ndarray:
-    """``p`` without trailing rows and columns whose mass is below TAIL (together), renormalized."""
-    for axis in (0, 1):
-        mass = p.sum(axis=1 - axis)
-        tail = np.cumsum(mass[::-1])[::-1]  # tail[i]: mass from i on
-        keep = max(1, int(np.count_nonzero(tail >= TAIL / 2)))
-        p = p[:keep] if axis == 0 else p[:, :keep]
-    return p / p.sum()
-
-
-def _first_dice(n: int, pf: float, ps: float, pc: float, kind: int, logf: np.ndarray) -> np.ndarray:
-    """P[successes, criticals] of the n dice first rolled, rerolls included (no extra dice yet).
-
-    Whatever the rerolls, each die that ends a success is a critical with probability pc / (ps + pc),
-    independently: the criticals given s successes are Binomial(s, pc / (ps + pc)). The successes are
-    Binomial(n, 1 - pf) without rerolls and Binomial(n, 1 - pf**2) with every failure rolled again; with
-    up to L failures rolled again, n - f + Binomial(min(f, L), 1 - pf) given f failures first.
-    """
-    if kind == _REROLL_ALL:
-        successes = _binomial(n, 1.0 - pf * pf, logf)
-    elif kind == _NO_REROLL:
-        successes = _binomial(n, 1.0 - pf, logf)
-    else:
-        limit = kind - 1
-        failures = _binomial(n, pf, logf)
-        successes = np.zeros(n + 1)
-        for f in np.flatnonzero(failures):
-            r = min(f, limit)
-            successes[n - f:n - f + r + 1] += failures[f] * _binomial(r, 1.0 - pf, logf)
-    q = pc / (ps + pc) if ps + pc > 0.0 else 0.0
-    s, c = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
-    ok = c <= s
-    c, rest = np.where(ok, c, 0), np.where(ok, s - c, 0)
-    log_split = logf[c + rest] - logf[c] - logf[rest] + _k_log(c, q) + _k_log(rest, 1.0 - q)
-    return successes[:, None] * np.exp(np.where(ok, log_split, -np.inf))
+# --- exact PMFs ------------------------------------------------------------------------------------------
 
 
 def success_pmf(n: int, sides: int, threshold: int, top_mode: int, chain: bool, reroll_failures: bool,
                 reroll_limit: int) -> np.ndarray:
-    """Joint PMF ``p[successes, criticals]`` of :func:`simcore.dice.success_roll` with these arguments,
-    its explosion tail trimmed below :data:`TAIL` (see the module docstring)."""
-    if n <= 0:
-        return np.ones((1, 1))
-    pf, ps, pc = _face_probabilities(sides, threshold, top_mode)
-    logf = _log_factorials(n + max(0, reroll_limit))
-    first = _first_dice(n, pf, ps, pc, _reroll_kind(n, reroll_failures, reroll_limit), logf)
-    if pc == 0.0:
-        return _trimmed(first)
-    t = 1.0 / sides
-    if chain:
-        # each critical starts a chain: tops (successes and criticals that add a die) until another face,
-        # a success when it reaches the threshold
-        q = (sides - max(threshold, 1)) / (sides - 1.0) if sides > 1 else 0.0
-        depth = _negative_binomial(n, t).size
-    else:
-        q = (sides - max(threshold, 1) + 1.0) / sides
-        depth = 1
-    # k more tops add k to successes and to criticals alike, so the array is held by (successes - criticals,
-    # criticals): each critical count c then adds one outer product; it is skewed back at the end
-    skew = np.zeros((n + 1, n + depth + 1))
-    for c in range(n + 1):
-        column = first[:, c]
-        if column.sum() < _NEGLIGIBLE:
-            continue
-        # the c extra dice: each a success with probability q (after its chain of tops, when chained);
-        # successes y = s + b >= c, since the c criticals are successes
-        spread = np.convolve(column, _binomial(c, q, logf))[c:]
-        tops = _negative_binomial(c, t) if chain else np.ones(1)
-        skew[:, c:c + tops.size] += np.outer(spread, tops)
-    out = np.zeros((2 * n + depth + 1, n + depth + 1))
-    for crits in range(n + depth + 1):
-        out[crits:crits + n + 1, crits] = skew[:, crits]
-    return _trimmed(out)
+    """Joint PMF ``p[successes, criticals]`` of :func:`simcore.dice.success_roll` with these arguments
+    (simcore.exact.success_roll_closed), its explosion tail trimmed below :data:`TAIL` and renormalized."""
+    p = success_roll_closed(n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit, TAIL)
+    return p / p.sum()
 
 
 # --- the bank --------------------------------------------------------------------------------------------
