@@ -158,15 +158,21 @@ def run(
     done_chunks = 0
     stopped = False
 
-    def piece(out: np.ndarray, first: int) -> Callable[[], None]:
-        return lambda: _resumed(kernel, args, out, lambda a, done, rest: kernel(
+    def piece(span: tuple[int, int]) -> np.ndarray:
+        """Chunks ``first .. first + count - 1``, summed (on the thread that ran them: integer counts add
+        up the same in any grouping)."""
+        first, count = span
+        out = np.zeros((count, *hist_shape), dtype=np.int64)
+        _resumed(kernel, args, out, lambda a, done, rest: kernel(
             *a, np.uint64(seed), np.int64(first + done), np.int64(trials), np.int64(chunk_trials), rest))
+        return out.sum(axis=0)
 
     for size in batches(n_chunks, cells, max_batch_chunks):
-        out = np.zeros((size, *hist_shape), dtype=np.int64)
         step = -(-size // (_PIECES_PER_THREAD * threads))
-        _spread([piece(out[c:c + step], done_chunks + c) for c in range(0, size, step)], threads)
-        total += out.sum(axis=0)
+        end = done_chunks + size
+        spans = [(c, min(step, end - c)) for c in range(done_chunks, end, step)]
+        for counts in map_ordered(piece, spans, threads):
+            total += counts
         done_chunks += size
         if progress is not None:
             progress(min(done_chunks * chunk_trials, trials), trials)
