@@ -152,3 +152,18 @@ def test_thread_banks_are_per_thread_and_per_spec():
         theirs = pool.submit(stages.thread_bank, D10).result()
     assert theirs is not mine
     assert stages.with_banks((1, D10))[1] is mine
+
+
+def test_trial_code_is_compiled_without_reference_counting():
+    # simcore.config.TRIAL_JIT relies on numba's private ``_nrt`` option: were it ignored, this would
+    # compile (and every trial would pay for reference counting again)
+    from numba.core.errors import TypingError
+
+    from simcore.config import TRIAL_JIT
+
+    @nb.njit(**{**TRIAL_JIT, "cache": False})
+    def allocates(n):
+        return np.zeros(n)
+
+    with pytest.raises(TypingError):
+        allocates(3)
