@@ -32,10 +32,9 @@ Stages outside a bank's range (more than ``max_n`` dice, more than ``max_limit``
 made with ``by_die=True`` (for the goodness-of-fit tests and benchmarks) roll die by die
 (:func:`simcore.dice.success_roll`).
 
-The issue asked for Walker/Vose alias tables; they were built and measured first: equally fast, but an
-alias table maps the same word to unrelated outcomes in two variants, and paired what-ifs lost most of
-their variance reduction (Crows' Combat +1: paired half-width 0.70 of the independent one, against about
-0.4 with inverse CDFs).
+Walker/Vose alias tables were built and measured first: as fast, but an alias table maps the same word to
+unrelated outcomes in two variants, and paired what-ifs lost most of their variance reduction (the Crows'
+Combat +1: paired half-width 0.70 of the independent one, against 0.43 with inverse CDFs).
 """
 
 from __future__ import annotations

@@ -581,7 +581,7 @@ def test_same_seed_same_counts_any_batching():
     np.testing.assert_array_equal(default.run.counts, again.run.counts)
 
 
-@pytest.mark.skipif(runner.available_threads() < 2, reason="needs 2 numba threads")
+@pytest.mark.skipif(runner.available_threads() < 2, reason="needs 2 threads")
 def test_same_seed_same_counts_any_threads():
     one = simulate_action_roll(REPRO_ROLL, NO_CHAIN, trials=REPRO_TRIALS, seed=12, threads=1)
     two = simulate_action_roll(REPRO_ROLL, NO_CHAIN, trials=REPRO_TRIALS, seed=12, threads=2)
