@@ -79,10 +79,10 @@ def _check_plot(ctx, param, value):
 
 
 def _available_threads() -> int:
-    # simcore.runner loads numba: asked only when --threads is given, so that building the options does not
-    from simcore import runner
+    # asked only when --threads is given (simcore.parallel is light, but the limit is the machine's)
+    from simcore.parallel import available_threads
 
-    return runner.available_threads()
+    return available_threads()
 
 
 def mc_options(f):
