@@ -39,6 +39,7 @@ Combat +1: paired half-width 0.70 of the independent one, against 0.43 with inve
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 
@@ -141,24 +142,33 @@ def _is_bank(a: object) -> bool:
     return isinstance(a, tuple) and len(a) == 6 and isinstance(a[0], np.ndarray) and a[0].size == _N_PARAMS
 
 
+@functools.lru_cache(maxsize=2048)  # a report uses a few hundred; bounded, as tables of 255 dice are large
+def _stage_table(sides: int, n: int, threshold: int, mode: int, chain: bool, reroll_failures: bool,
+                 reroll_limit: int, joint: bool) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
+    """(w, k, cdf, values, guide) of one stage: built once per process, whichever thread asks first (a
+    table depends on its stage alone; the arrays are never written to)."""
+    pmf = success_pmf(n, sides, threshold, mode, chain, reroll_failures, reroll_limit)
+    w = 0
+    if joint:
+        w = max(0, (pmf.shape[1] - 1).bit_length())
+        flat = np.zeros((pmf.shape[0], 1 << w))
+        flat[:, :pmf.shape[1]] = pmf
+        flat = flat.ravel()
+    else:
+        flat = pmf.sum(axis=1)
+    return (w, *guide_table(flat))
+
+
 def fill(args: tuple) -> bool:
-    """Build the table each bank among ``args`` was asked for and lacked; whether there was any."""
+    """Put in each bank among ``args`` the table it was asked for and lacked; whether there was any."""
     built = False
     for bank in filter(_is_bank, args):
         params, start, shape, cdf, values, guide = bank
         if not params[_MISSING]:
             continue
         n, threshold, mode, chain, rf, rl, joint, key = (int(v) for v in params[_REQUEST:])
-        pmf = success_pmf(n, int(params[_SIDES]), threshold, mode, bool(chain), bool(rf), rl)
-        w = 0
-        if joint:
-            w = max(0, (pmf.shape[1] - 1).bit_length())
-            flat = np.zeros((pmf.shape[0], 1 << w))
-            flat[:, :pmf.shape[1]] = pmf
-            flat = flat.ravel()
-        else:
-            flat = pmf.sum(axis=1)
-        k, c, v, g = guide_table(flat)
+        w, k, c, v, g = _stage_table(int(params[_SIDES]), n, threshold, mode, bool(chain), bool(rf), rl,
+                                     bool(joint))
         if max(params[_USED] + c.size, params[_GUIDE_USED] + g.size) > params[_CAPACITY]:
             start[:] = -1
             params[_USED] = params[_GUIDE_USED] = 0
