@@ -27,12 +27,12 @@ than it was given means it stopped at a trial that asked for a stage table its b
 builds the table and calls it again from that chunk (trial), which is run again from its start. A kernel
 that returns None ran everything.
 
-Threads: kernels are serial ``nogil`` functions; the runner hands pieces of a batch (single chunks, or
-slices of records) to a pool of Python threads, each calling the kernel on its piece with the GIL
-released. A thread slowed down by other work on the machine simply takes fewer pieces, so more threads
-are never slower than one. A :class:`simcore.stages.BankSpec` in ``args`` becomes the calling thread's own
-stage bank. Runs of many small kernels (a report's matchups) are better spread whole over the threads
-with :func:`simcore.parallel.map_ordered`, each run on one thread.
+Threads: kernels are serial ``nogil`` functions; the runner hands pieces of a batch (runs of chunks, or
+slices of records) to a pool of Python threads, each calling the kernel on its piece with the GIL released;
+a thread slowed down by other work on the machine takes fewer pieces. Python between the kernel calls still
+holds the GIL, so the speed-up is that of the kernels' share of a run. A :class:`simcore.stages.BankSpec` in
+``args`` becomes the calling thread's own stage bank. Runs of many small kernels (a report's matchups) are
+better spread whole over the threads with :func:`simcore.parallel.map_ordered`, each run on one thread.
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ from simcore.sampling import fold, tabled_args, tabled_chunks
 from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
-__all__ = ["RecordsResult", "RunResult", "available_threads", "batch_schedule", "batches",
-           "check_record_trials", "check_threads", "check_trials", "map_ordered", "record_batch_sizes",
-           "record_batches", "run", "run_records", "run_table"]
+__all__ = ["RecordsResult", "RunResult", "available_threads", "batches", "check_record_trials",
+           "check_threads", "check_trials", "map_ordered", "record_batch_sizes", "run", "run_records",
+           "run_table"]
 
 Progress = Callable[[int, int], None]
 
@@ -112,11 +112,6 @@ def batches(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None)
         yield take
         done += take
         size = min(size * 2, cap)
-
-
-def batch_schedule(n_chunks: int, hist_cells: int, max_batch_chunks: int | None = None) -> list[int]:
-    """Every batch of :func:`batches`, as a list."""
-    return list(batches(n_chunks, hist_cells, max_batch_chunks))
 
 
 def _checked(seed: int, threads: int | None, precision: float | None,
@@ -220,11 +215,6 @@ _RECORD_PIECE = 4096
 #: A histogram batch is cut in this many pieces per thread: small enough that a thread slowed by other
 #: work takes fewer, few enough that handing them out costs little.
 _PIECES_PER_THREAD = 4
-
-
-def record_batches(trials: int, block_trials: int, max_batch_trials: int | None = None) -> list[int]:
-    """Every batch of :func:`record_batch_sizes`, as a list."""
-    return list(record_batch_sizes(trials, block_trials, max_batch_trials))
 
 
 def record_batch_sizes(trials: int, block_trials: int, max_batch_trials: int | None = None) -> Iterator[int]:

@@ -74,15 +74,6 @@ def guide_pick(word, cdf, values, guide, at, guide_at, k):
     return np.int64(values[i])
 
 
-@nb.njit(**TRIAL_JIT)
-def table_outcomes(cdf, values, at):
-    """One more than the largest outcome of the table starting at ``at`` (its last entry ends the CDF)."""
-    i = at
-    while cdf[i] != np.uint64(0xFFFFFFFFFFFFFFFF):
-        i += 1
-    return np.int64(values[i]) + 1
-
-
 @nb.njit(**JIT)
 def tabled_chunks(cdf, values, guide, k, seed, first_chunk, total_trials, chunk_trials, out):
     """One outcome of a table (see :func:`guide_table`) per trial, one 64-bit word each, counted by

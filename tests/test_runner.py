@@ -241,29 +241,29 @@ def test_check_helpers_accept():
 # --- batch schedule ---------------------------------------------------------------------------------------
 
 
-def test_batch_schedule_doubles_from_a_small_first_batch():
-    assert runner.batch_schedule(100, 6) == [4, 8, 16, 32, 40]
-    assert runner.batch_schedule(3, 6) == [3]
-    assert runner.batch_schedule(0, 6) == []
-    sizes = runner.batch_schedule(5000, 6)
+def test_batches_doubles_from_a_small_first_batch():
+    assert list(runner.batches(100, 6)) == [4, 8, 16, 32, 40]
+    assert list(runner.batches(3, 6)) == [3]
+    assert list(runner.batches(0, 6)) == []
+    sizes = list(runner.batches(5000, 6))
     assert sizes[:7] == [4, 8, 16, 32, 64, 128, 256]
     assert max(sizes) == config.MAX_BATCH_CHUNKS
     assert sum(sizes) == 5000
 
 
-def test_batch_schedule_memory_and_explicit_caps():
+def test_batches_memory_and_explicit_caps():
     # 2**20 int64 cells per chunk = 8 MiB: four chunks fit in the 32 MiB budget
-    assert runner.batch_schedule(10, 2**20) == [4, 4, 2]
+    assert list(runner.batches(10, 2**20)) == [4, 4, 2]
     # more than the budget for one chunk still runs one chunk at a time
-    assert runner.batch_schedule(3, 2**23) == [1, 1, 1]
-    assert runner.batch_schedule(10, 6, max_batch_chunks=3) == [3, 3, 3, 1]
-    assert runner.batch_schedule(5, 6, max_batch_chunks=1) == [1] * 5
+    assert list(runner.batches(3, 2**23)) == [1, 1, 1]
+    assert list(runner.batches(10, 6, max_batch_chunks=3)) == [3, 3, 3, 1]
+    assert list(runner.batches(5, 6, max_batch_chunks=1)) == [1] * 5
 
 
 @settings(max_examples=50, deadline=None)
 @given(st.integers(0, 20_000), st.integers(1, 2**24), st.one_of(st.none(), st.integers(1, 300)))
-def test_batch_schedule_property(n_chunks, cells, max_batch):
-    sizes = runner.batch_schedule(n_chunks, cells, max_batch)
+def test_batches_property(n_chunks, cells, max_batch):
+    sizes = list(runner.batches(n_chunks, cells, max_batch))
     assert sum(sizes) == n_chunks
     cap = min(config.MAX_BATCH_CHUNKS, max(1, config.BATCH_HISTOGRAM_BYTES // (8 * cells)),
               max_batch or config.MAX_BATCH_CHUNKS)
@@ -358,11 +358,11 @@ def test_run_records_prefix_property():
 
 
 def test_record_batches_depend_only_on_the_size():
-    assert runner.record_batches(30_500, 1000) == [4000, 8000, 16_000, 2500]
-    assert runner.record_batches(3, 1000) == [3]
-    assert runner.record_batches(10_000, 1000, max_batch_trials=3000) == [3000, 3000, 3000, 1000]
-    assert runner.record_batches(10, 1, max_batch_trials=1) == [1] * 10
-    sizes = runner.record_batches(10**7, config.CHUNK_TRIALS)
+    assert list(runner.record_batch_sizes(30_500, 1000)) == [4000, 8000, 16_000, 2500]
+    assert list(runner.record_batch_sizes(3, 1000)) == [3]
+    assert list(runner.record_batch_sizes(10_000, 1000, max_batch_trials=3000)) == [3000, 3000, 3000, 1000]
+    assert list(runner.record_batch_sizes(10, 1, max_batch_trials=1)) == [1] * 10
+    sizes = list(runner.record_batch_sizes(10**7, config.CHUNK_TRIALS))
     assert sum(sizes) == 10**7
     assert max(sizes) == config.MAX_BATCH_CHUNKS * config.CHUNK_TRIALS
 
