@@ -216,7 +216,7 @@ _NO_REROLLS = 0
 _ALL_REROLLED = 1
 
 
-def _rerolls(n: int, reroll_failures: bool, reroll_limit: int) -> int:
+def reroll_kind(n: int, reroll_failures: bool, reroll_limit: int) -> int:
     """0: no rerolls; 1: every failure (or a limit of at least n, the same thing); 1 + L: up to L."""
     if reroll_failures:
         return _ALL_REROLLED
@@ -312,7 +312,7 @@ def success_roll_closed(n: int, sides: int, threshold: int, top_mode: int = TOP_
         return np.ones((1, 1))
     pf, ps, pc = _cf_face_probabilities(sides, threshold, top_mode)
     logf = _log_factorials(n + max(0, reroll_limit))
-    first = _first_dice(n, pf, ps, pc, _rerolls(n, reroll_failures, reroll_limit), logf)
+    first = _first_dice(n, pf, ps, pc, reroll_kind(n, reroll_failures, reroll_limit), logf)
     if pc == 0.0:
         return _tail_trimmed(first, tol)
     t = 1.0 / sides
@@ -409,7 +409,9 @@ __all__ = [
     "keep_highest_pmf",
     "mean",
     "mixture",
+    "reroll_kind",
     "roll_with_reroll_pmf",
+    "success_roll_closed",
     "success_roll_joint",
     "trim",
     "truncation_loss",

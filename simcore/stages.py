@@ -48,7 +48,7 @@ import numpy as np
 
 from simcore.config import TRIAL_JIT
 from simcore.dice import success_roll
-from simcore.exact import success_roll_closed
+from simcore.exact import reroll_kind, success_roll_closed
 from simcore.rng import next_u64
 from simcore.sampling import guide_pick, guide_table
 
@@ -59,10 +59,6 @@ TAIL = 1e-20
 _SIDES, _MAX_N, _MAX_LIMIT, _CAPACITY, _BY_DIE, _USED, _GUIDE_USED, _MISSING = range(8)
 _REQUEST = 8  # n, threshold, top mode, chain, reroll failures, reroll limit, joint, key
 _N_PARAMS = _REQUEST + 8
-#: Reroll kinds: none, every failure, then a limit of 1..max_limit failures.
-_NO_REROLL = 0
-_REROLL_ALL = 1
-
 
 
 # --- exact PMFs ------------------------------------------------------------------------------------------
@@ -79,16 +75,9 @@ def success_pmf(n: int, sides: int, threshold: int, top_mode: int, chain: bool, 
 # --- the bank --------------------------------------------------------------------------------------------
 
 
-@nb.njit(**TRIAL_JIT)
-def _reroll_kind(n, reroll_failures, reroll_limit):
-    """0: no rerolls; 1: every failure (or a limit of at least n, the same thing); 1 + L: up to L."""
-    if reroll_failures:
-        return _REROLL_ALL
-    if reroll_limit <= 0:
-        return _NO_REROLL
-    if reroll_limit >= n:
-        return _REROLL_ALL
-    return 1 + reroll_limit
+#: 0: no rerolls; 1: every failure (or a limit of at least n); 1 + L: up to L (simcore.exact's, compiled for
+#: trial code: part of a stage's key)
+_reroll_kind = nb.njit(**TRIAL_JIT)(reroll_kind)
 
 
 @dataclass(frozen=True)
