@@ -7,6 +7,7 @@ still add falls below :data:`simcore.config.EXACT_TAIL_TOLERANCE`; :func:`trunca
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -210,6 +211,111 @@ def success_roll_joint(
     return shape(success_roll_closed(n, sides, threshold, top_mode, chain, False, reroll_limit, tol))
 
 
+def success_marginals(sides: int, thresholds: Sequence[int], top_mode: int = TOP_EXPLODE, chain: bool = True,
+                      reroll_failures: bool = False, tol: float = EXACT_TAIL_TOLERANCE) -> np.ndarray:
+    """Successes PMF of one die (its explosion chain and its reroll included) for each threshold at once:
+    row ``i`` is the marginal of :func:`_single_die_joint` at ``thresholds[i]`` (every failure rerolled
+    once with ``reroll_failures``), padded with zeros to a common length whose tail holds less than
+    ``tol`` in every row."""
+    t = np.asarray(thresholds, dtype=np.float64)[:, None]
+    if np.any(t < 1) or np.any(t > sides):
+        raise ValueError(f"thresholds {list(thresholds)} are not all within 1..{sides}")
+    fail, plain, top = (t - 1.0) / sides, (sides - t) / sides, 1.0 / sides
+    if top_mode == TOP_EXPLODE and chain:
+        # a critical adds a chain: j more tops then a plain success (j + 1 more) or a failure (j more), so
+        # P(k) = top^k fail + top^(k-1) plain for k >= 2
+        k = np.arange(_chain_depth(top, tol) + 3, dtype=np.float64)[None, :]
+        g = top**k * fail + top ** (k - 1) * plain
+        g[:, :1] = fail
+        g[:, 1:2] = plain + top * fail
+    elif top_mode == TOP_EXPLODE:
+        g = np.hstack([fail, plain + top * fail, top * (plain + top)])
+    elif top_mode == TOP_SUCCESS:
+        g = np.hstack([fail, plain + top])
+    elif top_mode == TOP_FAIL:
+        g = np.hstack([fail + top, plain])
+    else:
+        raise ValueError(f"unknown top_mode {top_mode}")
+    if reroll_failures:
+        # a failed die is rolled again: the failure's mass becomes the failure's share of a whole die
+        first_fail = g[:, :1].copy()
+        kept = g.copy()
+        kept[:, 0] = 0.0
+        g = kept + first_fail * g
+    return g
+
+
+def success_powers(sides: int, thresholds: Sequence[int], n_max: int, top_mode: int = TOP_EXPLODE,
+                   chain: bool = True, reroll_failures: bool = False, tol: float = EXACT_TAIL_TOLERANCE
+                   ) -> list[list[np.ndarray]]:
+    """Successes PMFs of 0..n_max independent dice for each threshold: ``out[i][n]`` is
+    :func:`success_roll_joint` ``(n, sides, thresholds[i], ..., marginal=0)``, trimmed where its tail holds
+    less than ``tol`` (read-only views of one array).
+
+    With chained criticals (or no criticals) one die's successes are 0 with probability f, else 1 plus a
+    geometric number of further tops: P(k) = (1-f) (1-t) t^(k-1) for k >= 1 (t the top face; every failure
+    rerolled once makes f f^2). So m of n dice succeed, Binomial(n, 1-f), and they make s successes with
+    probability C(s-1, m-1) t^(s-m) (1-t)^m: the whole table is one small matrix product of non-negative
+    terms (no convolution, no FFT, full relative accuracy in the tail). Criticals without a chain have no
+    such form and are convolved row by row.
+    """
+    if top_mode == TOP_EXPLODE and not chain:
+        g = success_marginals(sides, thresholds, top_mode, chain, reroll_failures, tol)
+        return [convolve_powers(row, n_max, tol) for row in g]
+    thresholds = np.asarray(thresholds, dtype=np.float64)
+    if np.any(thresholds < 1) or np.any(thresholds > sides):
+        raise ValueError(f"thresholds {thresholds.tolist()} are not all within 1..{sides}")
+    if top_mode not in (TOP_EXPLODE, TOP_SUCCESS, TOP_FAIL):
+        raise ValueError(f"unknown top_mode {top_mode}")
+    f = (thresholds - (0.0 if top_mode == TOP_FAIL else 1.0)) / sides
+    if reroll_failures:
+        f = f * f
+    t = 1.0 / sides if top_mode == TOP_EXPLODE else 0.0
+    rest, succeeding, log_choose = _binomial_grid(n_max)
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0 * log(0) is taken as 0 below
+        log_p = (np.where(rest == 0, 0.0, rest * np.log(f)[:, None, None])
+                 + np.where(succeeding == 0, 0.0, succeeding * np.log1p(-f)[:, None, None]))
+    # [i, n, m] = P(m of n dice succeed) at threshold i, times [m, s] = P(s successes | m dice succeed)
+    powers = np.exp(log_choose + log_p) @ _geometric_sums(n_max, _successes_width(n_max, t, tol), t)
+    tails = np.cumsum(powers[:, :, ::-1], axis=2)[:, :, ::-1]
+    keep = np.maximum(np.count_nonzero(tails >= tol, axis=2), 1).tolist()
+    powers.setflags(write=False)
+    return [[row[k, :size] for k, size in enumerate(sizes)] for row, sizes in zip(powers, keep, strict=True)]
+
+
+@functools.lru_cache(maxsize=16)
+def _binomial_grid(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n - m, m, log C(n, m)) over [n, m] for 0 <= m <= n <= n_max (log C is -inf above the diagonal)."""
+    logf = _log_factorials(n_max)
+    n, m = np.meshgrid(np.arange(n_max + 1), np.arange(n_max + 1), indexing="ij")
+    ok = m <= n
+    m, rest = np.where(ok, m, 0), np.where(ok, n - m, 0)
+    log_choose = np.where(ok, logf[n] - logf[m] - logf[rest], -np.inf)
+    for a in (rest, m, log_choose):
+        a.setflags(write=False)
+    return rest, m, log_choose
+
+
+@functools.lru_cache(maxsize=64)
+def _successes_width(n_max: int, t: float, tol: float) -> int:
+    """Outcomes 0..width-1 hold all but less than ``tol`` of n_max dice's successes (n_max + the tops)."""
+    return n_max + 1 + (_negative_binomial(n_max, t, tol * 1e-3).size if t > 0.0 and n_max else 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _geometric_sums(m_max: int, width: int, t: float) -> np.ndarray:
+    """[m, s] = C(s-1, m-1) t^(s-m) (1-t)^m (1 at m = s = 0): the PMF of the sum of m counts that are
+    each 1 plus a Geometric(t) number of further tops. Built along s by ratios (cached; read-only)."""
+    out = np.zeros((m_max + 1, width))
+    out[0, 0] = 1.0
+    for m in range(1, min(m_max, width - 1) + 1):
+        s = np.arange(m + 1, width)
+        # C(s-1, m-1) t^(s-m) / (C(s-2, m-1) t^(s-1-m)) = t (s-1) / (s-m)
+        out[m, m:] = np.cumprod(np.concatenate(([(1.0 - t) ** m], t * (s - 1) / (s - m))))
+    out.setflags(write=False)
+    return out
+
+
 # --- success rolls in closed form -------------------------------------------------------------------------
 
 _NO_REROLLS = 0
@@ -411,6 +517,8 @@ __all__ = [
     "mixture",
     "reroll_kind",
     "roll_with_reroll_pmf",
+    "success_marginals",
+    "success_powers",
     "success_roll_closed",
     "success_roll_joint",
     "trim",

@@ -162,12 +162,10 @@ def action_table(max_dice: int = 20, thresholds: Iterable[int] = range(MIN_THRES
         raise RulesError("an action table needs at least one threshold")
     for t in thresholds:  # the largest roll of each column validates every parameter
         ActionRoll(max_dice, t, swashbuckler=swashbuckler, rerolls=rerolls, crits=crits)
-    pmfs = {}
-    for t in thresholds:
-        by_dice = _exact.success_pmfs_by_dice(max_dice, t, rulings, swashbuckler=swashbuckler,
-                                              rerolls=rerolls, crits=crits)
-        for n in range(1, max_dice + 1):
-            pmfs[n, t] = by_dice[n]
+    table = _exact.success_pmfs_table(max_dice, thresholds, rulings, swashbuckler=swashbuckler,
+                                      rerolls=rerolls, crits=crits)
+    pmfs = {(n, t): by_dice[n] for t, by_dice in zip(thresholds, table, strict=True)
+            for n in range(1, max_dice + 1)}
     return ActionTable(max_dice, thresholds, rulings, swashbuckler, rerolls, crits, pmfs)
 
 

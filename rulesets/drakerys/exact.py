@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from rulesets.drakerys.rules import SIDES, ActionRoll, DrakerysRulings
+from rulesets.drakerys.rules import CRIT_MODES, SIDES, ActionRoll, DrakerysRulings
 from simcore import exact
 from simcore.faces import TOP_EXPLODE
 
@@ -23,19 +25,25 @@ def action_roll_pmf(roll: ActionRoll, rulings: DrakerysRulings, marginal: int | 
 def success_pmfs_by_dice(max_dice: int, threshold: int, rulings: DrakerysRulings, *,
                          swashbuckler: bool = False, rerolls: int = 0, crits: str = "normal"
                          ) -> list[np.ndarray]:
-    """Success PMFs of 0..max_dice dice at one threshold (index = number of dice).
+    """Success PMFs of 0..max_dice dice at one threshold (index = number of dice)."""
+    return success_pmfs_table(max_dice, (threshold,), rulings, swashbuckler=swashbuckler, rerolls=rerolls,
+                              crits=crits)[0]
 
-    Without limited rerolls the dice are independent, so each entry is the one before convolved with a
-    single die; limited rerolls couple the dice and are computed dice count by dice count.
+
+def success_pmfs_table(max_dice: int, thresholds: Sequence[int], rulings: DrakerysRulings, *,
+                       swashbuckler: bool = False, rerolls: int = 0, crits: str = "normal"
+                       ) -> list[list[np.ndarray]]:
+    """Success PMFs of 0..max_dice dice at each threshold (``out[i][n]``: thresholds[i], n dice).
+
+    Without limited rerolls the dice are independent and the whole table is computed at once
+    (:func:`simcore.exact.success_powers`); limited rerolls couple the dice and are computed dice count by
+    dice count.
     """
     if rerolls and not swashbuckler:
-        out = [exact.unit()]
-        for n in range(1, max_dice + 1):
-            roll = ActionRoll(n, threshold, rerolls=rerolls, crits=crits)
-            out.append(action_roll_pmf(roll, rulings))
-        return out
-    one = action_roll_pmf(ActionRoll(1, threshold, swashbuckler=swashbuckler, crits=crits), rulings)
-    return exact.convolve_powers(one, max_dice)
+        return [[exact.unit()] + [action_roll_pmf(ActionRoll(n, t, rerolls=rerolls, crits=crits), rulings)
+                                  for n in range(1, max_dice + 1)] for t in thresholds]
+    return exact.success_powers(SIDES, thresholds, max_dice, CRIT_MODES[crits], rulings.crit_chain,
+                                swashbuckler)
 
 
 def criticals_bound(roll: ActionRoll, rulings: DrakerysRulings, tail: float = 1e-15) -> int:

@@ -120,8 +120,8 @@ def morale_table(max_dice: int = MORALE_MAX_DICE,
         ActionRoll(max_dice, t)  # validates the threshold
     dice = tuple(range(MORALE_DICE, max_dice + 1))
     successes, outcomes = {}, {}
-    for t in thresholds:
-        by_dice = _exact.success_pmfs_by_dice(max_dice, t, rulings, swashbuckler=charisma)
+    for t, by_dice in zip(thresholds, _exact.success_pmfs_table(max_dice, thresholds, rulings,
+                                                                swashbuckler=charisma), strict=True):
         for n in dice:
             successes[n, t] = by_dice[n]
             outcomes[n, t] = morale_outcomes(by_dice[n], berserker)
