@@ -271,29 +271,32 @@ def success_powers(sides: int, thresholds: Sequence[int], n_max: int, top_mode: 
     if reroll_failures:
         f = f * f
     t = 1.0 / sides if top_mode == TOP_EXPLODE else 0.0
-    rest, succeeding, log_choose = _binomial_grid(n_max)
-    with np.errstate(divide="ignore", invalid="ignore"):  # 0 * log(0) is taken as 0 below
-        log_p = (np.where(rest == 0, 0.0, rest * np.log(f)[:, None, None])
-                 + np.where(succeeding == 0, 0.0, succeeding * np.log1p(-f)[:, None, None]))
-    # [i, n, m] = P(m of n dice succeed) at threshold i, times [m, s] = P(s successes | m dice succeed)
-    powers = np.exp(log_choose + log_p) @ _geometric_sums(n_max, _successes_width(n_max, t, tol), t)
-    tails = np.cumsum(powers[:, :, ::-1], axis=2)[:, :, ::-1]
-    keep = np.maximum(np.count_nonzero(tails >= tol, axis=2), 1).tolist()
+    rest, succeeding, choose = _binomial_grid(n_max)
+    powers_of = np.arange(n_max + 1)
+    # [i, n, m] = P(m of n dice succeed) at threshold i (products of powers: no exp/log rounding)
+    binomial = (choose * np.power.outer(f, powers_of)[:, rest]
+                * np.power.outer(1.0 - f, powers_of)[:, succeeding])
+    sums, tails = _geometric_sums(n_max, _successes_width(n_max, t, tol), t)
+    # times [m, s] = P(s successes | m dice succeed): one 2-D product for the whole table
+    flat = binomial.reshape(-1, n_max + 1)
+    powers = (flat @ sums).reshape(len(f), n_max + 1, -1)
+    keep = np.maximum(np.count_nonzero(flat @ tails >= tol, axis=1), 1).reshape(len(f), -1).tolist()
     powers.setflags(write=False)
     return [[row[k, :size] for k, size in enumerate(sizes)] for row, sizes in zip(powers, keep, strict=True)]
 
 
 @functools.lru_cache(maxsize=16)
 def _binomial_grid(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(n - m, m, log C(n, m)) over [n, m] for 0 <= m <= n <= n_max (log C is -inf above the diagonal)."""
-    logf = _log_factorials(n_max)
+    """(n - m, m, C(n, m)) over [n, m] for 0 <= m <= n <= n_max (C is 0 above the diagonal, and n - m
+    and m are 0 there). Cached, read-only."""
     n, m = np.meshgrid(np.arange(n_max + 1), np.arange(n_max + 1), indexing="ij")
     ok = m <= n
     m, rest = np.where(ok, m, 0), np.where(ok, n - m, 0)
-    log_choose = np.where(ok, logf[n] - logf[m] - logf[rest], -np.inf)
-    for a in (rest, m, log_choose):
+    choose = np.array([[math.comb(a, b) for b in range(n_max + 1)] for a in range(n_max + 1)],
+                      dtype=np.float64)
+    for a in (rest, m, choose):
         a.setflags(write=False)
-    return rest, m, log_choose
+    return rest, m, choose
 
 
 @functools.lru_cache(maxsize=64)
@@ -303,17 +306,20 @@ def _successes_width(n_max: int, t: float, tol: float) -> int:
 
 
 @functools.lru_cache(maxsize=64)
-def _geometric_sums(m_max: int, width: int, t: float) -> np.ndarray:
-    """[m, s] = C(s-1, m-1) t^(s-m) (1-t)^m (1 at m = s = 0): the PMF of the sum of m counts that are
-    each 1 plus a Geometric(t) number of further tops. Built along s by ratios (cached; read-only)."""
+def _geometric_sums(m_max: int, width: int, t: float) -> tuple[np.ndarray, np.ndarray]:
+    """[m, s] = C(s-1, m-1) t^(s-m) (1-t)^m (1 at m = s = 0), the PMF of the sum of m counts that are
+    each 1 plus a Geometric(t) number of further tops, built along s by ratios; and its tails [m, s] =
+    P(sum >= s). Cached, read-only."""
     out = np.zeros((m_max + 1, width))
     out[0, 0] = 1.0
     for m in range(1, min(m_max, width - 1) + 1):
         s = np.arange(m + 1, width)
         # C(s-1, m-1) t^(s-m) / (C(s-2, m-1) t^(s-1-m)) = t (s-1) / (s-m)
         out[m, m:] = np.cumprod(np.concatenate(([(1.0 - t) ** m], t * (s - 1) / (s - m))))
+    tails = np.cumsum(out[:, ::-1], axis=1)[:, ::-1].copy()
     out.setflags(write=False)
-    return out
+    tails.setflags(write=False)
+    return out, tails
 
 
 # --- success rolls in closed form -------------------------------------------------------------------------

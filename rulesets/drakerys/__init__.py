@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, whole_number
 from rulesets.drakerys.contest import DrakerysRuleset
 from rulesets.drakerys.rules import (
     CRIT_MODES,
@@ -160,8 +160,9 @@ def action_table(max_dice: int = 20, thresholds: Iterable[int] = range(MIN_THRES
     thresholds = tuple(thresholds)
     if not thresholds:
         raise RulesError("an action table needs at least one threshold")
-    for t in thresholds:  # the largest roll of each column validates every parameter
-        ActionRoll(max_dice, t, swashbuckler=swashbuckler, rerolls=rerolls, crits=crits)
+    # the largest roll validates every parameter, the thresholds one by one
+    ActionRoll(max_dice, thresholds[0], swashbuckler=swashbuckler, rerolls=rerolls, crits=crits)
+    thresholds = tuple(whole_number("threshold", t, MIN_THRESHOLD, MAX_THRESHOLD) for t in thresholds)
     table = _exact.success_pmfs_table(max_dice, thresholds, rulings, swashbuckler=swashbuckler,
                                       rerolls=rerolls, crits=crits)
     pmfs = {(n, t): by_dice[n] for t, by_dice in zip(thresholds, table, strict=True)
