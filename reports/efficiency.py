@@ -55,13 +55,37 @@ class SideSummary:
 
 def summarize(engagement: Engagement, side: int, names: Sequence[str]) -> SideSummary:
     """Means (in ``names`` order) of side ``side`` and the covariance matrix of the mean estimates."""
+    return summarize_sides(engagement, names)[side]
+
+
+def summarize_sides(engagement: Engagement, names: Sequence[str]) -> tuple[SideSummary, SideSummary]:
+    """:func:`summarize` of side 0 and side 1 from one pass over the samples (one centred product for the
+    covariances of both sides)."""
+    linear = engagement.linear_score()
+    if linear is not None:
+        from simcore.moments import linear_moments
+
+        rows = linear.rows(names, 0) + linear.rows(names, 1)
+        mean, cov, n = linear_moments(linear.records, linear.columns, linear.equals, linear.weights[rows],
+                                      linear.offsets[rows])
+        k = len(names)
+        return tuple(SideSummary(mean[side * k:(side + 1) * k], cov[side * k:(side + 1) * k,
+                                                                    side * k:(side + 1) * k], n)
+                     for side in (0, 1))
     samples = engagement.samples()
-    x = np.vstack([samples[n][side] for n in names])
+    x = np.concatenate([samples[n] for n in names])  # rows: metric 0 side 0, metric 0 side 1, metric 1 ...
+    k = len(names)
     if engagement.exact:
-        return SideSummary(x @ engagement.weights, np.zeros((len(names), len(names))), 0)
+        mean = x @ engagement.weights
+        return tuple(SideSummary(mean[side::2], np.zeros((k, k)), 0) for side in (0, 1))
     n = x.shape[1]
-    cov = np.atleast_2d(np.cov(x)) / n if n > 1 else np.zeros((len(names), len(names)))
-    return SideSummary(x.mean(axis=1), cov, n)
+    mean = x.mean(axis=1)
+    if n > 1:
+        centred = x - mean[:, None]
+        cov = (centred @ centred.T) / ((n - 1) * n)
+    else:
+        cov = np.zeros((2 * k, 2 * k))
+    return tuple(SideSummary(mean[side::2], cov[side::2, side::2], n) for side in (0, 1))
 
 
 @dataclass
@@ -127,7 +151,7 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
         eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b), trials=trials,
                              precision=precision, threads=1)
         stored = eng if keep is not None and kept is not None and keep(i, j) else None
-        return (summarize(eng, 0, names), summarize(eng, 1, names)), stored
+        return summarize_sides(eng, names), stored
 
     try:
         threads = check_threads(threads)
@@ -292,7 +316,7 @@ def meta_game(field: Field) -> tuple[pd.DataFrame, metagame.MetaGame]:
     shares, ratings = [], []
     for _ in range(META_BOOTSTRAP if se.any() else 0):
         noise = np.where(upper, rng.standard_normal(m.shape) * se, 0.0)
-        redrawn = metagame.solve(m + noise - noise.T, keys)
+        redrawn = metagame.solve(m + noise - noise.T, keys, support_hint=game.support)
         shares.append(redrawn.shares)
         ratings.append(redrawn.nash_ratings)
     if shares:

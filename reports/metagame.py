@@ -80,6 +80,8 @@ _CONE_CAP = 1e4
 _RANK_TOL = 1e-9
 #: Largest accepted payoff of an entry against the final mix (scaled matrix).
 _EQ_TOL = 1e-9
+#: How much worse than the equilibrium an entry outside a hinted support must do for the hint to be kept.
+_STRICT_TOL = 1e-7
 _HIGHS_OPTIONS = {"primal_feasibility_tolerance": _LP_TOL, "dual_feasibility_tolerance": _LP_TOL}
 
 
@@ -112,7 +114,8 @@ class MetaGame:
                              "nash_rating": self.nash_ratings, "in_support": self.support})
 
 
-def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float = 1e-9) -> MetaGame:
+def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float = 1e-9,
+          support_hint: np.ndarray | None = None) -> MetaGame:
     """Solve the symmetric zero-sum game of an antisymmetric payoff matrix by Nash averaging.
 
     Args:
@@ -120,6 +123,9 @@ def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float
         labels: The entries' names (n unique strings); ``"0"``, ``"1"``, ... when omitted.
         tol: Largest accepted ``|A[i, j] + A[j, i]|``, relative to ``max(1, max|A|)``. The matrix is
             then symmetrised as ``(A - A.T) / 2``.
+        support_hint: A support to try first (e.g. a nearby game's): kept only when it proves to hold the
+            game's unique equilibrium (:func:`_unique_on`), else the LPs run as without it. The result
+            is the same either way.
 
     Returns:
         The maximum-entropy equilibrium mix, the entries' Nash-averaged ratings and the game's value.
@@ -136,6 +142,9 @@ def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float
     if scale == 0.0:  # every mix is an equilibrium: the uniform one has the largest entropy
         return _result(names, np.full(n, 1.0 / n), a, 0.0)
     m = a / scale
+    hint = None if support_hint is None else _unique_on(m, np.asarray(support_hint, dtype=bool))
+    if hint is not None:
+        return _result(names, hint, a, float((hint @ m).min()) * scale)
     value, vertex = _value_lp(m)
     try:
         inside, point = _support_lp(m)
@@ -227,6 +236,27 @@ def _support_lp(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if point.sum() <= 0.0:
         point = inside.astype(np.float64)
     return inside, point / point.sum()
+
+
+def _unique_on(m: np.ndarray, inside: np.ndarray) -> np.ndarray | None:
+    """The game's unique equilibrium, if it has support ``inside``; None when that cannot be shown.
+
+    Shown when {M[S, S] p = 0, sum p = 1} is a single point p > 0 and every entry outside S does strictly
+    worse against p ((M p)_i < 0). Then any equilibrium p' has M p' <= 0, so p'.M p <= 0 and
+    p.M p' <= 0; antisymmetry makes them opposite, so both are 0: p' lives on {i : (M p)_i = 0} = S, and
+    (M p')_i = 0 on S because p is positive there. So p' solves the same system, whose solution is p.
+    """
+    if inside.shape != (m.shape[0],) or not inside.any():
+        return None
+    on = _onto(m[np.ix_(inside, inside)], np.full(int(inside.sum()), 1.0 / inside.sum()))
+    if on is None or on[1].shape[1] != 1:
+        return None
+    p = np.zeros(m.shape[0])
+    p[inside] = on[0]
+    payoff = m @ p
+    if payoff[~inside].size and payoff[~inside].max() >= -_STRICT_TOL:
+        return None
+    return _checked(m, p)
 
 
 def _null_basis(rows: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from reports.efficiency import (
     label_columns,
     pairings,
     ranking,
-    summarize,
+    summarize_sides,
     verdict,
 )
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
@@ -125,8 +125,7 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
             var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials, threads=1)
         else:
             var = base.recosted(va, vb)
-        bs = (summarize(base, 0, names), summarize(base, 1, names))
-        vs = (summarize(var, 0, names), summarize(var, 1, names))
+        bs, vs = summarize_sides(base, names), summarize_sides(var, names)
         return bs, vs, tuple(_paired(base, var, side, names, bs[side], vs[side]) for side in (0, 1)), replayed
 
     try:

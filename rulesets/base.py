@@ -209,6 +209,40 @@ MEDIAN_FAIR_COST = FairCostRule(
     "median", "the cost at which the contestant's value per cost equals the field's median value per cost")
 
 
+@dataclass(frozen=True)
+class LinearScore:
+    """Metrics linear in integer features of per-trial records (what lets a summary be one compiled pass
+    over the records instead of per-metric arrays: :func:`simcore.moments.linear_moments`).
+
+    Feature j of trial t is ``records[t, columns[j]]``, or 1 if it equals ``equals[j]`` and 0 if not (when
+    ``equals[j] >= 0``). Row ``2 * m + s`` of ``weights`` and ``offsets`` gives metric ``names[m]`` of side
+    s: ``weights[2m+s] @ features + offsets[2m+s]``.
+    """
+
+    names: tuple[str, ...]
+    records: np.ndarray
+    columns: np.ndarray
+    equals: np.ndarray
+    weights: np.ndarray
+    offsets: np.ndarray
+
+    def features(self) -> np.ndarray:
+        """float64[n, r]: every feature of every trial."""
+        import numpy as np
+
+        values = self.records[:, self.columns]
+        return np.where(self.equals >= 0, values == self.equals, values).astype(np.float64)
+
+    def samples(self) -> dict[str, np.ndarray]:
+        """``{metric: float64[2, n]}``, as :meth:`Engagement.samples` holds them."""
+        values = self.weights @ self.features().T + self.offsets[:, None]
+        return {name: values[2 * m:2 * m + 2] for m, name in enumerate(self.names)}
+
+    def rows(self, names: Sequence[str], side: int) -> list[int]:
+        """Rows of ``weights`` holding ``names`` (in that order) for ``side``."""
+        return [2 * self.names.index(name) + side for name in names]
+
+
 class Engagement:
     """One head-to-head between contestants ``a`` (side 0) and ``b`` (side 1).
 
@@ -221,10 +255,15 @@ class Engagement:
 
     def __init__(self, a: Contestant, b: Contestant, *, seed: int, raw: Any,
                  score: Callable[[Any, Contestant, Contestant], Mapping[str, np.ndarray]],
-                 weights: np.ndarray | None = None, method: str = "") -> None:
+                 weights: np.ndarray | None = None, method: str = "",
+                 linear: Callable[[Any, Contestant, Contestant], LinearScore] | None = None) -> None:
         self.a, self.b, self.seed, self.raw, self._score = a, b, seed, raw, score
-        self.weights, self.method = weights, method
+        self.weights, self.method, self._linear = weights, method, linear
         self._samples: Mapping[str, np.ndarray] | None = None
+
+    def linear_score(self) -> LinearScore | None:
+        """The metrics as linear in record features, when the game gives them so (Monte Carlo only)."""
+        return None if self._linear is None or self.exact else self._linear(self.raw, self.a, self.b)
 
     @property
     def exact(self) -> bool:
@@ -239,14 +278,17 @@ class Engagement:
     @property
     def trials(self) -> int:
         """Trials simulated (0 for an exact engagement)."""
-        return 0 if self.exact else next(iter(self.samples().values())).shape[1]
+        if self.exact:
+            return 0
+        linear = self.linear_score()
+        return linear.records.shape[0] if linear is not None else next(iter(self.samples().values())).shape[1]
 
     def recosted(self, a: Contestant, b: Contestant) -> Engagement:
         """The same play scored for contestants of other costs (same keys and plays)."""
         if (a.key, a.play, b.key, b.play) != (self.a.key, self.a.play, self.b.key, self.b.play):
             raise ValueError("recosting needs the same contestants, differing only in cost")
         return Engagement(a, b, seed=self.seed, raw=self.raw, score=self._score, weights=self.weights,
-                          method=self.method)
+                          method=self.method, linear=self._linear)
 
 
 @dataclass(frozen=True)

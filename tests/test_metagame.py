@@ -8,7 +8,7 @@ import pytest
 from scipy.linalg import orth
 from scipy.optimize import linprog, nnls
 
-from reports.metagame import SUPPORT_TOL, MetaGame, solve
+from reports.metagame import SUPPORT_TOL, MetaGame, _value_lp, solve
 
 RPS = np.array([[0.0, 1.0, -1.0], [-1.0, 0.0, 1.0], [1.0, -1.0, 0.0]])
 
@@ -281,3 +281,47 @@ def test_errors():
         solve(RPS, ["rock", "paper", "rock"])
     with pytest.raises(ValueError, match="labels"):
         solve(RPS, ["rock", "paper"])
+
+
+# --- a support hint (the bootstrap's shortcut) -------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(10))
+def test_support_hint_gives_the_same_equilibrium(seed, monkeypatch):
+    """A redrawn game solved from the first game's support equals the game solved by the LPs; the hint is
+    taken (no LP) when it holds a unique equilibrium, as for most small perturbations."""
+    import reports.metagame as mg
+
+    n = 6 + seed * 3
+    a = random_game(seed, n)
+    base = solve(a)
+    rng = np.random.default_rng(seed)
+    used = 0
+    for _ in range(5):
+        noise = np.triu(rng.normal(scale=0.02, size=(n, n)), 1)
+        redrawn = a + noise - noise.T
+        plain = solve(redrawn)
+        calls = []
+        monkeypatch.setattr(mg, "_value_lp", lambda m, calls=calls: calls.append(1) or _value_lp(m))
+        hinted = solve(redrawn, support_hint=base.support)
+        monkeypatch.undo()
+        used += not calls
+        np.testing.assert_allclose(hinted.shares, plain.shares, atol=1e-8)
+        np.testing.assert_allclose(hinted.nash_ratings, plain.nash_ratings, atol=1e-8)
+        assert hinted.value == pytest.approx(plain.value, abs=1e-8)
+    assert used >= 3
+
+
+def test_support_hint_wrong_or_degenerate_falls_back_to_the_lps():
+    a = random_game(3, 12)
+    base = solve(a)
+    assert not base.support.all()
+    # the whole field as the hint: entries outside the true support make it fail, the LPs answer
+    hinted = solve(a, support_hint=np.ones(12, dtype=bool))
+    np.testing.assert_allclose(hinted.shares, base.shares, atol=1e-12)
+    # rock, paper, scissors and a copy of rock: a segment of equilibria, so no hint can prove uniqueness;
+    # the maximum-entropy point (rock's share split evenly) comes back
+    idx = [0, 1, 2, 0]
+    g = solve(RPS[np.ix_(idx, idx)], support_hint=np.ones(4, dtype=bool))
+    np.testing.assert_allclose(g.shares, [1 / 6, 1 / 3, 1 / 3, 1 / 6], atol=1e-6)
+    # a hint of the wrong length is ignored, not an error
+    np.testing.assert_allclose(solve(a, support_hint=np.ones(5, dtype=bool)).shares, base.shares, atol=1e-12)

@@ -30,6 +30,7 @@ from rulesets.base import (
     CostChange,
     Engagement,
     FairCostRule,
+    LinearScore,
     Metric,
     OptionError,
     RulesError,
@@ -95,34 +96,59 @@ def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Con
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
 
 
-def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
-    """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
+#: Record features the metrics are linear in (simcore.moments): the four outcomes as indicators, then
+#: warriors lost, lost in the opening action, injuries suffered and Time Sections spent, side 0 and side 1.
+_FEATURES = (
+    ("outcome", int(EngagementOutcome.SIDE_0_WINS)), ("outcome", int(EngagementOutcome.SIDE_1_WINS)),
+    ("outcome", int(EngagementOutcome.NEITHER)), ("outcome", int(EngagementOutcome.BOTH_DESTROYED)),
+    ("lost_0", -1), ("lost_1", -1), ("opening_lost_0", -1), ("opening_lost_1", -1),
+    ("injuries_0", -1), ("injuries_1", -1), ("ts_0", -1), ("ts_1", -1),
+)
+
+
+def _linear(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> LinearScore:
+    """Every metric of both sides as weights on the record features (the one definition of the metrics:
+    :func:`_fields` evaluates it trial by trial)."""
     import numpy as np
 
-    outcome = rec.outcome()
-    size = np.array([a.subject.size, b.subject.size], np.float64)[:, None]
-    cost = np.array([a.cost, b.cost], np.float64)[:, None]
-    lost = np.vstack([rec.lost(0), rec.lost(1)]).astype(np.float64)
-    opening = np.vstack([rec.opening_lost(0), rec.opening_lost(1)]).astype(np.float64)
-    injuries = np.vstack([rec.injuries(0), rec.injuries(1)]).astype(np.float64)
-    ap_lost = lost * cost / size
-    ap_destroyed = ap_lost[::-1]
-    net = ap_destroyed - ap_lost
-    won = EngagementOutcome
-    return {
-        "win": np.vstack([outcome == won.SIDE_0_WINS, outcome == won.SIDE_1_WINS]).astype(np.float64),
-        "loss": np.vstack([outcome == won.SIDE_1_WINS, outcome == won.SIDE_0_WINS]).astype(np.float64),
-        "neither": np.vstack([outcome == won.NEITHER] * 2).astype(np.float64),
-        "both_destroyed": np.vstack([outcome == won.BOTH_DESTROYED] * 2).astype(np.float64),
-        "ap_destroyed": ap_destroyed,
-        "ap_lost": ap_lost,
-        "fraction_lost": lost / size,
-        "net_ap": net,
-        "net_ap_per_100ap": net * 100.0 / cost,
-        "injuries_inflicted": injuries[::-1],
-        "ts_spent": np.vstack([rec.ts(0), rec.ts(1)]).astype(np.float64),
-        "opening_ap_destroyed_per_100ap": (opening * cost / size)[::-1] * 100.0 / cost,
-    }
+    from rulesets.drakerys.fight import Record
+
+    f = {name: k for k, (name, _) in enumerate(_FEATURES)}
+    win = (0, 1)
+    neither, both = 2, 3
+    size = (a.subject.size, b.subject.size)
+    cost = (a.cost, b.cost)
+    weights = np.zeros((2 * len(METRIC_NAMES), len(_FEATURES)))
+    offsets = np.zeros(2 * len(METRIC_NAMES))
+    for s in (0, 1):
+        o = 1 - s
+        ap_each = (cost[0] / size[0], cost[1] / size[1])
+        rows = {
+            "win": {win[s]: 1.0},
+            "loss": {win[o]: 1.0},
+            "neither": {neither: 1.0},
+            "both_destroyed": {both: 1.0},
+            "ap_destroyed": {f[f"lost_{o}"]: ap_each[o]},
+            "ap_lost": {f[f"lost_{s}"]: ap_each[s]},
+            "fraction_lost": {f[f"lost_{s}"]: 1.0 / size[s]},
+            "net_ap": {f[f"lost_{o}"]: ap_each[o], f[f"lost_{s}"]: -ap_each[s]},
+            "net_ap_per_100ap": {f[f"lost_{o}"]: ap_each[o] * 100.0 / cost[s],
+                                 f[f"lost_{s}"]: -ap_each[s] * 100.0 / cost[s]},
+            "injuries_inflicted": {f[f"injuries_{o}"]: 1.0},
+            "ts_spent": {f[f"ts_{s}"]: 1.0},
+            "opening_ap_destroyed_per_100ap": {f[f"opening_lost_{o}"]: ap_each[o] * 100.0 / cost[s]},
+        }
+        for m, name in enumerate(METRIC_NAMES):
+            for k, w in rows[name].items():
+                weights[2 * m + s, k] = w
+    columns = np.array([int(Record[name.upper()]) for name, _ in _FEATURES], np.int64)
+    equals = np.array([value for _, value in _FEATURES], np.int64)
+    return LinearScore(METRIC_NAMES, rec.records, columns, equals, weights, offsets)
+
+
+def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
+    """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
+    return _linear(rec, a, b).samples()
 
 
 class DrakerysRuleset(Ruleset):
@@ -214,7 +240,8 @@ class DrakerysRuleset(Ruleset):
                                         rulings=rulings, weapons=weapons, trials=trials, seed=seed,
                                         threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
                                         max_batch_trials=PRECISION_BATCH)
-        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo")
+        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo",
+                          linear=_linear)
 
     def representative(self, catalog: Catalog, target: str) -> str:
         """``crows@12`` as given; ``crows``: the unit at the size printed on its sheet."""
@@ -268,6 +295,10 @@ class DrakerysRuleset(Ruleset):
                  "(`balance duel drakerys A B --shoot-from CM` shows them), and no Heroic Action dice are "
                  "used"]
         return notes + modelling_notes(*units)
+
+
+#: The metric names in the ruleset's order (rows of the linear score).
+METRIC_NAMES = tuple(m.name for m in DrakerysRuleset.metrics)
 
 
 def _with(catalog: Catalog, units: dict[str, Unit], weapons: dict[str, Weapon]) -> Catalog:
