@@ -506,8 +506,16 @@ def _failure(done: subprocess.CompletedProcess) -> str:
     return f"n/a (failed: {last})"
 
 
+#: Python's bytecode cache for the whole-process rows, in a folder of this run's own: `balance` runs as a
+#: user has it (bytecode written once and reused), whatever PYTHONDONTWRITEBYTECODE the caller set, and
+#: nothing is written beside the sources.
+_BYTECODE = tempfile.TemporaryDirectory(prefix="bench-pycache-")
+
+
 def _env(numba_cache: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = _BYTECODE.name
     if numba_cache is not None:
         env["NUMBA_CACHE_DIR"] = numba_cache
     return env
@@ -565,7 +573,7 @@ def bench_startup() -> list[Row]:
         return [(label, "n/a (balance command missing)", target, None)]
     commands = {"help": ["--help"], "table": ["table", "drakerys", "action"]}
     walls: dict[str, list[float]] = {name: [] for name in commands}
-    for args in commands.values():  # warm the numba cache and the file system
+    for args in commands.values():  # warm the numba and bytecode caches and the file system
         _, done = _balance(args)
         if done.returncode != 0:
             return [(label, _failure(done), target, None)]

@@ -65,6 +65,13 @@ def test_balance_help_imports_nothing_heavy():
     assert heavy_imports(["--help"]) == []
 
 
+def test_balance_help_loads_no_game():
+    """The top-level help lists the verbs only: the games' subcommands are registered when a verb's
+    commands are first read (reports.cli.verbs.when_needed), so no game package is imported."""
+    assert heavy_imports(["--help"], heavy=("rulesets.drakerys", "reports.drakerys.cli")) == []
+    assert heavy_imports(["table", "--help"], heavy=("reports.drakerys.cli",)) == ["reports.drakerys.cli"]
+
+
 def test_every_help_of_the_tree_imports_nothing_heavy():
     assert heavy_imports(*_every_help(cli)) == []
 

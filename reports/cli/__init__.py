@@ -15,7 +15,7 @@ import click
 
 from reports.cli import balance, options
 from reports.cli.rulesets_cmd import rulesets_command
-from reports.cli.verbs import VERBS
+from reports.cli.verbs import VERBS, when_needed
 from reports.files import SharedOutputError
 from rulesets import get as get_ruleset
 from rulesets.base import OptionError, RulesError
@@ -40,9 +40,15 @@ def cli():
 cli.add_command(rulesets_command)
 for _verb in VERBS.values():
     cli.add_command(_verb)
-for _game in GAMES:
-    importlib.import_module(f"reports.{_game}.cli").register(VERBS)
-    balance.register(VERBS, get_ruleset(_game))
+
+
+def _register_games() -> None:
+    for game in GAMES:
+        importlib.import_module(f"reports.{game}.cli").register(VERBS)
+        balance.register(VERBS, get_ruleset(game))
+
+
+when_needed(_register_games)
 
 
 def _fail(message: str, code: int) -> None:

@@ -3,14 +3,39 @@ subcommands are kinds of roll with a default (`balance roll drakerys [action|fig
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 import rulesets
 from rulesets.base import RulesError
 
+#: Registrations of the games' subcommands, run the first time any verb's commands are looked at: so
+#: `balance --help`, which lists the verbs only, imports no game.
+_PENDING: list[Callable[[], None]] = []
+
+
+def when_needed(register: Callable[[], None]) -> None:
+    """Run ``register`` (which adds subcommands to the verbs) before a verb's commands are first read."""
+    _PENDING.append(register)
+
+
+def _register_pending() -> None:
+    while _PENDING:
+        _PENDING.pop(0)()  # taken off first: registering reads the verbs' commands again
+
 
 class RulesetGroup(click.Group):
     """A verb: its commands are rulesets. Names a known but unimplemented ruleset as such (exit 1)."""
+
+    @property
+    def commands(self) -> dict[str, click.Command]:
+        _register_pending()
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._commands = value
 
     def get_command(self, ctx, cmd_name):
         command = super().get_command(ctx, cmd_name.lower())
