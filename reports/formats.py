@@ -349,12 +349,26 @@ def _json_column(values: np.ndarray) -> list:
     return [_jsonable(v) for v in values.tolist()]
 
 
+def _extension_column(column: pd.Series) -> list:
+    """A column of one of pandas' own dtypes (strings, nullable numbers) as JSON-ready values, missing
+    ones as None."""
+    import pandas as pd  # loaded already: the column is pandas'
+
+    values = column.to_numpy(dtype=object, na_value=None).tolist()
+    if pd.api.types.is_string_dtype(column.dtype):
+        return values  # str and None already
+    return [_jsonable(v) for v in values]
+
+
 def _frame_records(frame: pd.DataFrame) -> list[dict]:
     """``[{k: _jsonable(v) ...} for rec in frame.to_dict("records")]``, a column at a time."""
     columns = [_json_column(frame[c].to_numpy()) if isinstance(frame[c].dtype, np.dtype)
-               else [_jsonable(rec[c]) for rec in frame[[c]].to_dict("records")]  # pandas' own dtypes
-               for c in frame.columns]
+               else _extension_column(frame[c]) for c in frame.columns]
     return [dict(zip(frame.columns, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+#: One encoder for every record line (json.dumps with a keyword builds a new encoder per call).
+_LINE_ENCODER = json.JSONEncoder(allow_nan=False)
 
 
 def _render_json(report: Report) -> str:
@@ -367,7 +381,7 @@ def _render_json(report: Report) -> str:
     notes = report.notes + [n for s in report.sections for n in s.notes]
 
     def dumped(value: object, indent: int | None = None) -> str:
-        return json.dumps(value, indent=indent, allow_nan=False)
+        return json.dumps(value, indent=indent, allow_nan=False) if indent else _LINE_ENCODER.encode(value)
 
     lines = ["{", f'  "title": {dumped(report.title)},',
              '  "meta": ' + dumped(meta, 2).replace("\n", "\n  ") + ",", '  "sections": {']
