@@ -48,7 +48,7 @@ import numpy as np
 
 from simcore.config import TRIAL_JIT
 from simcore.dice import success_roll
-from simcore.exact import reroll_kind, success_roll_closed
+from simcore.exact import reroll_kind, success_powers, success_roll_closed
 from simcore.rng import next_u64
 from simcore.sampling import guide_pick, guide_table
 
@@ -136,6 +136,10 @@ def _stage_table(sides: int, n: int, threshold: int, mode: int, chain: bool, rer
                  reroll_limit: int, joint: bool) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
     """(w, k, cdf, values, guide) of one stage: built once per process, whichever thread asks first (a
     table depends on its stage alone; the arrays are never written to)."""
+    kind = reroll_kind(n, reroll_failures, reroll_limit)
+    if not joint and kind <= 1:  # independent dice: every dice count of this column is computed at once
+        successes = _successes_by_dice(sides, threshold, mode, chain, bool(kind), _dice_cap(n))[n]
+        return (0, *guide_table(successes / successes.sum()))
     pmf = success_pmf(n, sides, threshold, mode, chain, reroll_failures, reroll_limit)
     w = 0
     if joint:
@@ -146,6 +150,19 @@ def _stage_table(sides: int, n: int, threshold: int, mode: int, chain: bool, rer
     else:
         flat = pmf.sum(axis=1)
     return (w, *guide_table(flat))
+
+
+def _dice_cap(n: int) -> int:
+    """Dice counts are computed in columns of 64, 128, 256 ... (one column serves a whole report)."""
+    return max(64, 1 << (n - 1).bit_length())
+
+
+@functools.lru_cache(maxsize=256)
+def _successes_by_dice(sides: int, threshold: int, mode: int, chain: bool, reroll_failures: bool,
+                       n_max: int) -> list[np.ndarray]:
+    """Successes PMFs of 0..n_max independent dice (simcore.exact.success_powers), tails below TAIL
+    dropped."""
+    return success_powers(sides, [threshold], n_max, mode, chain, reroll_failures, TAIL)[0]
 
 
 def fill(args: tuple) -> bool:
