@@ -167,3 +167,20 @@ def test_trial_code_is_compiled_without_reference_counting():
 
     with pytest.raises(TypingError):
         allocates(3)
+
+
+@pytest.mark.parametrize("mode", [TOP_EXPLODE, TOP_SUCCESS, TOP_FAIL])
+@pytest.mark.parametrize("chain", [True, False])
+@pytest.mark.parametrize("reroll", [False, True])
+def test_tables_of_independent_dice_hold_the_closed_form(mode, chain, reroll):
+    """Tables of independent dice come from one column of success powers per threshold: each holds the
+    closed form's successes to 1e-13 (the integers of its CDF carry the rest)."""
+    from simcore.sampling import table_probabilities
+
+    for n in (1, 3, 12, 64, 65, 200):
+        for threshold in (2, 7, 10):
+            _, _, cdf, values, _ = stages._stage_table(10, n, threshold, mode, chain, reroll, 0, False)
+            expected = stages.success_pmf(n, 10, threshold, mode, chain, reroll, 0).sum(axis=1)
+            got = table_probabilities(cdf, values, expected.size + 3)
+            np.testing.assert_allclose(got[:expected.size], expected, rtol=0, atol=1e-13)
+            assert not got[expected.size:].any()
