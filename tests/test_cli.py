@@ -297,3 +297,14 @@ def test_installed_command_exit_codes():
     bad = subprocess.run([exe, "roll", "drakerys", "--dice", "0", "--threshold", "6"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [[], ["roll"], ["table"], ["efficiency"], ["roll", "drakerys"],
+                                  ["table", "drakerys"]], ids=" ".join)
+def test_nothing_chosen_yet_prints_the_help(capsys, args):
+    """`balance`, a verb or a game with nothing after it: its help on stdout, exit 0, never an error."""
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert err == ""
+    assert out.startswith(f"Usage: balance {' '.join(args)}".rstrip() + " [OPTIONS]")
+    assert "Commands:" in out

@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(exc.__cause__, KeyboardInterrupt):
             _fail(f"interrupted; {options.interrupted_status()}", 130)
         _fail("aborted", 1)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `balance`, or a verb with nothing after it
+        click.echo(exc.ctx.get_help())
+        sys.exit(0)
     except click.ClickException as exc:
         _fail(exc.format_message().replace("\n", " "), exc.exit_code)
     except (OptionError, SharedOutputError) as exc:

@@ -65,7 +65,9 @@ class DefaultCommandGroup(click.Group):
         self.default = default
 
     def parse_args(self, ctx, args):
-        if args and not args[0].startswith("-") and args[0] not in self.commands:
+        if not args:  # nothing chosen yet: the kinds and their help, not the default's missing options
+            raise click.exceptions.NoArgsIsHelpError(ctx)
+        if not args[0].startswith("-") and args[0] not in self.commands:
             kinds = ", ".join(sorted(self.commands))
             raise click.UsageError(f"unknown kind {args[0]!r} for `{ctx.command_path}`; accepted: {kinds}",
                                    ctx)
