@@ -32,6 +32,9 @@ PRECISION_TRIAL_CAP: int = 10**9
 #: with the trials, 8 bytes per field per trial (10**7 trials of 13 fields: about 1 GB).
 MAX_RECORD_TRIALS: int = 10**7
 DEFAULT_SEED: int = 0
+#: Most threads a run accepts. More than the cores is allowed (results never depend on the count; the run is
+#: just not faster): the bound only keeps a typo from starting thousands of threads.
+MAX_THREADS: int = 256
 
 #: Memory allowed for one batch of per-chunk histograms, in bytes.
 BATCH_HISTOGRAM_BYTES: int = 32 * 2**20

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from typing import TypeVar
 
+from simcore.config import MAX_THREADS
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -28,12 +30,12 @@ def available_threads() -> int:
 
 
 def check_threads(threads: int | None) -> int:
-    """The thread count to use; ``ValueError`` naming the accepted range when out of it."""
-    most = available_threads()
+    """The thread count to use (all the cores for None); ``ValueError`` naming the accepted range when out
+    of it."""
     if threads is None:
-        return most
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
-        raise ValueError(f"threads {threads!r} is not an integer from 1 to {most}")
+        return available_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads {threads!r} is not an integer from 1 to {MAX_THREADS}")
     return threads
 
 

@@ -308,3 +308,49 @@ def test_nothing_chosen_yet_prints_the_help(capsys, args):
     assert err == ""
     assert out.startswith(f"Usage: balance {' '.join(args)}".rstrip() + " [OPTIONS]")
     assert "Commands:" in out
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("nan", "'nan' is not a finite number"), ("inf", "'inf' is not a finite number"),
+    ("1e-400", "'1e-400' is too small to be told from 0"), ("0", "'0' is not above 0"),
+    ("-0.1", "'-0.1' is not above 0"), ("abc", "'abc' is not a number"),
+])
+def test_precision_refused_naming_what_was_typed(capsys, value, says):
+    args = ["roll", "drakerys", "--dice", "3", "--threshold", "6", "--precision", value]
+    assert_one_line_error(capsys, args, 2, says)
+
+
+def test_precision_above_one_half_refused_only_for_a_probability(capsys):
+    """A probability's 95% half-width never exceeds 0.5; a mean's can."""
+    assert_one_line_error(capsys, ["duel", "drakerys", "crows", "gold-keepers", "--precision", "0.6"], 2,
+                          "'0.6' is above 0.5: the target is a probability")
+    assert_one_line_error(capsys, ["efficiency", "drakerys", "--precision", "0.51"], 2, "'0.51' is above 0.5")
+    code, out, err = run(capsys, "roll", "drakerys", "--dice", "3", "--threshold", "6", "--precision", "0.6",
+                         "--format", "csv")
+    assert code == 0, err
+    assert csv(out)["probability"].sum() == pytest.approx(1.0)
+
+
+def test_more_threads_than_cores_are_allowed_said_and_change_nothing(capsys):
+    from simcore.parallel import available_threads
+
+    args = ["roll", "drakerys", "--dice", "4", "--threshold", "6", "--trials", "20000", "--format", "csv"]
+    code, one, _ = run(capsys, *args, "--threads", "1")
+    assert code == 0
+    many = available_threads() + 3
+    code, out, err = run(capsys, *args, "--threads", str(many))
+    assert code == 0, err
+    assert out == one
+    assert f"--threads {many} is more than the {available_threads()} core" in err
+    assert_one_line_error(capsys, [*args, "--threads", "257"], 2, "--threads")
+
+
+def test_help_of_always_simulated_verbs_does_not_promise_an_exact_computation(capsys):
+    for args in (["duel", "drakerys"], ["efficiency", "drakerys"], ["roll", "drakerys", "fight"]):
+        code, out, _ = run(capsys, *args, "--help")
+        assert code == 0
+        text = " ".join(out.split())
+        assert "instead of the exact computation" not in text
+        assert "95%%" not in text and "95% interval half-width of" in text
+    code, out, _ = run(capsys, "roll", "drakerys", "action", "--help")
+    assert "instead of the exact computation" in " ".join(out.split())

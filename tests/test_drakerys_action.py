@@ -639,5 +639,5 @@ def test_action_roll_rejects_bad_values(kwargs, named):
 def test_simulate_rejects_bad_run_options():
     with pytest.raises(RulesError, match="trials 0"):
         simulate_action_roll(ActionRoll(3, 6), trials=0, seed=1)
-    with pytest.raises(RulesError, match="threads 99"):
-        simulate_action_roll(ActionRoll(3, 6), trials=10, seed=1, threads=99)
+    with pytest.raises(RulesError, match="threads 999"):
+        simulate_action_roll(ActionRoll(3, 6), trials=10, seed=1, threads=999)

@@ -15,7 +15,7 @@ from reports.cli.options import (
     WholeNumber,
     catalog_option,
     emit,
-    mc_options,
+    mc_options_for,
     output_options,
     progress_reporter,
     ruling_option,
@@ -34,7 +34,9 @@ def _unit_option(f):
 def _field_options(f):
     """What every verb over a field of contestants takes: --unit, --catalog, the Monte Carlo options,
     --ruling and the output options (and the click context, for the overrides a report states)."""
-    for option in (click.pass_context, output_options, ruling_option, mc_options, catalog_option,
+    engagements = mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)",
+                                 probability=True, exact=False)
+    for option in (click.pass_context, output_options, ruling_option, engagements, catalog_option,
                    _unit_option):
         f = option(f)
     return f

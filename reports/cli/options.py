@@ -7,6 +7,7 @@ reports.formats (numpy) is imported when a report is emitted, not when the optio
 from __future__ import annotations
 
 import functools
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -78,26 +79,73 @@ def _check_plot(ctx, param, value):
     return path
 
 
-def _available_threads() -> int:
-    # asked only when --threads is given (simcore.parallel is light, but the limit is the machine's)
-    from simcore.parallel import available_threads
+def _note_threads(ctx, param, value):
+    """More threads than cores is allowed (the results are the same); say that it will not be faster."""
+    if value is not None:
+        from simcore.parallel import available_threads
 
-    return available_threads()
+        cores = available_threads()
+        if value > cores:
+            click.echo(f"balance: note: --threads {value} is more than the {cores} core"
+                       f"{'s' if cores > 1 else ''} this process may use: the results are the same, the run "
+                       "is not faster", err=True)
+    return value
 
 
-def mc_options(f):
-    """--trials, --precision, --seed, --threads."""
-    f = click.option("--threads", type=WholeNumber(1, _available_threads), default=None,
-                     help="Threads for Monte Carlo (default: all cores). Results do not depend on it.")(f)
-    f = click.option("--seed", type=WholeNumber(0, 2**64 - 1, "2**64-1"), default=None,
-                     help=f"Seed of the Monte Carlo streams (default {config.DEFAULT_SEED}).")(f)
-    f = click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None,
-                     help="Stop once the 95%% interval half-width of the mean is below this "
-                          f"(capped by --trials, default cap {config.PRECISION_TRIAL_CAP:.0e}).")(f)
-    f = click.option("--trials", type=WholeNumber(1, config.MAX_TRIALS, "10**12"), default=None,
-                     help="Monte Carlo trials (1e6 and 10**6 are accepted). Any of --trials, --precision "
-                          "or --seed runs the simulation instead of the exact computation.")(f)
-    return f
+class Precision(click.ParamType):
+    """--precision: a finite half-width above 0 (and at most 0.5 when the target is a probability), the
+    value typed named when refused."""
+
+    name = "float"
+
+    def __init__(self, probability: bool) -> None:
+        self.probability = probability
+
+    def convert(self, value, param, ctx):
+        text = value if isinstance(value, str) else repr(value)
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{text!r} is not a number", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{text!r} is not a finite number (give a half-width such as 0.01)", param, ctx)
+        if number <= 0.0:
+            why = "is too small to be told from 0" if number == 0.0 and _nonzero(text) else "is not above 0"
+            self.fail(f"{text!r} {why} (give a half-width such as 0.01)", param, ctx)
+        if self.probability and number > 0.5:
+            self.fail(f"{text!r} is above 0.5: the target is a probability, whose 95% interval is never that "
+                      "wide, so the run would stop at its first batch", param, ctx)
+        return number
+
+
+def _nonzero(text: str) -> bool:
+    return any(ch in "123456789" for ch in text.lower().split("e")[0])
+
+
+def mc_options_for(target: str, probability: bool, exact: bool = True):
+    """--trials, --precision, --seed, --threads, for a verb whose --precision targets ``target`` (a
+    probability or not) and that computes exactly unless asked to simulate (``exact``) or always simulates.
+    """
+    trials_help = "Monte Carlo trials (1e6 and 10**6 are accepted)." + (
+        " Any of --trials, --precision or --seed runs the simulation instead of the exact computation."
+        if exact else "")
+
+    def decorate(f):
+        f = click.option("--threads", type=WholeNumber(1, config.MAX_THREADS), default=None,
+                         callback=_note_threads,
+                         help="Threads for Monte Carlo (default: all cores). Results do not depend on it; "
+                              "more than the cores is allowed, not faster.")(f)
+        f = click.option("--seed", type=WholeNumber(0, 2**64 - 1, "2**64-1"), default=None,
+                         help=f"Seed of the Monte Carlo streams (default {config.DEFAULT_SEED}).")(f)
+        f = click.option("--precision", type=Precision(probability), default=None,
+                         help=f"Stop once the 95% interval half-width of {target} is below this "
+                              f"{'(above 0, at most 0.5) ' if probability else '(above 0) '}"
+                              f"(capped by --trials, default cap {config.PRECISION_TRIAL_CAP:.0e}).")(f)
+        f = click.option("--trials", type=WholeNumber(1, config.MAX_TRIALS, "10**12"), default=None,
+                         help=trials_help)(f)
+        return f
+
+    return decorate
 
 
 def ruling_option(f):

@@ -15,7 +15,7 @@ from reports.cli.options import (
     WholeNumber,
     catalog_option,
     emit,
-    mc_options,
+    mc_options_for,
     monte_carlo_settings,
     output_options,
     progress_reporter,
@@ -65,7 +65,7 @@ def roll_drakerys():
                    "expert-parry (failure): the target's skill on an injury roll.")
 @click.option("--show", multiple=True, type=click.Choice(SHOW),
               help="Tables to print (repeatable; default: successes and criticals).")
-@mc_options
+@mc_options_for("the mean successes", probability=False)
 @ruling_option
 @output_options
 def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler, rerolls, crits,

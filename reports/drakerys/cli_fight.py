@@ -8,7 +8,7 @@ from reports.cli.options import (
     WholeNumber,
     catalog_option,
     emit,
-    mc_options,
+    mc_options_for,
     monte_carlo_settings,
     output_options,
     progress_reporter,
@@ -40,7 +40,7 @@ def register(roll_drakerys: click.Group) -> None:
     @click.option("--charge", is_flag=True, help="A charges (Charge bonus, Brutal Charge, +1 Advantage).")
     @side_options
     @catalog_option
-    @mc_options
+    @mc_options_for("P(A wins the Fight alone)", probability=True, exact=False)
     @ruling_option
     @output_options
     def roll_fight(unit_a, unit_b, charge, catalogs, trials, precision, seed, threads, rulings, fmt, output,
@@ -67,7 +67,7 @@ def register(roll_drakerys: click.Group) -> None:
     @click.option("--distance", type=WholeNumber(0, 1000), required=True, help="Distance in cm.")
     @side_options
     @catalog_option
-    @mc_options
+    @mc_options_for("the mean injuries inflicted", probability=False, exact=False)
     @ruling_option
     @output_options
     def roll_shoot(unit_a, unit_b, distance, catalogs, trials, precision, seed, threads, rulings, fmt,
@@ -98,7 +98,7 @@ def register(roll_drakerys: click.Group) -> None:
               help="Rounds of the game left (16 Time Sections each).")
 @side_options
 @catalog_option
-@mc_options
+@mc_options_for("P(A wins)", probability=True, exact=False)
 @ruling_option
 @output_options
 def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precision, seed, threads, rulings,

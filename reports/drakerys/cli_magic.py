@@ -14,7 +14,7 @@ import click
 from reports.cli.options import (
     WholeNumber,
     emit,
-    mc_options,
+    mc_options_for,
     monte_carlo_settings,
     output_options,
     progress_reporter,
@@ -98,7 +98,7 @@ def _sources(sources: int | None, vortexes: int | None, maelstroms: int | None) 
               help="Resistance of the Wizard's unit against the 2D10 hits of a 4+ cataclysm.")
 @click.option("--show", multiple=True, type=click.Choice(SPELL_SECTIONS),
               help="Tables to print (repeatable; default: all that apply; CSV holds the first).")
-@mc_options
+@mc_options_for("the mean successes", probability=False)
 @ruling_option
 @output_options
 def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroic, tiers, resistance, show,
