@@ -90,6 +90,7 @@ def check_writable(path: Path | str) -> None:
             raise OSError(f"output folder {_quoted(folder)} does not exist")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OSError(f"output {shown} is not writable: cannot create files in {_quoted(folder)}")
+        _probe_folder(shown, folder)
         return
     mode = info.st_mode
     if stat.S_ISDIR(mode):
@@ -100,6 +101,21 @@ def check_writable(path: Path | str) -> None:
         raise OSError(f"output {shown} is not writable")
     if stat.S_ISREG(mode) and not os.access(folder, os.W_OK | os.X_OK):
         raise OSError(f"output {shown} is not writable: its folder {_quoted(folder)} is read-only")
+    if stat.S_ISREG(mode):
+        _probe_folder(shown, folder)
+
+
+def _probe_folder(shown: str, folder: Path) -> None:
+    """Create and remove one empty file of a unique name in ``folder``: what writing the output will do
+    first (some folders refuse it whatever their permissions say, e.g. /proc and /sys, and root passes
+    every permission check)."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".balance-probe.", dir=folder)
+    except OSError as exc:
+        raise OSError(f"output {shown} cannot be written: no file can be created in its folder "
+                      f"{_quoted(folder)} ({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(name)
 
 
 def _umask() -> int:

@@ -354,3 +354,23 @@ def test_help_of_always_simulated_verbs_does_not_promise_an_exact_computation(ca
         assert "95%%" not in text and "95% interval half-width of" in text
     code, out, _ = run(capsys, "roll", "drakerys", "action", "--help")
     assert "instead of the exact computation" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(("output", "says"), [
+    ("", "'' is empty: give a file name"),
+    ("/proc/version", "no file can be created in its folder '/proc'"),
+])
+def test_output_that_cannot_be_written_is_refused_before_the_run(capsys, output, says):
+    """Named with the option and the path the user gave (never a temporary file's name), exit 2."""
+    if not Path("/proc/version").exists() and output.startswith("/proc"):
+        pytest.skip("no /proc on this system")
+    args = ["roll", "drakerys", "--dice", "3", "--threshold", "6", "--output", output]
+    assert_one_line_error(capsys, args, 2, says)
+
+
+def test_checking_the_output_folder_leaves_nothing_behind(capsys, tmp_path):
+    out = tmp_path / "roll.csv"
+    code, _, err = run(capsys, "roll", "drakerys", "--dice", "3", "--threshold", "6", "--format", "csv",
+                       "--output", str(out))
+    assert code == 0, err
+    assert [p.name for p in tmp_path.iterdir()] == ["roll.csv"]

@@ -64,6 +64,8 @@ class WholeNumber(click.ParamType):
 def _check_output(ctx, param, value):
     if value is None:
         return None
+    if not str(value).strip():
+        raise click.BadParameter(f"{value!r} is empty: give a file name", ctx, param)
     path = Path(value)
     try:
         files.check_writable(path)
