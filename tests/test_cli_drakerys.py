@@ -120,6 +120,11 @@ BAD = [
     (("duel", "warbound", "a", "b"), 1, "not implemented yet"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--save", "/proc/no/such"), 2,
      "--save"),
+    # the bound a unit's Health sets, said in words (it read "12 is not a whole number from 0 to 0")
+    (("roll", "drakerys", "fight", "crows", "warriors", "--injuries-a", "12"), 2,
+     "--injuries-a 12: Crows have Health 1, so a warrior dies when it takes 1 injury and the unit carries at "
+     "most 0 injury tokens"),
+    (("roll", "drakerys", "fight", "crows", "warriors", "--ap-a", "0"), 2, "--ap-a"),
 ]
 
 

@@ -420,7 +420,10 @@ BAD = {
     "bool for int": ({"units": {"crows": crows_sheet(profile_actions=True)}},
                      "units.crows: profile.actions: expected a whole number, got true"),
     "negative AP": ({"recruitment": {"crows": crows_row(ap_12=-5)}},
-                    "recruitment.crows: options[2].ap: expected a whole number >= 0, got -5"),
+                    "recruitment.crows: options[2].ap: expected a whole number >= 1, got -5"),
+    # a unit costing nothing would divide every per-AP figure by zero (nan and blank cells before)
+    "zero AP": ({"recruitment": {"crows": crows_row(ap_12=0)}},
+                "recruitment.crows: options[2].ap: expected a whole number >= 1, got 0"),
     "negative rarity": ({"recruitment": {"crows": crows_row(options=[{"size": 6, "ap": 80, "rarity": -1}])}},
                         "recruitment.crows: options[0].rarity: expected a whole number >= 0, got -1"),
     "size zero": ({"recruitment": {"crows": crows_row(options=[{"size": 0, "ap": 80, "rarity": 0}])}},

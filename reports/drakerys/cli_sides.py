@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from reports.cli.options import WholeNumber
-from rulesets.base import RulesError
+from rulesets.base import OptionError, RulesError
 from rulesets.drakerys.fight import Combatant
 from rulesets.drakerys.rules import MAX_EXTRA_OPTION
 from rulesets.drakerys.units import Catalog, Unit
@@ -16,7 +16,7 @@ from rulesets.drakerys.units import Catalog, Unit
 #: (option stem, type, help) of the per-side options; flags have type None.
 _SIDE_OPTIONS = (
     ("size", WholeNumber(1, 1000), "warriors (default: the size on the unit sheet)"),
-    ("ap", WholeNumber(0, 100_000), "Army Points of the unit (needed for a size the rulebook does not list)"),
+    ("ap", WholeNumber(1, 100_000), "Army Points of the unit (needed for a size the rulebook does not list)"),
     ("stress", WholeNumber(0, MAX_EXTRA_OPTION), "Stress markers already on the unit"),
     ("injuries", WholeNumber(0, 100), "injury tokens already on the unit"),
     ("heroic", WholeNumber(0, 5), "Heroic Action dice added to its fight/shooting rolls"),
@@ -66,9 +66,15 @@ def combatant(catalog: Catalog, name: str, letter: str, options: dict) -> tuple[
         size = default_size(unit)
     if ap is None:
         ap = unit.size_option(size).ap
+    injuries = options.get(f"injuries_{letter}") or 0
+    if unit.profile is not None and injuries >= max(1, unit.profile.health):
+        health = unit.profile.health
+        raise OptionError(f"--injuries-{letter} {injuries}: {unit.name} have Health {health}, so a warrior "
+                          f"dies when it takes {health} injur{'y' if health == 1 else 'ies'} and the unit "
+                          f"carries at most {health - 1} injury token{'s' if health - 1 != 1 else ''}")
     c = Combatant(
         unit, size,
-        injuries=options.get(f"injuries_{letter}") or 0,
+        injuries=injuries,
         stress=options.get(f"stress_{letter}") or 0,
         heroic=options.get(f"heroic_{letter}") or 0,
         rerolls=options.get(f"rerolls_{letter}") or 0,

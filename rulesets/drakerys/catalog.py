@@ -352,7 +352,7 @@ def _read_profile(f: _Fields) -> Profile:
 
 
 def _read_size(f: _Fields, source: str) -> UnitSize:
-    return UnitSize(f.whole("size", 1), f.whole("ap", 0), f.whole("rarity", 0), source)
+    return UnitSize(f.whole("size", 1), f.whole("ap", 1), f.whole("rarity", 0), source)
 
 
 def _read_types(f: _Fields) -> tuple[tuple[str, ...], int | None]:
