@@ -125,6 +125,7 @@ BAD = [
      "--injuries-a 12: Crows have Health 1, so a warrior dies when it takes 1 injury and the unit carries at "
      "most 0 injury tokens"),
     (("roll", "drakerys", "fight", "crows", "warriors", "--ap-a", "0"), 2, "--ap-a"),
+    (("roll", "drakerys", "spell", "--level", "3", "--distance", "1e9"), 2, "1e9 cm is beyond 1000 cm"),
 ]
 
 

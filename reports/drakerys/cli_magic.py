@@ -28,8 +28,13 @@ MAX_SOURCES = 100
 MAX_MANA = 1000
 
 
+#: Longest distance accepted in cm (as for shooting): ten metres of table, far past the Action Table's
+#: last column (the opposition grows by 1 every 10 cm).
+MAX_CM = 1000
+
+
 class Centimetres(click.ParamType):
-    """A finite distance in centimetres, >= 0."""
+    """A finite distance in centimetres, from 0 to :data:`MAX_CM`."""
 
     name = "cm"
 
@@ -40,6 +45,9 @@ class Centimetres(click.ParamType):
             self.fail(f"{value!r} is not a distance in centimetres", param, ctx)
         if not math.isfinite(number) or number < 0:
             self.fail(f"{value} is not a finite distance >= 0 cm", param, ctx)
+        if number > MAX_CM:
+            self.fail(f"{value} cm is beyond {MAX_CM} cm (ten metres of table; the opposition passes the "
+                      "Action Table's last column long before)", param, ctx)
         return number
 
 
