@@ -111,7 +111,7 @@ SHOTS = {
                                                     Combatant(unit("warriors"), 6), 80),
     "rockthrowers at spearmen (expert parry)": (Combatant(unit("rockthrowers"), 3),
                                                 Combatant(unit("spearmen"), 10), 30),
-    "bowmen at sniper (sharpshooter)": (Combatant(unit("irosia-bowmen"), 10), Combatant(SNIPER, 6), 0),
+    "bowmen at sniper (sharpshooter)": (Combatant(unit("irosia-bowmen"), 10), Combatant(SNIPER, 6), 1),
 }
 
 
@@ -251,6 +251,16 @@ def test_engagement_precision_stops_early():
     result = combat.simulate_engagement(a, b, trials=10**7, seed=1, precision=0.01)
     assert result.run.stopped_by_precision and result.run.trials < 10**7
     assert result.p_wins(0).half_width < 0.01
+
+
+def test_engaged_units_neither_shoot_nor_open_fire():
+    """seed 002, SHOOTING: "Prerequisite: The Unit is not Engaged"; at 0 cm the units are in contact."""
+    a, b = Combatant(unit("crossbowmen"), 6), Combatant(unit("crows"), 12)
+    with pytest.raises(RulesError, match="in contact, so both are Engaged"):
+        combat.simulate_shooting(a, b, distance_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
+    with pytest.raises(RulesError, match="in contact, so both are Engaged"):
+        combat.simulate_engagement(a, b, shoot_from_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
+    assert combat.check_shot(a, CATALOG.weapons[a.unit.weapon], 1).name
 
 
 def test_bad_inputs_name_the_value():

@@ -16,6 +16,7 @@ from reports.cli.options import (
 )
 from reports.drakerys.cli_sides import combatant, describe, load_catalog, side_options
 from rulesets.drakerys import DrakerysRulings
+from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
 
 def _setup(catalogs, rulings, name_a, name_b, options):
@@ -24,6 +25,13 @@ def _setup(catalogs, rulings, name_a, name_b, options):
     catalog = load_catalog(catalogs)
     return (catalog, in_force, combatant(catalog, name_a, "a", options),
             combatant(catalog, name_b, "b", options))
+
+
+def _not_engaged(ctx, param, value):
+    """A shot from 0 cm: the units are in contact, Engaged, and cannot shoot (refused before the run)."""
+    if value == 0:
+        raise click.BadParameter(ENGAGED_CANNOT_SHOOT, ctx, param)
+    return value
 
 
 def _no_plot(plot, verb):
@@ -64,7 +72,8 @@ def register(roll_drakerys: click.Group) -> None:
     @roll_drakerys.command("shoot")
     @click.argument("unit_a", metavar="SHOOTER")
     @click.argument("unit_b", metavar="TARGET")
-    @click.option("--distance", type=WholeNumber(0, 1000), required=True, help="Distance in cm.")
+    @click.option("--distance", type=WholeNumber(0, 1000), required=True, callback=_not_engaged,
+                  help="Distance in cm (at least 1: units in contact are Engaged and cannot shoot).")
     @side_options
     @catalog_option
     @mc_options_for("the mean injuries inflicted", probability=False, exact=False)
@@ -92,7 +101,7 @@ def register(roll_drakerys: click.Group) -> None:
 @click.command("drakerys")
 @click.argument("unit_a", metavar="A")
 @click.argument("unit_b", metavar="B")
-@click.option("--shoot-from", type=WholeNumber(0, 1000), default=None,
+@click.option("--shoot-from", type=WholeNumber(0, 1000), default=None, callback=_not_engaged,
               help="A opens fire from this distance (cm) instead of charging.")
 @click.option("--rounds", type=WholeNumber(1, 6), default=6, show_default=True,
               help="Rounds of the game left (16 Time Sections each).")

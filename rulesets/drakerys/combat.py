@@ -34,7 +34,7 @@ from rulesets.drakerys.kernels_fight import (
     _fight_chunks,
     _shooting_chunks,
 )
-from rulesets.drakerys.rules import MAX_ACTION_TS, ROUNDS, TS_PER_ROUND, DrakerysRulings
+from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT, MAX_ACTION_TS, ROUNDS, TS_PER_ROUND, DrakerysRulings
 from rulesets.drakerys.units import Weapon
 from simcore import config, runner
 from simcore.stages import BankSpec
@@ -243,6 +243,8 @@ def check_shot(shooter: Combatant, weapon: Weapon | None, distance_cm: int) -> W
     if weapon is None or u.profile.shooting is None:
         raise RulesError(f"{u.name} has no ranged weapon, so it cannot shoot")
     distance_cm = whole_number("distance (cm)", distance_cm, 0)
+    if distance_cm == 0:
+        raise RulesError(ENGAGED_CANNOT_SHOOT)
     if distance_cm > weapon.max_range_cm:
         raise RulesError(f"{u.name}'s {weapon.name} reaches {weapon.max_range_cm} cm, not {distance_cm} cm")
     return weapon

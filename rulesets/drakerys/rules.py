@@ -205,3 +205,10 @@ def describe_modifiers(swashbuckler: bool, rerolls: int, crits: str) -> list[str
     if crits != "normal":
         parts.append(f"criticals as {crits}")
     return parts
+
+
+#: seed 002, SHOOTING (line 854): "Prerequisite: The Unit is not Engaged", and the target must be "a
+#: non-Engaged Enemy Unit"; a unit is Engaged when a warrior is "in Contact with an Enemy Warrior" (557-558).
+ENGAGED_CANNOT_SHOOT = ("at 0 cm the units are in contact, so both are Engaged, and an Engaged unit can "
+                        "neither shoot nor be shot at (seed 002, SHOOTING: \"Prerequisite: The Unit is not "
+                        "Engaged\")")
