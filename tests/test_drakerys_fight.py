@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from naive_fight import naive_engagement, naive_fight, naive_shooting
 
+from reports.drakerys.fight import shooting_report
 from rulesets.base import RulesError
 from rulesets.drakerys import DrakerysRulings, catalog, combat
 from rulesets.drakerys.fight import (
@@ -125,8 +126,11 @@ def test_shooting_kernel_matches_naive_twin(name):
     outcomes = [naive_shooting(rng, a, b, weapon, distance) for _ in range(NAIVE_TRIALS)]
     for o in outcomes:
         o["morale_code"] = Morale.NO_ROLL if o["morale"] is None else Morale[o["morale"].upper()]
-    rows = [ShootingRow.REMOVED, ShootingRow.INFLICTED, ShootingRow.MORALE]
-    naive = naive_rows(outcomes, ["kills", "inflicted", "morale_code"], result.run.counts.shape[1])
+    for o in outcomes:  # a scattered unit loses every warrior
+        o["casualties"] = b.size if o["morale"] == "scatter" else o["kills"]
+    rows = [ShootingRow.REMOVED, ShootingRow.INFLICTED, ShootingRow.MORALE, ShootingRow.CASUALTIES]
+    naive = naive_rows(outcomes, ["kills", "inflicted", "morale_code", "casualties"],
+                       result.run.counts.shape[1])
     assert_same(result.run.counts[rows], naive, [row.name for row in rows])
 
 
@@ -251,6 +255,25 @@ def test_engagement_precision_stops_early():
     result = combat.simulate_engagement(a, b, trials=10**7, seed=1, precision=0.01)
     assert result.run.stopped_by_precision and result.run.trials < 10**7
     assert result.p_wins(0).half_width < 0.01
+
+
+def test_shooting_ap_destroyed_counts_a_scattered_target_whole():
+    """As the Fight and the duel: a target that scatters loses every warrior (it read 17-34% low when only
+    the warriors the shot removed were counted)."""
+    a, b = Combatant(unit("crossbowmen"), 6, stress=1), Combatant(unit("crows"), 12)
+    ap = 160
+    result = combat.simulate_shooting(a, b, distance_cm=35, weapons=CATALOG.weapons, trials=200_000, seed=3)
+    scatter = result.morale()["scatter"].value
+    assert scatter > 0.01  # the scenario does scatter the Crows
+    lost = result.casualty_distribution()
+    assert sum(e.value for e in lost) == pytest.approx(1.0)
+    assert lost[b.size].value >= scatter  # every scatter is a whole unit lost
+    assert result.ap_destroyed(ap).value == pytest.approx(result.casualties().value * ap / b.size)
+    only_removed = result.removed().value * ap / b.size
+    assert result.ap_destroyed(ap).value > only_removed + 5 * result.ap_destroyed(ap).stderr
+    report = shooting_report(result, ap, "crossbowmen", "crows")
+    table = report.sections[0].data
+    assert set(table.measure) >= {"casualties_B", "removed_B", "morale_B"}
 
 
 def test_engaged_units_neither_shoot_nor_open_fire():

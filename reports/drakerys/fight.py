@@ -72,7 +72,8 @@ def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_
     """`balance roll drakerys shoot`: casualties, injuries and the target's morale."""
     run = result.run
     rows = [_row("morale_B", k, e) for k, e in result.morale().items()]
-    rows += _distribution("casualties_B", result.removed_distribution())
+    rows += _distribution("casualties_B", result.casualty_distribution())
+    rows += _distribution("removed_B", result.removed_distribution())
     w = result.weapon
     meta = [
         ("ruleset", "drakerys (seed 002, SHOOTING, MORALE)"),
@@ -85,7 +86,8 @@ def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_
         ("injuries inflicted", _est(result.injuries_inflicted())),
         ("AP destroyed", _est(result.ap_destroyed(ap_b))),
     ]
-    notes = ["casualties are warriors removed by the shot (a Morale scatter is listed under morale_B)"]
+    notes = ["casualties count warriors removed by the shot and, when the target scatters, all the others "
+             "(as in the Fight and the duel); removed_B counts the shot's alone"]
     notes += modelling_notes(result.shooter.unit, result.target.unit)
     return Report("Drakerys: one Shooting", meta, [Section("shooting", "Outcomes", pd.DataFrame(rows))],
                   notes=notes)

@@ -221,20 +221,30 @@ class ShootingResult:
         return out
 
     def removed(self) -> Estimate:
-        """Mean warriors of the target the shot removed (a Morale scatter is not counted: see morale())."""
+        """Mean warriors of the target the shot removed (a scatter not counted: see casualties())."""
         return histogram_mean(self.run.counts[ShootingRow.REMOVED])
 
     def removed_distribution(self) -> list[Estimate]:
         """P(the shot removed k warriors of the target), k = 0 .. its size."""
         return _distribution(self.run.counts[ShootingRow.REMOVED], self.target.size, self.run.trials)
 
+    def casualties(self) -> Estimate:
+        """Mean warriors the target lost: those removed, or every one when its Morale roll scattered it (as
+        the Fight and the duel count them)."""
+        return histogram_mean(self.run.counts[ShootingRow.CASUALTIES])
+
+    def casualty_distribution(self) -> list[Estimate]:
+        """P(the target lost k warriors, a scatter included), k = 0 .. its size."""
+        return _distribution(self.run.counts[ShootingRow.CASUALTIES], self.target.size, self.run.trials)
+
     def injuries_inflicted(self) -> Estimate:
         """Mean injuries the shot inflicted, counted before the target's Safeguard."""
         return histogram_mean(self.run.counts[ShootingRow.INFLICTED])
 
     def ap_destroyed(self, ap: int) -> Estimate:
-        """Army Points of the target the shot destroyed (warriors removed) when the target costs ``ap``."""
-        return _ap(self.removed(), self.target.size, ap)
+        """Army Points of the target destroyed (warriors removed, and every warrior of a unit that scattered)
+        when the target costs ``ap``."""
+        return _ap(self.casualties(), self.target.size, ap)
 
 
 def check_shot(shooter: Combatant, weapon: Weapon | None, distance_cm: int) -> Weapon:

@@ -203,6 +203,7 @@ class ShootingRow(IntEnum):
     REMOVED = 0  # warriors of the target removed by the shot (not by a scatter)
     INFLICTED = 1  # injuries inflicted, before Safeguard
     MORALE = 2  # the target's Morale
+    CASUALTIES = 3  # warriors the target lost in all: those removed, or every one when it scattered
 
 
 class EngagementRow(IntEnum):

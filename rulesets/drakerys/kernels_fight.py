@@ -624,6 +624,7 @@ def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trial
             _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
             _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
             _count(out, i, ShootingRow.MORALE, morale)
+            _count(out, i, ShootingRow.CASUALTIES, side[1, Side.SIZE] - state[1, State.ALIVE])
     return out.shape[0]
 
 
