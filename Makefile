@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: setup
-	$(BIN)/balance efficiency drakerys --save $(OUT)
-	@echo "written into $(OUT)/: efficiency.csv (ranking with fair costs), metagame.csv, matchups.csv, efficiency.md, efficiency.json, efficiency.png"
+	$(BIN)/balance efficiency drakerys --save $(OUT) --summary
 
 test: setup
 	$(BIN)/python -m pytest

@@ -211,3 +211,23 @@ def test_table_all_into_a_folder_that_cannot_be_made_is_a_usage_error(capsys, tm
     assert_one_line_error(capsys, ("table", "drakerys", "all", "--output", str(blocker / "tables")), 2,
                           "--output")
     assert blocker.read_text() == "x"
+
+
+def test_efficiency_summary_is_short_and_points_at_the_files(capsys, tmp_path):
+    """`make run`: the files saved, and on the terminal a few lines within 100 columns: method, rulings,
+    verdicts, both ends of the ranking (with the ranking's own numbers) and where the report is."""
+    folder = tmp_path / "out"
+    code, out, err = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--save", str(folder), "--summary")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) <= 25 and max(len(line) for line in lines) <= 100
+    ranking = pd.read_csv(folder / "efficiency.csv")
+    text = " ".join(out.split())
+    assert "rulings: DK-crit-chain=true" in text and "seed 3" in text
+    assert f"verdicts: {(ranking.verdict == 'under-costed').sum()} under-costed" in text
+    first, last = ranking.iloc[0], ranking.iloc[-1]
+    assert f"1. {first.key}: {first.cost:g} AP, fair cost {first.fair_cost:.0f}" in text
+    assert f"{int(last['rank'])}. {last.key}:" in text
+    assert str(folder / "efficiency.md") in text
+    code, full, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST)
+    assert len(full.splitlines()) > len(lines)

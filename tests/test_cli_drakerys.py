@@ -57,8 +57,12 @@ def test_shoot(capsys):
                        "--obstacles-a", "1", "--trials", "20000", "--format", "csv")
     assert code == 0
     rows = pd.read_csv(io.StringIO(out))
-    assert set(rows.measure) == {"morale_B", "casualties_B"}
-    assert rows[rows.measure == "morale_B"]["probability"].sum() == pytest.approx(1.0, abs=1e-9)
+    assert set(rows.measure) == {"morale_B", "casualties_B", "removed_B"}
+    for measure in ("morale_B", "casualties_B", "removed_B"):
+        assert rows[rows.measure == measure]["probability"].sum() == pytest.approx(1.0, abs=1e-9)
+    lost = rows[rows.measure == "casualties_B"].set_index("outcome")["probability"]
+    scatter = rows[(rows.measure == "morale_B") & (rows.outcome == "scatter")]["probability"].iloc[0]
+    assert lost.loc["12"] >= scatter > 0  # a scattered unit of 12 Crows is 12 warriors lost
 
 
 def test_duel_and_shoot_from(capsys):

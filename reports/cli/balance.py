@@ -7,6 +7,7 @@ command runs, not when the command tree is built, so `balance --help` stays quic
 from __future__ import annotations
 
 import contextlib
+import textwrap
 from pathlib import Path
 
 import click
@@ -77,9 +78,12 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
     @click.option("--save", "save_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
                   help="Also write efficiency.csv (ranking), metagame.csv, matchups.csv, efficiency.md, "
                        "efficiency.json and efficiency.png (the win matrix) into this folder, all or none.")
+    @click.option("--summary", is_flag=True,
+                  help="Print a short summary (the method and rulings, the verdicts, the top and bottom of "
+                       "the ranking, the files saved) instead of the whole report.")
     @_field_options
-    def efficiency(ctx, only, save_dir, catalogs, trials, precision, seed, threads, rulings, fmt, output,
-                   plot):
+    def efficiency(ctx, only, save_dir, summary, catalogs, trials, precision, seed, threads, rulings, fmt,
+                   output, plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
         win matrix.
@@ -107,11 +111,47 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                 out.write_text("efficiency.md", render(report, "markdown"))
                 out.write_text("efficiency.json", render(report, "json"))
                 out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset))
-        emit(report, fmt, output)
+        if summary:
+            click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
+        else:
+            emit(report, fmt, output)
         if plot is not None:
             api.plot_win_matrix(grid, plot, ruleset)
 
     return _for(efficiency, ruleset)
+
+
+#: Entries shown at each end of the ranking by --summary, and the width its lines are wrapped to.
+SUMMARY_ENDS = 5
+SUMMARY_WIDTH = 100
+
+
+def _summary(report, saved: list[Path]) -> str:
+    """A few lines for a terminal: what was computed and how, the verdicts, both ends of the ranking with
+    fair costs, and where the whole report is."""
+    meta = dict(report.meta)
+    rank = report.sections[0].data
+    unit = rank["cost_unit"].iloc[0] if len(rank) else ""
+
+    def line(row) -> str:
+        return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost "
+                f"{row['fair_cost']:.0f} [{row['fair_cost_low']:.0f}, {row['fair_cost_high']:.0f}] {unit}, "
+                f"{row['verdict']}")
+
+    out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
+    out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts
+    ends = min(SUMMARY_ENDS, len(rank))
+    out.append(f"top {ends} by value per {unit}:")
+    out += [line(r) for _, r in rank.head(ends).iterrows()]
+    if len(rank) > ends:
+        out.append(f"bottom {min(ends, len(rank) - ends)}:")
+        out += [line(r) for _, r in rank.tail(min(ends, len(rank) - ends)).iterrows()]
+    if saved:
+        out.append(f"the whole report: {', '.join(str(p) for p in saved)}")
+    else:
+        out.append("the whole report: run without --summary, or with --save DIR")
+    return "\n".join(textwrap.fill(text, SUMMARY_WIDTH, subsequent_indent="      ", break_on_hyphens=False)
+                     for text in out)
 
 
 def whatif_command(ruleset: Ruleset) -> click.Command:
