@@ -109,7 +109,12 @@ def test_units_and_spell_are_registered(capsys):
 
 BAD = [
     (("roll", "drakerys", "fight", "crowz", "warriors"), 1, "did you mean crows"),
-    (("roll", "drakerys", "fight", "bowmen", "warriors"), 1, "avaren-bowmen"),
+    (("roll", "drakerys", "fight", "bowmen", "warriors"), 1,
+     "'bowmen' is ambiguous; use irosia-bowmen (avaren-bowmen cannot fight)"),
+    (("roll", "drakerys", "shoot", "bowmen", "crows", "--distance", "10"), 1,
+     "use irosia-bowmen (avaren-bowmen cannot shoot)"),
+    # only units that can fight are suggested (it offered units with no profile)
+    (("duel", "drakerys", "dragon", "crows"), 1, "no close name among the units that can fight"),
     (("roll", "drakerys", "fight", "crows", "warriors", "--size-a", "7"), 1, "6, 9, 12"),
     (("roll", "drakerys", "fight", "crows", "warriors", "--size-a", "0"), 2, "--size-a"),
     (("roll", "drakerys", "fight", "scouts", "warriors"), 1, "no profile"),

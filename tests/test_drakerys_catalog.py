@@ -334,7 +334,7 @@ def test_unit_lookup_by_key_name_typo_and_ambiguity(catalog):
     assert catalog.unit(" CROWS ").key == "crows"
     with pytest.raises(RulesError, match=r"(?i)unknown unit .Crowz.; did you mean .*\bcrows\b"):
         catalog.unit("Crowz")
-    with pytest.raises(RulesError, match="ambiguous; use one of: avaren-bowmen, irosia-bowmen"):
+    with pytest.raises(RulesError, match="ambiguous; use avaren-bowmen or irosia-bowmen"):
         catalog.unit("Bowmen")
     with pytest.raises(RulesError, match="aurium-lancers|irosia-lancers"):
         catalog.unit("lancers")

@@ -19,12 +19,22 @@ from rulesets.drakerys import DrakerysRulings
 from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
 
-def _setup(catalogs, rulings, name_a, name_b, options):
-    """(catalog, rulings in force, (combatant, AP) for A and B)."""
+def _fights(unit) -> bool:
+    return unit.profile is not None
+
+
+def _shoots(unit) -> bool:
+    return unit.profile is not None and unit.profile.shooting is not None and unit.weapon is not None
+
+
+def _setup(catalogs, rulings, name_a, name_b, options, a_shoots=False):
+    """(catalog, rulings in force, (combatant, AP) for A and B); names are resolved among the units that
+    can fight (A among those that can shoot when ``a_shoots``)."""
     in_force = DrakerysRulings().with_assignments(rulings)
     catalog = load_catalog(catalogs)
-    return (catalog, in_force, combatant(catalog, name_a, "a", options),
-            combatant(catalog, name_b, "b", options))
+    a_use = (_shoots, "shoot") if a_shoots else (_fights, "fight")
+    return (catalog, in_force, combatant(catalog, name_a, "a", options, *a_use),
+            combatant(catalog, name_b, "b", options, _fights, "fight"))
 
 
 def _not_engaged(ctx, param, value):
@@ -90,7 +100,8 @@ def register(roll_drakerys: click.Group) -> None:
         from rulesets.drakerys import combat
 
         _no_plot(plot, "balance roll drakerys shoot")
-        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
+                                                         a_shoots=True)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
                                           rulings=in_force, trials=trials, seed=seed, threads=threads,
@@ -121,7 +132,8 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
     from rulesets.drakerys import combat
 
     _no_plot(plot, "balance duel drakerys")
-    catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+    catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
+                                                     a_shoots=shoot_from is not None)
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
     result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
                                         weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,

@@ -57,9 +57,11 @@ def default_size(unit: Unit) -> int:
     return option.size
 
 
-def combatant(catalog: Catalog, name: str, letter: str, options: dict) -> tuple[Combatant, int]:
-    """The combatant for side ``letter`` from the command's options, and its Army Points."""
-    unit = catalog.unit(name)
+def combatant(catalog: Catalog, name: str, letter: str, options: dict, usable=None, use: str = ""
+              ) -> tuple[Combatant, int]:
+    """The combatant for side ``letter`` from the command's options, and its Army Points (``name`` resolved
+    among the units ``usable`` holds for, which can ``use``: see Catalog.unit)."""
+    unit = catalog.unit(name, usable, use)
     size = options.get(f"size_{letter}")
     ap = options.get(f"ap_{letter}")
     if size is None:

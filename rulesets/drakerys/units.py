@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rulesets.base import RulesError
@@ -141,9 +142,11 @@ class Catalog:
     source: str
     files: tuple[tuple[str, str], ...] = ()
 
-    def unit(self, name: str) -> Unit:
-        """The unit called ``name`` (key or printed name, case-insensitive), or a RulesError that
-        suggests the closest names."""
+    def unit(self, name: str, usable: Callable[[Unit], bool] | None = None, use: str = "") -> Unit:
+        """The unit called ``name`` (key or printed name, case-insensitive), or a RulesError that suggests
+        the closest names: only units for which ``usable`` holds (those that can ``use``, e.g. "fight"),
+        when it is given. A name that is exactly one unit is returned whatever ``usable`` says (the caller
+        then says why it cannot be used)."""
         wanted = name.strip().lower()
         if wanted in self.units:
             return self.units[wanted]
@@ -151,10 +154,18 @@ class Catalog:
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            keys = ", ".join(u.key for u in matches)
-            raise RulesError(f"unit name {name!r} is ambiguous; use one of: {keys}")
-        close = difflib.get_close_matches(wanted, sorted(self.units), n=3, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(close)}?" if close else "; the catalog lists every unit"
+            fit = [u for u in matches if usable is None or usable(u)]
+            if usable is not None and not fit:
+                keys = ", ".join(u.key for u in matches)
+                raise RulesError(f"unit name {name!r} is ambiguous, and none of {keys} can {use}")
+            unfit = [u.key for u in matches if u not in fit]
+            why = f" ({', '.join(unfit)} cannot {use})" if unfit else ""
+            raise RulesError(f"unit name {name!r} is ambiguous; use {' or '.join(u.key for u in fit)}{why}")
+        pool = sorted(k for k, u in self.units.items() if usable is None or usable(u))
+        close = difflib.get_close_matches(wanted, pool, n=3, cutoff=0.5)
+        among = f" among the units that can {use}" if usable is not None else ""
+        hint = (f"; did you mean {' or '.join(close)}?" if close
+                else f"; no close name{among}: `balance units drakerys` lists every unit")
         raise RulesError(f"unknown unit {name!r}{hint}")
 
     def with_profiles(self) -> list[Unit]:
