@@ -159,3 +159,32 @@ def test_malformed_catalog_is_one_line(capsys, tmp_path):
     code, out, err = run(capsys, "duel", "drakerys", "crows", "warriors", "--catalog", str(bad))
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1 and "bad.toml" in err and "crows" in err
+
+
+@pytest.mark.parametrize("args", [
+    ("roll", "drakerys", "fight", "crows", "gold-keepers", "--charge"),
+    ("roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "35"),
+    ("duel", "drakerys", "crows", "gold-keepers"),
+], ids=["fight", "shoot", "duel"])
+def test_plot_draws_the_distributions_of_fights_shootings_and_duels(capsys, tmp_path, args):
+    """--plot works on every verb that lists it (it was refused on these three)."""
+    plot = tmp_path / "out.png"
+    code, out, err = run(capsys, *args, "--trials", "3000", "--plot", str(plot), "--format", "csv")
+    assert code == 0, err
+    assert out  # the report still goes to stdout
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 10_000
+    assert [p.name for p in tmp_path.iterdir()] == ["out.png"]
+
+
+def test_options_that_would_do_nothing_are_not_offered(capsys):
+    """No one shoots in a Fight and no one strikes in a Shooting: their per-side options are not listed,
+    and typed anyway they are refused (a duel, which does both, keeps them all)."""
+    _, fight_help, _ = run(capsys, "roll", "drakerys", "fight", "--help")
+    _, shoot_help, _ = run(capsys, "roll", "drakerys", "shoot", "--help")
+    _, duel_help, _ = run(capsys, "duel", "drakerys", "--help")
+    assert "--obstacles-a" not in fight_help and "--rerolls-a" in fight_help
+    assert not {"--rerolls-a", "--allies-b", "--no-blocking-b"} & set(shoot_help.split())
+    assert "--obstacles-a" in shoot_help
+    assert {"--obstacles-a", "--rerolls-a", "--allies-b", "--no-blocking-b"} <= set(duel_help.split())
+    assert_one_line_error(capsys, ("roll", "drakerys", "fight", "crows", "warriors", "--obstacles-a", "1"), 2,
+                          "--obstacles-a")

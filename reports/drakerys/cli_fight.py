@@ -14,7 +14,15 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
-from reports.drakerys.cli_sides import combatant, describe, load_catalog, side_options
+from reports.drakerys.cli_sides import (
+    NOT_IN_FIGHT,
+    NOT_IN_SHOOTING,
+    combatant,
+    describe,
+    load_catalog,
+    side_options,
+    side_options_without,
+)
 from rulesets.drakerys import DrakerysRulings
 from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
@@ -44,9 +52,12 @@ def _not_engaged(ctx, param, value):
     return value
 
 
-def _no_plot(plot, verb):
+def _plot_outcomes(plot, report, title: str) -> None:
+    """--plot of a Fight or a Shooting: every distribution of its report, with 95% error bars."""
     if plot is not None:
-        raise click.UsageError(f"`{verb}` has no plot yet; drop --plot")
+        from reports.drakerys.plots import plot_outcomes
+
+        plot_outcomes(report.sections[0].data, plot, f"Drakerys {title}")
 
 
 def register(roll_drakerys: click.Group) -> None:
@@ -56,7 +67,7 @@ def register(roll_drakerys: click.Group) -> None:
     @click.argument("unit_a", metavar="A")
     @click.argument("unit_b", metavar="B")
     @click.option("--charge", is_flag=True, help="A charges (Charge bonus, Brutal Charge, +1 Advantage).")
-    @side_options
+    @side_options_without(*NOT_IN_FIGHT)
     @catalog_option
     @mc_options_for("P(A wins the Fight alone)", probability=True, exact=False)
     @ruling_option
@@ -71,20 +82,22 @@ def register(roll_drakerys: click.Group) -> None:
         from reports.drakerys.fight import fight_report
         from rulesets.drakerys import combat
 
-        _no_plot(plot, "balance roll drakerys fight")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
                                        trials=trials, seed=seed, threads=threads, precision=precision,
                                        progress=progress_reporter("fighting"))
-        emit(fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
+        report = fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
+        emit(report, fmt, output)
+        _plot_outcomes(plot, report, f"Fight: {a.unit.name} ({a.size}) against {b.unit.name} ({b.size}); "
+                                     f"{result.run.trials:,} trials, seed {seed}")
 
     @roll_drakerys.command("shoot")
     @click.argument("unit_a", metavar="SHOOTER")
     @click.argument("unit_b", metavar="TARGET")
     @click.option("--distance", type=WholeNumber(0, 1000), required=True, callback=_not_engaged,
                   help="Distance in cm (at least 1: units in contact are Engaged and cannot shoot).")
-    @side_options
+    @side_options_without(*NOT_IN_SHOOTING)
     @catalog_option
     @mc_options_for("the mean injuries inflicted", probability=False, exact=False)
     @ruling_option
@@ -99,14 +112,16 @@ def register(roll_drakerys: click.Group) -> None:
         from reports.drakerys.fight import shooting_report
         from rulesets.drakerys import combat
 
-        _no_plot(plot, "balance roll drakerys shoot")
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
                                                          a_shoots=True)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
                                           rulings=in_force, trials=trials, seed=seed, threads=threads,
                                           precision=precision, progress=progress_reporter("shooting"))
-        emit(shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
+        report = shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b))
+        emit(report, fmt, output)
+        _plot_outcomes(plot, report, f"Shooting: {a.unit.name} ({a.size}) at {b.unit.name} ({b.size}) from "
+                                     f"{distance} cm; {result.run.trials:,} trials, seed {seed}")
 
 
 @click.command("drakerys")
@@ -131,7 +146,6 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
     from reports.drakerys.fight import engagement_report
     from rulesets.drakerys import combat
 
-    _no_plot(plot, "balance duel drakerys")
     catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
                                                      a_shoots=shoot_from is not None)
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
@@ -139,4 +153,11 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
                                         weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
                                         threads=threads, precision=precision,
                                         progress=progress_reporter("duelling"))
-    emit(engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b)), fmt, output)
+    report = engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
+    emit(report, fmt, output)
+    if plot is not None:
+        from reports.drakerys.plots import plot_engagement
+
+        plot_engagement(report.sections[0].data, plot,
+                        f"Drakerys duel: {a.unit.name} ({a.size}) against {b.unit.name} ({b.size}); "
+                        f"{result.run.trials:,} trials, seed {seed}")

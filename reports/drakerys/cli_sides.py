@@ -29,17 +29,32 @@ _SIDE_OPTIONS = (
 )
 
 
-def side_options(f):
-    """Add every per-side option for sides a and b."""
-    for letter in ("b", "a"):
-        for stem, kind, text in reversed(_SIDE_OPTIONS):
-            name = f"--{stem}-{letter}"
-            label = f"{letter.upper()}: {text}."
-            if kind is None:
-                f = click.option(name, is_flag=True, help=label)(f)
-            else:
-                f = click.option(name, type=kind, default=None, help=label)(f)
-    return f
+#: Per-side options that do nothing in a Fight (no one shoots) and in a Shooting (no one strikes).
+NOT_IN_FIGHT = ("obstacles",)
+NOT_IN_SHOOTING = ("rerolls", "allies", "no-blocking")
+
+
+def side_options_without(*left_out: str):
+    """Add the per-side options for sides a and b, but those named (options that would do nothing)."""
+
+    def decorate(f):
+        for letter in ("b", "a"):
+            for stem, kind, text in reversed(_SIDE_OPTIONS):
+                if stem in left_out:
+                    continue
+                name = f"--{stem}-{letter}"
+                label = f"{letter.upper()}: {text}."
+                if kind is None:
+                    f = click.option(name, is_flag=True, help=label)(f)
+                else:
+                    f = click.option(name, type=kind, default=None, help=label)(f)
+        return f
+
+    return decorate
+
+
+#: Every per-side option (a duel both shoots and fights).
+side_options = side_options_without()
 
 
 def load_catalog(paths) -> Catalog:

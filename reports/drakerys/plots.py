@@ -85,3 +85,41 @@ def plot_spell_table(table, path: Path) -> None:
     axes[0, -1].legend(fontsize=8)
     fig.suptitle(f"Drakerys Spell roll at opposition {opposition}, Vortexes only", fontsize=10)
     save(fig, path)
+
+
+def plot_outcomes(frame, path: Path, title: str) -> None:
+    """One panel per measure of a Fight or Shooting report (columns measure, outcome, probability, stderr):
+    P(each outcome) with 95% error bars."""
+    measures = list(dict.fromkeys(frame["measure"]))
+    fig, axes = plt.subplots(len(measures), 1, figsize=(7, 2.2 * len(measures)), squeeze=False)
+    for ax, measure in zip(axes[:, 0], measures, strict=True):
+        rows = frame[frame["measure"] == measure]
+        x = np.arange(len(rows))
+        ax.bar(x, rows["probability"], yerr=Z95 * rows["stderr"].to_numpy(), color="#4c72b0", capsize=2)
+        ax.set_xticks(x, [str(o) for o in rows["outcome"]], fontsize=7)
+        ax.set_ylabel("probability", fontsize=8)
+        ax.set_title(measure, fontsize=8)
+        ax.grid(alpha=0.3, axis="y")
+    fig.suptitle(f"{title} (95% error bars)", fontsize=9)
+    fig.tight_layout()
+    save(fig, path)
+
+
+def plot_engagement(frame, path: Path, title: str) -> None:
+    """A duel report's probabilities, AP destroyed and warriors lost (columns quantity, value, ci_low,
+    ci_high), each with its 95% interval."""
+    groups = [("outcome", lambda q: q.startswith("P(")), ("AP destroyed", lambda q: q.startswith("AP ")),
+              ("warriors lost", lambda q: q.startswith("warriors lost"))]
+    fig, axes = plt.subplots(len(groups), 1, figsize=(7, 2.4 * len(groups)), squeeze=False)
+    for ax, (name, keep) in zip(axes[:, 0], groups, strict=True):
+        rows = frame[[keep(q) for q in frame["quantity"]]]
+        y = np.arange(len(rows))
+        value = rows["value"].to_numpy()
+        err = np.vstack([value - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - value])
+        ax.barh(y, value, xerr=err, color="#4c72b0", capsize=2)
+        ax.set_yticks(y, list(rows["quantity"]), fontsize=7)
+        ax.set_title(name, fontsize=8)
+        ax.grid(alpha=0.3, axis="x")
+    fig.suptitle(f"{title} (95% intervals)", fontsize=9)
+    fig.tight_layout()
+    save(fig, path)
