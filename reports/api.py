@@ -113,8 +113,9 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
     low, high = field.trial_range()
     meta = [*meta, ("seed", str(field.seed)), ("trials", f"{low}..{high} per engagement")]
     table, _ = eff.meta_game(field)
-    return EfficiencyTables(_attrs(eff.ranking(field), meta), _attrs(table, meta),
-                            _attrs(eff.matchups(field), meta), _attrs(eff.win_matrix(field), meta))
+    rank = eff.ranking(field)
+    return EfficiencyTables(_attrs(rank, meta), _attrs(table, meta), _attrs(eff.matchups(field), meta),
+                            _attrs(eff.win_matrix(field, list(rank["key"])), meta))
 
 
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
@@ -125,10 +126,14 @@ def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed
     return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 
-def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset) -> None:
+def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset, how: str = "") -> None:
+    """The heatmap of a win matrix; ``how`` (seed and trials) goes under the title."""
     from reports.plots import plot_matrix
 
-    plot_matrix(grid, path, label="P(row entry wins), both roles", title=f"{ruleset.title}: win probability")
+    plot_matrix(grid, path, label="P(row entry wins), both roles",
+                title=f"{ruleset.title}: win probability of the row entry (percent in the cells)"
+                      + (f"\n{how}" if how else ""),
+                cmap="RdBu", ylabel="entry (rows in ranking order)", annotate=True)
 
 
 # --- what-if ---------------------------------------------------------------------------------------------

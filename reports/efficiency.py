@@ -334,16 +334,20 @@ def meta_game(field: Field) -> tuple[pd.DataFrame, metagame.MetaGame]:
     return table.reset_index(drop=True), game
 
 
-def win_matrix(field: Field) -> pd.DataFrame:
-    """P(row contestant wins), averaged over both roles; rows and columns named."""
+def win_matrix(field: Field, keys: Sequence[str] | None = None) -> pd.DataFrame:
+    """P(row contestant wins), averaged over both roles; rows and columns named, both in the order of
+    ``keys`` (contestant keys, e.g. the ranking's; default the field's order), so that the empty
+    self-matchups form the diagonal."""
     w = field.index(field.ruleset.win_metric)
-    names = [c.name for c in field.contestants]
-    n = len(names)
+    where = {c.key: i for i, c in enumerate(field.contestants)}
+    order = [where[k] for k in keys] if keys is not None else list(range(len(field.contestants)))
+    names = [field.contestants[i].name for i in order]
+    n = len(order)
     grid = np.full((n, n), np.nan)
-    for i in range(n):
-        for j in range(n):
+    for r, i in enumerate(order):
+        for c, j in enumerate(order):
             if i != j:
-                grid[i, j] = 0.5 * (field.pairs[i, j][0].mean[w] + field.pairs[j, i][1].mean[w])
+                grid[r, c] = 0.5 * (field.pairs[i, j][0].mean[w] + field.pairs[j, i][1].mean[w])
     return pd.DataFrame(grid, index=pd.Index(names, name="contestant"), columns=names)
 
 
@@ -404,7 +408,7 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
     rs = field.ruleset
     rank = ranking(field)
     meta_table, _ = meta_game(field)
-    grid = win_matrix(field)
+    grid = win_matrix(field, list(rank["key"]))  # in the ranking's order
     cols = label_columns(field.contestants)
     low, high = field.trial_range()
     how = (f"until the 95% half-width of each engagement's win probability is below {field.precision:g}"

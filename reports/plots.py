@@ -23,13 +23,24 @@ def save(fig, path: Path) -> None:
 
 
 def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, vmax: float = 1.0,
-                cmap: str = "RdYlGn") -> None:
-    """Heatmap of a matchup matrix (rows: contestants, columns: opponents)."""
-    fig, ax = plt.subplots(figsize=(1.0 + 0.45 * grid.shape[1], 1.5 + 0.3 * grid.shape[0]))
-    image = ax.imshow(grid.to_numpy(dtype=float), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+                cmap: str = "RdBu", ylabel: str = "entry", annotate: bool = False) -> None:
+    """Heatmap of a matchup matrix (rows: contestants, columns: opponents, in the same order). The default
+    map, ColorBrewer's RdBu, is diverging and safe for colour-blind readers; ``annotate`` prints each
+    cell's value in percent."""
+    values = grid.to_numpy(dtype=float)
+    fig, ax = plt.subplots(figsize=(1.5 + 0.45 * grid.shape[1], 2.0 + 0.3 * grid.shape[0]))
+    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
-    ax.set_xlabel("opponent")
+    ax.set_xlabel("opponent (columns in the same order)")
+    ax.set_ylabel(ylabel)
+    if annotate:
+        middle = (vmin + vmax) / 2
+        for (r, c), v in np.ndenumerate(values):
+            if v == v:  # the diagonal (no self-matchup) stays empty
+                dark = abs(v - middle) > 0.3 * (vmax - vmin)
+                ax.text(c, r, f"{100 * v:.0f}", ha="center", va="center", fontsize=5,
+                        color="white" if dark else "black")
     fig.colorbar(image, ax=ax, label=label, shrink=0.6)
     ax.set_title(title, fontsize=9)
     save(fig, path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from cli_run import assert_one_line_error, csv, run
@@ -231,3 +232,17 @@ def test_efficiency_summary_is_short_and_points_at_the_files(capsys, tmp_path):
     assert str(folder / "efficiency.md") in text
     code, full, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST)
     assert len(full.splitlines()) > len(lines)
+
+
+def test_win_matrix_rows_and_columns_follow_the_ranking(capsys):
+    """Rows and columns in one order, the ranking's, so that the empty self-matchups form the diagonal."""
+    from reports import api
+
+    tables = api.efficiency("drakerys", units=["crows", "warriors"], trials=500, seed=2)
+    grid, ranking = tables.win_matrix, tables.ranking
+    names = [f"{u} ({s})" for u, s in zip(ranking["unit"], ranking["size"], strict=True)]
+    assert list(grid.index) == names and list(grid.columns) == names
+    values = grid.to_numpy(dtype=float)
+    assert np.isnan(np.diag(values)).all() and not np.isnan(values[~np.eye(len(names), dtype=bool)]).any()
+    # P(i beats j) + P(j beats i) <= 1 cell by cell: the same pair, seen from both sides
+    assert (values + values.T)[~np.eye(len(names), dtype=bool)].max() <= 1 + 1e-12

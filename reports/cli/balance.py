@@ -103,6 +103,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads,
                 overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+            how = textwrap.fill(dict(report.meta).get("method", "").split("; ±")[0], 110)
             if out is not None:
                 out.write_text("efficiency.csv", render(report, "csv"))
                 for section in report.sections[1:3]:
@@ -110,13 +111,13 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                                    section.data.to_csv(index=False, lineterminator="\n"))
                 out.write_text("efficiency.md", render(report, "markdown"))
                 out.write_text("efficiency.json", render(report, "json"))
-                out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset))
+                out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset, how))
         if summary:
             click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
         else:
             emit(report, fmt, output)
         if plot is not None:
-            api.plot_win_matrix(grid, plot, ruleset)
+            api.plot_win_matrix(grid, plot, ruleset, how)
 
     return _for(efficiency, ruleset)
 
