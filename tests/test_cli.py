@@ -374,3 +374,27 @@ def test_checking_the_output_folder_leaves_nothing_behind(capsys, tmp_path):
                        "--output", str(out))
     assert code == 0, err
     assert [p.name for p in tmp_path.iterdir()] == ["roll.csv"]
+
+
+def test_a_long_run_says_so_once_its_rate_is_known(capsys, monkeypatch):
+    """The rate is taken between the first two reports (compiling before the first is not counted); a run
+    whose time left exceeds a minute says so on stderr once, a short one says nothing; no bar off a
+    terminal."""
+    import time
+
+    from reports.cli.options import progress_reporter
+
+    clock = iter([0.0, 1.0, 2.0, 3.0])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    report = progress_reporter("simulating", may_stop_early=True)
+    report(1_000, 10**9)
+    report(2_000, 10**9)  # 1,000 trials/s: about 11.6 days left
+    report(3_000, 10**9)
+    err = capsys.readouterr().err
+    assert err.count("balance: note:") == 1
+    assert "999,998,000 trials left at about 1,000 trials/s: 12 days at most" in err
+    clock = iter([0.0, 1.0])
+    short = progress_reporter("fighting")
+    short(1_000, 50_000)
+    short(2_000, 50_000)  # 48 s left
+    assert capsys.readouterr().err == ""

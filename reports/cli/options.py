@@ -195,20 +195,59 @@ def interrupted_status() -> str:
     return f"{_completed['text']}; no output file was written half"
 
 
-def progress_reporter(label: str, unit: str = "trials"):
-    """A progress callback: drawn on stderr when it is a terminal, always remembered for Ctrl-C."""
+#: A run expected to take longer than this (seconds) says so on stderr, with its estimate.
+LONG_RUN_SECONDS = 60
+
+
+def _duration(seconds: float) -> str:
+    for size, name in ((86400, "days"), (3600, "hours"), (60, "minutes")):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {name}"
+    return f"{seconds:,.0f} seconds"
+
+
+def progress_reporter(label: str, unit: str = "trials", *, may_stop_early: bool = False):
+    """A progress callback ``(done, total)``: a bar with rate and time left on stderr when it is a terminal
+    (tqdm), nothing otherwise; always remembered for Ctrl-C. Once the rate is known (between the first two
+    calls, so compiling is not counted) a run expected to last more than LONG_RUN_SECONDS says so, bar or
+    not; ``may_stop_early``: the total is a cap that --precision may never reach."""
     tty = sys.stderr.isatty()
     _completed["text"] = f"{label}: none of the {unit} had completed"
+    state: dict = {"bar": None, "first": None, "said": False}
 
     def report(done: int, total: int) -> None:
+        import time
+
         _completed["text"] = f"{label}: {done:,} of {total:,} {unit} had completed"
+        now = time.perf_counter()
+        if state["first"] is None:
+            state["first"] = (now, done)
+        elif not state["said"] and done > state["first"][1] and now > state["first"][0]:
+            state["said"] = True
+            rate = (done - state["first"][1]) / (now - state["first"][0])
+            left = (total - done) / rate
+            if left > LONG_RUN_SECONDS:
+                cap = " at most (it stops earlier once --precision is met)" if may_stop_early else ""
+                click.echo(f"balance: note: {label}: {total - done:,} {unit} left at about {rate:,.0f} "
+                           f"{unit}/s: {_duration(left)}{cap}; Ctrl-C stops the run", err=True)
         if tty:
-            click.echo(f"\r{label}: {done:,}/{total:,} {unit} ({100 * done / total:.0f}%)", err=True,
-                       nl=False)
+            from tqdm import tqdm
+
+            if state["bar"] is None:
+                one = unit[:-1] if unit.endswith("s") else unit
+                state["bar"] = tqdm(total=total, initial=done, desc=label, unit=one, unit_scale=True,
+                                    file=sys.stderr, leave=False, dynamic_ncols=True)
+            bar = state["bar"]
+            bar.update(done - bar.n)
             if done >= total:
-                click.echo("", err=True)
+                bar.close()
 
     return report
+
+
+def mc_progress(label: str, precision: float | None):
+    """The progress of a Monte Carlo run whose total is a cap when ``precision`` may stop it earlier."""
+    return progress_reporter(label, may_stop_early=precision is not None)
 
 
 #: Options that say what is asked for or where it goes, and change no number: not overrides.

@@ -16,9 +16,9 @@ from reports.cli.options import (
     catalog_option,
     emit,
     mc_options_for,
+    mc_progress,
     monte_carlo_settings,
     output_options,
-    progress_reporter,
     ruling_option,
 )
 from reports.cli.verbs import DefaultCommandGroup
@@ -89,7 +89,8 @@ def roll_action(dice, action_value, opposition, threshold, heroic, swashbuckler,
     simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
     if simulate:
         dist = drakerys.simulate_action_roll(roll, in_force, trials=trials, seed=seed, threads=threads,
-                                             precision=precision, progress=progress_reporter("simulating"))
+                                             precision=precision,
+                                             progress=mc_progress("simulating", precision))
     else:
         dist = drakerys.exact_action_roll(roll, in_force, joint="joint" in show)
     emit(roll_report(dist, show), fmt, output)

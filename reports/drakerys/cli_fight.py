@@ -9,9 +9,9 @@ from reports.cli.options import (
     catalog_option,
     emit,
     mc_options_for,
+    mc_progress,
     monte_carlo_settings,
     output_options,
-    progress_reporter,
     ruling_option,
 )
 from reports.drakerys.cli_sides import (
@@ -86,7 +86,7 @@ def register(roll_drakerys: click.Group) -> None:
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
                                        trials=trials, seed=seed, threads=threads, precision=precision,
-                                       progress=progress_reporter("fighting"))
+                                       progress=mc_progress("fighting", precision))
         report = fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
         emit(report, fmt, output)
         _plot_outcomes(plot, report, f"Fight: {a.unit.name} ({a.size}) against {b.unit.name} ({b.size}); "
@@ -117,7 +117,7 @@ def register(roll_drakerys: click.Group) -> None:
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
                                           rulings=in_force, trials=trials, seed=seed, threads=threads,
-                                          precision=precision, progress=progress_reporter("shooting"))
+                                          precision=precision, progress=mc_progress("shooting", precision))
         report = shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b))
         emit(report, fmt, output)
         _plot_outcomes(plot, report, f"Shooting: {a.unit.name} ({a.size}) at {b.unit.name} ({b.size}) from "
@@ -152,7 +152,7 @@ def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precisio
     result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
                                         weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
                                         threads=threads, precision=precision,
-                                        progress=progress_reporter("duelling"))
+                                        progress=mc_progress("duelling", precision))
     report = engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
     emit(report, fmt, output)
     if plot is not None:

@@ -15,9 +15,9 @@ from reports.cli.options import (
     WholeNumber,
     emit,
     mc_options_for,
+    mc_progress,
     monte_carlo_settings,
     output_options,
-    progress_reporter,
     ruling_option,
 )
 from reports.drakerys.choices import MAELSTROM_SECTIONS, SPELL_SECTIONS
@@ -131,7 +131,7 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
     simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
     if simulate:
         dist = magic.simulate_spell(cast, in_force, trials=trials, seed=seed, threads=threads,
-                                    precision=precision, progress=progress_reporter("simulating"))
+                                    precision=precision, progress=mc_progress("simulating", precision))
     else:
         dist = magic.spell_distribution(cast, in_force)
     emit(spell_report(dist, show), fmt, output)
