@@ -593,7 +593,7 @@ def choose_action(me: Player, engaged: bool, distance: int | None, first_activat
 def activation_cost(me: Player, action: str, heroic_costs_ts: bool) -> int:
     """The TS of one action: its cost (JAMMED: Charge +2), +1 per Stress marker ("EFFECT OF THE STRESS
     MARKERS"), +1 per Heroic Action die on a Fight or Shooting roll, QUICK SHOT -1 on a Shooting (minimum
-    1); never more than the 16 TS of the TimePath."""
+    1). An activation may not spend more than the 16 TS of the TimePath in all (see naive_engagement)."""
     cost = ACTION_COST[action]
     if action == "charge" and me.has("jammed"):
         cost += 2
@@ -602,7 +602,7 @@ def activation_cost(me: Player, action: str, heroic_costs_ts: bool) -> int:
         cost += me.combatant.heroic
     if action == "shoot" and me.has("quick_shot"):
         cost = max(1, cost - 1)
-    return min(cost, TIME_SECTIONS)
+    return cost
 
 
 def headquarters_phases(old_position: int, new_position: int) -> int:
@@ -639,15 +639,17 @@ def _apply_shot(target: Player, shot: dict) -> None:
 def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, crit_chain: bool = True,
                      frontage: str | int = "all", shoot_from_cm: int | None = None,
                      a_weapon: Weapon | None = None, b_weapon: Weapon | None = None, rounds: int = 6,
-                     heroic_costs_ts: bool = True, trace: bool = False) -> dict:
+                     heroic_costs_ts: bool = True, actions: str = "all", trace: bool = False) -> dict:
     """A duel of unit A (First Player) against unit B on the TimePath.
 
     Without ``shoot_from_cm`` A opens with a Charge, and from then on the active unit Attacks. With it the
     units start ``shoot_from_cm`` apart and A opens with a Shooting action; then each unit charges when the
     enemy is within its Charge value, otherwise shoots when it has a weapon in range, otherwise marches.
-    After each activation the unit gains a Stress marker; each time a token reaches or passes START its
-    player's Headquarters Phase removes one. In the last round an activation that would take the token
-    beyond START is not taken: the token goes to START and its player is done.
+    An activation is up to the Leader's Actions (``actions`` "all"; one with "one"), taken one after the
+    other while both units stand, each priced on its own; together they may not exceed the 16 TS of the
+    TimePath, nor, in the last round, take the token beyond START. When not even the first fits, the token
+    goes to START and its player is done. After each activation the unit gains a Stress marker; each time a
+    token reaches or passes START its player's Headquarters Phase removes one.
 
     Returns a dict:
         outcome: "a" (B destroyed or scattered), "b", "both", or "neither" (the game ended).
@@ -683,11 +685,32 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
     while not (player_a.done and player_b.done):
         me = active_player(player_a, player_b)
         enemy = player_b if me is player_a else player_a
-        action = choose_action(me, engaged, distance, first_activation=activations == 0)
-        cost = activation_cost(me, action, heroic_costs_ts)
+        most = max(1, me.combatant.unit.profile.actions) if actions == "all" else 1
+        cost = 0
+        taken = []
+        while len(taken) < most and player_a.alive > 0 and player_b.alive > 0:
+            action = choose_action(me, engaged, distance, first_activation=activations == 0 and not taken)
+            price = activation_cost(me, action, heroic_costs_ts)
+            # RESTRICTIONS OF ACTIONS: at most the TimePath's 16 TS in one activation; in the last round,
+            # never beyond START
+            if cost + price > TIME_SECTIONS or me.position + cost + price > last_start:
+                break
+            if action == "march":
+                distance = max(distance - me.combatant.unit.profile.march, 1)
+            elif action == "shoot":
+                shot = naive_shooting(rng, me.unit_now(), enemy.unit_now(), me.weapon, distance,
+                                      crit_chain=crit_chain)
+                _apply_shot(enemy, shot)
+            else:  # charge or attack: a Fight in which the active unit is "A"
+                fight = naive_fight(rng, me.unit_now(), enemy.unit_now(), charge=action == "charge",
+                                    crit_chain=crit_chain, frontage=frontage, a_weapon=me.weapon,
+                                    b_weapon=enemy.weapon)
+                engaged = True
+                _apply_fight(me, enemy, fight)
+            cost += price
+            taken.append(action)
 
-        # RESTRICTIONS OF ACTIONS, last round: the token goes to START and the activation ends.
-        if me.position + cost > last_start:
+        if not taken:  # the token goes to START and the activation ends
             old = me.position
             me.position = last_start
             arrivals += 1
@@ -697,21 +720,8 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
             me.done = True
             steps.append((me.name, "to-start", 0, me.position, me.stress))
             continue
-
-        # the action
         activations += 1
-        if action == "march":
-            distance = max(distance - me.combatant.unit.profile.march, 1)
-        elif action == "shoot":
-            shot = naive_shooting(rng, me.unit_now(), enemy.unit_now(), me.weapon, distance,
-                                  crit_chain=crit_chain)
-            _apply_shot(enemy, shot)
-        else:  # charge or attack: a Fight in which the active unit is "A"
-            fight = naive_fight(rng, me.unit_now(), enemy.unit_now(), charge=action == "charge",
-                                crit_chain=crit_chain, frontage=frontage, a_weapon=me.weapon,
-                                b_weapon=enemy.weapon)
-            engaged = True
-            _apply_fight(me, enemy, fight)
+        action = "+".join(taken)
 
         # SPENDING TS, STRESS, HEADQUARTERS PHASE
         old = me.position

@@ -176,6 +176,49 @@ def test_engagement_kernel_matches_naive_twin(name):
     assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
 
 
+def test_one_action_per_activation_matches_the_naive_twin():
+    """DK-actions=one against the twin playing one Action per activation (the default is checked above:
+    every unit of DUELS takes its Leader's Actions, two for most)."""
+    a, b, shoot = DUELS["crows charge gold keepers"]
+    one = DrakerysRulings().with_assignments(["DK-actions=one"])
+    result = combat.simulate_engagement(a, b, rulings=one, weapons=CATALOG.weapons, trials=KERNEL_TRIALS // 2,
+                                        seed=3)
+    rng = np.random.default_rng(8)
+    naive = []
+    for _ in range(NAIVE_TRIALS // 2):
+        o = naive_engagement(rng, a, b, actions="one")
+        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
+        naive.append(o)
+    assert_same(result.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, result.run.counts.shape[1]),
+                DUEL_KEYS)
+
+
+def test_a_units_actions_change_its_duels():
+    """MAKE WAR!: "a number of Actions comprised between 1 and the Action Characteristics of its Leader".
+    Gold Keepers at 1, 2 or 3 Actions fight different duels (it was byte-identical before); under
+    DK-actions=one the Characteristic is not read."""
+    crows = Combatant(unit("crows"), 12)
+
+    def keepers(actions: int) -> Combatant:
+        u = unit("gold-keepers")
+        return Combatant(replace(u, profile=replace(u.profile, actions=actions)), 6)
+
+    duels = {k: combat.simulate_engagement(crows, keepers(k), trials=40_000, seed=4) for k in (1, 2, 3)}
+    # most duels end in the first two activations, so the extra Actions show first in how many it takes
+    taken = {k: d.activations() for k, d in duels.items()}
+    assert taken[1].value > taken[2].value > taken[3].value
+    assert taken[1].value - taken[3].value > 20 * max(taken[1].stderr, taken[3].stderr)
+    assert not np.array_equal(duels[1].run.counts, duels[3].run.counts)
+    one = DrakerysRulings().with_assignments(["DK-actions=one"])
+    counts = [combat.simulate_engagement(crows, keepers(k), rulings=one, trials=5_000, seed=4).run.counts
+              for k in (1, 3)]
+    assert np.array_equal(counts[0], counts[1])
+    # a trace of the twin: the Crows charge, then attack in the same activation, for one Stress
+    rng = np.random.default_rng(3)
+    first = naive_engagement(rng, crows, keepers(2), trace=True)["trace"][0]
+    assert first[0] == "a" and first[1].startswith("charge+attack") and first[2] == 3 + 1 and first[4] == 1
+
+
 def test_fight_probabilities_by_hand():
     """One Sakhil-like warrior (Health 1) against a unit that cannot hurt back: with threshold 2 on both
     the attack and the injury roll, 1 die kills with 0.9 + 0.1 * (extra die kills) ... check the kernel's
@@ -320,8 +363,10 @@ def test_heavy_loaded_ruling_sets_the_charge_cost():
     free = combat.simulate_engagement(spearmen, Combatant(unit("crows"), 12), rulings=none, trials=20_000,
                                       seed=2)
     assert jammed.ts_spent(0).value - free.ts_spent(0).value > 1.0
-    # the opening Charge's TS, trial by trial
-    records = combat.engagement_records(spearmen, Combatant(unit("crows"), 12), trials=500, seed=2)
+    # the opening Charge's TS, trial by trial (one Action per activation: the Charge alone)
+    one = DrakerysRulings().with_assignments(["DK-actions=one"])
+    records = combat.engagement_records(spearmen, Combatant(unit("crows"), 12), rulings=one, trials=500,
+                                        seed=2)
     assert set(records.opening_ts().tolist()) == {5}
 
 

@@ -124,14 +124,17 @@ def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, des
     meta = [
         ("ruleset", "drakerys (seed 002, FIGHTING, SHOOTING, MORALE, THE TIMEPATH)"),
         ("A", desc_a), ("B", desc_b), ("opening", opening),
-        ("game", f"{result.rounds} rounds of 16 Time Sections; one action per activation"),
+        ("game", f"{result.rounds} rounds of 16 Time Sections; "
+                 + ("each activation takes up to the Leader's Actions (DK-actions=all), at most 16 TS"
+                    if result.rulings.actions == "all" else "one Action per activation (DK-actions=one)")),
         _method(run), ("rulings", result.rulings.describe()),
     ]
     notes = ["after the opening, a unit not yet engaged charges when the enemy is within its Charge, "
-             "else shoots when it can, else marches; engaged units make Attack actions",
-             "each activation costs its action's TS + 1 per Stress marker + 1 per Heroic Action die "
-             "(Quick Shot: 1 less, minimum 1); a Headquarters Phase removes one Stress each time a token "
-             "passes START"]
+             "else shoots when it can, else marches; engaged units make Attack actions; an activation takes "
+             "its Actions one after the other while both units stand",
+             "each Action costs its TS + 1 per Stress marker + 1 per Heroic Action die (Quick Shot: 1 less, "
+             "minimum 1); an activation spends at most the TimePath's 16 TS and gives one Stress marker; a "
+             "Headquarters Phase removes one each time a token passes START"]
     notes += modelling_notes(result.a.unit, result.b.unit)
     return Report("Drakerys: engagement to the end", meta, [Section("duel", "Engagement", table)],
                   notes=notes)

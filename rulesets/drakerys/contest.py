@@ -156,7 +156,8 @@ class DrakerysRuleset(Ruleset):
 
     cost_unit = "AP"
     engagement = ("a duel: side 0 charges side 1, then both fight on until one is destroyed or scatters or "
-                  "six rounds of 16 Time Sections end")
+                  "six rounds of 16 Time Sections end; each activation takes up to the Leader's Actions "
+                  "(DK-actions), at most 16 TS")
     roles = ("charges", "is charged")
     metrics = (
         Metric("win", "P(this side wins the duel: the enemy is destroyed or scatters)"),

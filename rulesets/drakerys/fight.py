@@ -99,6 +99,7 @@ class Side(IntEnum):
     WEAPON_STRENGTH = 39
     SATURATION = 40
     IGNORES_PARRY = 41
+    ACTIONS = 42  # Actions per activation: the Leader's Action Characteristic (DK-actions=all), else 1
 
 
 N_SIDE = len(Side)
@@ -314,6 +315,7 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
     row[Side.GUARD] = int(c.guard)
     row[Side.TOKENS] = c.injuries
     row[Side.STRESS] = c.stress
+    row[Side.ACTIONS] = max(1, p.actions) if rulings.actions == "all" else 1
     row[Side.FRONTAGE] = -1 if rulings.frontage == "all" else int(rulings.frontage)
     row[Side.ALLIES_ENGAGED] = c.allied_units_engaged
     row[Side.OBSTACLES] = c.obstacles

@@ -430,7 +430,8 @@ def _choose_action(side, p, engaged, distance, opening_shot, opening):
 @nb.njit(**TRIAL_JIT)
 def _action_cost(side, state, p, action):
     """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
-    Quick Shot takes 1 off a Shooting (minimum 1); never more than the TimePath holds."""
+    Quick Shot takes 1 off a Shooting (minimum 1). An activation may not spend more than the TimePath's
+    16 TS in all (see _engagement)."""
     if action == Action.CHARGE:
         cost = side[p, Side.CHARGE_TS]
     elif action == Action.ATTACK:
@@ -444,7 +445,7 @@ def _action_cost(side, state, p, action):
         cost += side[p, Side.HEROIC]
     if action == Action.SHOOT:
         cost = max(1, cost - QUICK_SHOT_TS * side[p, Side.QUICK_SHOT])
-    return min(MAX_ACTION_TS, cost)
+    return cost
 
 
 @nb.njit(**TRIAL_JIT)
@@ -501,7 +502,17 @@ def _engagement_outcome(state):
 def _engagement(dice, side, state, shoot_from, rounds):
     """Side 0 engages side 1 (charges, or shoots first from ``shoot_from`` cm when >= 0) until one is
     destroyed or scatters, or ``rounds`` rounds end (see fight.py). Returns (EngagementOutcome,
-    activations); the state holds what each side lost, suffered and spent, and what the opening cost."""
+    activations); the state holds what each side lost, suffered and spent, and what side 0's opening
+    action (the first Action of its first activation) cost.
+
+    MAKE WAR!: "the Active Unit makes one after the other a number of Actions comprised between 1 and the
+    Action Characteristics of its Leader" (Side.ACTIONS; 1 under DK-actions=one); the TS of all of them are
+    spent together, and the unit gets one Stress "regardless of the number of Actions taken". RESTRICTIONS
+    OF ACTIONS: "The players may not spend more TS during an Activation than there are on the TimePath"
+    (16), and in the last round no activation may take the token beyond START: the unit takes the Actions
+    that fit; when not even the first fits, "the Activation Token is directly placed on the START square"
+    and the side plays no more.
+    """
     engaged = False
     distance = 0 if shoot_from < 0 else shoot_from
     top = 0
@@ -510,20 +521,27 @@ def _engagement(dice, side, state, shoot_from, rounds):
     while (state[0, State.ALIVE] > 0 and state[1, State.ALIVE] > 0
            and not (state[0, State.DONE] and state[1, State.DONE])):
         p = _active(state, top)
-        action = _choose_action(side, p, engaged, distance, shoot_from >= 0, activations == 0)
-        cost = _action_cost(side, state, p, action)
-        if state[p, State.POSITION] + cost > end:
-            # RESTRICTIONS OF ACTIONS: the token goes to START (its Headquarters Phase) and the game ends
-            # for this side
+        spent = 0
+        taken = 0
+        while taken < side[p, Side.ACTIONS] and state[0, State.ALIVE] > 0 and state[1, State.ALIVE] > 0:
+            opening = activations == 0 and taken == 0
+            action = _choose_action(side, p, engaged, distance, shoot_from >= 0, opening)
+            cost = _action_cost(side, state, p, action)
+            if spent + cost > MAX_ACTION_TS or state[p, State.POSITION] + spent + cost > end:
+                break
+            engaged = engaged or action == Action.CHARGE or action == Action.ATTACK
+            distance = _act(dice, side, state, p, action, distance)
+            spent += cost
+            taken += 1
+            if opening:  # what side 0's opening action (the first of its first activation) cost each side
+                _note_opening(side, state, cost)
+        if taken == 0:
+            # no Action fits: the token goes to START (its Headquarters Phase) and the game ends for this side
             _move_token(state, p, end)
             state[p, State.DONE] = 1
             continue
-        engaged = engaged or action == Action.CHARGE or action == Action.ATTACK
-        distance = _act(dice, side, state, p, action, distance)
         activations += 1
-        _spend(state, p, cost)
-        if activations == 1:
-            _note_opening(side, state, cost)
+        _spend(state, p, spent)
         top = p
         if state[p, State.POSITION] >= end:
             state[p, State.DONE] = 1

@@ -124,6 +124,16 @@ class DrakerysRulings(Rulings):
                 "as Jammed, Charge actions cost 2 TS more; none: no effect",
         source="seed 002, unit sheets / SKILLS (JAMMED)", parse=parse_choice("jammed", "none"))
 
+    actions: str = ruling(
+        "DK-actions", "all", accepted="all|one",
+        meaning="Actions per activation in duels and efficiency: all: the Active Unit \"makes one after "
+                "the other a number of Actions comprised between 1 and the Action Characteristics\" of its "
+                "Leader, and takes them all while the enemy stands and the TimePath allows (at most 16 TS "
+                "per activation; one Stress for the activation, +1 TS per Stress on each Action); one: a "
+                "single Action per activation",
+        source="seed 002, MAKE WAR! (Progress of a Game Phase, step 2) / STRESS / RESTRICTIONS OF ACTIONS",
+        parse=parse_choice("all", "one"))
+
     maelstrom_ones: str = ruling(
         "DK-maelstrom-ones", "all", accepted="all|first",
         meaning="which natural 1s count for a Maelstrom's Cataclysmic Effect: all: every die of the spell "
