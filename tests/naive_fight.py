@@ -347,8 +347,11 @@ def _check_frontage(frontage: str | int) -> None:
 
 def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge: bool,
                 crit_chain: bool = True, frontage: str | int = "all", a_weapon: Weapon | None = None,
-                b_weapon: Weapon | None = None) -> dict:
+                b_weapon: Weapon | None = None, heroic_passive: str = "none") -> dict:
     """One Fight: unit A made an Attack (or, with ``charge``, a Charge) against unit B; both strike.
+
+    HEROIC ACTION dice "increase the cost of the Action": A's join its Action; B, which fights back, has
+    none to raise and adds its own only with ``heroic_passive`` "own-ts" (DK-heroic-passive).
 
     ``a_weapon``/``b_weapon`` are accepted so the call mirrors the kernel's inputs; a Fight uses no ranged
     weapon, so they change nothing.
@@ -364,6 +367,10 @@ def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge:
             outcome applied (a scattered unit has 0 warriors; "stress" adds one Stress marker).
     """
     _check_frontage(frontage)
+    if heroic_passive not in ("none", "own-ts"):
+        raise ValueError(f"heroic_passive {heroic_passive!r} is not none or own-ts")
+    if heroic_passive == "none":
+        b = replace(b, heroic=0)
     unit_a = unit_in_fight("a", a)
     unit_b = unit_in_fight("b", b)
     set_fight_characteristics(unit_a, unit_b, i_charged=charge)
@@ -639,7 +646,8 @@ def _apply_shot(target: Player, shot: dict) -> None:
 def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, crit_chain: bool = True,
                      frontage: str | int = "all", shoot_from_cm: int | None = None,
                      a_weapon: Weapon | None = None, b_weapon: Weapon | None = None, rounds: int = 6,
-                     heroic_costs_ts: bool = True, actions: str = "all", trace: bool = False) -> dict:
+                     heroic_costs_ts: bool = True, actions: str = "all", heroic_passive: str = "none",
+                     trace: bool = False) -> dict:
     """A duel of unit A (First Player) against unit B on the TimePath.
 
     Without ``shoot_from_cm`` A opens with a Charge, and from then on the active unit Attacks. With it the
@@ -704,9 +712,16 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
             else:  # charge or attack: a Fight in which the active unit is "A"
                 fight = naive_fight(rng, me.unit_now(), enemy.unit_now(), charge=action == "charge",
                                     crit_chain=crit_chain, frontage=frontage, a_weapon=me.weapon,
-                                    b_weapon=enemy.weapon)
+                                    b_weapon=enemy.weapon, heroic_passive=heroic_passive)
                 engaged = True
                 _apply_fight(me, enemy, fight)
+                if heroic_passive == "own-ts" and enemy.combatant.heroic:
+                    # the unit that fought back pays its Heroic Action dice on its own token, no Stress
+                    old = enemy.position
+                    enemy.position += enemy.combatant.heroic
+                    enemy.ts_spent += enemy.combatant.heroic
+                    for _ in range(headquarters_phases(old, enemy.position)):
+                        headquarters_phase(enemy)
             cost += price
             taken.append(action)
 
@@ -732,8 +747,9 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
         me.stress += 1
         for _ in range(headquarters_phases(old, me.position)):
             headquarters_phase(me)
-        if me.position == last_start:
-            me.done = True
+        for player in (me, enemy):
+            if player.position >= last_start:
+                player.done = True
         steps.append((me.name, action, cost, me.position, me.stress))
 
         if player_a.alive == 0 or player_b.alive == 0:

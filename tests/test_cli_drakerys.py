@@ -135,6 +135,9 @@ BAD = [
      "most 0 injury tokens"),
     (("roll", "drakerys", "fight", "crows", "warriors", "--ap-a", "0"), 2, "--ap-a"),
     (("roll", "drakerys", "spell", "--level", "3", "--distance", "1e9"), 2, "1e9 cm is beyond 1000 cm"),
+    # B fights back: its Heroic Action dice join no Action of its own (DK-heroic-passive=none)
+    (("roll", "drakerys", "fight", "crushers", "salik", "--heroic-b", "2"), 2,
+     "--heroic-b: B fights back"),
     # units in contact are Engaged: neither shoots (seed 002, SHOOTING prerequisite)
     (("roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "0"), 2,
      "--distance': at 0 cm the units are in contact, so both are Engaged"),

@@ -561,3 +561,31 @@ def test_engagement_records_validate_like_the_duel():
         combat.engagement_records(crows, warriors, trials=config.MAX_RECORD_TRIALS + 1, seed=1)
     with pytest.raises(RulesError, match="seed"):
         combat.engagement_records(crows, warriors, trials=10, seed=-1)
+
+
+def test_heroic_dice_join_the_active_units_action_only_by_default():
+    """HEROIC ACTION: "Every extra D10 increases the cost of the Action by 1 TS". The Active Unit's dice
+    raise its Action's cost; the unit that fights back has no Action, so by default (DK-heroic-passive=none)
+    it adds none, and with own-ts it adds them and pays 1 TS each on its own token."""
+    hero = Combatant(unit("salik"), 1, heroic=3)
+    crushers = Combatant(unit("crushers"), 2)
+    # Salik fights back against a Charge: its dice are not rolled by default, as if it had none
+    plain = combat.simulate_fight(crushers, replace(hero, heroic=0), charge=True, trials=50_000, seed=6)
+    passive = combat.simulate_fight(crushers, hero, charge=True, trials=50_000, seed=6)
+    assert np.array_equal(plain.run.counts, passive.run.counts)
+    own = DrakerysRulings().with_assignments(["DK-heroic-passive=own-ts"])
+    paying = combat.simulate_fight(crushers, hero, charge=True, rulings=own, trials=50_000, seed=6)
+    assert paying.injuries_inflicted(1).value > passive.injuries_inflicted(1).value + 10 * (
+        paying.injuries_inflicted(1).stderr + passive.injuries_inflicted(1).stderr)
+    # in a duel, paying for them moves Salik's token: more TS spent, the same as the naive twin's
+    duel = combat.simulate_engagement(crushers, hero, rulings=own, trials=KERNEL_TRIALS // 4, seed=3)
+    free = combat.simulate_engagement(crushers, hero, trials=KERNEL_TRIALS // 4, seed=3)
+    assert duel.ts_spent(1).value > free.ts_spent(1).value + 5 * duel.ts_spent(1).stderr
+    rng = np.random.default_rng(12)
+    naive = []
+    for _ in range(NAIVE_TRIALS // 4):
+        o = naive_engagement(rng, crushers, hero, heroic_passive="own-ts")
+        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
+        naive.append(o)
+    assert_same(duel.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, duel.run.counts.shape[1]),
+                DUEL_KEYS)

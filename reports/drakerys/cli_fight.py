@@ -23,6 +23,7 @@ from reports.drakerys.cli_sides import (
     side_options,
     side_options_without,
 )
+from rulesets.base import OptionError
 from rulesets.drakerys import DrakerysRulings
 from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
@@ -83,6 +84,10 @@ def register(roll_drakerys: click.Group) -> None:
         from rulesets.drakerys import combat
 
         catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+        if b.heroic and in_force.heroic_passive == "none":
+            raise OptionError("--heroic-b: B fights back, with no Action of its own whose cost Heroic Action "
+                              "dice could raise, so under DK-heroic-passive=none (the default) it adds none; "
+                              "--ruling DK-heroic-passive=own-ts lets it, paying 1 TS a die")
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
                                        trials=trials, seed=seed, threads=threads, precision=precision,

@@ -100,6 +100,7 @@ class Side(IntEnum):
     SATURATION = 40
     IGNORES_PARRY = 41
     ACTIONS = 42  # Actions per activation: the Leader's Action Characteristic (DK-actions=all), else 1
+    HEROIC_PASSIVE = 43  # Heroic Action dice it adds when it fights back (DK-heroic-passive=own-ts), else 0
 
 
 N_SIDE = len(Side)
@@ -120,6 +121,7 @@ class State(IntEnum):
     OPENING_LOST = 8  # warriors lost during side 0's opening action (engagements)
     OPENING_INJURIES = 9  # injuries suffered during side 0's opening action (engagements)
     OPENING_TS = 10  # TS spent on side 0's opening action (engagements; side 0's row)
+    HEROIC_NOW = 11  # Heroic Action dice this side adds to the Fight being fought (set by each Fight)
 
 
 N_STATE = len(State)
@@ -316,6 +318,7 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
     row[Side.TOKENS] = c.injuries
     row[Side.STRESS] = c.stress
     row[Side.ACTIONS] = max(1, p.actions) if rulings.actions == "all" else 1
+    row[Side.HEROIC_PASSIVE] = c.heroic if rulings.heroic_passive == "own-ts" else 0
     row[Side.FRONTAGE] = -1 if rulings.frontage == "all" else int(rulings.frontage)
     row[Side.ALLIES_ENGAGED] = c.allied_units_engaged
     row[Side.OBSTACLES] = c.obstacles

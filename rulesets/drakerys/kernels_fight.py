@@ -173,11 +173,12 @@ def _strikes(side, state, s):
 
 @nb.njit(**TRIAL_JIT)
 def _attack_dice(side, state, s, charger):
-    """Full-power warriors x Power + supporting warriors x 1 + Heroic Action dice (DK-frontage)."""
+    """Full-power warriors x Power + supporting warriors x 1 (DK-frontage) + the Heroic Action dice it adds
+    to this Fight (State.HEROIC_NOW, set by _fight)."""
     alive = state[s, State.ALIVE]
     frontage = side[s, Side.FRONTAGE]
     full = alive if frontage < 0 else min(frontage, alive)
-    return full * _power(side, state, s, charger) + (alive - full) + side[s, Side.HEROIC]
+    return full * _power(side, state, s, charger) + (alive - full) + state[s, State.HEROIC_NOW]
 
 
 @nb.njit(inline="always", **TRIAL_JIT)
@@ -340,8 +341,11 @@ def _suffer_morale(state, s, morale):
 def _fight(dice, side, state, trigger, charged):
     """One Fight triggered by side ``trigger`` (a Charge when ``charged``), the loser's Morale applied.
 
-    Returns (Winner, the loser's Morale or Morale.NO_ROLL).
+    Returns (Winner, the loser's Morale or Morale.NO_ROLL). HEROIC ACTION: the Active Unit (``trigger``)
+    adds its Heroic Action dice, the other only under DK-heroic-passive=own-ts (Side.HEROIC_PASSIVE).
     """
+    state[trigger, State.HEROIC_NOW] = side[trigger, Side.HEROIC]
+    state[1 - trigger, State.HEROIC_NOW] = side[1 - trigger, Side.HEROIC_PASSIVE]
     dealt0, dealt1 = _exchange(dice, side, state, trigger if charged else -1)
     winner, margin = _winner(state, trigger, charged, dealt0, dealt1)
     if margin == 0:
@@ -479,6 +483,14 @@ def _spend(state, p, cost):
 
 
 @nb.njit(**TRIAL_JIT)
+def _pay_heroic(state, e, dice):
+    """The unit that fought back paid its Heroic Action dice: 1 TS each on its own token, no Stress."""
+    if dice > 0:
+        state[e, State.SPENT] += dice
+        _move_token(state, e, state[e, State.POSITION] + dice)
+
+
+@nb.njit(**TRIAL_JIT)
 def _note_opening(side, state, cost):
     """What side 0's opening action cost each side: warriors lost, injuries suffered, side 0's TS."""
     for s in range(2):
@@ -531,6 +543,8 @@ def _engagement(dice, side, state, shoot_from, rounds):
                 break
             engaged = engaged or action == Action.CHARGE or action == Action.ATTACK
             distance = _act(dice, side, state, p, action, distance)
+            if action == Action.CHARGE or action == Action.ATTACK:
+                _pay_heroic(state, 1 - p, side[1 - p, Side.HEROIC_PASSIVE])
             spent += cost
             taken += 1
             if opening:  # what side 0's opening action (the first of its first activation) cost each side
@@ -543,8 +557,9 @@ def _engagement(dice, side, state, shoot_from, rounds):
         activations += 1
         _spend(state, p, spent)
         top = p
-        if state[p, State.POSITION] >= end:
-            state[p, State.DONE] = 1
+        for s in range(2):  # the passive side may have paid its Heroic Action dice (DK-heroic-passive)
+            if state[s, State.POSITION] >= end:
+                state[s, State.DONE] = 1
     return _engagement_outcome(state), activations
 
 

@@ -134,6 +134,15 @@ class DrakerysRulings(Rulings):
         source="seed 002, MAKE WAR! (Progress of a Game Phase, step 2) / STRESS / RESTRICTIONS OF ACTIONS",
         parse=parse_choice("all", "one"))
 
+    heroic_passive: str = ruling(
+        "DK-heroic-passive", "none", accepted="none|own-ts",
+        meaning="HEROIC ACTION: \"The Unit can add 1 to 5D10s rolling a Fight, Shooting or Spell Roll. Every "
+                "extra D10 increases the cost of the Action by 1 TS.\" none: only the Active Unit adds them, "
+                "each raising its own Action's cost; the unit that fights back has no Action to raise, so it "
+                "adds none; own-ts: the unit that fights back adds them too, paying 1 TS each on its own "
+                "Activation Token (no Stress)",
+        source="seed 002, SKILLS (HEROIC ACTION) / UNITS ACTIONS", parse=parse_choice("none", "own-ts"))
+
     maelstrom_ones: str = ruling(
         "DK-maelstrom-ones", "all", accepted="all|first",
         meaning="which natural 1s count for a Maelstrom's Cataclysmic Effect: all: every die of the spell "
