@@ -167,8 +167,15 @@ def attack_dice(unit: FightingUnit, frontage: str | int) -> int:
     every supporting warrior ("Supporting Warriors have Power = 1")."""
     if unit.is_object:
         return 0
-    in_contact = unit.alive if frontage == "all" else min(unit.alive, frontage)
-    supporting = unit.alive - in_contact
+    if frontage == "all":
+        in_contact, supporting = unit.alive, 0
+    elif isinstance(frontage, str):  # "C/S": C in contact, S supporting, "The other Warriors do not Attack"
+        contact, support = (int(x) for x in frontage.split("/"))
+        in_contact = min(unit.alive, contact)
+        supporting = min(unit.alive - in_contact, support)
+    else:
+        in_contact = min(unit.alive, frontage)
+        supporting = unit.alive - in_contact
     dice = 0
     for _ in range(in_contact):
         dice += unit.power
@@ -336,6 +343,11 @@ def morale_roll(rng: np.random.Generator, combatant: Combatant, alive: int, will
 
 def _check_frontage(frontage: str | int) -> None:
     if frontage == "all":
+        return
+    if isinstance(frontage, str) and "/" in frontage:
+        contact, support = frontage.split("/")
+        if not (contact.isdigit() and support.isdigit() and int(contact) >= 1):
+            raise ValueError(f"frontage {frontage!r} is not C/S with whole numbers C >= 1, S >= 0")
         return
     if isinstance(frontage, bool) or not isinstance(frontage, int | np.integer) or frontage < 1:
         raise ValueError(f"frontage {frontage!r} is not 'all' or a whole number >= 1")

@@ -589,3 +589,31 @@ def test_heroic_dice_join_the_active_units_action_only_by_default():
         naive.append(o)
     assert_same(duel.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, duel.run.counts.shape[1]),
                 DUEL_KEYS)
+
+
+def test_frontage_in_contact_and_supporting_the_others_do_not_attack():
+    """FIGHTING: supporting warriors "make Attacks, but with Power = 1. The other Warriors do not Attack."
+    DK-frontage=C/S: C in contact, S supporting, no dice from the rest (C alone: every other supports)."""
+    rulings = DrakerysRulings().with_assignments(["DK-frontage=3/1"])
+    assert rulings.frontage == "3/1" and "DK-frontage=3/1" in rulings.describe()
+    for bad in ("0/1", "3/-1", "x/2", "3/"):
+        with pytest.raises(RulesError):
+            DrakerysRulings().with_assignments([f"DK-frontage={bad}"])
+    crows, keepers = Combatant(unit("crows"), 12), Combatant(unit("gold-keepers"), 6)
+    row = side_array(crows, rulings, None)
+    assert (row[Side.FRONTAGE], row[Side.SUPPORT]) == (3, 1)
+    three = DrakerysRulings().with_assignments(["DK-frontage=3"])
+    row = side_array(crows, three, None)
+    assert (row[Side.FRONTAGE], row[Side.SUPPORT]) == (3, -1)
+    few = combat.simulate_fight(crows, keepers, charge=True, rulings=rulings, trials=KERNEL_TRIALS, seed=5)
+    more = combat.simulate_fight(crows, keepers, charge=True, rulings=three, trials=KERNEL_TRIALS, seed=5)
+    # 12 Crows: 3 x Power 1 + 1 supporting = 4 dice, against 3 + 9 = 12: far fewer injuries
+    assert more.injuries_inflicted(0).value - few.injuries_inflicted(0).value > 20 * (
+        more.injuries_inflicted(0).stderr + few.injuries_inflicted(0).stderr)
+    rng = np.random.default_rng(21)
+    outcomes = [naive_fight(rng, crows, keepers, charge=True, frontage="3/1") for _ in range(NAIVE_TRIALS)]
+    rows = [FightRow.REMOVED_0, FightRow.REMOVED_1, FightRow.OUTCOME, FightRow.INFLICTED_0,
+            FightRow.INFLICTED_1]
+    naive = naive_rows(outcomes, ["kills_b", "kills_a", "result", "inflicted_a", "inflicted_b"],
+                       few.run.counts.shape[1])
+    assert_same(few.run.counts[rows], naive, [row.name for row in rows])

@@ -44,7 +44,14 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.rules import CHARGE_TS, JAMMED_CHARGE_TS, MAX_EXTRA_OPTION, MAX_HEROIC, DrakerysRulings
+from rulesets.drakerys.rules import (
+    CHARGE_TS,
+    JAMMED_CHARGE_TS,
+    MAX_EXTRA_OPTION,
+    MAX_HEROIC,
+    DrakerysRulings,
+    frontage_counts,
+)
 from rulesets.drakerys.units import Unit, Weapon
 
 if TYPE_CHECKING:
@@ -101,6 +108,7 @@ class Side(IntEnum):
     IGNORES_PARRY = 41
     ACTIONS = 42  # Actions per activation: the Leader's Action Characteristic (DK-actions=all), else 1
     HEROIC_PASSIVE = 43  # Heroic Action dice it adds when it fights back (DK-heroic-passive=own-ts), else 0
+    SUPPORT = 44  # DK-frontage: warriors supporting at Power 1, -1 for every warrior not in contact
 
 
 N_SIDE = len(Side)
@@ -319,7 +327,7 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
     row[Side.STRESS] = c.stress
     row[Side.ACTIONS] = max(1, p.actions) if rulings.actions == "all" else 1
     row[Side.HEROIC_PASSIVE] = c.heroic if rulings.heroic_passive == "own-ts" else 0
-    row[Side.FRONTAGE] = -1 if rulings.frontage == "all" else int(rulings.frontage)
+    row[Side.FRONTAGE], row[Side.SUPPORT] = frontage_counts(rulings.frontage)
     row[Side.ALLIES_ENGAGED] = c.allied_units_engaged
     row[Side.OBSTACLES] = c.obstacles
     if weapon is not None:

@@ -178,7 +178,9 @@ def _attack_dice(side, state, s, charger):
     alive = state[s, State.ALIVE]
     frontage = side[s, Side.FRONTAGE]
     full = alive if frontage < 0 else min(frontage, alive)
-    return full * _power(side, state, s, charger) + (alive - full) + state[s, State.HEROIC_NOW]
+    support = side[s, Side.SUPPORT]  # "The other Warriors do not Attack"
+    behind = alive - full if support < 0 else min(support, alive - full)
+    return full * _power(side, state, s, charger) + behind + state[s, State.HEROIC_NOW]
 
 
 @nb.njit(inline="always", **TRIAL_JIT)

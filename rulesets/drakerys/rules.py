@@ -95,13 +95,32 @@ CRIT_MODES = {
 
 
 def _parse_frontage(text: str) -> str | int:
-    low = text.strip().lower()
+    """``all``, C (warriors in contact; every other one supports) or C/S (C in contact, S supporting, the
+    others do not Attack)."""
+    low = text.strip().lower().replace(" ", "")
     if low == "all":
         return "all"
-    value = int(low)
+    contact, slash, support = low.partition("/")
+    value = int(contact)
     if value < 1:
         raise ValueError(text)
-    return value
+    if not slash:
+        return value
+    behind = int(support)
+    if behind < 0:
+        raise ValueError(text)
+    return f"{value}/{behind}"
+
+
+def frontage_counts(frontage: str | int) -> tuple[int, int]:
+    """(warriors in contact, warriors supporting) of a DK-frontage value; -1: every warrior (in contact),
+    every other warrior (supporting)."""
+    if frontage == "all":
+        return -1, -1
+    if isinstance(frontage, str):
+        contact, _, support = frontage.partition("/")
+        return int(contact), int(support)
+    return int(frontage), -1
 
 
 @dataclass(frozen=True)
@@ -114,9 +133,10 @@ class DrakerysRulings(Rulings):
                 "without limit (false: extra dice are never critical; their 10s are plain successes)",
         source="seed 002, ACTION TABLE / CRITICAL SUCCESSES", parse=parse_bool)
     frontage: str | int = ruling(
-        "DK-frontage", "all", accepted="all | a whole number >= 1",
-        meaning="warriors of the attacking unit in contact, attacking at full Power; the rest support "
-                "at Power 1 (all: every warrior is in contact)",
+        "DK-frontage", "all", accepted="all | C | C/S (whole numbers, C >= 1)",
+        meaning="warriors of the attacking unit in contact (full Power) and supporting (Power 1): all: every "
+                "warrior is in contact; C: C in contact, every other warrior supports; C/S: C in contact, S "
+                "supporting, and \"The other Warriors do not Attack\"",
         source="seed 002, FIGHTING / Supporting warriors", parse=_parse_frontage)
     heavy_loaded: str = ruling(
         "DK-heavy-loaded", "jammed", accepted="jammed|none",
