@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from naive import _d10, naive_action_roll, naive_threshold
 
-from rulesets.drakerys.fight import Combatant, FightOutcome
+from rulesets.drakerys.fight import BlockIn, Combatant, FightOutcome
 from rulesets.drakerys.units import Weapon
 
 #: "The TimePath is a board made of 16 squares."
@@ -359,7 +359,8 @@ def _check_frontage(frontage: str | int) -> None:
 
 def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge: bool,
                 crit_chain: bool = True, frontage: str | int = "all", a_weapon: Weapon | None = None,
-                b_weapon: Weapon | None = None, heroic_passive: str = "none") -> dict:
+                b_weapon: Weapon | None = None, heroic_passive: str = "none",
+                blocking_masks: tuple[int, int] | None = None) -> dict:
     """One Fight: unit A made an Attack (or, with ``charge``, a Charge) against unit B; both strike.
 
     HEROIC ACTION dice "increase the cost of the Action": A's join its Action; B, which fights back, has
@@ -383,6 +384,11 @@ def naive_fight(rng: np.random.Generator, a: Combatant, b: Combatant, *, charge:
         raise ValueError(f"heroic_passive {heroic_passive!r} is not none or own-ts")
     if heroic_passive == "none":
         b = replace(b, heroic=0)
+    if blocking_masks is not None:  # bits of BlockIn: the kinds of Fight each unit blocks in
+        kind_a = BlockIn.CHARGING if charge else BlockIn.ATTACKING
+        kind_b = BlockIn.CHARGED if charge else BlockIn.ATTACKED
+        a = replace(a, blocking=a.blocking and bool(blocking_masks[0] >> kind_a & 1))
+        b = replace(b, blocking=b.blocking and bool(blocking_masks[1] >> kind_b & 1))
     unit_a = unit_in_fight("a", a)
     unit_b = unit_in_fight("b", b)
     set_fight_characteristics(unit_a, unit_b, i_charged=charge)
@@ -659,7 +665,7 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
                      frontage: str | int = "all", shoot_from_cm: int | None = None,
                      a_weapon: Weapon | None = None, b_weapon: Weapon | None = None, rounds: int = 6,
                      heroic_costs_ts: bool = True, actions: str = "all", heroic_passive: str = "none",
-                     trace: bool = False) -> dict:
+                     blocking_masks: tuple[int, int] | None = None, trace: bool = False) -> dict:
     """A duel of unit A (First Player) against unit B on the TimePath.
 
     Without ``shoot_from_cm`` A opens with a Charge, and from then on the active unit Attacks. With it the
@@ -722,9 +728,12 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
                                       crit_chain=crit_chain)
                 _apply_shot(enemy, shot)
             else:  # charge or attack: a Fight in which the active unit is "A"
+                masks = None if blocking_masks is None else (
+                    blocking_masks if me is player_a else blocking_masks[::-1])
                 fight = naive_fight(rng, me.unit_now(), enemy.unit_now(), charge=action == "charge",
                                     crit_chain=crit_chain, frontage=frontage, a_weapon=me.weapon,
-                                    b_weapon=enemy.weapon, heroic_passive=heroic_passive)
+                                    b_weapon=enemy.weapon, heroic_passive=heroic_passive,
+                                    blocking_masks=masks)
                 engaged = True
                 _apply_fight(me, enemy, fight)
                 if heroic_passive == "own-ts" and enemy.combatant.heroic:

@@ -14,6 +14,8 @@ from reports.drakerys.fight import shooting_report
 from rulesets.base import RulesError
 from rulesets.drakerys import DrakerysRulings, catalog, combat
 from rulesets.drakerys.fight import (
+    BLOCK_ALWAYS,
+    BlockIn,
     Combatant,
     EngagementOutcome,
     EngagementRow,
@@ -97,8 +99,9 @@ def test_fight_kernel_matches_naive_twin(name, rulings):
     result = combat.simulate_fight(a, b, charge=charge, rulings=rulings, trials=KERNEL_TRIALS, seed=seed)
     rng = np.random.default_rng(seed)
     width = result.run.counts.shape[1]
+    masks = block_masks(a, b, rulings)
     outcomes = [naive_fight(rng, a, b, charge=charge, crit_chain=rulings.crit_chain,
-                            frontage=rulings.frontage) for _ in range(NAIVE_TRIALS)]
+                            frontage=rulings.frontage, blocking_masks=masks) for _ in range(NAIVE_TRIALS)]
     # the twin's kills_a are the warriors A's strikes removed (of B); the kernel's REMOVED_0 are A's losses
     rows = [FightRow.REMOVED_0, FightRow.REMOVED_1, FightRow.OUTCOME, FightRow.INFLICTED_0,
             FightRow.INFLICTED_1]
@@ -155,13 +158,22 @@ NAIVE_OUTCOMES = {"a": EngagementOutcome.SIDE_0_WINS, "b": EngagementOutcome.SID
                   "neither": EngagementOutcome.NEITHER, "both": EngagementOutcome.BOTH_DESTROYED}
 
 
+def block_masks(a: Combatant, b: Combatant, rulings: DrakerysRulings | None = None) -> tuple[int, int]:
+    """The kinds of Fight each side blocks in, as the kernels get them (DK-blocking, auto by default): the
+    twin is handed the same choices (auto_block_mask is checked on its own below)."""
+    side = combat._sides(a, b, rulings or DrakerysRulings(), None)
+    return int(side[0, Side.BLOCKING]), int(side[1, Side.BLOCKING])
+
+
 def naive_duels(name: str, n: int, seed: int = 5) -> list[dict]:
     a, b, shoot = DUELS[name]
     rng = np.random.default_rng(seed)
     weapons = [CATALOG.weapons[c.unit.weapon] if c.unit.weapon else None for c in (a, b)]
+    masks = block_masks(a, b)
     outcomes = []
     for _ in range(n):
-        o = naive_engagement(rng, a, b, shoot_from_cm=shoot, a_weapon=weapons[0], b_weapon=weapons[1])
+        o = naive_engagement(rng, a, b, shoot_from_cm=shoot, a_weapon=weapons[0], b_weapon=weapons[1],
+                             blocking_masks=masks)
         o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
         outcomes.append(o)
     return outcomes
@@ -488,7 +500,7 @@ def test_engagement_records_opening_matches_the_naive_opening_action(name):
     naive = []
     for _ in range(NAIVE_TRIALS):
         if shoot is None:
-            o = naive_fight(rng, a, b, charge=True)
+            o = naive_fight(rng, a, b, charge=True, blocking_masks=block_masks(a, b))
             naive.append({"lost_a": a.size - o["alive_a"], "lost_b": b.size - o["alive_b"],
                           "injuries_a": o["inflicted_b"], "injuries_b": o["inflicted_a"]})
         else:
@@ -617,3 +629,35 @@ def test_frontage_in_contact_and_supporting_the_others_do_not_attack():
     naive = naive_rows(outcomes, ["kills_b", "kills_a", "result", "inflicted_a", "inflicted_b"],
                        few.run.counts.shape[1])
     assert_same(few.run.counts[rows], naive, [row.name for row in rows])
+
+
+def test_blocking_is_a_policy_and_auto_takes_the_better_choice_per_kind_of_fight():
+    """BLOCKING "The Unit can use this Skill": DK-blocking=always, never, or auto (the default): for each
+    kind of Fight, block when that wins the Fight more often, on the same dice. Soldiers charging Warriors
+    won 2.6% of duels blocking always (it was the only choice) and about 20% never blocking."""
+    soldiers, warriors = Combatant(unit("soldiers"), 6), Combatant(unit("warriors"), 6)
+    duel = {policy: combat.simulate_engagement(
+        soldiers, warriors, rulings=DrakerysRulings().with_assignments([f"DK-blocking={policy}"]),
+        trials=40_000, seed=7).p_wins(0) for policy in ("always", "never", "auto")}
+    assert duel["never"].value - duel["always"].value > 0.1
+    assert duel["auto"].value >= duel["always"].value
+    # auto: each bit is the better of blocking and attacking in that kind of Fight (an independent check on
+    # other dice and more Fights)
+    always = DrakerysRulings().with_assignments(["DK-blocking=always"])
+    for other in (warriors, Combatant(unit("crows"), 12), Combatant(unit("gold-keepers"), 6)):
+        mask = combat.auto_block_mask(soldiers, other, DrakerysRulings())
+        for kind in BlockIn:
+            active = kind in (BlockIn.CHARGING, BlockIn.ATTACKING)
+            charge = kind in (BlockIn.CHARGING, BlockIn.CHARGED)
+            won = []
+            for blocks in (True, False):
+                mine = replace(soldiers, blocking=blocks)
+                a, b = (mine, other) if active else (other, mine)
+                won.append(combat.simulate_fight(a, b, charge=charge, rulings=always, trials=100_000,
+                                                 seed=99).p_wins(0 if active else 1))
+            if abs(won[0].value - won[1].value) > 5 * (won[0].stderr + won[1].stderr):
+                assert bool(mask >> kind & 1) == (won[0].value > won[1].value), (other.unit.name, kind.name)
+    # a unit without the skill, or told not to block, never blocks whatever the policy
+    assert block_masks(warriors, soldiers, always)[0] == 0
+    assert block_masks(replace(soldiers, blocking=False), warriors, always)[0] == 0
+    assert block_masks(soldiers, warriors, always)[0] == BLOCK_ALWAYS

@@ -15,7 +15,7 @@ from rulesets.drakerys import (
     exact_action_roll,
     simulate_action_roll,
 )
-from rulesets.drakerys.fight import Combatant, FightRow
+from rulesets.drakerys.fight import Combatant, FightRow, Side
 from simcore.stats import chisquare_gof, chisquare_two_sample
 
 pytestmark = pytest.mark.slow
@@ -39,13 +39,15 @@ def test_fight_kernel_and_twin_at_fifty_thousand_fights():
     units = catalog.load()
     a, b = Combatant(units.unit("blood-banes"), 6, stress=1), Combatant(units.unit("soldiers"), 9)
     result = combat.simulate_fight(a, b, charge=True, trials=2 * 10**6, seed=8)
+    side = combat._sides(a, b, DrakerysRulings(), None)  # DK-blocking=auto: the twin blocks where they do
+    masks = (int(side[0, Side.BLOCKING]), int(side[1, Side.BLOCKING]))
     rng = np.random.default_rng(8)
     width = result.run.counts.shape[1]
     # the twin's kills_b are the warriors of A that B's strikes removed: the kernel's REMOVED_0
     keys = {FightRow.REMOVED_0: "kills_b", FightRow.REMOVED_1: "kills_a", FightRow.OUTCOME: "result"}
     naive = {row: np.zeros(width, dtype=np.int64) for row in keys}
     for _ in range(50_000):
-        o = naive_fight(rng, a, b, charge=True)
+        o = naive_fight(rng, a, b, charge=True, blocking_masks=masks)
         for row, key in keys.items():
             naive[row][o[key]] += 1
     for row in keys:

@@ -114,7 +114,8 @@ def describe(c: Combatant, ap: int) -> str:
     if c.guard:
         extras.append("escorted by a Guard unit")
     if c.unit.has("blocking"):
-        extras.append("uses Blocking" if c.blocking else "attacks instead of Blocking")
+        extras.append("may use Blocking (DK-blocking says when)" if c.blocking
+                      else "never uses Blocking (--no-blocking)")
     try:
         book = c.unit.size_option(c.size).ap
     except RulesError:

@@ -7,6 +7,8 @@ engagement), side 1 is B.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +18,7 @@ from rulesets.drakerys.fight import (
     MORALE_OUTCOMES,
     N_FIGHT_OUTCOMES,
     N_RECORD,
+    BlockIn,
     Combatant,
     EngagementOutcome,
     EngagementRow,
@@ -24,6 +27,7 @@ from rulesets.drakerys.fight import (
     Morale,
     Record,
     ShootingRow,
+    Side,
     side_array,
 )
 from rulesets.drakerys.kernels_fight import (
@@ -72,7 +76,40 @@ def _sides(a: Combatant, b: Combatant, rulings: DrakerysRulings, weapons: dict[s
             return None
         return weapons[c.unit.weapon]
 
-    return np.vstack([side_array(a, rulings, weapon(a)), side_array(b, rulings, weapon(b))])
+    side = np.vstack([side_array(a, rulings, weapon(a)), side_array(b, rulings, weapon(b))])
+    if rulings.blocking == "auto":
+        for s, (me, other) in enumerate(((a, b), (b, a))):
+            if side[s, Side.BLOCKING]:
+                side[s, Side.BLOCKING] = auto_block_mask(me, other, rulings)
+    return side
+
+
+#: Fights simulated each way (blocking, attacking) to choose under DK-blocking=auto, and their seed (fixed:
+#: the choice depends on the two units and the rulings only, so a baseline and a variant of a what-if
+#: that leave them alone choose alike).
+AUTO_BLOCK_TRIALS = 4000
+AUTO_BLOCK_SEED = 0xB10C
+
+
+@functools.lru_cache(maxsize=4096)
+def auto_block_mask(me: Combatant, other: Combatant, rulings: DrakerysRulings) -> int:
+    """DK-blocking=auto: the kinds of Fight (bits BlockIn) in which ``me`` blocks, each chosen by the
+    higher probability of winning that Fight, blocking or attacking, on the same dice."""
+    always = dataclasses.replace(rulings, blocking="always")
+    mask = 0
+    for kind in BlockIn:
+        active = kind in (BlockIn.CHARGING, BlockIn.ATTACKING)
+        charge = kind in (BlockIn.CHARGING, BlockIn.CHARGED)
+        won = []
+        for blocks in (True, False):
+            mine = dataclasses.replace(me, blocking=blocks)
+            attacker, target = (mine, other) if active else (other, mine)
+            fight = simulate_fight(attacker, target, charge=charge, rulings=always, trials=AUTO_BLOCK_TRIALS,
+                                   seed=AUTO_BLOCK_SEED + kind, threads=1)
+            won.append(fight.p_wins(0 if active else 1).value)
+        if won[0] > won[1]:
+            mask |= 1 << kind
+    return mask
 
 
 def _width(*combatants: Combatant) -> int:

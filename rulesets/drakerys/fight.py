@@ -81,7 +81,7 @@ class Side(IntEnum):
     VIOLENT_BLOW = 14
     MARTIAL_ARTS = 15
     DEADLY_BLOW = 16
-    BLOCKING = 17  # has Blocking and uses it
+    BLOCKING = 17  # the Fights it blocks in (has Blocking and uses it): bit 1 << BlockIn, see block_mask
     BERSERKER = 18
     BRUTAL_CHARGE = 19
     REACH = 20
@@ -130,9 +130,30 @@ class State(IntEnum):
     OPENING_INJURIES = 9  # injuries suffered during side 0's opening action (engagements)
     OPENING_TS = 10  # TS spent on side 0's opening action (engagements; side 0's row)
     HEROIC_NOW = 11  # Heroic Action dice this side adds to the Fight being fought (set by each Fight)
+    BLOCKING_NOW = 12  # 1 when this side blocks in the Fight being fought (set by each Fight)
 
 
 N_STATE = len(State)
+
+
+class BlockIn(IntEnum):
+    """The kinds of Fight a unit with Blocking may block in (bits of Side.BLOCKING)."""
+
+    CHARGING = 0  # it charges
+    ATTACKING = 1  # it makes an Attack action
+    CHARGED = 2  # it is charged
+    ATTACKED = 3  # it is attacked
+
+
+#: Blocking in every kind of Fight.
+BLOCK_ALWAYS = (1 << len(BlockIn)) - 1
+
+
+def block_in(active: bool, charge: bool) -> BlockIn:
+    """The kind of Fight for a side that is the Active Unit (or not) in a Charge (or an Attack)."""
+    if active:
+        return BlockIn.CHARGING if charge else BlockIn.ATTACKING
+    return BlockIn.CHARGED if charge else BlockIn.ATTACKED
 
 
 class Winner(IntEnum):
@@ -316,7 +337,8 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
     row[Side.CHARGE] = p.charge
     for column in _SKILL_COLUMNS:
         row[column] = int(u.has(column.name.lower()))
-    row[Side.BLOCKING] = int(u.has("blocking") and c.blocking)
+    uses = u.has("blocking") and c.blocking and rulings.blocking != "never"
+    row[Side.BLOCKING] = BLOCK_ALWAYS if uses else 0  # DK-blocking=auto narrows it (combat.auto_block_mask)
     row[Side.OBJECT] = int(is_object(u))
     row[Side.CHARGE_TS] = charge_ts(u, rulings)
     row[Side.AUTHORITY] = c.authority

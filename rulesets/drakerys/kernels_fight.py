@@ -29,6 +29,7 @@ import numpy as np
 from rulesets.drakerys.fight import (
     N_STATE,
     Action,
+    BlockIn,
     EngagementOutcome,
     EngagementRow,
     FightOutcome,
@@ -165,7 +166,7 @@ def _strike_order(side, charger):
 def _strikes(side, state, s):
     """Side s strikes: both sides have warriors, and s neither blocks nor is an Object."""
     return (state[s, State.ALIVE] > 0 and state[1 - s, State.ALIVE] > 0 and not side[s, Side.OBJECT]
-            and not side[s, Side.BLOCKING])
+            and not state[s, State.BLOCKING_NOW])
 
 
 # --- step 3: a strike ------------------------------------------------------------------------------------
@@ -216,7 +217,7 @@ def _strike(dice, side, state, s, charger):
     e = 1 - s
     deadly = side[s, Side.DEADLY_BLOW] != 0
     hits, automatic = _attack_roll(dice, side, state, s, charger, deadly)
-    if side[e, Side.BLOCKING] and state[e, State.ALIVE] > 0 and not side[e, Side.OBJECT]:
+    if state[e, State.BLOCKING_NOW] and state[e, State.ALIVE] > 0 and not side[e, Side.OBJECT]:
         blocks, _ = _attack_roll(dice, side, state, e, charger, _NO)
         hits = max(0, hits - blocks)
     threshold = _threshold(side[s, Side.STRENGTH], _resistance(side, state, e))
@@ -348,6 +349,11 @@ def _fight(dice, side, state, trigger, charged):
     """
     state[trigger, State.HEROIC_NOW] = side[trigger, Side.HEROIC]
     state[1 - trigger, State.HEROIC_NOW] = side[1 - trigger, Side.HEROIC_PASSIVE]
+    # BLOCKING "replaces its Attack" in the kinds of Fight its policy chose (Side.BLOCKING, bits BlockIn)
+    kind = BlockIn.CHARGING if charged else BlockIn.ATTACKING
+    state[trigger, State.BLOCKING_NOW] = (side[trigger, Side.BLOCKING] >> kind) & 1
+    passive = kind + BlockIn.CHARGED
+    state[1 - trigger, State.BLOCKING_NOW] = (side[1 - trigger, Side.BLOCKING] >> passive) & 1
     dealt0, dealt1 = _exchange(dice, side, state, trigger if charged else -1)
     winner, margin = _winner(state, trigger, charged, dealt0, dealt1)
     if margin == 0:

@@ -154,6 +154,14 @@ class DrakerysRulings(Rulings):
         source="seed 002, MAKE WAR! (Progress of a Game Phase, step 2) / STRESS / RESTRICTIONS OF ACTIONS",
         parse=parse_choice("all", "one"))
 
+    blocking: str = ruling(
+        "DK-blocking", "auto", accepted="auto|always|never",
+        meaning="BLOCKING \"The Unit can use this Skill\" (it replaces the unit's Attack): always: a unit "
+                "with Blocking blocks in every Fight; never: it attacks; auto: in each kind of Fight (it "
+                "charges, attacks, is charged, is attacked) it blocks when that gives it the higher "
+                "probability of winning the Fight, estimated on common random numbers (4,000 Fights each "
+                "way) when the engagement starts",
+        source="seed 002, SKILLS (BLOCKING)", parse=parse_choice("auto", "always", "never"))
     heroic_passive: str = ruling(
         "DK-heroic-passive", "none", accepted="none|own-ts",
         meaning="HEROIC ACTION: \"The Unit can add 1 to 5D10s rolling a Fight, Shooting or Spell Roll. Every "
