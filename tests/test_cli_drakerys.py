@@ -32,9 +32,16 @@ def test_fight_options_change_the_numbers(capsys):
              "--seed", "1", "--format", "csv")
     _, base, _ = run(capsys, *fight)
     for extra in (("--stress-b", "2"), ("--rerolls-a", "3"), ("--authority-b", "2"),
-                  ("--ruling", "DK-frontage=2"), ("--no-blocking-b",), ("--stress-a", "1")):
+                  ("--ruling", "DK-frontage=2"), ("--stress-a", "1"), ("--ruling", "DK-blocking=always")):
         _, changed, _ = run(capsys, *fight, *extra)
         assert changed != base, extra
+    # charged Soldiers win more by attacking (DK-blocking=auto chose so): forbidding Blocking changes nothing
+    # then, and changes the Fight when they would block always
+    _, never, _ = run(capsys, *fight, "--no-blocking-b")
+    assert never == base
+    _, always, _ = run(capsys, *fight, "--ruling", "DK-blocking=always")
+    _, always_never, _ = run(capsys, *fight, "--ruling", "DK-blocking=always", "--no-blocking-b")
+    assert always_never == base != always
     # three allied units engaged lift the Gold Keepers' Initiative 2 to the charging Crows' 5: both strike
     # at once, so the Keepers strike before losing anyone to the Crows
     _, crows, _ = run(capsys, *FIGHT, "--format", "csv")
