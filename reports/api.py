@@ -87,7 +87,7 @@ class EfficiencyTables:
 def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress):
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
-    catalog = rs.load_catalog(catalogs)
+    catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
     field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
@@ -146,7 +146,7 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
     changed_rulings = base_rulings.with_assignments(variant_rulings or ())
     set_changes = [parse_set(t) for t in sets]
     cost_changes = [parse_cost(t) for t in costs]
-    catalog = rs.load_catalog(catalogs)
+    catalog = rs.catalog_for(rs.load_catalog(catalogs), base_rulings)
     precision, trials = _field_settings(precision, trials)
     w = whatifs.what_if(rs, catalog, base_rulings, sets=set_changes, costs=cost_changes,
                         variant_rulings=changed_rulings, only=units, seed=_seed(seed), precision=precision,
@@ -201,7 +201,7 @@ def _sweep(name, set_range, cost_range, units, catalogs, rulings, seed, precisio
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
     sweep_plan = sweeps.plan(set_range, cost_range)
-    catalog = rs.load_catalog(catalogs)
+    catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     precision, trials = _field_settings(precision, trials)
     result = sweeps.sweep(rs, catalog, in_force, sweep_plan, seed=_seed(seed), precision=precision,
                           trials=trials, threads=threads, only=units, progress=progress)

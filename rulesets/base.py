@@ -336,6 +336,11 @@ class Ruleset:
         """The packaged catalog with the user's files (in the packaged schema) applied over it."""
         raise self._missing()
 
+    def catalog_for(self, catalog: Any, rulings: Rulings) -> Any:
+        """The catalog as ``rulings`` read it (a ruling may say how printed data is read; the printed data
+        itself is never changed). By default the catalog as loaded."""
+        return catalog
+
     def catalog_files(self, catalog: Any) -> list[tuple[str, str]]:
         """(file, sha256 of its content) of every file the catalog was read from, for provenance."""
         raise self._missing()

@@ -262,6 +262,11 @@ QUIRKS = [
     ("sakhil", "identical to the Warriors line"),
     ("celeste", "the unit sheet prints Rarity 2 (1 / 130 / 2) and the RECRUITMENT TABLE Rarity 1"),
     ("spearmen", "no row in the RECRUITMENT TABLE; the unit sheet's 10 / 110 / 0"),
+    ("spearmen", "equals the RECRUITMENT TABLE's Irosia Lancers 10-size row (line 2033)"),
+    ("warriors", "army list (line 1259) prints Size 14 in its header, but its unit sheets"),
+    ("rockthrowers", "add up to 16; its AP 465 and Rarity 4 agree"),
+    ("sakhil", "ASHRAL ORCS army list"),
+    ("bloodseekers", "ASHRAL ORCS army list"),
     ("rockthrowers", "printed in French: Arme de Tir = Ranged Weapon"),
     ("rockthrowers", "Rocks: the Rockthrowers sheet prints Rocks with Force (Strength) 3"),
     ("bloodseekers", "PROFILE section's caption of the Bloodseeker card mislabels the columns"),
@@ -630,3 +635,27 @@ def test_cli_missing_catalog_file_and_plot_are_usage_errors(capsys, tmp_path):
 def test_cli_other_rulesets_are_not_implemented(capsys):
     code, _, err = run(capsys, "units", "warbound")
     assert code == 1 and "not implemented yet" in err
+
+
+def test_ashral_army_list_header_against_its_sheets(catalog):
+    """The quirk's numbers, from the catalog: the four Ashral sheets add up to 16 warriors, 465 AP and
+    Rarity 4, where the army list's header prints 14 / 465 / 4."""
+    sheets = [catalog.units[k].sheet for k in ("warriors", "rockthrowers", "sakhil", "bloodseekers")]
+    totals = (sum(s.size for s in sheets), sum(s.ap for s in sheets), sum(s.rarity for s in sheets))
+    assert totals == (16, 465, 4)
+
+
+def test_spearmen_sizes_ruling_offers_the_lancers_row_without_changing_the_data(catalog):
+    from rulesets.drakerys import RULESET, DrakerysRulings
+
+    lancers = DrakerysRulings().with_assignments(["DK-spearmen-sizes=lancers"])
+    read = RULESET.catalog_for(catalog, lancers)
+    spearmen = read.units["spearmen"]
+    sizes = [(o.size, o.ap, o.rarity) for o in spearmen.all_sizes()]
+    assert sizes == [(5, 50, 0), (10, 110, 0), (15, 175, 1)]
+    assert "DK-spearmen-sizes=lancers" in spearmen.quirks[-1]
+    assert catalog.units["spearmen"].sizes == ()  # the printed data is unchanged
+    assert RULESET.catalog_for(catalog, DrakerysRulings()) is catalog
+    keys = [c.key for c in RULESET.contestants(read, ["spearmen"])]
+    assert keys == ["spearmen@5", "spearmen@10", "spearmen@15"]
+    assert [c.key for c in RULESET.contestants(catalog, ["spearmen"])] == ["spearmen@10"]

@@ -39,8 +39,10 @@ def _shoots(unit) -> bool:
 def _setup(catalogs, rulings, name_a, name_b, options, a_shoots=False):
     """(catalog, rulings in force, (combatant, AP) for A and B); names are resolved among the units that
     can fight (A among those that can shoot when ``a_shoots``)."""
+    from rulesets.drakerys import RULESET
+
     in_force = DrakerysRulings().with_assignments(rulings)
-    catalog = load_catalog(catalogs)
+    catalog = RULESET.catalog_for(load_catalog(catalogs), in_force)
     a_use = (_shoots, "shoot") if a_shoots else (_fights, "fight")
     return (catalog, in_force, combatant(catalog, name_a, "a", options, *a_use),
             combatant(catalog, name_b, "b", options, _fights, "fight"))

@@ -253,6 +253,17 @@ class DrakerysRuleset(Ruleset):
             raise RulesError(f"{unit.name} has no recruitment size")
         return f"{unit.key}@{option.size}"
 
+    def catalog_for(self, catalog: Catalog, rulings: DrakerysRulings) -> Catalog:
+        """DK-spearmen-sizes=lancers: the Spearmen recruited at the Irosia Lancers' sizes (their sheet's
+        10 / 110 / 0 is that row's 10-size option, and the table lists no Spearmen)."""
+        spearmen, lancers = catalog.units.get("spearmen"), catalog.units.get("irosia-lancers")
+        if rulings.spearmen_sizes != "lancers" or spearmen is None or lancers is None or spearmen.sizes:
+            return catalog
+        note = "recruited at the Irosia Lancers' sizes (ruling DK-spearmen-sizes=lancers)"
+        units = {**catalog.units, "spearmen": dataclasses.replace(spearmen, sizes=lancers.sizes,
+                                                                  quirks=(*spearmen.quirks, note))}
+        return dataclasses.replace(catalog, units=units)
+
     def stats(self) -> tuple[str, ...]:
         return STATS
 

@@ -171,6 +171,15 @@ class DrakerysRulings(Rulings):
                 "Activation Token (no Stress)",
         source="seed 002, SKILLS (HEROIC ACTION) / UNITS ACTIONS", parse=parse_choice("none", "own-ts"))
 
+    spearmen_sizes: str = ruling(
+        "DK-spearmen-sizes", "sheet", accepted="sheet|lancers",
+        meaning="the Spearmen have no RECRUITMENT TABLE row, and their sheet's 10 / 110 / 0 equals the "
+                "Irosia Lancers' 10-size row: sheet: the sheet's size only; lancers: the Lancers' sizes "
+                "(5 / 50 / 0, 10 / 110 / 0, 15 / 175 / 1), read as the Spearmen's (the printed data is "
+                "unchanged)",
+        source="seed 002, UNIT: Spearmen (line 1411) / RECRUITMENT TABLE, Lancers (line 2033)",
+        parse=parse_choice("sheet", "lancers"))
+
     maelstrom_ones: str = ruling(
         "DK-maelstrom-ones", "all", accepted="all|first",
         meaning="which natural 1s count for a Maelstrom's Cataclysmic Effect: all: every die of the spell "
