@@ -231,20 +231,66 @@ def _numeric(df: pd.DataFrame) -> list[bool]:
     return out
 
 
-def _render_table(report: Report) -> str:
-    lines = [report.title]
-    lines += [f"  {k}: {v}" for k, v in report.meta]
+#: Columns the human table format fits in (a terminal of 100 columns); None: one line per row and note.
+TABLE_WIDTH = 100
+#: Narrowest a text column of the table format is wrapped to.
+_MIN_TEXT_COLUMN = 12
+
+
+def _wrap(text: str, width: int | None, first: str, rest: str) -> list[str]:
+    if width is None:
+        return [first + text]
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False) or [first]
+
+
+def _fitted(widths: list[int], right: list[bool], width: int | None) -> list[int]:
+    """Column widths whose rows fit ``width``: the widest text columns are narrowed (not below
+    _MIN_TEXT_COLUMN; numbers never), their cells then wrap."""
+    widths = list(widths)
+    if width is None:
+        return widths
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        text = [i for i, r in enumerate(right) if not r and widths[i] > _MIN_TEXT_COLUMN]
+        if not text:
+            break
+        widest = max(text, key=lambda i: widths[i])
+        over = sum(widths) + 2 * (len(widths) - 1) - width
+        widths[widest] = max(_MIN_TEXT_COLUMN, widths[widest] - over)
+    return widths
+
+
+def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
+    """For a terminal: lines within ``width`` columns (long text wraps), or one line per row (None)."""
+    import itertools
+    import textwrap
+
+    lines = _wrap(report.title, width, "", "  ")
+    for k, v in report.meta:
+        lines += _wrap(f"{k}: {v}", width, "  ", "      ")
     for s in report.shown():
-        lines += ["", s.title]
+        lines += ["", *_wrap(s.title, width, "", "  ")]
         header, rows, right = _grid(s)
-        widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
-        def fmt(cells, widths=widths, right=right):
-            return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right,
+        widths = _fitted([max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)], right,
+                         width)
+
+        def fmt(cells, widths=widths, right=right) -> list[str]:
+            parts = [textwrap.wrap(c, w, break_long_words=False) or [""] if len(c) > w and not r else [c]
+                     for c, w, r in zip(cells, widths, right, strict=True)]
+            return ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, right,
                                                                                  strict=True)).rstrip()
-        lines.append(fmt(header))
-        lines += [fmt(r) for r in rows]
-        lines += [f"  note: {n}" for n in s.notes]
-    lines += ([""] if report.notes else []) + [f"note: {n}" for n in report.notes]
+                    for line in itertools.zip_longest(*parts, fillvalue="")]
+
+        lines += fmt(header)
+        for r in rows:
+            lines += fmt(r)
+        for n in s.notes:
+            lines += _wrap(f"note: {n}", width, "  ", "    ")
+    lines += [""] if report.notes else []
+    for n in report.notes:
+        lines += _wrap(f"note: {n}", width, "", "  ")
     return "\n".join(lines) + "\n"
 
 
@@ -397,9 +443,12 @@ _RENDERERS = {"table": _render_table, "csv": _render_csv, "json": _render_json,
               "markdown": _render_markdown, "latex": _render_latex, "html": _render_html}
 
 
-def render(report: Report, fmt: str) -> str:
-    """The report as text in ``fmt`` (one of :data:`FORMATS`)."""
+def render(report: Report, fmt: str, *, wide: bool = False) -> str:
+    """The report as text in ``fmt`` (one of :data:`FORMATS`); the table format within TABLE_WIDTH
+    columns unless ``wide`` (one line per row)."""
     if fmt not in _RENDERERS:
         raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
+    if fmt == "table":
+        return _render_table(report, None if wide else TABLE_WIDTH)
     return _RENDERERS[fmt](report)
 

@@ -398,3 +398,19 @@ def test_a_long_run_says_so_once_its_rate_is_known(capsys, monkeypatch):
     short(1_000, 50_000)
     short(2_000, 50_000)  # 48 s left
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("args", [
+    ("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--trials", "300"),
+    ("duel", "drakerys", "crows", "gold-keepers", "--trials", "2000"),
+    ("rulesets",),
+], ids=["efficiency", "duel", "rulesets"])
+def test_the_table_format_fits_100_columns_and_wide_keeps_one_line_per_row(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert max(len(line) for line in out.splitlines()) <= 100
+    code, wide, _ = run(capsys, *args, "--wide")
+    assert code == 0
+    # the same words, only the line breaks differ
+    assert " ".join(wide.split()) == " ".join(out.split())
+    assert max(len(line) for line in wide.splitlines()) > 100

@@ -155,12 +155,17 @@ def ruling_option(f):
                         help="Switch a ruling (see `balance rulesets`); repeatable.")(f)
 
 
+#: --wide of the command running (set by output_options, read by emit).
+_WIDE = {"on": False}
+
+
 def output_options(f):
     """--format, --output, --plot; --output and --plot naming the same file is a usage error."""
 
     @functools.wraps(f)
-    def command(*args, fmt, output, plot, **kwargs):
+    def command(*args, fmt, output, plot, wide, **kwargs):
         files.check_distinct({"--output": output, "--plot": plot})  # SharedOutputError: exit 2 (main)
+        _WIDE["on"] = wide
         return f(*args, fmt=fmt, output=output, plot=plot, **kwargs)
 
     c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
@@ -169,6 +174,8 @@ def output_options(f):
                      default=None, help="Write the report to this file instead of stdout.")(c)
     c = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                      show_default=True, help="Output format.")(c)
+    c = click.option("--wide", is_flag=True,
+                     help="Table format: one line per row and per note (it wraps within 100 columns).")(c)
     return c
 
 
@@ -251,7 +258,7 @@ def mc_progress(label: str, precision: float | None):
 
 
 #: Options that say what is asked for or where it goes, and change no number: not overrides.
-_NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads"})
+_NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads", "wide", "summary"})
 
 
 def typed_options(ctx: click.Context) -> list[str]:
@@ -310,7 +317,7 @@ def emit(report: Report, fmt: str, output: Path | None) -> None:
     from reports import formats
 
     report = with_provenance(report, click.get_current_context(silent=True))
-    text = formats.render(report, fmt)
+    text = formats.render(report, fmt, wide=_WIDE["on"])
     if fmt == "csv" and len(report.sections) > 1:
         others = ", ".join(s.name for s in report.sections[1:])
         click.echo(f"note: CSV holds the {report.sections[0].name!r} table only; the other tables "
