@@ -599,19 +599,22 @@ def active_player(one: Player, other: Player) -> Player:
     return one if one.arrived > other.arrived else other
 
 
-def choose_action(me: Player, engaged: bool, distance: int | None, first_activation: bool) -> str:
-    """The duel's policy: A opens with a Charge (or a Shooting when the units start apart); an engaged unit
-    attacks; a free unit charges when the enemy is within its Charge value, else shoots when it can,
-    else marches."""
+def choose_action(me: Player, engaged: bool, distance: int | None, first_activation: bool,
+                  opening_shot: bool = False) -> str:
+    """The duel's policy: A opens with a Charge from contact (``distance`` None), or a Shooting when
+    ``opening_shot``; then an engaged unit attacks; a free unit shoots when it has a weapon and the enemy
+    is in range (and not in contact), else charges when the enemy is within its Charge, else marches."""
     if engaged:
         return "attack"
-    if first_activation:
-        return "charge" if distance is None else "shoot"
+    if distance is None:
+        return "charge"
+    if first_activation and opening_shot:
+        return "shoot"
     profile = me.combatant.unit.profile
+    if me.weapon is not None and profile.shooting is not None and 1 <= distance <= me.weapon.max_range_cm:
+        return "shoot"
     if distance <= profile.charge:
         return "charge"
-    if me.weapon is not None and profile.shooting is not None and distance <= me.weapon.max_range_cm:
-        return "shoot"
     return "march"
 
 
@@ -665,7 +668,8 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
                      frontage: str | int = "all", shoot_from_cm: int | None = None,
                      a_weapon: Weapon | None = None, b_weapon: Weapon | None = None, rounds: int = 6,
                      heroic_costs_ts: bool = True, actions: str = "all", heroic_passive: str = "none",
-                     blocking_masks: tuple[int, int] | None = None, trace: bool = False) -> dict:
+                     blocking_masks: tuple[int, int] | None = None, start_cm: int | None = None,
+                     trace: bool = False) -> dict:
     """A duel of unit A (First Player) against unit B on the TimePath.
 
     Without ``shoot_from_cm`` A opens with a Charge, and from then on the active unit Attacks. With it the
@@ -704,7 +708,7 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
     last_start = TIME_SECTIONS * rounds
     arrivals = 1
     engaged = False
-    distance = shoot_from_cm
+    distance = shoot_from_cm if start_cm is None else start_cm
     activations = 0
     steps = []
 
@@ -715,7 +719,8 @@ def naive_engagement(rng: np.random.Generator, a: Combatant, b: Combatant, *, cr
         cost = 0
         taken = []
         while len(taken) < most and player_a.alive > 0 and player_b.alive > 0:
-            action = choose_action(me, engaged, distance, first_activation=activations == 0 and not taken)
+            action = choose_action(me, engaged, distance, first_activation=activations == 0 and not taken,
+                                   opening_shot=shoot_from_cm is not None)
             price = activation_cost(me, action, heroic_costs_ts)
             # RESTRICTIONS OF ACTIONS: at most the TimePath's 16 TS in one activation; in the last round,
             # never beyond START

@@ -41,7 +41,7 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     assert metagame.share.sum() == pytest.approx(1.0) and (metagame.nash_rating <= 1e-6).all()
     matchups = pd.DataFrame(doc["sections"]["matchups"])
     assert len(matchups) == 9 * 8 * 2 * 12  # ordered pairs x sides x metrics
-    assert set(matchups.role) == {"charges", "is charged"}
+    assert set(matchups.role) == {"acts first", "acts second"}
 
 
 def test_efficiency_matrix_is_square_both_roles(capsys):

@@ -661,3 +661,31 @@ def test_blocking_is_a_policy_and_auto_takes_the_better_choice_per_kind_of_fight
     assert block_masks(warriors, soldiers, always)[0] == 0
     assert block_masks(replace(soldiers, blocking=False), warriors, always)[0] == 0
     assert block_masks(soldiers, warriors, always)[0] == BLOCK_ALWAYS
+
+
+@pytest.mark.parametrize(("shooter", "target", "start"), [("irosia-bowmen", "crows", 30),
+                                                          ("crows", "crossbowmen", 40)])
+def test_engagement_from_a_distance_matches_the_naive_twin(shooter, target, start):
+    """The units start ``start`` cm apart; each Action is the unit's best available one: Attack when
+    Engaged, else Shooting in range, else Charge within reach, else March (DK-engagement-start)."""
+    a, b = Combatant(unit(shooter), unit(shooter).standard_size.size), Combatant(unit(target), 12)
+    weapons = [CATALOG.weapons[c.unit.weapon] if c.unit.weapon else None for c in (a, b)]
+    result = combat.simulate_engagement(a, b, start_cm=start, weapons=CATALOG.weapons,
+                                        trials=KERNEL_TRIALS // 2, seed=11)
+    rng = np.random.default_rng(13)
+    masks = block_masks(a, b)
+    naive = []
+    for _ in range(NAIVE_TRIALS // 2):
+        o = naive_engagement(rng, a, b, start_cm=start, a_weapon=weapons[0], b_weapon=weapons[1],
+                             blocking_masks=masks)
+        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
+        naive.append(o)
+    assert_same(result.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, result.run.counts.shape[1]),
+                DUEL_KEYS)
+    # a shooter starting in range opens fire: its first activation spends Shooting TS, not a Charge's
+    if a.unit.weapon:
+        rec = combat.engagement_records(a, b, start_cm=start, weapons=CATALOG.weapons, trials=200, seed=1)
+        assert set(rec.opening_ts().tolist()) <= {1, 2}
+    with pytest.raises(RulesError, match="not both"):
+        combat.simulate_engagement(a, b, start_cm=start, shoot_from_cm=20, weapons=CATALOG.weapons, trials=10,
+                                   seed=1)

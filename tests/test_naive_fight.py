@@ -521,10 +521,10 @@ def test_shoot_march_charge_policy():
         ("a", "shoot", 3, 6, 3),
         ("b", "march", 3, 6, 3),  # 20 cm
         ("b", "march", 4, 10, 4),  # 10 cm
-        ("a", "charge", 6, 12, 4),  # 10 <= 15: A charges, the units are engaged
-        ("b", "attack", 5, 15, 5),
-        ("a", "attack", 5, 17, 4),
-        ("b", "attack", 6, 21, 5),
+        ("a", "shoot", 4, 10, 4),  # 10 cm: still in range, so A shoots rather than charge
+        ("a", "shoot", 5, 15, 5),
+        ("b", "charge", 7, 17, 4),  # 10 <= the Wall's Charge: B charges (3 + 4 Stress), now engaged
+        ("a", "attack", 6, 21, 5),
     ]
     quick = make_unit("Quick", skills=("expert_parry", "quick_shot"), shooting=3, strength=1, resistance=10,
                       willpower=10)

@@ -327,6 +327,7 @@ class EngagementResult:
     rounds: int
     rulings: DrakerysRulings
     run: runner.RunResult
+    start_cm: int | None = None
 
     def _outcome(self, outcome: EngagementOutcome) -> Estimate:
         return proportion(int(self.run.counts[EngagementRow.OUTCOME, outcome]), self.run.trials)
@@ -367,16 +368,21 @@ class EngagementResult:
 
 
 def _check_engagement(a: Combatant, shoot_from_cm: int | None, weapons: dict[str, Weapon] | None,
-                      rounds: int) -> int:
+                      rounds: int, start_cm: int | None = None) -> int:
     rounds = whole_number("rounds", rounds, 1, ROUNDS)
+    if start_cm is not None:
+        if shoot_from_cm is not None:
+            raise RulesError("an engagement starts with an opening Shooting or at a distance, not both")
+        whole_number("start distance (cm)", start_cm, 1, 1000)
     if shoot_from_cm is not None:
         check_shot(a, (weapons or {}).get(a.unit.weapon or ""), shoot_from_cm)
     return rounds
 
 
-def _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die) -> tuple:
+def _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die, start_cm=None) -> tuple:
     side = _sides(a, b, rulings, weapons)
-    shoot = np.int64(-1 if shoot_from_cm is None else shoot_from_cm)
+    opening = shoot_from_cm if shoot_from_cm is not None else (-1 if start_cm is None else -2 - start_cm)
+    shoot = np.int64(opening)
     return _stages(by_die), side, shoot, np.int64(rounds), bool(rulings.crit_chain)
 
 
@@ -391,21 +397,23 @@ def simulate_engagement(a: Combatant, b: Combatant, *, shoot_from_cm: int | None
                         precision: float | None = None,
                         progress: runner.Progress | None = None,
                         chunk_trials: int = config.CHUNK_TRIALS,
-                        batch_chunks: int | None = None, by_die: bool = False) -> EngagementResult:
-    """``a`` charges ``b`` (or opens fire from ``shoot_from_cm``), then both fight on until one is
-    destroyed or scatters or the game's ``rounds`` end. ``precision`` targets P(a wins).
+                        batch_chunks: int | None = None, by_die: bool = False,
+                        start_cm: int | None = None) -> EngagementResult:
+    """``a`` charges ``b`` from contact (or opens fire from ``shoot_from_cm``, or both start ``start_cm``
+    apart and act by the policy of _choose_action), then both fight on until one is destroyed or scatters
+    or the game's ``rounds`` end. ``precision`` targets P(a wins).
 
     Trial t runs on the trial stream (seed, t), so it meets the same dice as trial t of
     :func:`engagement_records`; ``chunk_trials`` and ``batch_chunks`` only split the work.
     """
     rulings = rulings or DrakerysRulings()
-    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
-    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die)
+    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds, start_cm)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die, start_cm)
     outcome = EngagementRow.OUTCOME
     run = _run(_engagement_chunks, args, (len(EngagementRow), _width(a, b)), trials, seed, threads, precision,
                lambda c: proportion(int(c[outcome, EngagementOutcome.SIDE_0_WINS]), int(c[outcome].sum())),
                progress, chunk_trials, batch_chunks)
-    return EngagementResult(a, b, shoot_from_cm, rounds, rulings, run)
+    return EngagementResult(a, b, shoot_from_cm, rounds, rulings, run, start_cm)
 
 
 @dataclass(frozen=True)
@@ -465,15 +473,16 @@ def engagement_records(a: Combatant, b: Combatant, *, shoot_from_cm: int | None 
                        rounds: int = ROUNDS, trials: int, seed: int, threads: int | None = None,
                        precision: float | None = None,
                        progress: runner.Progress | None = None, block_trials: int = config.CHUNK_TRIALS,
-                       max_batch_trials: int | None = None, by_die: bool = False) -> EngagementRecords:
+                       max_batch_trials: int | None = None, by_die: bool = False,
+                       start_cm: int | None = None) -> EngagementRecords:
     """The engagements of :func:`simulate_engagement`, one record per trial: trial t runs on the trial
     stream (seed, t) whatever ran before it, so two engagements that differ in one stat meet the same dice
     (common random numbers). ``precision`` targets P(a wins); at most config.MAX_RECORD_TRIALS trials.
     ``block_trials`` and ``max_batch_trials`` set how often the precision is checked (see runner.run_records).
     """
     rulings = rulings or DrakerysRulings()
-    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds)
-    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die)
+    rounds = _check_engagement(a, shoot_from_cm, weapons, rounds, start_cm)
+    args = _engagement_args(a, b, shoot_from_cm, rulings, weapons, rounds, by_die, start_cm)
     try:
         run = runner.run_records(_engagement_records, args, N_RECORD, trials, seed, threads=threads,
                                  precision=precision, statistic=_p_side_0_wins, progress=progress,

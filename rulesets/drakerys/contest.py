@@ -2,14 +2,15 @@
 
 Contestants are the units with a fighting profile at every recruitment size (RECRUITMENT TABLE, or the
 unit sheet's size where the table has no row), cost in Army Points. An engagement is a duel to the end:
-side 0 charges side 1 (seed 002, ACTIONS: Charge), then both fight on, activation after activation on the
-TimePath, until one is destroyed or scatters or the six rounds end (rulesets/drakerys/fight.py says how).
+the units start DK-engagement-start apart (30 cm by default; contact: side 0 charges), side 0 acting
+first, each Action the unit's best available one, activation after activation on the TimePath, until one
+is destroyed or scatters or the six rounds end (rulesets/drakerys/fight.py and kernels_fight.py say how).
 
 The primary value is the duel's expected net AP per 100 AP: (AP destroyed - AP lost) x 100 / own AP, where
 a unit losing k of its n warriors loses k/n of its AP. Its fair cost is the **even-trade price**: the AP at
 which what it destroys equals what it loses over the field, sum(AP destroyed) / sum(fraction of itself
-lost), over its duels as charger and as charged. The meta-game's payoff is the net AP per 100 AP of the
-pair's mean cost, averaged over who charges.
+lost), over its duels acting first and second. The meta-game's payoff is the net AP per 100 AP of the
+pair's mean cost, averaged over who acts first.
 
 numpy and the catalog reader (tomllib, hashlib) are imported by the functions that use them, not with the
 module: the command tree builds its verbs from this ruleset, and `balance --help` loads neither.
@@ -155,10 +156,12 @@ class DrakerysRuleset(Ruleset):
     """Drakerys (seed 002) fulfilling the contract: duels to the end between units at recruitment sizes."""
 
     cost_unit = "AP"
-    engagement = ("a duel: side 0 charges side 1, then both fight on until one is destroyed or scatters or "
-                  "six rounds of 16 Time Sections end; each activation takes up to the Leader's Actions "
-                  "(DK-actions), at most 16 TS")
-    roles = ("charges", "is charged")
+    engagement = ("a duel: the units start DK-engagement-start apart (contact: side 0 charges), side 0 "
+                  "acts first, each Action the unit's best available one (Attack when Engaged, else Shooting "
+                  "when in range, else Charge, else March), until one is destroyed or scatters or six rounds "
+                  "of 16 Time Sections end; each activation takes up to the Leader's Actions (DK-actions), "
+                  "at most 16 TS")
+    roles = ("acts first", "acts second")
     metrics = (
         Metric("win", "P(this side wins the duel: the enemy is destroyed or scatters)"),
         Metric("loss", "P(this side is destroyed or scatters while the enemy stands)"),
@@ -177,7 +180,7 @@ class DrakerysRuleset(Ruleset):
     primary_metric = "net_ap_per_100ap"
     win_metric = "win"
     payoff_metric = "net_ap"
-    payoff_description = "net AP per 100 AP of the pair's mean cost, averaged over who charges"
+    payoff_description = "net AP per 100 AP of the pair's mean cost, averaged over who acts first"
     fair_cost_rule = FairCostRule(
         "even-trade", "the even-trade price: the AP at which the AP it destroys equals the AP it loses over "
                       "its duels (sum of AP destroyed / sum of the fraction of itself lost)",
@@ -237,8 +240,10 @@ class DrakerysRuleset(Ruleset):
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
         ea, eb = a.subject, b.subject
         weapons = {**ea.weapons, **eb.weapons}
+        start = rulings.engagement_start
         rec = combat.engagement_records(Combatant(ea.unit, ea.size), Combatant(eb.unit, eb.size),
                                         rulings=rulings, weapons=weapons, trials=trials, seed=seed,
+                                        start_cm=None if start == "contact" else int(start),
                                         threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
                                         max_batch_trials=PRECISION_BATCH)
         return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo",

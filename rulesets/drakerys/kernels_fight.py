@@ -425,17 +425,18 @@ def _active(state, top):
 
 @nb.njit(**TRIAL_JIT)
 def _choose_action(side, p, engaged, distance, opening_shot, opening):
-    """Side 0 opens with a Charge (a Shooting with ``opening_shot``); an engaged unit attacks; a free
-    one charges when the enemy is within its Charge, else shoots when it can, else marches."""
+    """The unit's best available Action: a forced opening Shooting (``opening_shot``); Attack when
+    Engaged; else Shooting when it has a ranged weapon and the enemy is in range (and not in contact);
+    else Charge when the enemy is within its Charge; else March."""
     if opening and opening_shot:
         return Action.SHOOT
     if engaged:
         return Action.ATTACK
+    reach = side[p, Side.WEAPON_RANGE]
+    if reach >= 0 and side[p, Side.SHOOTING] >= 0 and 1 <= distance <= reach:
+        return Action.SHOOT
     if distance <= side[p, Side.CHARGE]:
         return Action.CHARGE
-    reach = side[p, Side.WEAPON_RANGE]
-    if reach >= 0 and side[p, Side.SHOOTING] >= 0 and distance <= reach:
-        return Action.SHOOT
     return Action.MARCH
 
 
@@ -534,7 +535,9 @@ def _engagement(dice, side, state, shoot_from, rounds):
     and the side plays no more.
     """
     engaged = False
-    distance = 0 if shoot_from < 0 else shoot_from
+    # shoot_from >= 0: side 0 opens fire from there; -1: it charges from contact; <= -2: the units start
+    # -2 - shoot_from cm apart and every Action is chosen by the policy
+    distance = shoot_from if shoot_from >= 0 else (0 if shoot_from == -1 else -2 - shoot_from)
     top = 0
     activations = 0
     end = rounds * TS_PER_ROUND

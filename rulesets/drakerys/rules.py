@@ -112,6 +112,16 @@ def _parse_frontage(text: str) -> str | int:
     return f"{value}/{behind}"
 
 
+def _parse_start(text: str) -> str | int:
+    low = text.strip().lower()
+    if low == "contact":
+        return "contact"
+    value = int(low)
+    if not 1 <= value <= 1000:
+        raise ValueError(text)
+    return value
+
+
 def frontage_counts(frontage: str | int) -> tuple[int, int]:
     """(warriors in contact, warriors supporting) of a DK-frontage value; -1: every warrior (in contact),
     every other warrior (supporting)."""
@@ -162,6 +172,15 @@ class DrakerysRulings(Rulings):
                 "probability of winning the Fight, estimated on common random numbers (4,000 Fights each "
                 "way) when the engagement starts",
         source="seed 002, SKILLS (BLOCKING)", parse=parse_choice("auto", "always", "never"))
+    engagement_start: str | int = ruling(
+        "DK-engagement-start", 30, accepted="contact | a whole number of cm from 1 to 1000",
+        meaning="where the engagements of efficiency, what-if and sweep start (a duel says its own: "
+                "--start, --shoot-from): contact: side 0 charges side 1 from contact; N: the units start N "
+                "cm apart, side 0 acting first, and each Action is the unit's best available one: Attack "
+                "when Engaged, else Shooting when it has a ranged weapon and the enemy is in range, else "
+                "Charge when the enemy is within its Charge, else March",
+        source="not in the rulebook: a scenario choice of this tool (seed 002, UNITS ACTIONS lists the "
+               "Actions and their prerequisites)", parse=_parse_start)
     heroic_passive: str = ruling(
         "DK-heroic-passive", "none", accepted="none|own-ts",
         meaning="HEROIC ACTION: \"The Unit can add 1 to 5D10s rolling a Fight, Shooting or Spell Roll. Every "
