@@ -149,6 +149,8 @@ BAD = [
     (("roll", "drakerys", "shoot", "crossbowmen", "crows", "--distance", "0"), 2,
      "--distance': at 0 cm the units are in contact, so both are Engaged"),
     (("duel", "drakerys", "crossbowmen", "crows", "--shoot-from", "0"), 2, "--shoot-from': at 0 cm"),
+    (("duel", "drakerys", "crossbowmen", "crows", "--shoot-from", "20", "--start", "30"), 2,
+     "--start and --shoot-from: give one"),
 ]
 
 
@@ -198,3 +200,15 @@ def test_options_that_would_do_nothing_are_not_offered(capsys):
     assert {"--obstacles-a", "--rerolls-a", "--allies-b", "--no-blocking-b"} <= set(duel_help.split())
     assert_one_line_error(capsys, ("roll", "drakerys", "fight", "crows", "warriors", "--obstacles-a", "1"), 2,
                           "--obstacles-a")
+
+
+def test_duel_from_a_distance(capsys):
+    """--start: the units start apart and shoot, charge or march by the policy (as efficiency's duels)."""
+    args = ("duel", "drakerys", "irosia-bowmen", "crows", "--trials", "4000", "--format", "csv")
+    code, start, err = run(capsys, *args, "--start", "30")
+    assert code == 0, err
+    _, contact, _ = run(capsys, *args)
+    start, contact = (pd.read_csv(io.StringIO(t)).set_index("quantity")["value"] for t in (start, contact))
+    # Bowmen shooting from 30 cm before the Crows close fare better than charging them
+    assert start["P(A wins)"] > contact["P(A wins)"]
+    assert start["activations"] > contact["activations"]

@@ -136,6 +136,10 @@ def register(roll_drakerys: click.Group) -> None:
 @click.argument("unit_b", metavar="B")
 @click.option("--shoot-from", type=WholeNumber(0, 1000), default=None, callback=_not_engaged,
               help="A opens fire from this distance (cm) instead of charging.")
+@click.option("--start", "start", type=WholeNumber(1, 1000), default=None,
+              help="The units start this many cm apart and every Action is the unit's best available one "
+                   "(as in efficiency: Attack when Engaged, else Shooting in range, else Charge, else "
+                   "March).")
 @click.option("--rounds", type=WholeNumber(1, 6), default=6, show_default=True,
               help="Rounds of the game left (16 Time Sections each).")
 @side_options
@@ -143,20 +147,23 @@ def register(roll_drakerys: click.Group) -> None:
 @mc_options_for("P(A wins)", probability=True, exact=False)
 @ruling_option
 @output_options
-def duel_drakerys(unit_a, unit_b, shoot_from, rounds, catalogs, trials, precision, seed, threads, rulings,
-                  fmt, output, plot, **options):
-    """A charges B (or shoots first), then both fight on until one is destroyed or scatters or the game
-    ends. P(A wins), P(B wins), P(neither), injuries, AP destroyed and Time Sections, with intervals.
+def duel_drakerys(unit_a, unit_b, shoot_from, start, rounds, catalogs, trials, precision, seed, threads,
+                  rulings, fmt, output, plot, **options):
+    """A charges B (or shoots first, or both start --start cm apart), then both fight on until one is
+    destroyed or scatters or the game ends. P(A wins), P(B wins), P(neither), injuries, AP destroyed and
+    Time Sections, with intervals.
 
     Example: balance duel drakerys crows gold-keepers --precision 0.005
     """
     from reports.drakerys.fight import engagement_report
     from rulesets.drakerys import combat
 
+    if start is not None and shoot_from is not None:
+        raise OptionError("--start and --shoot-from: give one (a duel starts at a distance, or A opens fire)")
     catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
                                                      a_shoots=shoot_from is not None)
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
-    result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, rulings=in_force,
+    result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
                                         weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
                                         threads=threads, precision=precision,
                                         progress=mc_progress("duelling", precision))

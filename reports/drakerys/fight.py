@@ -120,7 +120,8 @@ def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, des
         "ci_high": [e.ci95[1] for _, e in summary],
     })
     opening = (f"A shoots first from {result.shoot_from_cm} cm" if result.shoot_from_cm is not None
-               else "A charges B")
+               else f"the units start {result.start_cm} cm apart, A acting first, every Action the unit's "
+                    "best available one" if result.start_cm is not None else "A charges B")
     meta = [
         ("ruleset", "drakerys (seed 002, FIGHTING, SHOOTING, MORALE, THE TIMEPATH)"),
         ("A", desc_a), ("B", desc_b), ("opening", opening),

@@ -175,10 +175,10 @@ class DrakerysRulings(Rulings):
     engagement_start: str | int = ruling(
         "DK-engagement-start", 30, accepted="contact | a whole number of cm from 1 to 1000",
         meaning="where the engagements of efficiency, what-if and sweep start (a duel says its own: "
-                "--start, --shoot-from): contact: side 0 charges side 1 from contact; N: the units start N "
-                "cm apart, side 0 acting first, and each Action is the unit's best available one: Attack "
-                "when Engaged, else Shooting when it has a ranged weapon and the enemy is in range, else "
-                "Charge when the enemy is within its Charge, else March",
+                "--start, --shoot-from; by default A charges): contact: side 0 charges side 1 from contact; "
+                "N: the units start N cm apart, side 0 acting first, and each Action is the unit's best "
+                "available one: Attack when Engaged, else Shooting when it has a ranged weapon and the enemy "
+                "is in range, else Charge when the enemy is within its Charge, else March",
         source="not in the rulebook: a scenario choice of this tool (seed 002, UNITS ACTIONS lists the "
                "Actions and their prerequisites)", parse=_parse_start)
     heroic_passive: str = ruling(
