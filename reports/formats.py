@@ -277,7 +277,8 @@ def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
                          width)
 
         def fmt(cells, widths=widths, right=right) -> list[str]:
-            parts = [textwrap.wrap(c, w, break_long_words=False) or [""] if len(c) > w and not r else [c]
+            parts = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
+                     if len(c) > w and not r else [c]
                      for c, w, r in zip(cells, widths, right, strict=True)]
             return ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, right,
                                                                                  strict=True)).rstrip()
