@@ -102,10 +102,14 @@ def test_fight_kernel_matches_naive_twin(name, rulings):
     masks = block_masks(a, b, rulings)
     outcomes = [naive_fight(rng, a, b, charge=charge, crit_chain=rulings.crit_chain,
                             frontage=rulings.frontage, blocking_masks=masks) for _ in range(NAIVE_TRIALS)]
-    # the twin's kills_a are the warriors A's strikes removed (of B); the kernel's REMOVED_0 are A's losses
+    # the twin's kills_a are the warriors A's strikes removed (of B); the kernel's REMOVED_0 are A's losses;
+    # casualties count a scattered unit whole (its warriors left on the field are lost too)
+    for o in outcomes:
+        o["lost_a"], o["lost_b"] = a.size - o["alive_a"], b.size - o["alive_b"]
     rows = [FightRow.REMOVED_0, FightRow.REMOVED_1, FightRow.OUTCOME, FightRow.INFLICTED_0,
-            FightRow.INFLICTED_1]
-    naive = naive_rows(outcomes, ["kills_b", "kills_a", "result", "inflicted_a", "inflicted_b"], width)
+            FightRow.INFLICTED_1, FightRow.CASUALTIES_0, FightRow.CASUALTIES_1]
+    naive = naive_rows(outcomes, ["kills_b", "kills_a", "result", "inflicted_a", "inflicted_b", "lost_a",
+                                  "lost_b"], width)
     assert_same(result.run.counts[rows], naive, [row.name for row in rows])
 
 
