@@ -693,3 +693,28 @@ def test_engagement_from_a_distance_matches_the_naive_twin(shooter, target, star
     with pytest.raises(RulesError, match="not both"):
         combat.simulate_engagement(a, b, start_cm=start, shoot_from_cm=20, weapons=CATALOG.weapons, trials=10,
                                    seed=1)
+
+
+def test_heavy_crossbow_ignores_parry_as_the_twin_does():
+    """RANGED WEAPONS, Heavy crossbow: "The targeted Unit cannot use its Parry and Expert Parry Skills until
+    the end of the Shot." No unit of the book carries one: Crossbowmen given one shoot Expert-Parry
+    Spearmen, kernel against twin, and the shot really depends on the rule (without it, fewer injuries)."""
+    heavy = CATALOG.weapons["heavy-crossbow"]
+    assert heavy.ignores_parry
+    a = Combatant(replace(unit("crossbowmen"), weapon="heavy-crossbow"), 6)
+    b = Combatant(unit("spearmen"), 10)
+    distance = min(30, heavy.max_range_cm)
+    result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=CATALOG.weapons,
+                                      trials=KERNEL_TRIALS, seed=17)
+    rng = np.random.default_rng(17)
+    outcomes = [naive_shooting(rng, a, b, heavy, distance) for _ in range(NAIVE_TRIALS)]
+    for o in outcomes:
+        o["morale_code"] = Morale.NO_ROLL if o["morale"] is None else Morale[o["morale"].upper()]
+    rows = [ShootingRow.REMOVED, ShootingRow.INFLICTED, ShootingRow.MORALE]
+    naive = naive_rows(outcomes, ["kills", "inflicted", "morale_code"], result.run.counts.shape[1])
+    assert_same(result.run.counts[rows], naive, [row.name for row in rows])
+    parried = {**CATALOG.weapons, "heavy-crossbow": replace(heavy, ignores_parry=False)}
+    without = combat.simulate_shooting(a, b, distance_cm=distance, weapons=parried, trials=KERNEL_TRIALS,
+                                       seed=17)
+    assert result.injuries_inflicted().value > without.injuries_inflicted().value + 10 * (
+        result.injuries_inflicted().stderr + without.injuries_inflicted().stderr)
