@@ -718,3 +718,27 @@ def test_heavy_crossbow_ignores_parry_as_the_twin_does():
                                        seed=17)
     assert result.injuries_inflicted().value > without.injuries_inflicted().value + 10 * (
         result.injuries_inflicted().stderr + without.injuries_inflicted().stderr)
+
+
+def test_dreadful_units_are_immune_to_dreadful():
+    """DREADFUL: enemies engaged with the unit "suffer Willpower -1. The Units endowed with this Skill are
+    immune to it." Two Horrors fight; the loser's Morale is as if no one were Dreadful, and differs from a
+    Horror-like unit without the skill (which suffers the -1), kernel and twin alike."""
+    # Horrors without the skill
+    other = made_up("Other", (2, 3, 3, 2, 4, None, 5, 5, 4, 10, 15), (), ("Monster",))
+    plain = made_up("Plain", (2, 3, 3, 2, 4, None, 5, 5, 4, 10, 15), (), ("Monster",))
+    horrors = combat.simulate_fight(Combatant(HORROR, 3), Combatant(HORROR, 3), charge=True,
+                                    trials=KERNEL_TRIALS, seed=23)
+    nobody = combat.simulate_fight(Combatant(plain, 3), Combatant(plain, 3), charge=True,
+                                   trials=KERNEL_TRIALS, seed=23)
+    scared = combat.simulate_fight(Combatant(HORROR, 3), Combatant(other, 3), charge=True,
+                                   trials=KERNEL_TRIALS, seed=23)
+    assert np.array_equal(horrors.run.counts, nobody.run.counts)  # immune: the very same Fights
+    scatter = [r.morale(1)["scatter"] for r in (nobody, scared)]
+    assert scatter[1].value > scatter[0].value + 5 * (scatter[0].stderr + scatter[1].stderr)
+    rng = np.random.default_rng(23)
+    outcomes = [naive_fight(rng, Combatant(HORROR, 3), Combatant(HORROR, 3), charge=True)
+                for _ in range(NAIVE_TRIALS)]
+    rows = [FightRow.OUTCOME, FightRow.INFLICTED_0, FightRow.INFLICTED_1]
+    naive = naive_rows(outcomes, ["result", "inflicted_a", "inflicted_b"], horrors.run.counts.shape[1])
+    assert_same(horrors.run.counts[rows], naive, [row.name for row in rows])
