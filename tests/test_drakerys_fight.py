@@ -742,3 +742,21 @@ def test_dreadful_units_are_immune_to_dreadful():
     rows = [FightRow.OUTCOME, FightRow.INFLICTED_0, FightRow.INFLICTED_1]
     naive = naive_rows(outcomes, ["result", "inflicted_a", "inflicted_b"], horrors.run.counts.shape[1])
     assert_same(horrors.run.counts[rows], naive, [row.name for row in rows])
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 6])
+def test_a_duel_that_reaches_the_end_of_the_game(rounds):
+    """RESTRICTIONS OF ACTIONS, last round: "a Unit cannot be selected if its Activation leads the
+    Activation Token of its Army to go beyond the START square"; then "the Activation Token is directly
+    placed on the START square". Two units that cannot hurt each other play every round: the kernel
+    spends, trial by trial, exactly the TS and activations of the twin (which plays it deterministically)."""
+    wall = made_up("Wall", (2, 1, 1, 3, 3, None, 1, 10, 10, 10, 15), ("expert_parry",))
+    a, b = Combatant(wall, 3, authority=50), Combatant(wall, 3, authority=50)  # Authority: no Morale loss
+    rec = combat.engagement_records(a, b, rounds=rounds, trials=200, seed=5)
+    twin = naive_engagement(np.random.default_rng(5), a, b, rounds=rounds, blocking_masks=(0, 0))
+    assert twin["outcome"] == "neither" and twin["position_a"] == twin["position_b"] == 16 * rounds
+    assert set(rec.outcome().tolist()) == {int(EngagementOutcome.NEITHER)}
+    assert set(rec.ts(0).tolist()) == {twin["ts_a"]} and set(rec.ts(1).tolist()) == {twin["ts_b"]}
+    assert set(rec.activations().tolist()) == {twin["activations"]}
+    if rounds == 6:  # an activation landing exactly on the last START is allowed (">", not ">=")
+        assert twin["ts_a"] == 96
