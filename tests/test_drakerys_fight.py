@@ -760,3 +760,23 @@ def test_a_duel_that_reaches_the_end_of_the_game(rounds):
     assert set(rec.activations().tolist()) == {twin["activations"]}
     if rounds == 6:  # an activation landing exactly on the last START is allowed (">", not ">=")
         assert twin["ts_a"] == 96
+
+
+def test_blocking_does_not_cancel_deadly_blow_injuries():
+    """BLOCKING cancels hits; DEADLY BLOW: "Every Critical Success ... automatically inflicts an Injury",
+    with no injury roll for Blocking to stop. A wall of blockers that cancels every plain hit still suffers
+    the Killer's criticals, kernel and twin alike."""
+    killer = made_up("Killer", (1, 2, 1, 5, 3, None, 3, 3, 10, 10, 15), ("deadly_blow",))
+    blocker = made_up("Blocker", (1, 3, 1, 1, 9, None, 1, 3, 10, 10, 15), ("blocking",))
+    a, b = Combatant(killer, 6), Combatant(blocker, 12)
+    always = DrakerysRulings().with_assignments(["DK-blocking=always"])
+    result = combat.simulate_fight(a, b, charge=False, rulings=always, trials=KERNEL_TRIALS, seed=29)
+    # 12 dice at 2+ against at most a dozen hits: blocks cancel nearly every plain hit, so what the Killer
+    # inflicts is its criticals (12 dice, about 1.33 tens each way with chains): well above zero
+    assert result.injuries_inflicted(0).value > 0.8
+    rng = np.random.default_rng(29)
+    outcomes = [naive_fight(rng, a, b, charge=False, blocking_masks=(0, BLOCK_ALWAYS))
+                for _ in range(NAIVE_TRIALS)]
+    rows = [FightRow.INFLICTED_0, FightRow.REMOVED_1, FightRow.OUTCOME]
+    naive = naive_rows(outcomes, ["inflicted_a", "kills_a", "result"], result.run.counts.shape[1])
+    assert_same(result.run.counts[rows], naive, [row.name for row in rows])
