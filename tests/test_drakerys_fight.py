@@ -183,6 +183,18 @@ def naive_duels(name: str, n: int, seed: int = 5) -> list[dict]:
     return outcomes
 
 
+def naive_duel_rows(a: Combatant, b: Combatant, n: int, seed: int, width: int, **kw) -> np.ndarray:
+    """Histograms (rows DUEL_KEYS) of ``n`` twin engagements of a against b (``kw``: naive_engagement's
+    options)."""
+    rng = np.random.default_rng(seed)
+    naive = []
+    for _ in range(n):
+        o = naive_engagement(rng, a, b, **kw)
+        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
+        naive.append(o)
+    return naive_rows(naive, DUEL_KEYS, width)
+
+
 @pytest.mark.parametrize("name", list(DUELS))
 def test_engagement_kernel_matches_naive_twin(name):
     a, b, shoot = DUELS[name]
@@ -199,14 +211,8 @@ def test_one_action_per_activation_matches_the_naive_twin():
     one = DrakerysRulings().with_assignments(["DK-actions=one"])
     result = combat.simulate_engagement(a, b, rulings=one, weapons=CATALOG.weapons, trials=KERNEL_TRIALS // 2,
                                         seed=3)
-    rng = np.random.default_rng(8)
-    naive = []
-    for _ in range(NAIVE_TRIALS // 2):
-        o = naive_engagement(rng, a, b, actions="one")
-        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
-        naive.append(o)
-    assert_same(result.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, result.run.counts.shape[1]),
-                DUEL_KEYS)
+    naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 8, result.run.counts.shape[1], actions="one")
+    assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
 
 
 def test_a_units_actions_change_its_duels():
@@ -597,14 +603,9 @@ def test_heroic_dice_join_the_active_units_action_only_by_default():
     duel = combat.simulate_engagement(crushers, hero, rulings=own, trials=KERNEL_TRIALS // 4, seed=3)
     free = combat.simulate_engagement(crushers, hero, trials=KERNEL_TRIALS // 4, seed=3)
     assert duel.ts_spent(1).value > free.ts_spent(1).value + 5 * duel.ts_spent(1).stderr
-    rng = np.random.default_rng(12)
-    naive = []
-    for _ in range(NAIVE_TRIALS // 4):
-        o = naive_engagement(rng, crushers, hero, heroic_passive="own-ts")
-        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
-        naive.append(o)
-    assert_same(duel.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, duel.run.counts.shape[1]),
-                DUEL_KEYS)
+    naive = naive_duel_rows(crushers, hero, NAIVE_TRIALS // 4, 12, duel.run.counts.shape[1],
+                            heroic_passive="own-ts")
+    assert_same(duel.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
 
 
 def test_frontage_in_contact_and_supporting_the_others_do_not_attack():
@@ -676,16 +677,9 @@ def test_engagement_from_a_distance_matches_the_naive_twin(shooter, target, star
     weapons = [CATALOG.weapons[c.unit.weapon] if c.unit.weapon else None for c in (a, b)]
     result = combat.simulate_engagement(a, b, start_cm=start, weapons=CATALOG.weapons,
                                         trials=KERNEL_TRIALS // 2, seed=11)
-    rng = np.random.default_rng(13)
-    masks = block_masks(a, b)
-    naive = []
-    for _ in range(NAIVE_TRIALS // 2):
-        o = naive_engagement(rng, a, b, start_cm=start, a_weapon=weapons[0], b_weapon=weapons[1],
-                             blocking_masks=masks)
-        o["outcome_code"] = NAIVE_OUTCOMES[o["outcome"]]
-        naive.append(o)
-    assert_same(result.run.counts[list(DUEL_ROWS)], naive_rows(naive, DUEL_KEYS, result.run.counts.shape[1]),
-                DUEL_KEYS)
+    naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 13, result.run.counts.shape[1], start_cm=start,
+                            a_weapon=weapons[0], b_weapon=weapons[1], blocking_masks=block_masks(a, b))
+    assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
     # a shooter starting in range opens fire: its first activation spends Shooting TS, not a Charge's
     if a.unit.weapon:
         rec = combat.engagement_records(a, b, start_cm=start, weapons=CATALOG.weapons, trials=200, seed=1)
