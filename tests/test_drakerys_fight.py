@@ -774,3 +774,35 @@ def test_blocking_does_not_cancel_deadly_blow_injuries():
     rows = [FightRow.INFLICTED_0, FightRow.REMOVED_1, FightRow.OUTCOME]
     naive = naive_rows(outcomes, ["inflicted_a", "kills_a", "result"], result.run.counts.shape[1])
     assert_same(result.run.counts[rows], naive, [row.name for row in rows])
+
+
+def test_safeguard_with_a_guard_moves_injuries_on_six_to_nine():
+    """SAFEGUARD: one d10 per injury, a 10 cancels it and, with an escorting Guard unit in cohesion, a 6 to
+    9 moves it there: each injury then stays with probability 1/2 (9/10 without the Guard). Crossbowmen
+    shoot Sakhil alone (Health 1): the kernel's removals follow the twin's, and the Guard's 6-9 (the whole
+    of 6 included: a 7-9 reading would keep 6/10) shows in the numbers."""
+    shooters = Combatant(unit("crossbowmen"), 12)
+    weapon = CATALOG.weapons[shooters.unit.weapon]
+    guarded, alone = Combatant(unit("sakhil"), 1, guard=True), Combatant(unit("sakhil"), 1)
+    assert guarded.unit.has("safeguard")
+    results = {}
+    for name, target in (("guarded", guarded), ("alone", alone)):
+        results[name] = combat.simulate_shooting(shooters, target, distance_cm=20, weapons=CATALOG.weapons,
+                                                 trials=KERNEL_TRIALS, seed=31)
+    rng = np.random.default_rng(31)
+    outcomes = [naive_shooting(rng, shooters, guarded, weapon, 20) for _ in range(NAIVE_TRIALS)]
+    for o in outcomes:
+        o["morale_code"] = Morale.NO_ROLL if o["morale"] is None else Morale[o["morale"].upper()]
+    rows = [ShootingRow.REMOVED, ShootingRow.INFLICTED]
+    naive = naive_rows(outcomes, ["kills", "inflicted"], results["guarded"].run.counts.shape[1])
+    assert_same(results["guarded"].run.counts[rows], naive, [row.name for row in rows])
+    # P(Sakhil survives) = sum_k P(k injuries) q^k, q = 1/2 with the Guard, 1/10 alone: from the injuries'
+    # own histogram, exactly as the rule says, against the kernel's removals
+    injuries = results["guarded"].run.counts[ShootingRow.INFLICTED]
+    k = np.arange(injuries.size)
+    for name, stays in (("guarded", 0.5), ("alone", 0.9)):
+        counts = results[name].run.counts
+        expected = float(np.dot(counts[ShootingRow.INFLICTED], (1 - stays) ** k)) / counts[0].sum()
+        survived = results[name].removed_distribution()[0]
+        assert abs(survived.value - expected) < 5 * survived.stderr + 1e-9, name
+    assert results["guarded"].removed_distribution()[0].value > 0.2  # the Guard matters in this scenario
