@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from naive_fight import naive_engagement, naive_fight, naive_shooting
 
-from reports.drakerys.fight import shooting_report
+from reports.drakerys.fight import fight_report, shooting_report
 from rulesets.base import RulesError
 from rulesets.drakerys import DrakerysRulings, catalog, combat
 from rulesets.drakerys.fight import (
@@ -806,3 +806,36 @@ def test_safeguard_with_a_guard_moves_injuries_on_six_to_nine():
         survived = results[name].removed_distribution()[0]
         assert abs(survived.value - expected) < 5 * survived.stderr + 1e-9, name
     assert results["guarded"].removed_distribution()[0].value > 0.2  # the Guard matters in this scenario
+
+
+def test_fight_report_numbers_from_a_tiny_histogram_by_hand():
+    """The report layer on four hand-made Fights of 12 Crows (160 AP) against 6 Gold Keepers (150 AP):
+    every figure computed by hand from the four trials, so a number credited to the wrong side, divided by
+    the wrong size or missing a scatter shows."""
+    a, b = Combatant(unit("crows"), 12), Combatant(unit("gold-keepers"), 6)
+    trials = [  # (outcome, removed A, removed B, casualties A, casualties B, inflicted A, inflicted B)
+        (FightOutcome.A_WINS_SCATTER, 1, 2, 1, 6, 3, 1),  # B scatters: its other 4 warriors are lost too
+        (FightOutcome.B_DESTROYED, 0, 6, 0, 6, 7, 0),
+        (FightOutcome.DRAW, 0, 0, 0, 0, 0, 0),
+        (FightOutcome.B_WINS_DOUBT, 2, 1, 2, 1, 1, 2),
+    ]
+    counts = np.zeros((len(FightRow), 20), dtype=np.int64)
+    for outcome, rem_a, rem_b, lost_a, lost_b, inf_a, inf_b in trials:
+        for row, value in ((FightRow.OUTCOME, outcome), (FightRow.REMOVED_0, rem_a),
+                           (FightRow.REMOVED_1, rem_b), (FightRow.CASUALTIES_0, lost_a),
+                           (FightRow.CASUALTIES_1, lost_b), (FightRow.INFLICTED_0, inf_a),
+                           (FightRow.INFLICTED_1, inf_b)):
+            counts[row, value] += 1
+    run = runner.RunResult(counts, 4, 0, 1, 4, None, False)
+    result = combat.FightResult(a, b, True, DrakerysRulings(), run)
+    assert result.p_wins(0).value == 2 / 4 and result.p_wins(1).value == 1 / 4
+    assert result.p_draw().value == 1 / 4 and result.p_both_destroyed().value == 0
+    assert result.casualties(1).value == (6 + 6 + 0 + 1) / 4
+    assert result.ap_destroyed(1, 150).value == pytest.approx((6 + 6 + 0 + 1) / 4 * 150 / 6)
+    assert result.ap_destroyed(0, 160).value == pytest.approx((1 + 0 + 0 + 2) / 4 * 160 / 12)
+    assert result.injuries_inflicted(0).value == (3 + 7 + 0 + 1) / 4
+    assert result.morale(1)["scatter"].value == 1 / 4 and result.morale(0)["doubt"].value == 1 / 4
+    report = fight_report(result, 160, 150, "A", "B")
+    meta = dict(report.meta)
+    assert meta["AP destroyed by A"].startswith(f"{(6 + 6 + 0 + 1) / 4 * 150 / 6:.4f}")
+    assert meta["AP destroyed by B"].startswith(f"{(1 + 0 + 0 + 2) / 4 * 160 / 12:.4f}")
