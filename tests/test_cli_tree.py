@@ -53,3 +53,22 @@ def test_table_all_exists_for_every_game(game):
 def test_help_runs(capsys, path):
     code, out, err = run(capsys, *path, "--help")
     assert code == 0 and "Usage:" in out and err == ""
+
+
+def test_every_plot_option_offered_draws_something():
+    """--plot is offered only by commands that draw (it was listed, then refused, by rulesets, units and
+    the weapons and invocation tables)."""
+    from reports.cli import cli
+
+    def commands(group, path=()):
+        for name, sub in group.commands.items():
+            if isinstance(sub, click.Group):
+                yield from commands(sub, (*path, name))
+            else:
+                yield (*path, name), sub
+
+    offers = {" ".join(p) for p, c in commands(cli) if any("--plot" in o.opts for o in c.params)}
+    for silent in ("rulesets", "units drakerys", "table drakerys weapons", "table drakerys invocation",
+                   "roll drakerys invocation"):
+        assert silent not in offers
+    assert {"roll drakerys fight", "duel drakerys", "efficiency drakerys", "table drakerys action"} <= offers

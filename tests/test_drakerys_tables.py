@@ -361,7 +361,9 @@ def test_table_plots(capsys, tmp_path):
     assert run(capsys, "table", "drakerys", "morale", "--max-dice", "3", "--plot", str(png))[0] == 0
     assert png.stat().st_size > 0
     code, out, err = run(capsys, "table", "drakerys", "weapons", "--plot", str(tmp_path / "w.png"))
-    assert code == 2 and "nothing to plot" in err and out == ""
+    # nothing to plot: the command offers no --plot (a usage error naming it)
+    assert code == 2 and "No such option '--plot'" in err and out == ""
+    assert not (tmp_path / "w.png").exists()
 
 
 def test_table_all_writes_every_table(capsys, tmp_path):

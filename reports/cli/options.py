@@ -160,16 +160,27 @@ _WIDE = {"on": False}
 
 
 def output_options(f):
-    """--format, --output, --plot; --output and --plot naming the same file is a usage error."""
+    """--format, --output, --wide, --plot; --output and --plot naming the same file is a usage error."""
+    return _output_options(f, plots=True)
 
+
+def text_output_options(f):
+    """--format, --output, --wide for a command with nothing to plot (it gets ``plot=None``): it offers no
+    --plot rather than refusing one."""
+    return _output_options(f, plots=False)
+
+
+def _output_options(f, plots: bool):
     @functools.wraps(f)
-    def command(*args, fmt, output, plot, wide, **kwargs):
+    def command(*args, fmt, output, wide, plot=None, **kwargs):
         files.check_distinct({"--output": output, "--plot": plot})  # SharedOutputError: exit 2 (main)
         _WIDE["on"] = wide
         return f(*args, fmt=fmt, output=output, plot=plot, **kwargs)
 
-    c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
-                     help="Also draw a plot to this file (.png, .svg or .pdf).")(command)
+    c = command
+    if plots:
+        c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
+                         help="Also draw a plot to this file (.png, .svg or .pdf).")(c)
     c = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
                      default=None, help="Write the report to this file instead of stdout.")(c)
     c = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import emit, output_options
+from reports.cli.options import emit, text_output_options
 
 
 @click.command("rulesets")
-@output_options
+@text_output_options
 def rulesets_command(fmt, output, plot):
     """List the rulesets and each one's rulings with defaults and meanings.
 
@@ -18,6 +18,4 @@ def rulesets_command(fmt, output, plot):
     """
     from reports.tables import rulesets_report
 
-    if plot is not None:
-        raise click.UsageError("`balance rulesets` has nothing to plot; drop --plot")
     emit(rulesets_report(), fmt, output)

@@ -20,6 +20,7 @@ from reports.cli.options import (
     monte_carlo_settings,
     output_options,
     ruling_option,
+    text_output_options,
 )
 from reports.cli.verbs import DefaultCommandGroup
 from reports.drakerys import cli_fight, cli_magic
@@ -145,11 +146,6 @@ def table_action(max_dice, thresholds, swashbuckler, rerolls, crits, rulings, fm
         plot_action_table(table, plot)
 
 
-def _no_plot(plot, command: str) -> None:
-    if plot is not None:
-        raise click.UsageError(f"`balance table drakerys {command}` has nothing to plot; drop --plot")
-
-
 @table_drakerys.command("morale")
 @click.option("--max-dice", type=WholeNumber(MORALE_DICE, MAX_TABLE_DICE),
               default=MORALE_MAX_DICE, show_default=True,
@@ -220,7 +216,7 @@ def table_spell(levels, max_opposition, max_mana, cost, tiers, rulings, fmt, out
               default=INVOCATION_MAX_EXTRA, show_default=True,
               help="Rows for 0..N extra d10 (1 TS each) from a Vortex.")
 @ruling_option
-@output_options
+@text_output_options
 def table_invocation(max_extra, rulings, fmt, output, plot):
     """The Drakerys Elemental invocation: P(success) by extra dice from a Vortex, and the Maelstrom element
     table with its extra TS.
@@ -230,14 +226,13 @@ def table_invocation(max_extra, rulings, fmt, output, plot):
     from reports.drakerys.magic import invocation_table_report
     from rulesets.drakerys import tables as drakerys_tables
 
-    _no_plot(plot, "invocation")
     in_force = drakerys.DrakerysRulings().with_assignments(rulings)
     emit(invocation_table_report(drakerys_tables.invocation_table(max_extra, in_force)), fmt, output)
 
 
 @table_drakerys.command("weapons")
 @catalog_option
-@output_options
+@text_output_options
 def table_weapons(catalogs, fmt, output, plot):
     """The Drakerys Ranged Weapons table (range, Strength, Saturation, special rule, units carrying each)
     and its data quirks.
@@ -247,14 +242,13 @@ def table_weapons(catalogs, fmt, output, plot):
     from reports.drakerys.tables import weapons_table_report
     from rulesets.drakerys import tables as drakerys_tables
 
-    _no_plot(plot, "weapons")
     emit(weapons_table_report(drakerys_tables.weapons_table(load_catalog(catalogs))), fmt, output)
 
 
 @click.command("drakerys")
 @click.option("--profiled", is_flag=True, help="Only the units the rulebook gives a profile (unit sheet).")
 @catalog_option
-@output_options
+@text_output_options
 def units_drakerys(profiled, catalogs, fmt, output, plot):
     """The Drakerys catalog: one row per unit (profile, skills, weapon, sizes) and its data quirks.
 
@@ -262,8 +256,6 @@ def units_drakerys(profiled, catalogs, fmt, output, plot):
     """
     from reports.drakerys.units import units_report  # pandas: loaded when the command runs, not with the tree
 
-    if plot is not None:
-        raise click.UsageError("`balance units drakerys` has nothing to plot; drop --plot")
     emit(units_report(load_catalog(catalogs), profiled_only=profiled), fmt, output)
 
 

@@ -19,6 +19,7 @@ from reports.cli.options import (
     monte_carlo_settings,
     output_options,
     ruling_option,
+    text_output_options,
 )
 from reports.drakerys.choices import MAELSTROM_SECTIONS, SPELL_SECTIONS
 from rulesets.drakerys.rules import MAX_HEROIC, MAX_INVOCATION_EXTRA, MAX_WIZARD_LEVEL, MIRAGE_TIERS, SOURCES
@@ -147,7 +148,7 @@ def roll_spell(level, distance, sources, vortexes, maelstroms, mana, cost, heroi
                    "0 from a Maelstrom).")
 @click.option("--source", type=click.Choice(SOURCES), default="vortex", show_default=True,
               help="The Magical Source: a Maelstrom adds the element table.")
-@output_options
+@text_output_options
 def roll_invocation(extra_dice, source, fmt, output, plot):
     """Elemental invocation: 2d10 + extra dice against 7+, and the Maelstrom element table; exact.
 
@@ -156,9 +157,6 @@ def roll_invocation(extra_dice, source, fmt, output, plot):
     from reports.drakerys.magic import invocation_report
     from rulesets.drakerys import magic
 
-    if plot is not None:
-        raise click.UsageError("--plot is not available for `roll drakerys invocation` "
-                               "(its tables are short)")
     if extra_dice is None:
         extra_dice = 5 if source == "vortex" else 0
     roll = magic.InvocationRoll(extra_dice, source)
