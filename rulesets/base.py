@@ -260,10 +260,16 @@ class Engagement:
         self.a, self.b, self.seed, self.raw, self._score = a, b, seed, raw, score
         self.weights, self.method, self._linear = weights, method, linear
         self._samples: Mapping[str, np.ndarray] | None = None
+        self._linear_score: LinearScore | None = None
 
     def linear_score(self) -> LinearScore | None:
-        """The metrics as linear in record features, when the game gives them so (Monte Carlo only)."""
-        return None if self._linear is None or self.exact else self._linear(self.raw, self.a, self.b)
+        """The metrics as linear in record features, when the game gives them so (Monte Carlo only; built
+        once)."""
+        if self._linear is None or self.exact:
+            return None
+        if self._linear_score is None:
+            self._linear_score = self._linear(self.raw, self.a, self.b)
+        return self._linear_score
 
     @property
     def exact(self) -> bool:
