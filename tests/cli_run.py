@@ -36,3 +36,13 @@ def assert_one_line_error(capsys, args, code: int, named: str) -> None:
     assert lines[0].startswith("balance: error: ")
     assert named in lines[0], err
     assert "Traceback" not in err
+
+
+def ok(capsys, *args: str) -> str:
+    """`balance ARGS` succeeds (exit 0, something on stdout, no traceback): its stdout. Tests that compare
+    two outputs use this, so a failing command's empty output can never pass as "different"."""
+    code, out, err = run(capsys, *args)
+    assert code == 0, f"balance {' '.join(args)} exited {code}: {err}"
+    assert out.strip(), f"balance {' '.join(args)} printed nothing"
+    assert "Traceback" not in err
+    return out

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from cli_run import assert_one_line_error, csv, run
+from cli_run import assert_one_line_error, csv, ok, run
 
 from rulesets import drakerys
 from simcore import exact, runner
@@ -90,8 +90,8 @@ def test_roll_modifiers_reach_the_computation(capsys, options, roll):
 
 
 def test_roll_threshold_option_equals_action_opposition(capsys):
-    _, a, _ = run(capsys, *ROLL, "--format", "csv")
-    _, b, _ = run(capsys, "roll", "drakerys", "--dice", "12", "--threshold", "7", "--format", "csv")
+    a = ok(capsys, *ROLL, "--format", "csv")
+    b = ok(capsys, "roll", "drakerys", "--dice", "12", "--threshold", "7", "--format", "csv")
     assert a == b
 
 
@@ -103,7 +103,7 @@ def test_ruling_crit_chain_false_changes_criticals(capsys):
     # without the chain only the 12 first dice can be critical: Binomial(12, 0.1)
     assert df["criticals"].max() == 12
     assert df["probability"].to_numpy() == pytest.approx(exact.binomial_pmf(12, 0.1), abs=1e-14)
-    _, table, _ = run(capsys, *ROLL, "--ruling", "DK-crit-chain=false")
+    table = ok(capsys, *ROLL, "--ruling", "DK-crit-chain=false")
     assert "DK-crit-chain=false" in table
 
 
@@ -146,9 +146,9 @@ def test_roll_monte_carlo_csv_columns(capsys):
 
 def test_same_seed_same_output_any_threads_and_different_seeds_differ(capsys):
     args = (*ROLL, "--trials", "100000", "--seed", "11", "--format", "csv")
-    _, one, _ = run(capsys, *args, "--threads", "1")
-    _, again, _ = run(capsys, *args, "--threads", str(runner.available_threads()))
-    _, other, _ = run(capsys, *ROLL, "--trials", "100000", "--seed", "12", "--format", "csv")
+    one = ok(capsys, *args, "--threads", "1")
+    again = ok(capsys, *args, "--threads", str(runner.available_threads()))
+    other = ok(capsys, *ROLL, "--trials", "100000", "--seed", "12", "--format", "csv")
     assert one == again
     assert one != other
 
@@ -165,7 +165,7 @@ def test_precision_stops_early_and_says_so(capsys):
 
 
 def test_seed_alone_runs_monte_carlo(capsys):
-    _, out, _ = run(capsys, *ROLL, "--seed", "5", "--format", "json")
+    out = ok(capsys, *ROLL, "--seed", "5", "--format", "json")
     assert "1,000,000 trials" in json.loads(out)["meta"]["method"]
 
 

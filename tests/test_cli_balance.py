@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import assert_one_line_error, csv, run
+from cli_run import assert_one_line_error, csv, ok, run
 
 from reports import api
 
@@ -29,7 +29,7 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     verdict_ok = [(v == "fair") == (lo <= c <= hi) for v, c, lo, hi in
                   zip(rank.verdict, rank.cost, rank.fair_cost_low, rank.fair_cost_high, strict=True)]
     assert all(verdict_ok)
-    code, out, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "json")
+    out = ok(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "json")
     doc = json.loads(out)
     assert set(doc["sections"]) == {"ranking", "metagame", "matchups", "win_matrix"}
     meta = doc["meta"]
@@ -230,7 +230,7 @@ def test_efficiency_summary_is_short_and_points_at_the_files(capsys, tmp_path):
     assert f"1. {first.key}: {first.cost:g} AP, fair cost {first.fair_cost:.0f}" in text
     assert f"{int(last['rank'])}. {last.key}:" in text
     assert str(folder / "efficiency.md") in text
-    code, full, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST)
+    full = ok(capsys, "efficiency", "drakerys", *FIELD, *FAST)
     assert len(full.splitlines()) > len(lines)
 
 

@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 import pytest
-from cli_run import assert_one_line_error, run
+from cli_run import assert_one_line_error, ok, run
 
 FIGHT = ("roll", "drakerys", "fight", "crows", "gold-keepers", "--size-a", "12", "--size-b", "6", "--charge",
          "--trials", "20000", "--seed", "1")
@@ -30,25 +30,25 @@ def test_fight_tidy_rows_and_meta(capsys):
 def test_fight_options_change_the_numbers(capsys):
     fight = ("roll", "drakerys", "fight", "warriors", "soldiers", "--charge", "--trials", "20000",
              "--seed", "1", "--format", "csv")
-    _, base, _ = run(capsys, *fight)
+    base = ok(capsys, *fight)
     for extra in (("--stress-b", "2"), ("--rerolls-a", "3"), ("--authority-b", "2"),
                   ("--ruling", "DK-frontage=2"), ("--stress-a", "1"), ("--ruling", "DK-blocking=always")):
-        _, changed, _ = run(capsys, *fight, *extra)
+        changed = ok(capsys, *fight, *extra)
         assert changed != base, extra
     # charged Soldiers win more by attacking (DK-blocking=auto chose so): forbidding Blocking changes nothing
     # then, and changes the Fight when they would block always
-    _, never, _ = run(capsys, *fight, "--no-blocking-b")
+    never = ok(capsys, *fight, "--no-blocking-b")
     assert never == base
-    _, always, _ = run(capsys, *fight, "--ruling", "DK-blocking=always")
-    _, always_never, _ = run(capsys, *fight, "--ruling", "DK-blocking=always", "--no-blocking-b")
+    always = ok(capsys, *fight, "--ruling", "DK-blocking=always")
+    always_never = ok(capsys, *fight, "--ruling", "DK-blocking=always", "--no-blocking-b")
     assert always_never == base != always
     # three allied units engaged lift the Gold Keepers' Initiative 2 to the charging Crows' 5: both strike
     # at once, so the Keepers strike before losing anyone to the Crows
-    _, crows, _ = run(capsys, *FIGHT, "--format", "csv")
-    _, allies, _ = run(capsys, *FIGHT, "--allies-b", "3", "--format", "csv")
+    crows = ok(capsys, *FIGHT, "--format", "csv")
+    allies = ok(capsys, *FIGHT, "--allies-b", "3", "--format", "csv")
     assert crows != allies
     # Crows have Swashbuckler: every failed die is rerolled already, so extra rerolls change nothing
-    _, crows_rerolls, _ = run(capsys, *FIGHT, "--rerolls-a", "3", "--format", "csv")
+    crows_rerolls = ok(capsys, *FIGHT, "--rerolls-a", "3", "--format", "csv")
     assert crows == crows_rerolls
 
 
@@ -191,9 +191,9 @@ def test_plot_draws_the_distributions_of_fights_shootings_and_duels(capsys, tmp_
 def test_options_that_would_do_nothing_are_not_offered(capsys):
     """No one shoots in a Fight and no one strikes in a Shooting: their per-side options are not listed,
     and typed anyway they are refused (a duel, which does both, keeps them all)."""
-    _, fight_help, _ = run(capsys, "roll", "drakerys", "fight", "--help")
-    _, shoot_help, _ = run(capsys, "roll", "drakerys", "shoot", "--help")
-    _, duel_help, _ = run(capsys, "duel", "drakerys", "--help")
+    fight_help = ok(capsys, "roll", "drakerys", "fight", "--help")
+    shoot_help = ok(capsys, "roll", "drakerys", "shoot", "--help")
+    duel_help = ok(capsys, "duel", "drakerys", "--help")
     assert "--obstacles-a" not in fight_help and "--rerolls-a" in fight_help
     assert not {"--rerolls-a", "--allies-b", "--no-blocking-b"} & set(shoot_help.split())
     assert "--obstacles-a" in shoot_help
@@ -207,7 +207,7 @@ def test_duel_from_a_distance(capsys):
     args = ("duel", "drakerys", "irosia-bowmen", "crows", "--trials", "4000", "--format", "csv")
     code, start, err = run(capsys, *args, "--start", "30")
     assert code == 0, err
-    _, contact, _ = run(capsys, *args)
+    contact = ok(capsys, *args)
     start, contact = (pd.read_csv(io.StringIO(t)).set_index("quantity")["value"] for t in (start, contact))
     # Bowmen shooting from 30 cm before the Crows close fare better than charging them
     assert start["P(A wins)"] > contact["P(A wins)"]

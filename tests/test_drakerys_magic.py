@@ -17,7 +17,7 @@ import icepool
 import numpy as np
 import pandas as pd
 import pytest
-from cli_run import assert_one_line_error, csv, run
+from cli_run import assert_one_line_error, csv, ok, run
 from naive import (
     naive_cataclysm_injuries,
     naive_invocation,
@@ -550,12 +550,12 @@ def test_spell_options_reach_the_computation(capsys, options, cast):
 
 
 def test_spell_sources_option(capsys):
-    _, a, _ = run(capsys, "roll", "drakerys", "spell", "--level", "3", "--sources", "3", "--maelstroms", "1",
+    a = ok(capsys, "roll", "drakerys", "spell", "--level", "3", "--sources", "3", "--maelstroms", "1",
                   "--mana", "14", "--format", "csv")
-    _, b, _ = run(capsys, "roll", "drakerys", "spell", "--level", "3", "--vortexes", "2", "--maelstroms",
+    b = ok(capsys, "roll", "drakerys", "spell", "--level", "3", "--vortexes", "2", "--maelstroms",
                   "1", "--mana", "14", "--format", "csv")
     assert a == b
-    _, c, _ = run(capsys, "roll", "drakerys", "spell", "--level", "3", "--sources", "2", "--format", "json")
+    c = ok(capsys, "roll", "drakerys", "spell", "--level", "3", "--sources", "2", "--format", "json")
     assert "2 Vortexes × 3 = 6" in json.loads(c)["meta"]["mana"]
 
 
@@ -605,9 +605,9 @@ def test_spell_monte_carlo(capsys):
 
 def test_spell_monte_carlo_threads_seed_and_precision(capsys):
     args = (*SPELL, "--trials", "50000", "--seed", "11", "--format", "csv", "--show", "tiers")
-    _, one, _ = run(capsys, *args, "--threads", "1")
-    _, again, _ = run(capsys, *args, "--threads", str(runner.available_threads()))
-    _, other, _ = run(capsys, *SPELL, "--trials", "50000", "--seed", "12", "--format", "csv")
+    one = ok(capsys, *args, "--threads", "1")
+    again = ok(capsys, *args, "--threads", str(runner.available_threads()))
+    other = ok(capsys, *SPELL, "--trials", "50000", "--seed", "12", "--format", "csv")
     assert one == again and one != other
     assert csv(one).columns.tolist() == ["tier", "successes", "probability", "stderr", "p_at_least",
                                          "p_at_least_stderr"]
