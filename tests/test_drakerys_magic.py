@@ -723,5 +723,11 @@ def test_bad_input_is_one_clear_line(capsys, args, code, named):
 
 
 def test_mean_extra_ts_matches_series():
-    """Σ k (1/10)^k (9/10) = 1/9 (a check of the geometric reading, independent of the library)."""
-    assert math.fsum(k * 0.1**k * 0.9 for k in range(60)) == pytest.approx(1 / 9, abs=1e-15)
+    """The library's extra-TS table and mean against the series worked by hand: one face in ten rolls
+    again, so P(k extra TS) = (1/10)^k (9/10) and the mean is Σ k (1/10)^k (9/10) = 1/9."""
+    table = maelstrom_element_table(max_extra_ts=40)
+    assert table.extra_ts[:4] == (Fraction(9, 10), Fraction(9, 100), Fraction(9, 1000), Fraction(9, 10000))
+    series = math.fsum(k * 0.1**k * 0.9 for k in range(60))
+    assert series == pytest.approx(1 / 9, abs=1e-15)
+    assert float(table.mean_extra_ts) == pytest.approx(series, abs=1e-15)
+    assert math.fsum(k * float(p) for k, p in enumerate(table.extra_ts)) == pytest.approx(series, abs=1e-15)
