@@ -12,8 +12,9 @@ engagement is reduced at once to the mean of every metric for each side and the 
   parametric bootstrap over every contestant's value (seeded, so reproducible).
 - **Verdict**: ``fair`` when the interval contains today's cost, ``over-costed`` when the cost is above
   it, ``under-costed`` when below.
-- **Meta-game**: the antisymmetric payoff matrix M[i, j] = (payoff of i charging... as side 0 + as side 1)
-  / 2 x ``payoff_scale``, solved by reports.metagame (maximum-entropy Nash equilibrium and Nash averaging).
+- **Meta-game**: the antisymmetric payoff matrix M[i, j] = (i's payoff against j as side 0 + i's payoff
+  against j as side 1) / 2 x ``payoff_scale``, solved by reports.metagame (maximum-entropy Nash
+  equilibrium and Nash averaging).
 """
 
 from __future__ import annotations

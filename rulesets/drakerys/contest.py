@@ -175,7 +175,8 @@ class DrakerysRuleset(Ruleset):
         Metric("injuries_inflicted", "injuries this side inflicted"),
         Metric("ts_spent", "Time Sections this side spent"),
         Metric("opening_ap_destroyed_per_100ap",
-               "AP this side destroyed in the opening Charge Fight (with its Morale roll), per 100 AP"),
+               "AP this side destroyed during the duel's first Action (side 0's: a Charge from contact; a "
+               "Shooting, Charge or March from a distance), its Morale roll included, per 100 AP"),
     )
     primary_metric = "net_ap_per_100ap"
     win_metric = "win"
