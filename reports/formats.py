@@ -246,19 +246,27 @@ def _wrap(text: str, width: int | None, first: str, rest: str) -> list[str]:
                          break_long_words=False) or [first]
 
 
-def _fitted(widths: list[int], right: list[bool], width: int | None) -> list[int]:
-    """Column widths whose rows fit ``width``: the widest text columns are narrowed (not below
-    _MIN_TEXT_COLUMN; numbers never), their cells then wrap."""
+def _fitted(widths: list[int], right: list[bool], width: int | None,
+            least: list[int] | None = None) -> list[int]:
+    """Column widths whose rows fit ``width``: the widest text columns are capped at one common width, so
+    two long text columns share the room instead of one being squeezed to a sliver; their cells then wrap.
+    A text column keeps at least _MIN_TEXT_COLUMN and its longest unbreakable word (``least``); numbers are
+    never narrowed."""
     widths = list(widths)
-    if width is None:
+    if width is None or sum(widths) + 2 * (len(widths) - 1) <= width:
         return widths
-    while sum(widths) + 2 * (len(widths) - 1) > width:
-        text = [i for i, r in enumerate(right) if not r and widths[i] > _MIN_TEXT_COLUMN]
-        if not text:
-            break
-        widest = max(text, key=lambda i: widths[i])
-        over = sum(widths) + 2 * (len(widths) - 1) - width
-        widths[widest] = max(_MIN_TEXT_COLUMN, widths[widest] - over)
+    least = least or [0] * len(widths)
+    text = [i for i, r in enumerate(right) if not r]
+    room = width - 2 * (len(widths) - 1) - sum(w for i, w in enumerate(widths) if right[i])
+
+    def capped(i: int, cap: int) -> int:
+        return min(widths[i], max(cap, least[i], _MIN_TEXT_COLUMN))
+
+    cap = max((widths[i] for i in text), default=0)
+    while cap > _MIN_TEXT_COLUMN and sum(capped(i, cap) for i in text) > room:
+        cap -= 1
+    for i in text:
+        widths[i] = capped(i, cap)
     return widths
 
 
@@ -273,8 +281,10 @@ def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
     for s in report.shown():
         lines += ["", *_wrap(s.title, width, "", "  ")]
         header, rows, right = _grid(s)
+        least = [max(len(word) for cell in [h] + [r[i] for r in rows] for word in cell.split() or [""])
+                 for i, h in enumerate(header)]
         widths = _fitted([max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)], right,
-                         width)
+                         width, least)
 
         def fmt(cells, widths=widths, right=right) -> list[str]:
             parts = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
