@@ -1,0 +1,387 @@
+"""Exact distributions of Dragonbond rolls: an action pool's successes, doubles and criticals, a defense
+pool's blocks, and an attack's hits, wounds and models killed (seed 000, "Performing an Attack", 691-757).
+
+Every distribution is a float64 PMF built by convolving the dice one at a time from their exact face
+probabilities (rulesets.dragonbond.dice); the only approximation is Sharp under DB-sharp=extra-die, whose
+chain of criticals is unbounded: it is cut where a die's next critical has probability below 1e-18, and the
+mass cut is reported (``tail``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rulesets.base import RulesError
+from rulesets.dragonbond.dice import (
+    ACTION,
+    BLANK,
+    CRITICAL,
+    DEFENSE,
+    DOUBLE,
+    SUCCESS,
+    Pool,
+    action_face_probabilities,
+    block_probability,
+    modified,
+)
+from rulesets.dragonbond.rules import DragonbondRulings
+
+#: Sharp (extra-die): a die's chain of criticals is followed while its probability is at least this.
+CHAIN_FLOOR = 1e-18
+
+
+def die_outcomes(strength: int, rulings: DragonbondRulings,
+                 sharp: bool = False) -> list[tuple[float, int, int, int]]:
+    """(probability, successes, doubles, criticals) of one action die of ``strength``.
+
+    Sharp ("lands on a ♦, if the rerolled die lands on a ♦, repeat", 859), DB-sharp: ``extra-die``: the ◆
+    stays and the die is rolled again, its face counting too, again on each ◆ (k criticals then a final
+    face with probability (1/10)^k x P(face)); ``reroll-replaces``: the new face replaces the ◆, so the die
+    shows its faces other than ◆ in their proportions.
+    """
+    p = [float(x) for x in action_face_probabilities(strength, rulings)]
+    plain = [(p[BLANK], 0, 0, 0), (p[SUCCESS], 1, 0, 0), (p[DOUBLE], 0, 1, 0), (p[CRITICAL], 0, 0, 1)]
+    if not sharp or p[CRITICAL] == 0:
+        return [o for o in plain if o[0] > 0]
+    non_crit = plain[:3]
+    if rulings.sharp == "reroll-replaces":
+        stay = 1.0 - p[CRITICAL]
+        return [(q / stay, s, d, c) for q, s, d, c in non_crit if q > 0]
+    out = []
+    k, chain = 0, 1.0
+    while chain >= CHAIN_FLOOR:
+        out += [(chain * q, s, d, k) for q, s, d, _ in non_crit if q > 0]
+        chain *= p[CRITICAL]
+        k += 1
+    return out
+
+
+@dataclass(frozen=True)
+class PoolDistribution:
+    """Joint PMF ``joint[s, d, c]`` of Successes ◇, Double Successes ◇◇ and Criticals ◆ of one roll.
+
+    ``tail``: probability mass not in ``joint`` (Sharp's unbounded chain; 0 otherwise)."""
+
+    pool: Pool
+    sharp: bool
+    joint: np.ndarray
+    tail: float
+
+    def hits_and_criticals(self, double_hits: int) -> np.ndarray:
+        """Joint PMF ``[hits, criticals]``: a ◇ is one hit, a ◇◇ ``double_hits`` (DB-double-hits)."""
+        s_max, d_max, c_max = self.joint.shape
+        out = np.zeros(((s_max - 1) + double_hits * (d_max - 1) + 1, c_max))
+        for d in range(d_max):
+            out[d * double_hits:d * double_hits + s_max, :] += self.joint[:, d, :]
+        return out
+
+    def successes(self, double_value: int = 2, crit_counts: bool = True) -> np.ndarray:
+        """PMF of successes where they are counted (charge, face-off): ◇ 1, ◇◇ ``double_value``, ◆ 1 when
+        ``crit_counts`` (DB-crit-success), else 0."""
+        s_max, d_max, c_max = self.joint.shape
+        c_weight = 1 if crit_counts else 0
+        out = np.zeros((s_max - 1) + double_value * (d_max - 1) + c_weight * (c_max - 1) + 1)
+        for d in range(d_max):
+            for c in range(c_max):
+                at = d * double_value + c * c_weight
+                out[at:at + s_max] += self.joint[:, d, c]
+        return out
+
+
+def pool_distribution(pool: Pool, rulings: DragonbondRulings | None = None,
+                      sharp: bool = False) -> PoolDistribution:
+    """The exact joint distribution of an action pool's ◇, ◇◇ and ◆ (the dice as they are: apply
+    :func:`rulesets.dragonbond.dice.modified` first)."""
+    rulings = rulings or DragonbondRulings()
+    if pool.kind != ACTION:
+        raise RulesError(f"pool {pool} is a defense pool; successes are counted on action dice")
+    joint = np.ones((1, 1, 1))
+    for strength, n in enumerate(pool.counts):
+        outcomes = die_outcomes(strength, rulings, sharp)
+        c_step = max(o[3] for o in outcomes)
+        for _ in range(n):
+            s0, d0, c0 = joint.shape
+            new = np.zeros((s0 + 1, d0 + 1, c0 + c_step))
+            for q, s, d, c in outcomes:
+                new[s:s + s0, d:d + d0, c:c + c0] += q * joint
+            joint = _trim(new)
+    tail = max(0.0, 1.0 - float(joint.sum()))
+    return PoolDistribution(pool, sharp, joint, tail)
+
+
+def _trim(a: np.ndarray) -> np.ndarray:
+    """``a`` without trailing all-zero planes on each axis (keeps at least one)."""
+    for axis in range(a.ndim):
+        other = tuple(i for i in range(a.ndim) if i != axis)
+        nz = np.flatnonzero(a.sum(axis=other) > 0)
+        keep = (nz[-1] + 1) if nz.size else 1
+        a = a.take(range(keep), axis=axis)
+    return a
+
+
+def blocks_distribution(pool: Pool, rulings: DragonbondRulings | None = None) -> np.ndarray:
+    """PMF of the blocks ▼ of a defense pool (the dice as they are)."""
+    rulings = rulings or DragonbondRulings()
+    if pool.kind != DEFENSE:
+        raise RulesError(f"pool {pool} is an action pool; blocks are rolled on defense dice")
+    pmf = np.ones(1)
+    for strength, n in enumerate(pool.counts):
+        p = float(block_probability(strength, rulings))
+        for _ in range(n):
+            pmf = np.convolve(pmf, [1.0 - p, p])
+    return pmf
+
+
+@dataclass(frozen=True)
+class Defense:
+    """How the target defends: ``dice`` defense dice of strength ``strength`` (0 red, 1 white, 2 black) per
+    non-critical hit, with ``up`` upgrades and ``down`` downgrades applied once to the whole pool (728-741:
+    Defense, Melee/Ranged Defense, exhaustion 1 per fatigue token, terrain, flanking, captains, Flying,
+    Huge injuries, all summed by the caller)."""
+
+    dice: int
+    strength: int
+    up: int = 0
+    down: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.dice, int) or self.dice < 0:
+            raise RulesError(f"defense {self.dice!r}: a whole number of dice per hit >= 0")
+        if self.strength not in (0, 1, 2):
+            raise RulesError(f"defense die strength {self.strength!r}: 0 red, 1 white, 2 black")
+        if self.up < 0 or self.down < 0:
+            raise RulesError(f"defense upgrades {self.up} and downgrades {self.down}: whole numbers >= 0")
+
+    def pool(self, hits: int, rulings: DragonbondRulings) -> Pool:
+        """The defense roll against ``hits`` non-critical hits: "collect ... defense dice for each
+        non-critical hit" (730), then the modifiers. No hit (or a defense of 0 dice): nothing is rolled."""
+        counts = [0, 0, 0]
+        counts[self.strength] = hits * self.dice
+        base = Pool(DEFENSE, tuple(counts))
+        return modified(base, self.up, self.down, rulings) if base.size else base
+
+
+@dataclass(frozen=True)
+class Target:
+    """The models that take the wounds: their Health in the order wounds fill them (DB-casualty-order is
+    applied by :func:`casualty_order`); ``injury`` slots for a Huge creature (None otherwise)."""
+
+    health: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not self.health or any(not isinstance(h, int) or h < 1 for h in self.health):
+            raise RulesError(f"model health {self.health!r}: one whole number >= 1 per model")
+
+    def killed(self, wounds: int) -> int:
+        """Models removed by ``wounds`` filling one model's Health, then the next (771-773)."""
+        left, n = wounds, 0
+        for h in self.health:
+            if left < h:
+                break
+            left -= h
+            n += 1
+        return n
+
+
+def casualty_order(models: int, health: int, captain_health: int | None, rulings: DragonbondRulings,
+                   wounds_on: tuple[int, ...] = ()) -> Target:
+    """The order wounds fill a unit's models under DB-casualty-order: ``models`` models of ``health``
+    (the Captain among them when ``captain_health`` is given), captain last or first, or the model with the
+    least Health left first."""
+    if models < 1:
+        raise RulesError(f"models {models}: at least 1")
+    troops = [health] * (models - (1 if captain_health is not None else 0))
+    order = rulings.casualty_order
+    if captain_health is None:
+        healths = troops
+    elif order == "captain-first":
+        healths = [captain_health] + troops
+    elif order == "captain-last":
+        healths = troops + [captain_health]
+    else:
+        healths = sorted(troops + [captain_health])
+    return Target(tuple(healths))
+
+
+@dataclass(frozen=True)
+class AttackDistribution:
+    """Exact outcome of one attack: ``hits_crits[h, c]`` before defense, ``wounds`` PMF after it,
+    ``killed`` PMF of models removed."""
+
+    attack: Pool
+    defense: Defense
+    hits_crits: np.ndarray
+    wounds: np.ndarray
+    killed: np.ndarray
+    tail: float
+    notes: tuple[str, ...] = field(default=())
+
+    def mean_wounds(self) -> float:
+        return float(np.arange(self.wounds.size) @ self.wounds)
+
+    def mean_killed(self) -> float:
+        return float(np.arange(self.killed.size) @ self.killed)
+
+    @staticmethod
+    def at_least(pmf: np.ndarray) -> np.ndarray:
+        """P(X >= k) for k = 0..len-1."""
+        return np.cumsum(pmf[::-1])[::-1]
+
+
+def attack_distribution(attack: Pool, defense: Defense, target: Target | None = None,
+                        rulings: DragonbondRulings | None = None, sharp: bool = False) -> AttackDistribution:
+    """The exact distribution of wounds and models killed by one attack of ``attack`` (modifiers already
+    applied) against ``defense``.
+
+    "Wounds = max(0, hits - blocks) + criticals": the defender rolls its defense dice for each non-critical
+    hit (730) with its modifiers applied once to that pool (728-741); a critical wounds without a defense
+    roll (751); each unblocked hit and each critical is one wound, filling one model's Health, then the
+    next (771-773).
+    """
+    rulings = rulings or DragonbondRulings()
+    dist = pool_distribution(attack, rulings, sharp)
+    hc = dist.hits_and_criticals(rulings.double_hits)
+    h_max, c_max = hc.shape
+    wounds = np.zeros(h_max + c_max - 1)
+    for h in range(h_max):
+        row = hc[h]
+        if not row.any():
+            continue
+        blocks = blocks_distribution(defense.pool(h, rulings), rulings)
+        unblocked = np.zeros(h + 1)
+        for b, q in enumerate(blocks):
+            unblocked[max(0, h - b)] += q
+        wounds[:h + c_max] += np.convolve(unblocked, row)
+    wounds = _trim(wounds)
+    notes = []
+    if defense.dice == 0:
+        notes.append("defense 0: no defense dice are rolled, every hit wounds")
+    killed = None
+    if target is not None:
+        killed = np.zeros(len(target.health) + 1)
+        for w, q in enumerate(wounds):
+            killed[target.killed(w)] += q
+    else:
+        killed = np.zeros(1)
+    return AttackDistribution(attack, defense, hc, wounds, killed, dist.tail, tuple(notes))
+
+
+FACE_OFF_STAGES = ("successes", "criticals", "doubles", "reroll")
+
+
+@dataclass(frozen=True)
+class FaceOff:
+    """A face-off roll of ``players`` players (3 grey each, 218-228): the probability that it is decided on
+    most successes, on most criticals, on most Double Successes, or needs a reroll; the expected number of
+    rolls. Every player wins with probability 1/players (they roll the same dice: symmetry)."""
+
+    players: int
+    stages: dict[str, float]
+
+    @property
+    def expected_rolls(self) -> float:
+        return 1.0 / (1.0 - self.stages["reroll"])
+
+    @property
+    def p_win(self) -> float:
+        return 1.0 / self.players
+
+
+def face_off(players: int = 2, rulings: DragonbondRulings | None = None, dice: Pool | None = None) -> FaceOff:
+    """Exact stage probabilities of a face-off (Face-Off Rolls and Tiebreakers, 218-228): "every player
+    involved rolls three grey action dice, and they each count the number of successes" (a ◇◇ two, a ◆ one
+    under DB-crit-success); ties among the leaders go to "the most criticals", then "the most doubles",
+    then "The players who are still tied reroll"."""
+    rulings = rulings or DragonbondRulings()
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise RulesError(f"players {players!r}: a face-off is between 2 and 4 players")
+    pool = dice or Pool(ACTION, (0, 3, 0))
+    joint = pool_distribution(pool, rulings).joint
+    crit = 1 if rulings.crit_success else 0
+    outcome: dict[tuple[int, int, int], float] = {}
+    for (s, d, c), q in np.ndenumerate(joint):
+        if q > 0:
+            key = (s + 2 * d + crit * c, c, d)
+            outcome[key] = outcome.get(key, 0.0) + float(q)
+    decided = dict.fromkeys(FACE_OFF_STAGES, 0.0)
+    _resolve(outcome, players, 0, 1.0, decided)
+    return FaceOff(players, decided)
+
+
+def _resolve(dist: dict[tuple[int, int, int], float], k: int, level: int, weight: float,
+             decided: dict[str, float]) -> None:
+    """Add to ``decided`` how ``k`` players, each drawing a key from ``dist`` (probabilities summing to 1),
+    are separated by criterion ``level`` and the ones after it (weighted by ``weight``)."""
+    from math import comb
+
+    if level == 3:
+        decided["reroll"] += weight
+        return
+    marginal: dict[int, float] = {}
+    for key, q in dist.items():
+        marginal[key[level]] = marginal.get(key[level], 0.0) + q
+    below = 0.0
+    for v in sorted(marginal):
+        m = marginal[v]
+        decided[FACE_OFF_STAGES[level]] += weight * k * m * below ** (k - 1)
+        given = {key: q / m for key, q in dist.items() if key[level] == v}
+        for j in range(2, k + 1):
+            tie = comb(k, j) * m**j * below ** (k - j)
+            if tie > 0:
+                _resolve(given, j, level + 1, weight * tie, decided)
+        below += m
+
+
+def counted_successes(pool: Pool, rulings: DragonbondRulings) -> np.ndarray:
+    """PMF of the successes of a roll where successes are counted (charge, face-off): a ◇ one, a ◇◇ two (a
+    "Double Success"), a ◆ one under DB-crit-success (else none)."""
+    return pool_distribution(pool, rulings).successes(2, rulings.crit_success)
+
+
+def charge_dice(tokens_beside: int, rulings: DragonbondRulings) -> Pool:
+    """The 3 charge dice (DB-charge-dice: "Roll 3 red action dice", 488; the example rolls black) after
+    the Exhaustion Penalty the charge applies to its roll (494): DB-exhaustion-other-rolls C downgrades per
+    fatigue token beside the unit."""
+    strength = ("white", "grey", "black").index(rulings.charge_dice)
+    counts = [0, 0, 0]
+    counts[strength] = 3
+    return modified(Pool(ACTION, tuple(counts)), 0, rulings.charge_downgrades_per_token * tokens_beside,
+                    rulings)
+
+
+def charge_reach(speed: int, tokens_beside: int = 0, rulings: DragonbondRulings | None = None) -> np.ndarray:
+    """PMF of a charge's reach in inches: the unit's speed, less one per fatigue token beside it (420-424),
+    "For each success, add 1 to your unit's speed" (488)."""
+    rulings = rulings or DragonbondRulings()
+    if not isinstance(speed, int) or speed < 0:
+        raise RulesError(f"speed {speed!r}: a whole number of inches >= 0")
+    if not isinstance(tokens_beside, int) or tokens_beside < 0:
+        raise RulesError(f"fatigue tokens beside the unit {tokens_beside!r}: a whole number >= 0")
+    base = max(0, speed - tokens_beside)
+    successes = counted_successes(charge_dice(tokens_beside, rulings), rulings)
+    return np.concatenate([np.zeros(base), successes])
+
+
+def damage_tokens(tokens: int, tokens_beside: int = 0,
+                  rulings: DragonbondRulings | None = None) -> np.ndarray:
+    """PMF of the Damage tokens removed, each with one wound, at the start of a unit's turn (590-592):
+    "roll that many dice and remove tokens equal to the number of hits", one black die per token; a die
+    shows "a hit" on any non-blank face, or on ◇ and ◇◇ only (DB-damage-token), after
+    DB-exhaustion-other-rolls D downgrades per fatigue token beside the unit. A die counts one hit (a
+    token cannot be removed twice)."""
+    rulings = rulings or DragonbondRulings()
+    if not isinstance(tokens, int) or tokens < 0:
+        raise RulesError(f"damage tokens {tokens!r}: a whole number >= 0")
+    if tokens == 0:
+        return np.ones(1)
+    pool = modified(Pool(ACTION, (0, 0, tokens)), 0, rulings.damage_downgrades_per_token * tokens_beside,
+                    rulings)
+    pmf = np.ones(1)
+    for strength, n in enumerate(pool.counts):
+        p = action_face_probabilities(strength, rulings)
+        hit = float(p[SUCCESS] + p[DOUBLE] + (p[CRITICAL] if rulings.damage_token == "any-non-blank" else 0))
+        for _ in range(n):
+            pmf = np.convolve(pmf, [1.0 - hit, hit])
+    return pmf[:tokens + 1] if pmf.size > tokens + 1 else pmf
