@@ -20,8 +20,9 @@ from reports.files import SharedOutputError
 from rulesets import get as get_ruleset
 from rulesets.base import OptionError, RulesError
 
-#: The games with a command line. Adding a game is one name here (and its two packages).
-GAMES = ("drakerys",)
+#: The games with a command line. Adding a game is one name here (and its two packages); a game whose
+#: ruleset does not fulfil the contract yet (``implemented`` False) gets its own commands only.
+GAMES = ("drakerys", "dragonbond")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -45,7 +46,8 @@ for _verb in VERBS.values():
 def _register_games() -> None:
     for game in GAMES:
         importlib.import_module(f"reports.{game}.cli").register(VERBS)
-        balance.register(VERBS, get_ruleset(game))
+        if get_ruleset(game).implemented:
+            balance.register(VERBS, get_ruleset(game))
 
 
 when_needed(_register_games)

@@ -1,0 +1,232 @@
+"""Dragonbond reports of single rolls (a pool, an attack, a face-off, a charge, Damage tokens) and of the
+standard tables (dice, pool, attack, charge, face-off), all exact."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reports.formats import Report, Section, Table
+from reports.tables import EXACT_ROW_FLOOR, distribution_rows
+from rulesets.dragonbond.attack import AttackSetup
+from rulesets.dragonbond.dice import (
+    ACTION,
+    COLOURS,
+    DEFENSE,
+    SYMBOLS,
+    Pool,
+    action_face_probabilities,
+    block_probability,
+    modified,
+)
+from rulesets.dragonbond.exact import (
+    FACE_OFF_STAGES,
+    Defense,
+    Target,
+    attack_distribution,
+    charge_reach,
+    counted_successes,
+    damage_tokens,
+    face_off,
+    pool_distribution,
+)
+from rulesets.dragonbond.rules import DragonbondRulings
+
+RULESET = "dragonbond (seed 000)"
+
+
+def _mean(pmf: np.ndarray) -> float:
+    return float(np.arange(pmf.size) @ pmf)
+
+
+def _meta(rulings: DragonbondRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
+    return [("ruleset", RULESET), *items, ("method", "exact"), ("rulings", rulings.describe())]
+
+
+def _floor_note() -> str:
+    return f"rows with P(at least k) < {EXACT_ROW_FLOOR:g} are left out"
+
+
+def pool_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings, sharp: bool = False) -> Report:
+    """A pool after its upgrades and downgrades, and the exact joint distribution of its ◇, ◇◇ and ◆."""
+    rolled = modified(pool, up, down, rulings)
+    dist = pool_distribution(rolled, rulings, sharp)
+    joint = dist.joint
+    s, d, c = np.nonzero(joint >= EXACT_ROW_FLOOR)
+    hc = dist.hits_and_criticals(rulings.double_hits)
+    hits = hc.sum(axis=1)
+    crits = hc.sum(axis=0)
+    meta = _meta(rulings, ("pool", f"{pool} with {up} upgrade(s) and {down} downgrade(s): rolls {rolled} "
+                                   f"(they cancel first, 216; DB-step-mode={rulings.step_mode})"),
+                 ("Sharp", "yes (DB-sharp=" + rulings.sharp + ")" if sharp else "no"),
+                 ("mean hits", f"{_mean(hits):.6f} (a ◇◇ is {rulings.double_hits} hits: DB-double-hits)"),
+                 ("mean criticals", f"{_mean(crits):.6f}"))
+    sections = [
+        Section("joint", "Successes ◇, Double Successes ◇◇ and Criticals ◆ together",
+                Table({"successes": s, "doubles": d, "criticals": c, "probability": joint[s, d, c]})),
+        Section("hits", "Hits (◇ 1, ◇◇ DB-double-hits)", distribution_rows("hits", hits, None)),
+        Section("criticals", "Criticals", distribution_rows("criticals", crits, None)),
+    ]
+    notes = [_floor_note()]
+    if dist.tail > 0:
+        notes.append(f"Sharp's chain of criticals is followed while a die's next ◆ has probability >= 1e-18; "
+                     f"the mass left out is {dist.tail:.1e}")
+    return Report("Dragonbond: a roll of action dice", meta, sections, notes=notes)
+
+
+def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings) -> Report:
+    """One attack: the dice collected and rolled, every modifier with its source, the exact wounds and
+    models killed."""
+    rolled = setup.attack_pool(rulings)
+    up, down = setup.defense_totals(rulings)
+    defense = Defense(setup.defense, setup.defense_die, up, down)
+    dist = attack_distribution(rolled, defense, target, rulings, setup.sharp)
+    a_mods = "; ".join(f"{w} (+{u}/-{d})" for w, u, d in setup.attack_modifiers()) or "none"
+    d_mods = "; ".join(f"{w} (+{u}/-{d})" for w, u, d in setup.defense_modifiers(rulings)) or "none"
+    die = COLOURS[DEFENSE][setup.defense_die]
+    meta = _meta(
+        rulings,
+        ("attack", f"{setup.kind}: {setup.models} model(s) x {setup.dice} = {setup.collected()}; rolls "
+                   f"{rolled}{' (Sharp)' if setup.sharp else ''}"),
+        ("attack modifiers", a_mods),
+        ("defense", f"{setup.defense} {die} die (dice) per non-critical hit (730), modifiers applied once "
+                    f"to the whole pool: +{up} -{down} (net {up - down:+d})"),
+        ("defense modifiers", d_mods),
+        ("mean wounds", f"{dist.mean_wounds():.6f}"),
+    )
+    if target is not None:
+        healths = ", ".join(map(str, target.health))
+        meta.append(("target", f"{len(target.health)} model(s) of Health {healths} "
+                               f"in the order wounds fill them (DB-casualty-order={rulings.casualty_order})"))
+        meta.append(("mean models killed", f"{dist.mean_killed():.6f}"))
+    hits = dist.hits_crits.sum(axis=1)
+    sections = [Section("wounds", "Wounds: max(0, hits - blocks) + criticals",
+                        distribution_rows("wounds", dist.wounds, None))]
+    if target is not None:
+        sections.append(Section("killed", "Models killed", distribution_rows("killed", dist.killed, None)))
+    sections += [Section("hits", "Hits before defense", distribution_rows("hits", hits, None)),
+                 Section("criticals", "Criticals (wound without a defense roll)",
+                         distribution_rows("criticals", dist.hits_crits.sum(axis=0), None))]
+    notes = [_floor_note(), *dist.notes]
+    if rulings.double_hits == 2:
+        notes.append("a Double Success ◇◇ counts 2 hits (DB-double-hits=2; the text never says)")
+    return Report("Dragonbond: an attack", meta, sections, notes=notes)
+
+
+def face_off_report(players: int, rulings: DragonbondRulings) -> Report:
+    f = face_off(players, rulings)
+    rows = Table({"decided_on": list(FACE_OFF_STAGES), "probability": [f.stages[s] for s in FACE_OFF_STAGES]})
+    meta = _meta(rulings, ("players", str(players)),
+                 ("roll", "3 grey action dice each; successes: ◇ 1, ◇◇ 2, ◆ "
+                          + ("1" if rulings.crit_success else "0") + " (DB-crit-success)"),
+                 ("P(a given player wins)", f"1/{players} = {f.p_win:.6f}: every player rolls the same dice, "
+                                            "so by symmetry each wins equally often"),
+                 ("expected rolls", f"{f.expected_rolls:.6f} (the tied players reroll until one wins)"))
+    return Report("Dragonbond: a face-off roll", meta,
+                  [Section("stages", "How the face-off is decided (218-228)", rows)])
+
+
+def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:
+    reach = charge_reach(speed, tokens_beside, rulings)
+    meta = _meta(rulings, ("unit", f"speed {speed}\", {tokens_beside} fatigue token(s) beside it: "
+                                   f"{max(0, speed - tokens_beside)}\" before the dice (420-424)"),
+                 ("dice", f"3 {rulings.charge_dice} (DB-charge-dice), "
+                          f"{rulings.charge_downgrades_per_token * tokens_beside} downgrade(s) "
+                          f"(DB-exhaustion-other-rolls); +1\" per success (488)"),
+                 ("mean reach", f"{_mean(reach):.6f}\""))
+    notes = [_floor_note()]
+    if tokens_beside:
+        notes.append("an exhausted unit may not charge (474): this is the reach of a charge whose own 2 "
+                     "fatigue exhausted the unit (DB-fatigue-timing=pay-then-act)")
+    return Report("Dragonbond: charge reach", meta,
+                  [Section("reach", "Reach in inches: P(exactly d) and P(at least d)",
+                           distribution_rows("inches", reach, None))], notes=notes)
+
+
+def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:
+    pmf = damage_tokens(tokens, tokens_beside, rulings)
+    meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each (590-592), "
+                                     f"DB-damage-token={rulings.damage_token}"),
+                 ("mean wounds", f"{_mean(pmf):.6f} (each token removed adds one wound)"))
+    return Report("Dragonbond: Damage tokens at the start of a turn", meta,
+                  [Section("removed", "Tokens removed (= wounds)", distribution_rows("removed", pmf, None))],
+                  notes=[_floor_note()])
+
+
+# --- standard tables -------------------------------------------------------------------------------------
+
+def dice_table(rulings: DragonbondRulings) -> Report:
+    """Face probabilities and expected hits of each die."""
+    rows = []
+    for k in (2, 1, 0):
+        p = action_face_probabilities(k, rulings)
+        hits = float(p[1] + rulings.double_hits * p[2])
+        rows.append({"die": f"{COLOURS[ACTION][k]} action d10", **{SYMBOLS[i]: float(p[i]) for i in range(4)},
+                     "block ▼": np.nan, "mean hits": hits, "mean criticals": float(p[3])})
+    for k in (2, 1, 0):
+        b = float(block_probability(k, rulings))
+        rows.append({"die": f"{COLOURS[DEFENSE][k]} defense d6", **dict.fromkeys(SYMBOLS, np.nan),
+                     "block ▼": b, "mean hits": np.nan, "mean criticals": np.nan})
+    return Report("Dragonbond: the dice", _meta(rulings, ("source", "Using Standard Dice (172-201)")),
+                  [Section("dice", "Face probabilities per die", Table.from_records(rows))])
+
+
+def pool_table(pools: list[Pool], max_steps: int, rulings: DragonbondRulings) -> Report:
+    """Expected hits and criticals of pools under 0..max_steps upgrades and downgrades."""
+    rows = []
+    for pool in pools:
+        for step in range(-max_steps, max_steps + 1):
+            rolled = modified(pool, max(step, 0), max(-step, 0), rulings)
+            hc = pool_distribution(rolled, rulings).hits_and_criticals(rulings.double_hits)
+            rows.append({"pool": str(pool), "modifier": step, "rolls": str(rolled),
+                         "mean hits": _mean(hc.sum(axis=1)), "mean criticals": _mean(hc.sum(axis=0)),
+                         "P(no hit, no critical)": float(hc[0, 0])})
+    return Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
+                  _meta(rulings, ("step mode", rulings.step_mode)),
+                  [Section("pools", "Expected hits and criticals", Table.from_records(rows))])
+
+
+def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings: DragonbondRulings) -> Report:
+    """Expected wounds for black/grey/white pools of 1..max_dice against one defense die per hit of each
+    colour, with 0, 1, 2 fatigue tokens beside the attacker."""
+    rows = []
+    for colour in (2, 1, 0):
+        for n in range(1, max_dice + 1):
+            counts = [0, 0, 0]
+            counts[colour] = n
+            for t in tokens:
+                rolled = modified(Pool(ACTION, tuple(counts)), 0, 2 * t, rulings)
+                row = {"dice": str(Pool(ACTION, tuple(counts))), "tokens beside": t, "rolls": str(rolled)}
+                for d in defenses:
+                    row[f"vs 1 {COLOURS[DEFENSE][d]}"] = attack_distribution(rolled, Defense(1, d),
+                                                                              rulings=rulings).mean_wounds()
+                rows.append(row)
+    return Report("Dragonbond: expected wounds of an attack", _meta(
+        rulings, ("defense", "1 defense die per non-critical hit, no defense modifier"),
+        ("exhaustion", "2 attack downgrades per fatigue token beside the attacker (560)")),
+        [Section("attack", "Expected wounds", Table.from_records(rows))])
+
+
+def charge_table(speeds: list[int], max_distance: int, rulings: DragonbondRulings) -> Report:
+    rows = []
+    for speed in speeds:
+        tail = np.cumsum(charge_reach(speed, 0, rulings)[::-1])[::-1]
+        for d in range(speed, min(max_distance, tail.size - 1) + 1):
+            rows.append({"speed": speed, "distance": d, "P(reach)": float(tail[d])})
+    return Report("Dragonbond: P(a charge reaches d inches)",
+                  _meta(rulings, ("dice", f"3 {rulings.charge_dice}, +1\" per success, no fatigue beside")),
+                  [Section("charge", "P(reach >= distance)", Table.from_records(rows))])
+
+
+def face_off_table(rulings: DragonbondRulings) -> Report:
+    rows = []
+    for n in (2, 3, 4):
+        f = face_off(n, rulings)
+        rows.append({"players": n, **{f"decided on {s}" if s != "reroll" else "reroll": f.stages[s]
+                                      for s in FACE_OFF_STAGES},
+                     "expected rolls": f.expected_rolls, "P(win) each": f.p_win})
+    return Report("Dragonbond: face-off rolls", _meta(rulings),
+                  [Section("face_off", "How face-offs are decided", Table.from_records(rows))])
+
+
+def successes_pmf(pool: Pool, rulings: DragonbondRulings) -> np.ndarray:
+    return counted_successes(pool, rulings)
