@@ -117,6 +117,8 @@ class NaiveUnit:
     captain_defense: tuple[int, int] = (0, 0)
     rest_removes_all: bool = False
     epic: int = 0
+    huge: tuple[int, int] | None = None  # (health per slot, injury slots): a Huge creature (955-977)
+    ranged_only: bool = False  # its only weapon is ranged: shooting while engaged draws an opportunity attack
 
 
 @dataclass
@@ -130,6 +132,7 @@ class Side:
     fatigue_gained: int = 0
     captain_alive: bool = False
     captain_at: int | None = None  # the captain's place in ``healths``
+    injuries: int = 0
 
     @property
     def alive(self) -> int:
@@ -171,8 +174,9 @@ def casualty_healths(u: NaiveUnit, order: str) -> tuple[list[int], int | None]:
 def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_beside_for_roll: int) -> int:
     """One melee attack of ``att`` on ``dfn``; returns the wounds dealt (and applies them)."""
     u = att.unit
-    dice = [c for c in ACTION_ORDER for _ in range(u.dice.get(c, 0) * att.alive)]
-    up, down = 0, 2 * tokens_beside_for_roll
+    models = 1 if u.huge else att.alive
+    dice = [c for c in ACTION_ORDER for _ in range(u.dice.get(c, 0) * models)]
+    up, down = 0, 2 * tokens_beside_for_roll + att.injuries
     if att.captain_alive:
         up += u.captain_attack[0]
         down += u.captain_attack[1]
@@ -186,7 +190,7 @@ def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_besid
     blocks = 0
     if hits and dfn.unit.defense:
         pool = [dfn.unit.defense_die] * (hits * dfn.unit.defense)
-        dup, ddown = 0, dfn.beside
+        dup, ddown = 0, dfn.beside + dfn.injuries
         if dfn.captain_alive:
             dup += dfn.unit.captain_defense[0]
             ddown += dfn.unit.captain_defense[1]
@@ -201,6 +205,15 @@ def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_besid
 
 def apply_wounds(side: Side, wounds: int) -> None:
     side.wounds_taken += wounds
+    if side.unit.huge:  # a full health slot resets and adds an injury; the last injury slot kills
+        health, slots = side.unit.huge
+        side.wounds_on_current += wounds
+        while side.wounds_on_current >= health and side.healths:
+            side.wounds_on_current -= health
+            side.injuries += 1
+            if side.injuries >= slots:
+                side.healths.clear()
+        return
     while wounds and side.healths:
         room = side.healths[0] - side.wounds_on_current
         if wounds >= room:
@@ -238,6 +251,8 @@ def duel(rng: random.Random, a: NaiveUnit, b: NaiveUnit, rulings: dict | None = 
     sides = []
     for u in (a, b):
         healths, captain_at = casualty_healths(u, rulings.get("casualty_order", "captain-last"))
+        if u.huge:
+            healths, captain_at = [u.huge[0]], None
         sides.append(Side(u, healths, captain_at=captain_at, captain_alive=captain_at is not None))
     timing = rulings.get("fatigue_timing", "pay-then-act")
     turns_taken = [0, 0]
@@ -259,6 +274,13 @@ def duel(rng: random.Random, a: NaiveUnit, b: NaiveUnit, rulings: dict | None = 
             if policies[p] == "rest" and me.beside > 0:
                 me.remove_fatigue(me.card + me.beside if me.unit.rest_removes_all else 1)
                 continue
+            if me.unit.ranged_only and not enemy.unit.ranged_only:
+                # shooting while engaged: the enemy's opportunity attack first (522-535)
+                enemy.add_fatigue(rulings.get("opportunity_fatigue", 0))
+                attack(rng, enemy, me, rulings, enemy.beside)
+                if not me.alive:
+                    me.add_fatigue(1)
+                    break
             if timing == "act-then-pay":
                 attack(rng, me, enemy, rulings, me.beside)
                 me.add_fatigue(1)
@@ -275,7 +297,8 @@ def duel(rng: random.Random, a: NaiveUnit, b: NaiveUnit, rulings: dict | None = 
         outcome = "b"
     else:
         outcome = "neither"
+    lost = [(1 if not s.alive else 0) if s.unit.huge else s.unit.models - s.alive for s in sides]
     return {"outcome": outcome, "wounds_a": sides[0].wounds_taken, "wounds_b": sides[1].wounds_taken,
-            "lost_a": a.models - sides[0].alive, "lost_b": b.models - sides[1].alive,
+            "lost_a": lost[0], "lost_b": lost[1],
             "fatigue_a": sides[0].fatigue_gained, "fatigue_b": sides[1].fatigue_gained,
             "turns_a": turns_taken[0], "turns_b": turns_taken[1]}

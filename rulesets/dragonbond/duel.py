@@ -1,0 +1,225 @@
+"""Dragonbond duels: two engaged units fight up to four rounds (seed 000, "Order of Play" 357-404,
+"Activations and Fatigue" 434-516, "Exhaustion and Fatigue" 545-570, "Upkeep" 612-639, "Performing an
+Attack" 691-757, "Huge Creatures" 955-977).
+
+The reading (tests/naive_dragonbond.py plays the same, die by die): both units start engaged with every model
+in contact, fresh. Each round each player has 1 + 1 turns (one unit on the battlefield, 373) + X for Epic X
+(871); the face-off winner takes the first turn and the players alternate (361-367) - both roll 3 grey
+dice, so the winner is a fair coin. A turn Attacks (fatigue 1) or, under the ``rest`` policy when the unit
+is exhausted, Rests (fatigue -1; all of it for a unit whose Rest removes all). The Attack's token is paid
+before its roll under DB-fatigue-timing pay-then-act and check-after-paying (an Attack is never barred by
+exhaustion: only Run, Charge and Powers are, 566), after it under act-then-pay. A unit whose only weapon is
+ranged shoots while engaged and takes the enemy's opportunity attack first (522-535; DB-opportunity-fatigue
+for the enemy). Attack and defense modifiers: exhaustion (2 and 1 downgrades per token beside the unit,
+559-560), the Captain's typed modifiers while it lives (791), Huge injuries (1 downgrade each, 971).
+Wounds fill one model, then the next, in DB-casualty-order (771-773); a Huge creature's full health slot
+resets and adds an injury, the last injury slot kills (963-977). Upkeep: the card is cleared and the tokens
+beside move onto it (627-629).
+
+Not modelled (said in every duel report): powers (their effects are free text), charges and movement (the
+units start engaged), terrain, Flying (an engaged unit never began a turn unengaged), Dragonbond pairs.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from rulesets.base import RulesError
+from rulesets.dragonbond.catalog import Unit
+from rulesets.dragonbond.dice import ACTION, DEFENSE, Pool, modified
+from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_distribution
+from rulesets.dragonbond.rules import DragonbondRulings
+
+ROUNDS = 4
+POLICIES = ("attack", "rest")
+NOT_MODELLED = ("powers (free text)", "charges and movement (the units start engaged)", "terrain",
+                "Flying (an engaged unit never began a turn unengaged)", "Dragonbond pairs")
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A unit in a duel and how it plays: ``attack`` every turn, or ``rest`` when exhausted."""
+
+    unit: Unit
+    policy: str = "attack"
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise RulesError(f"policy {self.policy!r}: accepted {', '.join(POLICIES)}")
+
+    @property
+    def weapon(self):
+        w = self.unit.melee or self.unit.ranged
+        if w is None:
+            raise RulesError(f"unit {self.unit.key} has no weapon to attack with")
+        return w
+
+    @property
+    def ranged_only(self) -> bool:
+        return self.unit.melee is None
+
+    @property
+    def models(self) -> int:
+        return 1 if self.unit.keywords.huge is not None else self.unit.models
+
+    def per_model(self) -> tuple[Pool, bool]:
+        """The attack dice per engaged model, and whether they scale with the models left (a pool printed
+        for the whole unit scales when it divides evenly among the models, else stays whole)."""
+        w = self.weapon
+        if w.unit_dice is None:
+            return w.dice, True
+        counts = w.unit_dice.counts
+        if all(c % self.models == 0 for c in counts):
+            return Pool(ACTION, tuple(c // self.models for c in counts)), True
+        return w.unit_dice, False
+
+    def attack_pool(self, alive: int) -> Pool:
+        dice, scales = self.per_model()
+        return Pool(ACTION, tuple(c * alive for c in dice.counts)) if scales else dice
+
+    def captain_net(self, rolls: tuple[str, ...]) -> int:
+        cap = self.unit.captain
+        return sum(m.net for m in cap.modifiers if m.roll in rolls) if cap is not None else 0
+
+
+def _flat(pmf2: np.ndarray) -> tuple[int, np.ndarray]:
+    """A joint PMF [hits, criticals] as one index (hits << w | criticals) and its w."""
+    w = max(0, (pmf2.shape[1] - 1).bit_length())
+    flat = np.zeros((pmf2.shape[0], 1 << w))
+    flat[:, :pmf2.shape[1]] = pmf2
+    return w, flat.ravel()
+
+
+@functools.lru_cache(maxsize=8192)
+def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: DragonbondRulings):
+    from simcore.sampling import guide_table
+
+    hc = pool_distribution(Pool(ACTION, counts), rulings, sharp).hits_and_criticals(rulings.double_hits)
+    w, flat = _flat(hc)
+    return (w, *guide_table(flat), hc.shape[0] - 1)
+
+
+@functools.lru_cache(maxsize=8192)
+def _blocks_entry(counts: tuple[int, int, int], rulings: DragonbondRulings):
+    from simcore.sampling import guide_table
+
+    return (0, *guide_table(blocks_distribution(Pool(DEFENSE, counts), rulings)))
+
+
+class _Tables:
+    """Every stage table of one duel, packed in one set of arrays (simcore.sampling's guide tables)."""
+
+    def __init__(self) -> None:
+        self.cdf, self.values, self.guide = [], [], []
+        self.used = self.guide_used = 0
+        self.placed: dict[tuple, tuple[int, int, int, int]] = {}
+
+    def place(self, key: tuple, entry) -> tuple[int, int, int, int]:
+        if key not in self.placed:
+            w, k, cdf, values, guide = entry[:5]
+            self.placed[key] = (self.used, self.guide_used, k, w)
+            self.cdf.append(cdf)
+            self.values.append(values)
+            self.guide.append(guide)
+            self.used += cdf.size
+            self.guide_used += guide.size
+        return self.placed[key]
+
+    def arrays(self):
+        return (np.concatenate(self.cdf), np.concatenate(self.values), np.concatenate(self.guide))
+
+
+def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = ROUNDS) -> tuple:
+    """The kernel's arguments (side rows, casualty orders, table indices, tables) for ``a`` (side 0)
+    against ``b``."""
+    from rulesets.dragonbond import kernels as K
+
+    fighters = (a, b)
+    side = np.zeros((2, K.N_SIDE), np.int64)
+    max_models = max(f.models for f in fighters)
+    order = np.zeros((2, max_models + 1), np.int64)
+    for s, f in enumerate(fighters):
+        u = f.unit
+        huge = u.keywords.huge
+        row = side[s]
+        row[K.S_MODELS] = f.models
+        row[K.S_STAMINA] = u.stamina
+        row[K.S_DEFENSE] = u.defense
+        row[K.S_EPIC] = u.keywords.epic
+        row[K.S_REST_ALL] = int(u.rest_removes_all)
+        row[K.S_POLICY] = POLICIES.index(f.policy)
+        if huge is not None:
+            row[K.S_HUGE_HEALTH], row[K.S_INJURY_SLOTS] = huge.health, huge.injury_slots
+            row[K.S_CAPTAIN_AT] = -1
+        else:
+            cap = u.captain
+            target = casualty_order(u.models, u.health, cap.health if cap else None, rulings)
+            order[s, :len(target.health)] = target.health
+            row[K.S_CAPTAIN_AT] = _captain_at(target.health, u, rulings) if cap else -1
+        kind = f.weapon.kind
+        row[K.S_CAP_ATT] = f.captain_net(("attack", kind))
+        row[K.S_RANGED_ONLY] = int(f.ranged_only)
+        row[K.S_CAN_OPPORTUNITY] = int(u.melee is not None)
+        row[K.S_PAY_FIRST] = int(rulings.fatigue_timing != "act-then-pay")
+        row[K.S_OPP_FATIGUE] = rulings.opportunity_fatigue
+    for s, f in enumerate(fighters):
+        enemy = fighters[1 - s]
+        side[s, K.S_CAP_DEF] = f.captain_net(("defense", f"{enemy.weapon.kind}-defense"))
+    tables = _Tables()
+    att_index, hits_max = [], [0, 0]
+    for s, f in enumerate(fighters):
+        tokens = rounds * (2 + f.unit.keywords.epic) * (1 + rulings.opportunity_fatigue)
+        injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
+        cap = int(side[s, K.S_CAP_ATT])
+        j_min, j_max = min(0, cap) - 2 * tokens - injuries, max(0, cap)
+        side[s, K.S_J_MIN], side[s, K.S_J_N] = j_min, j_max - j_min + 1
+        rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
+        for m in range(1, f.models + 1):
+            base = f.attack_pool(m)
+            for j in range(j_min, j_max + 1):
+                rolled = modified(base, max(j, 0), max(-j, 0), rulings)
+                entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
+                rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), entry)
+                hits_max[1 - s] = max(hits_max[1 - s], entry[5])
+        att_index.append(rows)
+    def_index = []
+    for s, f in enumerate(fighters):
+        tokens = rounds * (2 + f.unit.keywords.epic) * (1 + rulings.opportunity_fatigue)
+        injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
+        cap = int(side[s, K.S_CAP_DEF])
+        k_min, k_max = min(0, cap) - tokens - injuries, max(0, cap)
+        side[s, K.S_K_MIN], side[s, K.S_K_N], side[s, K.S_H_MAX] = k_min, k_max - k_min + 1, hits_max[s]
+        rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
+        for h in range(1, hits_max[s] + 1):
+            base = f.unit.defense_pool(h)
+            if base.size == 0:
+                continue
+            for k in range(k_min, k_max + 1):
+                rolled = modified(base, max(k, 0), max(-k, 0), rulings)
+                rows[h, k - k_min] = tables.place(("d", rolled.counts), _blocks_entry(rolled.counts, rulings))
+        def_index.append(rows)
+    att_at = _stack(att_index)
+    def_at = _stack(def_index)
+    cdf, values, guide = tables.arrays()
+    return side, order, att_at, def_at, cdf, values, guide, np.int64(rounds)
+
+
+def _captain_at(healths: tuple[int, ...], unit: Unit, rulings: DragonbondRulings) -> int:
+    """The captain's place in the casualty order (fewest-health-first: the first model of its Health, so
+    among equals the captain goes first)."""
+    if rulings.casualty_order == "captain-first":
+        return 0
+    if rulings.casualty_order == "captain-last":
+        return len(healths) - 1
+    return list(healths).index(unit.captain.health)
+
+
+def _stack(parts: list[np.ndarray]) -> np.ndarray:
+    shape = tuple(max(p.shape[i] for p in parts) for i in range(3))
+    out = np.zeros((2, *shape), np.int64)
+    for s, p in enumerate(parts):
+        out[s, :p.shape[0], :p.shape[1], :p.shape[2]] = p
+    return out
