@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 import pytest
-from cli_run import assert_one_line_error, csv, ok
+from cli_run import assert_one_line_error, csv, ok, run
 
 
 def _json(capsys, *args):
@@ -105,3 +105,75 @@ def test_rulings_switch_the_numbers(capsys):
     one = _json(capsys, "roll", "dragonbond", "pool", "2B", "--ruling", "DB-double-hits=1")
     assert two["meta"]["mean hits"].startswith("1.600000") and one["meta"]["mean hits"].startswith("1.200000")
     assert "DB-double-hits=1" in one["meta"]["rulings"]
+
+
+# --- the balance layer and the duel ----------------------------------------------------------------------
+
+FIELD = ("--unit", "bucentaur-blades", "--unit", "ogerron-phalanx", "--unit", "blooded-claws")
+FAST = ("--trials", "1000", "--seed", "3")
+
+
+def test_duel_reports_outcomes_that_sum_to_one_and_says_what_is_illustrative(capsys):
+    doc = _json(capsys, "duel", "dragonbond", "bucentaur-blades", "ogerron-phalanx", "--trials", "20000")
+    rows = pd.DataFrame(doc["sections"]["duel"]).set_index("measure")
+    outcomes = rows.value[["A destroys B", "B destroys A", "neither (both stand after the last round)"]]
+    assert outcomes.sum() == pytest.approx(1.0, abs=1e-12)
+    assert 0.55 < rows.value["A destroys B"] < 0.72  # 0.637 at 10^5 duels, seed 0
+    assert "20,000 duels" in doc["meta"]["method"]
+    assert any("illustrative" in n for n in doc["notes"])
+    # two turns a round and Upkeep clearing the card: with Stamina 3 the Blades never tire, so resting
+    # when exhausted changes nothing; with Stamina 1 the second Attack of a round exhausts them
+    rest = _json(capsys, "duel", "dragonbond", "bucentaur-blades", "ogerron-phalanx", "--trials", "20000",
+                 "--policy-a", "rest")
+    assert pd.DataFrame(rest["sections"]["duel"]).value.tolist() == rows.value.tolist()
+
+
+def test_a_user_catalog_and_the_rest_policy(capsys, tmp_path):
+    tired = tmp_path / "tired.toml"
+    tired.write_text('[units.tired-blades]\nname = "Tired Blades"\nmodels = 3\nhealth = 2\nstamina = 1\n'
+                     'speed = 8\ndefense = 1\ndefense_die = "white"\ncost = 100\n'
+                     '[[units.tired-blades.weapons]]\nname = "Blades"\nkind = "melee"\ndice = "2G 1B"\n',
+                     encoding="utf-8")
+    runs = {}
+    for policy in ("attack", "rest"):
+        doc = _json(capsys, "duel", "dragonbond", "tired-blades", "ogerron-phalanx", "--trials", "20000",
+                    "--catalog", str(tired), "--policy-a", policy)
+        runs[policy] = pd.DataFrame(doc["sections"]["duel"]).set_index("measure").value
+    assert runs["rest"]["fatigue gained by A"] < runs["attack"]["fatigue gained by A"]
+    assert runs["rest"]["turns taken by A"] > runs["rest"]["fatigue gained by A"]  # some turns rested
+
+
+def test_efficiency_whatif_sweep_and_table_all_work_for_dragonbond(capsys, tmp_path):
+    rank = csv(ok(capsys, "efficiency", "dragonbond", *FIELD, *FAST, "--format", "csv"))
+    assert set(rank.key) == {"bucentaur-blades", "ogerron-phalanx", "blooded-claws"}
+    assert sorted(rank["rank"]) == [1, 2, 3]
+    diff = _json(capsys, "whatif", "dragonbond", "--set", "ogerron-phalanx.health=5", *FIELD, *FAST)
+    table = pd.DataFrame(diff["sections"]["differences"])
+    win = table[(table.key == "ogerron-phalanx") & (table.metric == "win")].iloc[0]
+    assert win.difference > 0 and win.significant
+    sweep = _json(capsys, "sweep", "dragonbond", "--cost", "ogerron-phalanx=60..140/40", *FIELD, *FAST)
+    assert len(pd.DataFrame(sweep["sections"]["sweep"]).point.unique()) == 3
+    code, _, err = run(capsys, "table", "dragonbond", "all", "--output", str(tmp_path / "tables"))
+    assert code == 0, err
+    written = {p.name for p in (tmp_path / "tables").iterdir()}
+    assert {"dice.csv", "attack.md", "face-off.html", "pool.tex", "charge.csv"} <= written, written
+
+
+def test_units_lists_every_unit_and_marks_illustrative_values(capsys):
+    doc = _json(capsys, "units", "dragonbond")
+    units = pd.DataFrame(doc["sections"]["units"])
+    assert len(units) == 14
+    blades = units[units.key == "bucentaur-blades"].iloc[0]
+    assert blades.speed == "8" and blades.cost.endswith("*")  # speed printed (line 424), cost invented
+
+
+@pytest.mark.parametrize(("args", "code", "named"), [
+    (("duel", "dragonbond", "blades", "ogerron-phalanx"), 1, "bucentaur-blades"),
+    (("duel", "dragonbond", "bucentaur-blades", "ogerron-phalanx", "--trials", "1e9"), 2, "--trials"),
+    (("duel", "dragonbond", "bucentaur-blades", "ogerron-phalanx", "--policy-a", "flee"), 2, "--policy-a"),
+    (("whatif", "dragonbond", "--set", "ogerron-phalanx.health=0", *FIELD), 1, "health 0"),
+    (("whatif", "dragonbond", "--cost", "ogerron-phalanx=0", *FIELD), 2, "not > 0"),
+    (("whatif", "dragonbond", "--set", "ogerron-phalanx.speeed=3", *FIELD), 1, "speed"),
+])
+def test_bad_balance_input_is_one_clear_line(capsys, args, code, named):
+    assert_one_line_error(capsys, args, code, named)

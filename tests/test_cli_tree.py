@@ -10,10 +10,12 @@ from cli_run import run
 from reports.cli import GAMES, cli
 from reports.cli.verbs import VERBS
 from rulesets import get as get_ruleset
+from rulesets import names as ruleset_names
 
-#: Games that fulfil the contract: every verb works for them. The others have their own commands only.
+#: Games that fulfil the contract: every verb works for them. The others say they are not implemented
+#: (a game under way may offer its own rolls and tables first).
 IMPLEMENTED = [g for g in GAMES if get_ruleset(g).implemented]
-PARTIAL = [g for g in GAMES if not get_ruleset(g).implemented]
+NOT_YET = [g for g in ruleset_names() if not get_ruleset(g).implemented]
 
 
 def walk(command: click.Command, path: tuple[str, ...] = ()):
@@ -48,9 +50,9 @@ def test_every_implemented_game_has_every_verb(verb, game):
     assert game in VERBS[verb].commands, f"`balance {verb} {game}` is missing"
 
 
-@pytest.mark.parametrize("game", PARTIAL)
-def test_a_game_under_way_offers_its_rolls_and_says_the_rest_is_not_implemented(capsys, game):
-    assert game in VERBS["roll"].commands and game in VERBS["table"].commands
+@pytest.mark.parametrize("game", NOT_YET)
+def test_a_game_not_implemented_yet_says_so(capsys, game):
+    assert game not in IMPLEMENTED
     code, out, err = run(capsys, "efficiency", game)
     assert code == 1 and out == "" and "not implemented yet" in err
 

@@ -8,8 +8,19 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import WholeNumber, emit, ruling_option, text_output_options
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    mc_options_for,
+    mc_progress,
+    monte_carlo_settings,
+    ruling_option,
+    text_output_options,
+)
 from rulesets.dragonbond.rules import DragonbondRulings
+
+POLICY_CHOICE = click.Choice(("attack", "rest"), case_sensitive=False)
 
 COLOUR_CHOICE = click.Choice(("red", "white", "black"), case_sensitive=False)
 MAX_MOD = 100
@@ -198,10 +209,10 @@ def table_pool(pools, max_steps, rulings, fmt, output, plot):
 
     Example: balance table dragonbond pool --pool "3G 3W" --max-steps 4
     """
-    from reports.dragonbond.tables import pool_table
+    from reports.dragonbond.tables import default_pools, pool_table
 
-    chosen = [_pool(p, "--pool") for p in (pools or ("3B", "3G", "3W", "4G 2B"))]
-    emit(pool_table(chosen, max_steps, _rulings(rulings)), fmt, output)
+    chosen = [_pool(p, "--pool") for p in pools] if pools else None
+    emit(pool_table(chosen or default_pools(), max_steps, _rulings(rulings)), fmt, output)
 
 
 @table_dragonbond.command("attack")
@@ -249,7 +260,62 @@ def table_face_off(rulings, fmt, output, plot):
     emit(face_off_table(_rulings(rulings)), fmt, output)
 
 
+@click.command("dragonbond")
+@click.argument("unit_a", metavar="A")
+@click.argument("unit_b", metavar="B")
+@click.option("--policy-a", type=POLICY_CHOICE, default="attack", show_default=True,
+              help="A attacks every turn, or rests when exhausted (fatigue beside it) and attacks otherwise.")
+@click.option("--policy-b", type=POLICY_CHOICE, default="attack", show_default=True, help="The same for B.")
+@click.option("--rounds", type=WholeNumber(1, 20), default=4, show_default=True,
+              help="Rounds of the game (the rulebook plays 4).")
+@catalog_option
+@mc_options_for("P(A destroys B)", probability=True, exact=False)
+@ruling_option
+@text_output_options
+def duel_dragonbond(unit_a, unit_b, policy_a, policy_b, rounds, catalogs, trials, precision, seed, threads,
+                    rulings, fmt, output, plot):
+    """Two engaged units fight up to four rounds: P(A destroys B), P(B destroys A), P(neither), wounds,
+    models lost and fatigue, with intervals.
+
+    Example: balance duel dragonbond bucentaur-blades ogerron-phalanx --precision 0.005
+    """
+    from reports.dragonbond.duel import duel_report
+    from rulesets.base import OptionError
+    from rulesets.dragonbond import catalog as catalog_io
+    from rulesets.dragonbond.duel import Fighter, simulate_duel
+    from simcore import config
+
+    cat = catalog_io.load(user_paths=tuple(catalogs))
+    typed = trials is not None
+    if typed and trials > config.MAX_RECORD_TRIALS:
+        raise OptionError(f"--trials {trials}: a duel run keeps one record per duel, so at most "
+                          f"{config.MAX_RECORD_TRIALS:.0e}")
+    _, trials, seed = monte_carlo_settings(trials, precision, seed)
+    if not typed:  # a duel keeps a record per trial: a precision run is capped where records are
+        trials = min(trials, config.MAX_RECORD_TRIALS)
+    a, b = Fighter(cat.unit(unit_a), policy_a.lower()), Fighter(cat.unit(unit_b), policy_b.lower())
+    result = simulate_duel(a, b, _rulings(rulings), trials=trials, seed=seed, threads=threads,
+                           precision=precision, rounds=rounds, progress=mc_progress("duelling", precision))
+    emit(duel_report(result), fmt, output)
+
+
+@click.command("dragonbond")
+@catalog_option
+@text_output_options
+def units_dragonbond(catalogs, fmt, output, plot):
+    """The Dragonbond units the rulebook names: printed values, illustrative ones marked *, data quirks.
+
+    Example: balance units dragonbond --format markdown
+    """
+    from reports.dragonbond.duel import units_report
+    from rulesets.dragonbond import catalog as catalog_io
+
+    emit(units_report(catalog_io.load(user_paths=tuple(catalogs))), fmt, output)
+
+
 def register(verbs: dict[str, click.Group]) -> None:
     """Attach the Dragonbond subcommands to the generic verbs."""
     verbs["roll"].add_command(roll_dragonbond)
     verbs["table"].add_command(table_dragonbond)
+    verbs["duel"].add_command(duel_dragonbond)
+    verbs["units"].add_command(units_dragonbond)

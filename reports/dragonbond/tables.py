@@ -230,3 +230,8 @@ def face_off_table(rulings: DragonbondRulings) -> Report:
 
 def successes_pmf(pool: Pool, rulings: DragonbondRulings) -> np.ndarray:
     return counted_successes(pool, rulings)
+
+
+def default_pools() -> list[Pool]:
+    """The pools of the standard pool table: three of each colour, and the Blades' 4 grey + 2 black."""
+    return [Pool(ACTION, c) for c in ((0, 0, 3), (0, 3, 0), (3, 0, 0), (0, 4, 2))]

@@ -5,11 +5,12 @@ The package imports its rulings only: the command tree lists them without loadin
 
 from __future__ import annotations
 
-from rulesets.base import Ruleset
+from rulesets.dragonbond.contest import DragonbondRuleset
 from rulesets.dragonbond.rules import DragonbondRulings
 
 __all__ = ["RULESET", "DragonbondRulings"]
 
-RULESET = Ruleset(
+RULESET = DragonbondRuleset(
     name="dragonbond", title="Dragonbond: Battles of Valerna", seed="000", rulings=DragonbondRulings,
-    implemented=False, summary="d10 action dice in three strengths, d6 defense dice, upgrades/downgrades")
+    implemented=True, summary="d10 action dice in three strengths, d6 defense dice, upgrades/downgrades; "
+                              "duels of engaged units; the units the rulebook names, costs illustrative")

@@ -34,6 +34,9 @@ from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_
 from rulesets.dragonbond.rules import DragonbondRulings
 
 ROUNDS = 4
+#: A run stopped by precision checks its interval every PRECISION_BATCH duels.
+PRECISION_BLOCK = 1024
+PRECISION_BATCH = 2048
 POLICIES = ("attack", "rest")
 NOT_MODELLED = ("powers (free text)", "charges and movement (the units start engaged)", "terrain",
                 "Flying (an engaged unit never began a turn unengaged)", "Dragonbond pairs")
@@ -223,3 +226,63 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
     for s, p in enumerate(parts):
         out[s, :p.shape[0], :p.shape[1], :p.shape[2]] = p
     return out
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """The records of a run of duels (rulesets.dragonbond.kernels' fields) and how it was obtained."""
+
+    a: Fighter
+    b: Fighter
+    rulings: DragonbondRulings
+    records: np.ndarray
+    seed: int
+    precision: float | None
+    stopped_by_precision: bool
+    rounds: int = ROUNDS
+
+    @property
+    def trials(self) -> int:
+        return int(self.records.shape[0])
+
+    def p_outcome(self, code: int):
+        from rulesets.dragonbond import kernels as K
+        from simcore.stats import proportion
+
+        return proportion(int((self.records[:, K.R_OUTCOME] == code).sum()), self.trials)
+
+    def mean(self, field: int):
+        from simcore.stats import Estimate
+
+        x = self.records[:, field].astype(float)
+        n = x.size
+        return Estimate(float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0, n)
+
+
+def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = None, *, trials: int, seed: int,
+                  threads: int | None = None, precision: float | None = None, rounds: int = ROUNDS,
+                  progress=None, block_trials: int | None = None,
+                  max_batch_trials: int | None = None) -> DuelResult:
+    """``trials`` duels of ``a`` (side 0) against ``b``, one record each; ``precision`` stops once the 95%
+    half-width of P(a destroys b) is below it (``trials`` is then the cap)."""
+    from rulesets.dragonbond import kernels as K
+    from simcore import config, runner
+    from simcore.stats import proportion
+
+    rulings = rulings or DragonbondRulings()
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= config.MAX_RECORD_TRIALS:
+        raise RulesError(f"trials {trials!r}: a duel run keeps one record per duel, so from 1 to "
+                         f"{config.MAX_RECORD_TRIALS:.0e}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 20:
+        raise RulesError(f"rounds {rounds!r}: a whole number from 1 to 20 (the game has 4)")
+
+    def p_win(records: np.ndarray):
+        return proportion(int((records[:, K.R_OUTCOME] == K.OUT_SIDE_0).sum()), records.shape[0])
+
+    if precision is not None and block_trials is None:  # check the interval often: stop near what it needs
+        block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
+    run = runner.run_records(K.duel_records, duel_args(a, b, rulings, rounds), K.N_RECORD, trials, seed,
+                             threads=threads, precision=precision, statistic=p_win if precision else None,
+                             progress=progress, block_trials=block_trials or config.CHUNK_TRIALS,
+                             max_batch_trials=max_batch_trials)
+    return DuelResult(a, b, rulings, run.records, seed, precision, run.stopped_by_precision, rounds)
