@@ -273,3 +273,13 @@ def test_face_off_matches_icepool_for_two_players():
     ours = face_off(2, R).stages
     for k, name in enumerate(("successes", "criticals", "doubles", "reroll")):
         assert ours[name] == pytest.approx(float(stage.probability(k)), abs=1e-14)
+
+
+@pytest.mark.parametrize(("notation", "defense"), [("4G 2B", Defense(1, 1)), ("2B 1G", Defense(2, 0, up=1)),
+                                                   ("3W", Defense(1, 2, down=2)), ("1B", Defense(0, 1))])
+def test_expected_wounds_by_linearity_equals_the_mean_of_the_distribution(notation, defense):
+    from rulesets.dragonbond.exact import expected_wounds
+
+    pool = parse_pool(notation)
+    assert expected_wounds(pool, defense, R) == pytest.approx(
+        attack_distribution(pool, defense, rulings=R).mean_wounds(), abs=1e-13)

@@ -26,6 +26,7 @@ from rulesets.dragonbond.exact import (
     charge_reach,
     counted_successes,
     damage_tokens,
+    expected_wounds,
     face_off,
     pool_distribution,
 )
@@ -197,8 +198,7 @@ def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings:
                 rolled = modified(Pool(ACTION, tuple(counts)), 0, 2 * t, rulings)
                 row = {"dice": str(Pool(ACTION, tuple(counts))), "tokens beside": t, "rolls": str(rolled)}
                 for d in defenses:
-                    row[f"vs 1 {COLOURS[DEFENSE][d]}"] = attack_distribution(rolled, Defense(1, d),
-                                                                              rulings=rulings).mean_wounds()
+                    row[f"vs 1 {COLOURS[DEFENSE][d]}"] = expected_wounds(rolled, Defense(1, d), rulings)
                 rows.append(row)
     return Report("Dragonbond: expected wounds of an attack", _meta(
         rulings, ("defense", "1 defense die per non-critical hit, no defense modifier"),

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -102,7 +103,7 @@ def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: Dragonbond
 
     hc = pool_distribution(Pool(ACTION, counts), rulings, sharp).hits_and_criticals(rulings.double_hits)
     w, flat = _flat(hc)
-    return (w, *guide_table(flat), hc.shape[0] - 1)
+    return (w, *guide_table(flat), hc.shape[0] - 1, hc.shape[1] - 1)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -286,3 +287,50 @@ def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = No
                              progress=progress, block_trials=block_trials or config.CHUNK_TRIALS,
                              max_batch_trials=max_batch_trials)
     return DuelResult(a, b, rulings, run.records, seed, precision, run.stopped_by_precision, rounds)
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    """Simulated attacks: ``counts[0]`` wounds, ``counts[1]`` models killed (simcore.runner.RunResult)."""
+
+    run: Any
+
+    @property
+    def trials(self) -> int:
+        return self.run.trials
+
+    def wounds(self) -> np.ndarray:
+        return self.run.counts[0] / self.run.trials
+
+    def killed(self) -> np.ndarray:
+        return self.run.counts[1] / self.run.trials
+
+
+def simulate_attack(attack: Pool, defense, healths: tuple[int, ...] = (),
+                    rulings: DragonbondRulings | None = None, sharp: bool = False, *, trials: int, seed: int,
+                    threads: int | None = None, precision: float | None = None, progress=None) -> AttackRun:
+    """``trials`` attacks of ``attack`` (modifiers applied) against ``defense``
+    (rulesets.dragonbond.exact.Defense), each drawn as two stages from the exact tables; ``healths``: the
+    target's models in the order wounds fill them."""
+    from rulesets.dragonbond import kernels as K
+    from simcore import runner
+    from simcore.stats import histogram_mean
+
+    rulings = rulings or DragonbondRulings()
+    tables = _Tables()
+    entry = _attack_entry(attack.counts, sharp, rulings)
+    att = np.array(tables.place(("a", attack.counts, sharp), entry), np.int64)
+    h_max = entry[5]
+    blk = np.full((h_max + 1, 3), -1, np.int64)
+    for h in range(1, h_max + 1):
+        pool = defense.pool(h, rulings)
+        if pool.size:
+            blk[h] = tables.place(("d", pool.counts), _blocks_entry(pool.counts, rulings))[:3]
+    cdf, values, guide = tables.arrays()
+    width = h_max + entry[6] + 1  # every number of wounds the tables can draw
+    args = (att, blk, cdf, values, guide, np.array(healths, np.int64))
+    hist = (2, max(width, len(healths) + 1))
+    run = runner.run(K.attack_chunks, args, hist, trials, seed, threads=threads, precision=precision,
+                     statistic=(lambda counts: histogram_mean(counts[0])) if precision else None,
+                     progress=progress)
+    return AttackRun(run)

@@ -9,6 +9,7 @@ mass cut is reported (``tail``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,18 +98,44 @@ def pool_distribution(pool: Pool, rulings: DragonbondRulings | None = None,
     rulings = rulings or DragonbondRulings()
     if pool.kind != ACTION:
         raise RulesError(f"pool {pool} is a defense pool; successes are counted on action dice")
-    joint = np.ones((1, 1, 1))
-    for strength, n in enumerate(pool.counts):
-        outcomes = die_outcomes(strength, rulings, sharp)
-        c_step = max(o[3] for o in outcomes)
-        for _ in range(n):
-            s0, d0, c0 = joint.shape
-            new = np.zeros((s0 + 1, d0 + 1, c0 + c_step))
-            for q, s, d, c in outcomes:
-                new[s:s + s0, d:d + d0, c:c + c0] += q * joint
-            joint = _trim(new)
+    return _pool_distribution(pool, rulings, bool(sharp))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pool_distribution(pool: Pool, rulings: DragonbondRulings, sharp: bool) -> PoolDistribution:
+    parts = [_colour_joint(k, n, rulings, sharp) for k, n in enumerate(pool.counts) if n]
+    joint = parts[0] if parts else np.ones((1, 1, 1))
+    for part in parts[1:]:
+        joint = _convolve3(joint, part)
+    joint.setflags(write=False)
     tail = max(0.0, 1.0 - float(joint.sum()))
     return PoolDistribution(pool, sharp, joint, tail)
+
+
+@functools.lru_cache(maxsize=2048)
+def _colour_joint(strength: int, n: int, rulings: DragonbondRulings, sharp: bool) -> np.ndarray:
+    """Joint [◇, ◇◇, ◆] of ``n`` dice of one colour: the joint of n - 1 of them and one more die (each
+    count computed once per process, so a table of 1..N dice costs one step a row)."""
+    if n == 0:
+        return np.ones((1, 1, 1))
+    prev = _colour_joint(strength, n - 1, rulings, sharp)
+    outcomes = die_outcomes(strength, rulings, sharp)
+    s0, d0, c0 = prev.shape
+    new = np.zeros((s0 + 1, d0 + 1, c0 + max(o[3] for o in outcomes)))
+    for q, s, d, c in outcomes:
+        new[s:s + s0, d:d + d0, c:c + c0] += q * prev
+    new = _trim(new)
+    new.setflags(write=False)
+    return new
+
+
+def _convolve3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distribution of the sum of two independent 3-D counts (``b`` added point by point)."""
+    out = np.zeros(tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True)))
+    for (s, d, c), q in np.ndenumerate(b):
+        if q:
+            out[s:s + a.shape[0], d:d + a.shape[1], c:c + a.shape[2]] += q * a
+    return out
 
 
 def _trim(a: np.ndarray) -> np.ndarray:
@@ -126,12 +153,25 @@ def blocks_distribution(pool: Pool, rulings: DragonbondRulings | None = None) ->
     rulings = rulings or DragonbondRulings()
     if pool.kind != DEFENSE:
         raise RulesError(f"pool {pool} is an action pool; blocks are rolled on defense dice")
+    return _blocks(pool.counts, rulings)
+
+
+@functools.lru_cache(maxsize=8192)
+def _blocks(counts: tuple[int, int, int], rulings: DragonbondRulings) -> np.ndarray:
     pmf = np.ones(1)
-    for strength, n in enumerate(pool.counts):
-        p = float(block_probability(strength, rulings))
-        for _ in range(n):
-            pmf = np.convolve(pmf, [1.0 - p, p])
+    for strength, n in enumerate(counts):
+        if n:
+            pmf = np.convolve(pmf, _binomial(n, float(block_probability(strength, rulings))))
+    pmf.setflags(write=False)
     return pmf
+
+
+@functools.lru_cache(maxsize=4096)
+def _binomial(n: int, p: float) -> np.ndarray:
+    """Binomial(n, p) PMF: Binomial(n - 1, p) and one more die."""
+    if n == 0:
+        return np.ones(1)
+    return np.convolve(_binomial(n - 1, p), [1.0 - p, p])
 
 
 @dataclass(frozen=True)
@@ -205,6 +245,36 @@ def casualty_order(models: int, health: int, captain_health: int | None, rulings
     return Target(tuple(healths))
 
 
+@functools.lru_cache(maxsize=8192)
+def _unblocked(defense: Defense, hits: int, rulings: DragonbondRulings) -> np.ndarray:
+    """PMF of max(0, hits - blocks) for ``hits`` non-critical hits against ``defense``."""
+    blocks = blocks_distribution(defense.pool(hits, rulings), rulings)
+    m = min(blocks.size, hits + 1)
+    out = np.zeros(hits + 1)
+    out[hits - m + 1:] = blocks[:m][::-1]
+    out[0] += blocks[m:].sum()
+    out.setflags(write=False)
+    return out
+
+
+def expected_wounds(attack: Pool, defense: Defense, rulings: DragonbondRulings | None = None,
+                    sharp: bool = False) -> float:
+    """E[wounds] of one attack, by linearity: sum over hits h of P(h) E[max(0, h - blocks)] + E[criticals]
+    (what the standard attack table needs, without the whole distribution)."""
+    rulings = rulings or DragonbondRulings()
+    hc = pool_distribution(attack, rulings, sharp).hits_and_criticals(rulings.double_hits)
+    p_hits = hc.sum(axis=1)
+    crits = hc.sum(axis=0)
+    unblocked = np.array([_mean_unblocked(defense, h, rulings) for h in range(p_hits.size)])
+    return float(p_hits @ unblocked + np.arange(crits.size) @ crits)
+
+
+@functools.lru_cache(maxsize=8192)
+def _mean_unblocked(defense: Defense, hits: int, rulings: DragonbondRulings) -> float:
+    u = _unblocked(defense, hits, rulings)
+    return float(np.arange(u.size) @ u)
+
+
 @dataclass(frozen=True)
 class AttackDistribution:
     """Exact outcome of one attack: ``hits_crits[h, c]`` before defense, ``wounds`` PMF after it,
@@ -247,13 +317,8 @@ def attack_distribution(attack: Pool, defense: Defense, target: Target | None = 
     wounds = np.zeros(h_max + c_max - 1)
     for h in range(h_max):
         row = hc[h]
-        if not row.any():
-            continue
-        blocks = blocks_distribution(defense.pool(h, rulings), rulings)
-        unblocked = np.zeros(h + 1)
-        for b, q in enumerate(blocks):
-            unblocked[max(0, h - b)] += q
-        wounds[:h + c_max] += np.convolve(unblocked, row)
+        if row.any():
+            wounds[:h + c_max] += np.convolve(_unblocked(defense, h, rulings), row)
     wounds = _trim(wounds)
     notes = []
     if defense.dice == 0:

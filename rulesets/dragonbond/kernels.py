@@ -13,7 +13,7 @@ import numba as nb
 import numpy as np
 
 from simcore.config import JIT, TRIAL_JIT
-from simcore.rng import STATE_WORDS, next_u64, seed_trial_stream
+from simcore.rng import STATE_WORDS, chunk_stream, next_u64, seed_trial_stream
 from simcore.sampling import guide_pick
 
 # side row (int64[2, N_SIDE])
@@ -176,3 +176,32 @@ def duel_records(side, order, att_at, def_at, cdf, values, guide, rounds, seed, 
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, stream)
         _duel(side, order, st, stream, att_at, def_at, cdf, values, guide, rounds, out[k])
+
+
+@nb.njit(**JIT)
+def attack_chunks(att, blk, cdf, values, guide, healths, seed, first_chunk, total_trials, chunk_trials, out):
+    """One attack per trial, in simcore.runner's histogram contract: ``out[c, 0, w]`` counts the trials
+    with ``w`` wounds, ``out[c, 1, k]`` those that killed ``k`` models (``healths``: the Health of each
+    model in the order wounds fill them; empty: no count of models). ``att`` = (start, guide start, k, w)
+    of the attack pool's table; ``blk[h]`` = (start, guide start, k) of the defense roll against ``h``
+    non-critical hits (start -1: no defense roll)."""
+    last = out.shape[2] - 1
+    n_models = healths.shape[0]
+    for c in range(out.shape[0]):
+        stream, trials = chunk_stream(seed, first_chunk + c, total_trials, chunk_trials)
+        for _ in range(trials):
+            index = guide_pick(next_u64(stream), cdf, values, guide, att[0], att[1], att[2])
+            hits = index >> att[3]
+            crits = index & ((1 << att[3]) - 1)
+            blocks = 0
+            if hits > 0 and blk[hits, 0] >= 0:
+                blocks = guide_pick(next_u64(stream), cdf, values, guide, blk[hits, 0], blk[hits, 1],
+                                    blk[hits, 2])
+            wounds = max(0, hits - blocks) + crits
+            out[c, 0, min(wounds, last)] += 1
+            killed = 0
+            left = wounds
+            while killed < n_models and left >= healths[killed]:
+                left -= healths[killed]
+                killed += 1
+            out[c, 1, killed] += 1
