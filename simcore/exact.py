@@ -310,12 +310,17 @@ def _geometric_sums(m_max: int, width: int, t: float) -> tuple[np.ndarray, np.nd
     """[m, s] = C(s-1, m-1) t^(s-m) (1-t)^m (1 at m = s = 0), the PMF of the sum of m counts that are
     each 1 plus a Geometric(t) number of further tops, built along s by ratios; and its tails [m, s] =
     P(sum >= s). Cached, read-only."""
+    rows = min(m_max, width - 1)
+    m = np.arange(1, rows + 1)[:, None]
+    s = np.arange(width)[None, :]
+    # row m from s = m on: (1-t)^m, then the ratios C(s-1, m-1) t^(s-m) / (C(s-2, m-1) t^(s-1-m))
+    # = t (s-1) / (s-m); ones before s = m leave the products along s as a row-by-row cumprod makes them
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factors = np.where(s > m, t * (s - 1) / (s - m), 1.0)
+    factors = np.where(s == m, (1.0 - t) ** m, factors)
     out = np.zeros((m_max + 1, width))
     out[0, 0] = 1.0
-    for m in range(1, min(m_max, width - 1) + 1):
-        s = np.arange(m + 1, width)
-        # C(s-1, m-1) t^(s-m) / (C(s-2, m-1) t^(s-1-m)) = t (s-1) / (s-m)
-        out[m, m:] = np.cumprod(np.concatenate(([(1.0 - t) ** m], t * (s - 1) / (s - m))))
+    out[1:rows + 1] = np.where(s >= m, np.cumprod(factors, axis=1), 0.0)
     tails = np.cumsum(out[:, ::-1], axis=1)[:, ::-1].copy()
     out.setflags(write=False)
     tails.setflags(write=False)
