@@ -132,9 +132,8 @@ def _colour_joint(strength: int, n: int, rulings: DragonbondRulings, sharp: bool
 def _convolve3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The distribution of the sum of two independent 3-D counts (``b`` added point by point)."""
     out = np.zeros(tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True)))
-    for (s, d, c), q in np.ndenumerate(b):
-        if q:
-            out[s:s + a.shape[0], d:d + a.shape[1], c:c + a.shape[2]] += q * a
+    for s, d, c in zip(*np.nonzero(b), strict=True):
+        out[s:s + a.shape[0], d:d + a.shape[1], c:c + a.shape[2]] += b[s, d, c] * a
     return out
 
 
@@ -262,17 +261,28 @@ def expected_wounds(attack: Pool, defense: Defense, rulings: DragonbondRulings |
     """E[wounds] of one attack, by linearity: sum over hits h of P(h) E[max(0, h - blocks)] + E[criticals]
     (what the standard attack table needs, without the whole distribution)."""
     rulings = rulings or DragonbondRulings()
+    p_hits, mean_crits = _hits_marginal(attack, rulings, bool(sharp))
+    return float(p_hits @ _mean_unblocked(defense, p_hits.size, rulings) + mean_crits)
+
+
+@functools.lru_cache(maxsize=4096)
+def _hits_marginal(attack: Pool, rulings: DragonbondRulings, sharp: bool) -> tuple[np.ndarray, float]:
+    """P(hits = h) and E[criticals] of one attack roll."""
     hc = pool_distribution(attack, rulings, sharp).hits_and_criticals(rulings.double_hits)
-    p_hits = hc.sum(axis=1)
     crits = hc.sum(axis=0)
-    unblocked = np.array([_mean_unblocked(defense, h, rulings) for h in range(p_hits.size)])
-    return float(p_hits @ unblocked + np.arange(crits.size) @ crits)
+    return hc.sum(axis=1), float(np.arange(crits.size) @ crits)
 
 
-@functools.lru_cache(maxsize=8192)
-def _mean_unblocked(defense: Defense, hits: int, rulings: DragonbondRulings) -> float:
-    u = _unblocked(defense, hits, rulings)
-    return float(np.arange(u.size) @ u)
+@functools.lru_cache(maxsize=1024)
+def _mean_unblocked(defense: Defense, size: int, rulings: DragonbondRulings) -> np.ndarray:
+    """E[max(0, h - blocks)] for h = 0..size-1 (extended from the shorter vectors already computed)."""
+    if size <= 1:
+        return np.zeros(max(size, 0))
+    head = _mean_unblocked(defense, size - 1, rulings)
+    u = _unblocked(defense, size - 1, rulings)
+    out = np.append(head, float(np.arange(u.size) @ u))
+    out.setflags(write=False)
+    return out
 
 
 @dataclass(frozen=True)
