@@ -177,3 +177,13 @@ def test_units_lists_every_unit_and_marks_illustrative_values(capsys):
 ])
 def test_bad_balance_input_is_one_clear_line(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)
+
+
+def test_a_ranged_attack_into_a_melee_reports_each_unit(capsys):
+    doc = _json(capsys, "roll", "dragonbond", "attack", "--dice", "2G", "--models", "3", "--ranged",
+                "--also-engaged", "1:black", "--also-engaged", "2:red")
+    assert {"wounds_0", "wounds_1", "wounds_2"} <= set(doc["sections"])
+    assert "ranged attack into 3 engaged units" in doc["meta"]["into a melee"]
+    attack = ("roll", "dragonbond", "attack", "--dice", "2G")
+    assert_one_line_error(capsys, (*attack, "--also-engaged", "1:black"), 2, "--ranged")
+    assert_one_line_error(capsys, (*attack, "--ranged", "--also-engaged", "1:green"), 2, "'1:green'")

@@ -283,3 +283,21 @@ def test_expected_wounds_by_linearity_equals_the_mean_of_the_distribution(notati
     pool = parse_pool(notation)
     assert expected_wounds(pool, defense, R) == pytest.approx(
         attack_distribution(pool, defense, rulings=R).mean_wounds(), abs=1e-13)
+
+
+def test_a_ranged_attack_into_a_melee_shares_criticals_first_then_hits():
+    from rulesets.dragonbond.exact import shares, spread_attack
+
+    # 2 criticals and 3 hits into two units: ◆ ◆ to units 1, 2; then hits to 1, 2, 1 (685-689)
+    assert shares(3, 2, 2) == [(2, 1), (1, 1)]
+    assert shares(5, 0, 3) == [(2, 0), (2, 0), (1, 0)]
+    pool = parse_pool("4G 2B")
+    alone = spread_attack(pool, [Defense(1, 1)], R)[0]
+    np.testing.assert_allclose(alone[:attack_distribution(pool, Defense(1, 1), rulings=R).wounds.size],
+                               attack_distribution(pool, Defense(1, 1), rulings=R).wounds, atol=1e-15)
+    two = spread_attack(pool, [Defense(1, 1), Defense(1, 1)], R)
+    means = [float(np.arange(w.size) @ w) for w in two]
+    # the same defense on both: the nearest gets the odd hit, so at least as many wounds; together they
+    # take what one unit alone would (blocks are per hit, so sharing does not change the total mean)
+    assert means[0] >= means[1] > 0
+    assert sum(means) == pytest.approx(2.4, abs=1e-12)

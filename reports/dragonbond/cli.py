@@ -101,11 +101,14 @@ def roll_pool(dice, up, down, sharp, rulings, fmt, output, plot):
 @click.option("--target-models", type=WholeNumber(1, 200), default=None, help="Models in the target unit.")
 @click.option("--captain-health", type=WholeNumber(1, 1000), default=None,
               help="The target's Captain is one of its models, of this Health (DB-casualty-order).")
+@click.option("--also-engaged", multiple=True, metavar="DICE:COLOUR",
+              help="A ranged attack into a melee: another unit engaged with the target, nearest first after "
+                   "it, as its defense dice per hit and colour (1:black); repeatable.")
 @ruling_option
 @text_output_options
 def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries, sharp, defense, defense_die,
                 defense_up, defense_down, target_fatigue_beside, engaged_enemies, flying, target_injuries,
-                health, target_models, captain_health, rulings, fmt, output, plot):
+                health, target_models, captain_health, also_engaged, rulings, fmt, output, plot):
     """One attack, exact: wounds (max(0, hits - blocks) + criticals) and models killed, with every modifier
     and its source.
 
@@ -128,7 +131,25 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
         target = casualty_order(target_models, health, captain_health, in_force)
     elif captain_health is not None:
         raise OptionError("--captain-health needs --health and --target-models")
-    emit(attack_report(setup, target, in_force), fmt, output)
+    others = [_engaged_defense(text) for text in also_engaged]
+    if others and not ranged:
+        raise OptionError("--also-engaged: only a ranged attack goes into a melee (add --ranged)")
+    if others and target is not None:
+        raise OptionError("--also-engaged: models killed are counted for one target; drop --health and "
+                          "--target-models")
+    emit(attack_report(setup, target, in_force, others), fmt, output)
+
+
+def _engaged_defense(text: str):
+    from rulesets.base import OptionError
+    from rulesets.dragonbond.exact import Defense
+
+    dice, _, colour = text.partition(":")
+    colours = ("red", "white", "black")
+    if not dice.strip().isdigit() or colour.strip().lower() not in colours:
+        raise OptionError(f"--also-engaged {text!r}: accepted DICE:COLOUR, e.g. 1:black (colours red, white, "
+                          "black)")
+    return Defense(int(dice), colours.index(colour.strip().lower()))
 
 
 @roll_dragonbond.command("face-off")

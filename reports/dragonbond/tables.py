@@ -74,7 +74,24 @@ def pool_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings, shar
     return Report("Dragonbond: a roll of action dice", meta, sections, notes=notes)
 
 
-def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings) -> Report:
+def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense],
+                     rulings: DragonbondRulings) -> tuple[list[Section], list[tuple[str, str]]]:
+    from rulesets.dragonbond.exact import spread_attack
+
+    units = [defense, *others]
+    pmfs = spread_attack(setup.attack_pool(rulings), units, rulings, setup.sharp)
+    sections, meta = [], []
+    for i, (d, pmf) in enumerate(zip(units, pmfs, strict=True)):
+        name = "the target" if i == 0 else f"engaged unit {i}"
+        meta.append((f"mean wounds on {name}", f"{_mean(pmf):.6f} ({d.dice} {COLOURS[DEFENSE][d.strength]} "
+                                               f"defense die (dice) per hit)"))
+        sections.append(Section(f"wounds_{i}", f"Wounds on {name} (unit {i + 1} from the nearest)",
+                                distribution_rows("wounds", pmf, None)))
+    return sections, meta
+
+
+def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings,
+                  others: list[Defense] | None = None) -> Report:
     """One attack: the dice collected and rolled, every modifier with its source, the exact wounds and
     models killed."""
     rolled = setup.attack_pool(rulings)
@@ -108,6 +125,14 @@ def attack_report(setup: AttackSetup, target: Target | None, rulings: Dragonbond
                  Section("criticals", "Criticals (wound without a defense roll)",
                          distribution_rows("criticals", dist.hits_crits.sum(axis=0), None))]
     notes = [_floor_note(), *dist.notes]
+    if others:
+        spread, spread_meta = _spread_sections(setup, defense, others, rulings)
+        meta = [m for m in meta if m[0] != "mean wounds"]
+        meta += [("into a melee", f"ranged attack into {len(others) + 1} engaged units: criticals then "
+                                   "hits dealt one at a time from the nearest unit (685-689); each unit "
+                                   "rolls its own defense against its share"), *spread_meta]
+        sections = spread + sections[1:]
+        notes.append("the hits and criticals tables are the whole attack's, before they are shared out")
     if rulings.double_hits == 2:
         notes.append("a Double Success ◇◇ counts 2 hits (DB-double-hits=2; the text never says)")
     return Report("Dragonbond: an attack", meta, sections, notes=notes)

@@ -10,6 +10,7 @@ mass cut is reported (``tail``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -460,3 +461,34 @@ def damage_tokens(tokens: int, tokens_beside: int = 0,
         for _ in range(n):
             pmf = np.convolve(pmf, [1.0 - hit, hit])
     return pmf[:tokens + 1] if pmf.size > tokens + 1 else pmf
+
+
+def shares(hits: int, crits: int, units: int) -> list[tuple[int, int]]:
+    """(hits, criticals) each of ``units`` units gets from a ranged attack into a melee (685-689): "apply one
+    hit to each of the units beginning with the one that is nearest ... If critical hits were rolled, those
+    are applied first. Continue until all hits have been applied": criticals then hits, dealt one at a
+    time round the units from the nearest (unit 0)."""
+    out = [[0, 0] for _ in range(units)]
+    for j in range(crits + hits):
+        out[j % units][0 if j >= crits else 1] += 1
+    return [(h, c) for h, c in out]
+
+
+def spread_attack(attack: Pool, defenses: Sequence[Defense], rulings: DragonbondRulings | None = None,
+                  sharp: bool = False) -> list[np.ndarray]:
+    """The exact wounds PMF of each unit hit by a ranged attack into a melee (``defenses`` nearest first):
+    each unit rolls its own defense against its share of the non-critical hits (685-689)."""
+    rulings = rulings or DragonbondRulings()
+    if not defenses:
+        raise RulesError("a ranged attack into a melee needs at least one unit to hit")
+    hc = pool_distribution(attack, rulings, sharp).hits_and_criticals(rulings.double_hits)
+    k = len(defenses)
+    size = hc.shape[0] + hc.shape[1]
+    out = [np.zeros(size) for _ in range(k)]
+    for (h, c), q in np.ndenumerate(hc):
+        if q <= 0:
+            continue
+        for i, (hi, ci) in enumerate(shares(h, c, k)):
+            u = _unblocked(defenses[i], hi, rulings)
+            out[i][ci:ci + u.size] += q * u
+    return [_trim(w) for w in out]
