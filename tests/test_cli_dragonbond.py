@@ -141,6 +141,17 @@ def test_a_user_catalog_and_the_rest_policy(capsys, tmp_path):
         runs[policy] = pd.DataFrame(doc["sections"]["duel"]).set_index("measure").value
     assert runs["rest"]["fatigue gained by A"] < runs["attack"]["fatigue gained by A"]
     assert runs["rest"]["turns taken by A"] > runs["rest"]["fatigue gained by A"]  # some turns rested
+    # best: both pairings on the same dice, the maximin one played, and said
+    doc = _json(capsys, "duel", "dragonbond", "tired-blades", "ogerron-phalanx", "--trials", "20000",
+                "--catalog", str(tired), "--policy-a", "best")
+    said = doc["meta"]["policies"]
+    import re
+    p = {m[0]: float(m[1]) for m in re.findall(r"A (attack|rest), B attack: P\(A wins\) ([0-9.]+)", said)}
+    assert set(p) == {"attack", "rest"}
+    chosen = max(p, key=lambda k: (p[k], k == "attack"))
+    assert f"best chose A {chosen}, B attack" in said
+    played = pd.DataFrame(doc["sections"]["duel"]).set_index("measure").value
+    assert played["A destroys B"] == pytest.approx(p[chosen], abs=1e-4)  # the same 20,000 duels
 
 
 def test_efficiency_whatif_sweep_and_table_all_work_for_dragonbond(capsys, tmp_path):

@@ -20,7 +20,9 @@ from reports.cli.options import (
 )
 from rulesets.dragonbond.rules import DragonbondRulings
 
-POLICY_CHOICE = click.Choice(("attack", "rest"), case_sensitive=False)
+POLICY_CHOICE = click.Choice(("attack", "rest", "best"), case_sensitive=False)
+#: Duels per pairing when `best` picks a policy under --precision (each pairing runs on the same dice).
+BEST_TRIALS = 20_000
 
 COLOUR_CHOICE = click.Choice(("red", "white", "black"), case_sensitive=False)
 MAX_MOD = 100
@@ -285,7 +287,8 @@ def table_face_off(rulings, fmt, output, plot):
 @click.argument("unit_a", metavar="A")
 @click.argument("unit_b", metavar="B")
 @click.option("--policy-a", type=POLICY_CHOICE, default="attack", show_default=True,
-              help="A attacks every turn, or rests when exhausted (fatigue beside it) and attacks otherwise.")
+              help="A attacks every turn, or rests when exhausted (fatigue beside it) and attacks otherwise; "
+                   "best: whichever of the two wins more in its worst case, judged on the same dice.")
 @click.option("--policy-b", type=POLICY_CHOICE, default="attack", show_default=True, help="The same for B.")
 @click.option("--rounds", type=WholeNumber(1, 20), default=4, show_default=True,
               help="Rounds of the game (the rulebook plays 4).")
@@ -314,10 +317,24 @@ def duel_dragonbond(unit_a, unit_b, policy_a, policy_b, rounds, catalogs, trials
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
     if not typed:  # a duel keeps a record per trial: a precision run is capped where records are
         trials = min(trials, config.MAX_RECORD_TRIALS)
-    a, b = Fighter(cat.unit(unit_a), policy_a.lower()), Fighter(cat.unit(unit_b), policy_b.lower())
-    result = simulate_duel(a, b, _rulings(rulings), trials=trials, seed=seed, threads=threads,
-                           precision=precision, rounds=rounds, progress=mc_progress("duelling", precision))
-    emit(duel_report(result), fmt, output)
+    in_force = _rulings(rulings)
+    ua, ub = cat.unit(unit_a), cat.unit(unit_b)
+    policy_a, policy_b = policy_a.lower(), policy_b.lower()
+    chosen = []
+    if "best" in (policy_a, policy_b):
+        from rulesets.dragonbond.duel import best_policies
+
+        judged = BEST_TRIALS if precision is not None else trials
+        policy_a, policy_b, wins = best_policies(ua, ub, policy_a, policy_b, in_force, trials=judged,
+                                                 seed=seed, threads=threads)
+        pairs = "; ".join(f"A {pa}, B {pb}: P(A wins) {wa:.4f}, P(B wins) {wb:.4f}"
+                          for (pa, pb), (wa, wb) in wins.items())
+        chosen.append(("policies", f"best chose A {policy_a}, B {policy_b} (maximin on {judged:,} duels per "
+                                   f"pairing, same dice): {pairs}"))
+    result = simulate_duel(Fighter(ua, policy_a), Fighter(ub, policy_b), in_force, trials=trials, seed=seed,
+                           threads=threads, precision=precision, rounds=rounds,
+                           progress=mc_progress("duelling", precision))
+    emit(duel_report(result, chosen), fmt, output)
 
 
 @click.command("dragonbond")

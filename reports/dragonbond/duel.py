@@ -12,7 +12,7 @@ def _est(e) -> tuple[float, float, float, float]:
     return e.value, e.stderr, e.value - Z95 * e.stderr, e.value + Z95 * e.stderr
 
 
-def duel_report(result: DuelResult) -> Report:
+def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) -> Report:
     """P(A destroys B), P(B destroys A), P(neither), and each side's wounds, models lost and fatigue, with
     their standard errors and 95% intervals."""
     a, b = result.a, result.b
@@ -34,7 +34,7 @@ def duel_report(result: DuelResult) -> Report:
                      "the face-off winner first each round"),
             ("method", f"Monte Carlo, {result.trials:,} duels, seed {result.seed}; every attack drawn as two "
                        f"stages from exact tables; 95% interval = value ± {Z95:.2f} stderr"),
-            ("rulings", result.rulings.describe())]
+            ("rulings", result.rulings.describe()), *(extra or [])]
     if result.precision is not None:
         meta.append(("precision", f"target half-width {result.precision:g} of P(A destroys B): {how}"))
     notes = [f"not modelled: {'; '.join(NOT_MODELLED)}"]

@@ -39,6 +39,8 @@ ROUNDS = 4
 PRECISION_BLOCK = 1024
 PRECISION_BATCH = 2048
 POLICIES = ("attack", "rest")
+#: What `balance duel dragonbond --policy-a/-b` accepts: a policy, or the better of the two (best_policies).
+CHOICES = (*POLICIES, "best")
 NOT_MODELLED = ("powers (free text)", "charges and movement (the units start engaged)", "terrain",
                 "Flying (an engaged unit never began a turn unengaged)", "Dragonbond pairs")
 
@@ -334,3 +336,34 @@ def simulate_attack(attack: Pool, defense, healths: tuple[int, ...] = (),
                      statistic=(lambda counts: histogram_mean(counts[0])) if precision else None,
                      progress=progress)
     return AttackRun(run)
+
+
+def best_policies(a: Unit, b: Unit, policy_a: str, policy_b: str, rulings: DragonbondRulings, *, trials: int,
+                  seed: int, threads: int | None = None) -> tuple[str, str, dict[tuple[str, str], float]]:
+    """Resolve ``best`` policies on common random numbers: every pairing the choices allow is run on the same
+    seed (trial t meets the same dice in each), and a side playing ``best`` takes the policy whose worst
+    P(win) over the other side's choices is higher (maximin; attack on a tie). Returns the two policies and
+    P(A wins), P(B wins) by pairing."""
+    from rulesets.dragonbond import kernels as K
+
+    choices = [POLICIES if p == "best" else (p,) for p in (policy_a, policy_b)]
+    wins: dict[tuple[str, str], tuple[float, float]] = {}
+    for pa in choices[0]:
+        for pb in choices[1]:
+            rec = simulate_duel(Fighter(a, pa), Fighter(b, pb), rulings, trials=trials, seed=seed,
+                                threads=threads).records
+            outcome = rec[:, K.R_OUTCOME]
+            wins[pa, pb] = (float((outcome == K.OUT_SIDE_0).mean()), float((outcome == K.OUT_SIDE_1).mean()))
+
+    def pick(side: int) -> str:
+        own = choices[side]
+        if len(own) == 1:
+            return own[0]
+        other = choices[1 - side]
+
+        def worst(p: str) -> float:
+            return min(wins[(p, q) if side == 0 else (q, p)][side] for q in other)
+
+        return max(own, key=lambda p: (worst(p), p == "attack"))
+
+    return pick(0), pick(1), wins
