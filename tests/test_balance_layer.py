@@ -257,3 +257,12 @@ def test_stat_sweep_simulates_each_point_and_rises_with_strength():
 def test_sweep_plan_errors(set_text, cost_text, named):
     with pytest.raises(OptionError, match=named):
         sweeps.plan(set_text, cost_text)
+
+
+def test_verdict_counts_both_ends_of_the_interval_as_fair():
+    """"fair: the interval contains today's cost" - a closed interval: a cost equal to either end is fair;
+    just beyond it, over- or under-costed."""
+    fair = eff.FairCost(100.0, 90.0, 110.0)
+    assert eff.verdict(90.0, fair) == eff.verdict(110.0, fair) == eff.verdict(100.0, fair) == "fair"
+    assert eff.verdict(np.nextafter(110.0, np.inf), fair) == "over-costed"
+    assert eff.verdict(np.nextafter(90.0, -np.inf), fair) == "under-costed"
