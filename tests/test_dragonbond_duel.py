@@ -100,3 +100,30 @@ def test_same_seed_same_records_any_threads_and_batching():
     np.testing.assert_array_equal(one, two.records)
     prefix = runner.run_records(K.duel_records, args, K.N_RECORD, 20_000, 5, threads=1).records
     np.testing.assert_array_equal(one[:20_000], prefix)
+
+
+@pytest.mark.parametrize(("notation", "defense", "healths", "sharp"), [
+    ("4G 2B", (1, 1, 0, 0), (2, 2, 2), False),
+    ("3B", (2, 0, 1, 0), (1, 1, 1, 1), True),
+    ("5W", (1, 2, 0, 2), (), False),
+])
+def test_simulated_attacks_follow_the_exact_distribution(notation, defense, healths, sharp):
+    """10^6 attacks, each two stage draws, against the exact wounds and models-killed PMFs (p > 1e-4);
+    the same counts whatever the threads."""
+    from rulesets.dragonbond.dice import parse_pool
+    from rulesets.dragonbond.duel import simulate_attack
+    from rulesets.dragonbond.exact import Defense, Target, attack_distribution
+    from simcore.stats import chisquare_gof
+
+    pool, d = parse_pool(notation), Defense(*defense)
+    exact = attack_distribution(pool, d, Target(healths) if healths else None, sharp=sharp)
+    one = simulate_attack(pool, d, healths, sharp=sharp, trials=10**6, seed=4, threads=1)
+    two = simulate_attack(pool, d, healths, sharp=sharp, trials=10**6, seed=4, threads=2)
+    np.testing.assert_array_equal(one.run.counts, two.run.counts)
+    wounds = one.run.counts[0]
+    k = exact.wounds.size
+    assert wounds[k:].sum() == 0
+    assert chisquare_gof(wounds[:k], exact.wounds).pvalue > 1e-4
+    if healths:
+        killed = one.run.counts[1][:len(healths) + 1]
+        assert chisquare_gof(killed, exact.killed).pvalue > 1e-4
