@@ -198,3 +198,16 @@ def test_a_ranged_attack_into_a_melee_reports_each_unit(capsys):
     attack = ("roll", "dragonbond", "attack", "--dice", "2G")
     assert_one_line_error(capsys, (*attack, "--also-engaged", "1:black"), 2, "--ranged")
     assert_one_line_error(capsys, (*attack, "--ranged", "--also-engaged", "1:green"), 2, "'1:green'")
+
+
+def test_attack_simulated_on_request_agrees_with_the_exact_mean(capsys):
+    args = ("roll", "dragonbond", "attack", "--dice", "2G 1B", "--models", "2", "--defense", "1",
+            "--health", "2", "--target-models", "3")
+    doc = _json(capsys, *args, "--trials", "200000", "--seed", "3")
+    assert "Monte Carlo, 200,000 attacks, seed 3" in doc["meta"]["method"]
+    value, half = (float(x) for x in doc["meta"]["mean wounds"].replace(" (95%)", "").split(" ± "))
+    assert abs(value - 2.4) < 1.5 * half + 1e-9 and half < 0.02
+    wounds = pd.DataFrame(doc["sections"]["wounds"])
+    assert {"stderr", "p_at_least_stderr"} <= set(wounds.columns)
+    assert_one_line_error(capsys, (*args[:5], "--ranged", "--also-engaged", "1:black", "--trials", "100"), 2,
+                          "--also-engaged")

@@ -106,11 +106,13 @@ def roll_pool(dice, up, down, sharp, rulings, fmt, output, plot):
 @click.option("--also-engaged", multiple=True, metavar="DICE:COLOUR",
               help="A ranged attack into a melee: another unit engaged with the target, nearest first after "
                    "it, as its defense dice per hit and colour (1:black); repeatable.")
+@mc_options_for("the mean wounds", probability=False)
 @ruling_option
 @text_output_options
 def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries, sharp, defense, defense_die,
                 defense_up, defense_down, target_fatigue_beside, engaged_enemies, flying, target_injuries,
-                health, target_models, captain_health, also_engaged, rulings, fmt, output, plot):
+                health, target_models, captain_health, also_engaged, trials, precision, seed, threads,
+                rulings, fmt, output, plot):
     """One attack, exact: wounds (max(0, hits - blocks) + criticals) and models killed, with every modifier
     and its source.
 
@@ -139,7 +141,21 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
     if others and target is not None:
         raise OptionError("--also-engaged: models killed are counted for one target; drop --health and "
                           "--target-models")
-    emit(attack_report(setup, target, in_force, others), fmt, output)
+    simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
+    run = None
+    if simulate:
+        if others:
+            raise OptionError("--also-engaged is computed exactly; drop --trials, --precision and --seed")
+        from rulesets.dragonbond.duel import simulate_attack
+        from rulesets.dragonbond.exact import Defense
+
+        up, down = setup.defense_totals(in_force)
+        defended = Defense(setup.defense, setup.defense_die, up, down)
+        healths = target.health if target else ()
+        run = simulate_attack(setup.attack_pool(in_force), defended, healths, in_force, setup.sharp,
+                              trials=trials, seed=seed, threads=threads, precision=precision,
+                              progress=mc_progress("attacking", precision))
+    emit(attack_report(setup, target, in_force, others, run), fmt, output)
 
 
 def _engaged_defense(text: str):

@@ -91,9 +91,9 @@ def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense]
 
 
 def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings,
-                  others: list[Defense] | None = None) -> Report:
+                  others: list[Defense] | None = None, run=None) -> Report:
     """One attack: the dice collected and rolled, every modifier with its source, the exact wounds and
-    models killed."""
+    models killed; with ``run`` (rulesets.dragonbond.duel.AttackRun), the simulated ones beside them."""
     rolled = setup.attack_pool(rulings)
     up, down = setup.defense_totals(rulings)
     defense = Defense(setup.defense, setup.defense_die, up, down)
@@ -133,6 +133,25 @@ def attack_report(setup: AttackSetup, target: Target | None, rulings: Dragonbond
                                    "rolls its own defense against its share"), *spread_meta]
         sections = spread + sections[1:]
         notes.append("the hits and criticals tables are the whole attack's, before they are shared out")
+    if run is not None:
+        from reports.tables import mean_text
+        from simcore.stats import Z95, histogram_mean
+
+        counts = run.run.counts
+        meta = [m for m in meta if m[0] not in ("method", "mean wounds", "mean models killed")]
+        meta.append(("method", f"Monte Carlo, {run.trials:,} attacks, seed {run.run.seed}: each two stage "
+                               f"draws from the exact tables; stderr is the standard error, 95% interval = "
+                               f"estimate ± {Z95:.2f} stderr (exact mean wounds: {dist.mean_wounds():.6f})"))
+        meta.append(("mean wounds", mean_text(histogram_mean(counts[0]), False)))
+        sim = [Section("wounds", "Wounds (simulated)",
+                       distribution_rows("wounds", counts[0] / run.trials, counts[0]))]
+        if target is not None:
+            k = len(target.health) + 1
+            meta.append(("mean models killed", mean_text(histogram_mean(counts[1][:k]), False)))
+            sim.append(Section("killed", "Models killed (simulated)",
+                               distribution_rows("killed", counts[1][:k] / run.trials, counts[1][:k])))
+        sections = sim + [s for s in sections if s.name not in ("wounds", "killed")]
+        notes = [n for n in notes if "rows with" not in n]
     if rulings.double_hits == 2:
         notes.append("a Double Success ◇◇ counts 2 hits (DB-double-hits=2; the text never says)")
     return Report("Dragonbond: an attack", meta, sections, notes=notes)
