@@ -421,6 +421,29 @@ class StatChange:
     def text(self) -> str:
         return f"{self.target}.{self.stat}{self.op}{self.value}"
 
+    def whole(self, low: int, high: int) -> int:
+        """The value as a whole number from ``low`` to ``high``: OptionError when it is not a whole number
+        (a usage error), RulesError when it is one outside the range (the rules do not accept it)."""
+        try:
+            value = int(self.value)
+        except ValueError:
+            raise OptionError(f"change {self.text!r}: {self.value!r} is not a whole number from {low} to "
+                              f"{high}") from None
+        if not low <= value <= high:
+            raise RulesError(f"change {self.text!r}: {self.stat} {value} is outside {low}..{high}")
+        return value
+
+    def number(self, above: float | None = None) -> float:
+        """The value as a finite number (above ``above`` when given); OptionError otherwise."""
+        try:
+            value = float(self.value)
+        except ValueError:
+            raise OptionError(f"change {self.text!r}: {self.value!r} is not a number") from None
+        if not math.isfinite(value) or (above is not None and value <= above):
+            bound = f" > {above:g}" if above is not None else ""
+            raise OptionError(f"change {self.text!r}: {self.value!r} is not a number{bound}")
+        return value
+
 
 @dataclass(frozen=True)
 class CostChange:

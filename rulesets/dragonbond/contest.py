@@ -225,22 +225,11 @@ class DragonbondRuleset(Ruleset):
 METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)
 
 
-def _whole(change: StatChange, low: int, high: int) -> int:
-    try:
-        value = int(change.value)
-    except ValueError:
-        raise OptionError(f"change {change.text!r}: {change.value!r} is not a whole number from {low} to "
-                          f"{high}") from None
-    if not low <= value <= high:
-        raise RulesError(f"change {change.text!r}: {change.stat} {value} is outside {low}..{high}")
-    return value
-
-
 def _changed(unit, change: StatChange):
     if change.op != "=":
         raise OptionError(f"change {change.text!r}: {change.stat} takes =, not {change.op}")
     if change.stat in WHOLE_STATS:
-        value = _whole(change, *WHOLE_STATS[change.stat])
+        value = change.whole(*WHOLE_STATS[change.stat])
         if change.stat == "models" and unit.keywords.huge is not None:
             raise RulesError(f"change {change.text!r}: {unit.name} is a Huge creature (one model)")
         return dataclasses.replace(unit, **{change.stat: value})
@@ -251,19 +240,11 @@ def _changed(unit, change: StatChange):
                               f"black")
         return dataclasses.replace(unit, defense_die=die)
     if change.stat == "cost":
-        return _recosted(unit, _number(change), change.text)
+        return _recosted(unit, change.number(), change.text)
     close = difflib.get_close_matches(change.stat, STATS, n=2)
     hint = f" (did you mean {' or '.join(close)}?)" if close else ""
     raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
                      f"accepted: {', '.join(STATS)}")
-
-
-def _number(change: StatChange) -> float:
-    try:
-        value = float(change.value)
-    except ValueError:
-        raise OptionError(f"change {change.text!r}: {change.value!r} is not a number") from None
-    return value
 
 
 def _recosted(unit, cost: float, text: str):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,7 +284,7 @@ class DrakerysRuleset(Ruleset):
             unit = target(change.target, change.text)
             if change.stat == "ap":
                 size = _size_suffix(change.target)
-                units[unit.key] = _recosted(unit, size, _number(change, 0.0))
+                units[unit.key] = _recosted(unit, size, change.number(above=0.0))
             else:
                 if "@" in change.target:
                     raise OptionError(f"change {change.text!r}: stats belong to the unit, not to one size; "
@@ -362,27 +361,6 @@ def _recosted(unit: Unit, size: int | None, cost: float) -> Unit:
     return dataclasses.replace(unit, sizes=tuple(swap(o) for o in unit.sizes), sheet=swap(unit.sheet))
 
 
-def _number(change: StatChange, low: float) -> float:
-    try:
-        value = float(change.value)
-    except ValueError:
-        raise OptionError(f"change {change.text!r}: {change.value!r} is not a number") from None
-    if not math.isfinite(value) or value <= low:
-        raise OptionError(f"change {change.text!r}: {change.value!r} is not a number > {low:g}")
-    return value
-
-
-def _whole(change: StatChange, low: int, high: int) -> int:
-    try:
-        value = int(change.value)
-    except ValueError:
-        raise OptionError(f"change {change.text!r}: {change.value!r} is not a whole number "
-                          f"from {low} to {high}") from None
-    if not low <= value <= high:
-        raise RulesError(f"change {change.text!r}: {change.stat} {value} is outside {low}..{high}")
-    return value
-
-
 def _skill(name: str, text: str) -> str:
     from rulesets.drakerys import catalog as catalog_io
 
@@ -400,7 +378,7 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
     if stat in CHARACTERISTICS:
         if change.op != "=":
             raise OptionError(f"change {change.text!r}: {stat} takes =, not {change.op}")
-        value = _whole(change, *CHARACTERISTICS[stat])
+        value = change.whole(*CHARACTERISTICS[stat])
         return dataclasses.replace(unit, profile=dataclasses.replace(unit.profile, **{stat: value})), weapons
     if stat == "skills":
         names = [_skill(n.strip(), change.text) for n in change.value.split(",") if n.strip()]
@@ -425,7 +403,7 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
             _unknown_stat(change)
         if unit.weapon is None:
             raise RulesError(f"change {change.text!r}: {unit.name} has no ranged weapon")
-        value = _whole(change, *WEAPON_STATS[name])
+        value = change.whole(*WEAPON_STATS[name])
         weapon = weapons[unit.weapon]
         field = {"range": "max_range_cm"}.get(name, name)
         key = f"{unit.weapon}@{unit.key}"
