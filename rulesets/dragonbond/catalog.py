@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import hashlib
-import json
 import math
 import re
 import tomllib
@@ -38,10 +37,11 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
 from rulesets.base import RulesError
 from rulesets.dragonbond.dice import ACTION, COLOURS, DEFENSE, Pool, parse_pool
+from rulesets.toml_fields import Fields, show
 
 PACKAGE_FILE = "examples.toml"
 PACKAGE_LABEL = f"rulesets/dragonbond/data/{PACKAGE_FILE}"
@@ -314,88 +314,17 @@ def _weapon_fields(weapon: Weapon) -> list[str]:
 # --- reading ------------------------------------------------------------------------------------------
 
 
-def _show(value: Any) -> str:
-    """A TOML value as a reader would write it in an error message."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    return str(value)
+_show = show
 
 
 def _accepted(names: Sequence[str]) -> str:
     return ", ".join(names)
 
 
-class _Fields:
-    """The keys of one TOML table, checked against a schema; every error names file, entry and key."""
+class _Fields(Fields):
+    """The keys of one Dragonbond TOML table (rulesets.toml_fields), and its pools."""
 
-    def __init__(self, where: str, prefix: str, data: Any, required: Sequence[str],
-                 optional: Sequence[str] = ()) -> None:
-        self.where, self.prefix = where, prefix
-        if not isinstance(data, dict):
-            self.fail("", f"expected a table, got {_show(data)}")
-        accepted = (*required, *optional)
-        for key in data:
-            if key not in accepted:
-                close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.7)
-                hint = f"; did you mean {close[0]}?" if close else ""
-                self.fail(key, f"unknown key; accepted: {_accepted(accepted)}{hint}")
-        for key in required:
-            if key not in data:
-                self.fail(key, "required key missing")
-        self.data = data
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        path = f"{self.prefix}{key}".rstrip(".")
-        raise CatalogError(f"{self.where}: {path + ': ' if path else ''}{message}")
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def whole(self, key: str, low: int, high: int | None = None) -> int:
-        value = self.data[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"expected a whole number, got {_show(value)}")
-        if value < low or (high is not None and value > high):
-            wanted = f"from {low} to {high}" if high is not None else f">= {low}"
-            self.fail(key, f"expected a whole number {wanted}, got {value}")
-        return value
-
-    def text(self, key: str, default: str | None = None) -> str:
-        if key not in self.data and default is not None:
-            return default
-        value = self.data[key]
-        if not isinstance(value, str):
-            self.fail(key, f"expected text, got {_show(value)}")
-        if not value.strip():
-            self.fail(key, "expected text, got an empty string")
-        return value
-
-    def choice(self, key: str, choices: Sequence[str], what: str, hint: str = "") -> str:
-        value = self.data[key]
-        if not isinstance(value, str) or value.strip().lower() not in choices:
-            self.fail(key, f"unknown {what} {_show(value)}; accepted: {_accepted(choices)}{hint}")
-        return value.strip().lower()
-
-    def flag(self, key: str) -> bool:
-        value = self.data.get(key, False)
-        if not isinstance(value, bool):
-            self.fail(key, f"expected true or false, got {_show(value)}")
-        return value
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        value = self.data.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, f"expected a list of text, got {_show(value)}")
-        for i, item in enumerate(value):
-            if not isinstance(item, str) or not item.strip():
-                self.fail(f"{key}[{i}]", f"expected text, got {_show(item)}")
-        return tuple(value)
+    error = CatalogError
 
     def pool(self, key: str) -> Pool:
         value = self.data[key]
@@ -405,16 +334,6 @@ class _Fields:
             return parse_pool(value, ACTION)
         except RulesError as exc:
             self.fail(key, f"cannot read {_show(value)}: {exc}")
-
-    def sub(self, key: str, required: Sequence[str], optional: Sequence[str] = ()) -> _Fields:
-        return _Fields(self.where, f"{self.prefix}{key}.", self.data[key], required, optional)
-
-    def subs(self, key: str, required: Sequence[str], optional: Sequence[str] = ()) -> list[_Fields]:
-        value = self.data.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, f"expected a list of tables, got {_show(value)}")
-        return [_Fields(self.where, f"{self.prefix}{key}[{i}].", item, required, optional)
-                for i, item in enumerate(value)]
 
 
 @dataclass

@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import json
 import re
 import tomllib
 import unicodedata
@@ -58,11 +57,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from rulesets.base import RulesError
 from rulesets.drakerys.rules import MAX_CHARACTERISTIC, MAX_MOVE_CM
 from rulesets.drakerys.units import Catalog, Profile, Unit, UnitSize, Weapon
+from rulesets.toml_fields import Fields, show
 
 PACKAGE_FILES = ("weapons.toml", "recruitment.toml", "units.toml")
 TABLES = ("units", "weapons", "recruitment")
@@ -142,86 +142,13 @@ def _ascii(text: str) -> str:
 KNOWN_SKILLS = {name.lower(): snake(name) for name in (*_SKILLS, *_ROW_SKILLS)}
 
 
-def _show(value: Any) -> str:
-    """A TOML value as a reader would write it in an error message."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "a list"
-    return str(value)
+_show = show
 
 
-class _Fields:
-    """The keys of one TOML table, checked against a schema; every error names file, entry and key."""
+class _Fields(Fields):
+    """The keys of one Drakerys TOML table (rulesets.toml_fields)."""
 
-    def __init__(self, where: str, prefix: str, data: Any, required: Sequence[str],
-                 optional: Sequence[str] = ()) -> None:
-        self.where, self.prefix = where, prefix
-        if not isinstance(data, dict):
-            self.fail("", f"expected a table, got {_show(data)}")
-        accepted = (*required, *optional)
-        for key in data:
-            if key not in accepted:
-                self.fail(key, f"unknown key; accepted: {', '.join(accepted)}")
-        for key in required:
-            if key not in data:
-                self.fail(key, "required key missing")
-        self.data = data
-
-    def fail(self, key: str, message: str) -> NoReturn:
-        path = f"{self.prefix}{key}".rstrip(".")
-        raise CatalogError(f"{self.where}: {path + ': ' if path else ''}{message}")
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def whole(self, key: str, low: int, high: int | None = None, value: Any = None) -> int:
-        value = self.data[key] if value is None else value
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(key, f"expected a whole number, got {_show(value)}")
-        if value < low or (high is not None and value > high):
-            wanted = f"from {low} to {high}" if high is not None else f">= {low}"
-            self.fail(key, f"expected a whole number {wanted}, got {value}")
-        return value
-
-    def text(self, key: str, default: str | None = None, empty: bool = False) -> str:
-        if key not in self.data and default is not None:
-            return default
-        value = self.data[key]
-        if not isinstance(value, str):
-            self.fail(key, f"expected text, got {_show(value)}")
-        if not empty and not value.strip():
-            self.fail(key, "expected text, got an empty string")
-        return value
-
-    def flag(self, key: str) -> bool:
-        value = self.data.get(key, False)
-        if not isinstance(value, bool):
-            self.fail(key, f"expected true or false, got {_show(value)}")
-        return value
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        value = self.data.get(key, [])
-        if not isinstance(value, list):
-            self.fail(key, f"expected a list of text, got {_show(value)}")
-        for i, item in enumerate(value):
-            if not isinstance(item, str) or not item.strip():
-                self.fail(f"{key}[{i}]", f"expected text, got {_show(item)}")
-        return tuple(value)
-
-    def sub(self, key: str, required: Sequence[str], optional: Sequence[str] = ()) -> _Fields:
-        return _Fields(self.where, f"{self.prefix}{key}.", self.data[key], required, optional)
-
-    def subs(self, key: str, required: Sequence[str]) -> list[_Fields]:
-        value = self.data[key]
-        if not isinstance(value, list):
-            self.fail(key, f"expected a list of tables, got {_show(value)}")
-        return [_Fields(self.where, f"{self.prefix}{key}[{i}].", item, required)
-                for i, item in enumerate(value)]
+    error = CatalogError
 
 
 @dataclass(frozen=True)
