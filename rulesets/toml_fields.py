@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
+import tomllib
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -103,3 +105,17 @@ class Fields:
             self.fail(key, f"expected a list of tables, got {show(value)}")
         return [type(self)(self.where, f"{self.prefix}{key}[{i}].", item, required, optional)
                 for i, item in enumerate(value)]
+
+
+def parse_toml(label: str, text: str, error: type[RulesError] = RulesError) -> dict[str, Any]:
+    """A TOML document, or ``error`` with one line naming ``label``, the line and column, and what is
+    wrong."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        if m := re.search(r"\s*\(at line (\d+), column (\d+)\)$", message):
+            message = f"line {m[1]}, column {m[2]}: invalid TOML: {message[:m.start()]}"
+        else:
+            message = f"invalid TOML: {message}"
+        raise error(f"{label}: {' '.join(message.split())}") from None

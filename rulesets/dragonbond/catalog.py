@@ -31,7 +31,6 @@ import difflib
 import hashlib
 import math
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -41,7 +40,7 @@ from typing import Any
 
 from rulesets.base import RulesError
 from rulesets.dragonbond.dice import ACTION, COLOURS, DEFENSE, Pool, parse_pool
-from rulesets.toml_fields import Fields, show
+from rulesets.toml_fields import Fields, parse_toml, show
 
 PACKAGE_FILE = "examples.toml"
 PACKAGE_LABEL = f"rulesets/dragonbond/data/{PACKAGE_FILE}"
@@ -578,15 +577,7 @@ def _path_order(unit: Unit) -> Any:
 
 def _parse(label: str, text: str) -> dict[str, Unit]:
     """The units of one catalog file, read and validated."""
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        if m := re.search(r"\s*\(at line (\d+), column (\d+)\)$", message):
-            message = f"line {m[1]}, column {m[2]}: invalid TOML: {message[:m.start()]}"
-        else:
-            message = f"invalid TOML: {message}"
-        raise CatalogError(f"{label}: {' '.join(message.split())}") from None
+    document = parse_toml(label, text, CatalogError)
     out: dict[str, Unit] = {}
     for table, entries in document.items():
         if table not in TABLES:

@@ -51,7 +51,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import tomllib
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -62,7 +61,7 @@ from typing import Any
 from rulesets.base import RulesError
 from rulesets.drakerys.rules import MAX_CHARACTERISTIC, MAX_MOVE_CM
 from rulesets.drakerys.units import Catalog, Profile, Unit, UnitSize, Weapon
-from rulesets.toml_fields import Fields, show
+from rulesets.toml_fields import Fields, parse_toml, show
 
 PACKAGE_FILES = ("weapons.toml", "recruitment.toml", "units.toml")
 TABLES = ("units", "weapons", "recruitment")
@@ -335,15 +334,7 @@ _READERS: dict[str, Callable[[str, Any], Any]] = {
 
 def _parse(label: str, text: str) -> dict[str, dict[str, Any]]:
     """The entries of one catalog file, read and validated: ``{table: {key: entry}}``."""
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        if m := re.search(r"\s*\(at line (\d+), column (\d+)\)$", message):
-            message = f"line {m[1]}, column {m[2]}: invalid TOML: {message[:m.start()]}"
-        else:
-            message = f"invalid TOML: {message}"
-        raise CatalogError(f"{label}: {' '.join(message.split())}") from None
+    document = parse_toml(label, text, CatalogError)
     out: dict[str, dict[str, Any]] = {}
     for table, entries in document.items():
         if table not in TABLES:
