@@ -266,3 +266,20 @@ def test_verdict_counts_both_ends_of_the_interval_as_fair():
     assert eff.verdict(90.0, fair) == eff.verdict(110.0, fair) == eff.verdict(100.0, fair) == "fair"
     assert eff.verdict(np.nextafter(110.0, np.inf), fair) == "over-costed"
     assert eff.verdict(np.nextafter(90.0, -np.inf), fair) == "under-costed"
+
+
+def test_value_per_cost_stderr_of_a_paired_difference_by_hand():
+    """Var(k' v - k b) = k'^2 Var v + k^2 Var b - 2 k k' Cov(v, b), Cov from Var(v - b) = Var v + Var b -
+    2 Cov; here with the toy game's value per cost (value / 100 whatever the cost) and two engagements, by
+    hand: the variance comes down to k^2 Var(v - b), the paired variance."""
+    rs = toy(*FIELD)
+    sides = [whatifs.PairedSide(np.array([0.1]), np.array([0.04]), np.array([0.09]), np.array([0.16])),
+             whatifs.PairedSide(np.array([0.2]), np.array([0.01]), np.array([0.25]), np.array([0.36]))]
+    cost, new_cost, k = 50.0, 80.0, 2
+    kb = kv = 1 / 100
+    var = 0.0
+    for vp, vb, vv in ((0.04, 0.09, 0.16), (0.01, 0.25, 0.36)):
+        cov = (vb + vv - vp) / 2  # 0.105 and 0.3: strongly paired
+        var += kv**2 * vv + kb**2 * vb - 2 * kb * kv * cov
+    assert var == pytest.approx(kb**2 * (0.04 + 0.01))
+    assert whatifs._vpc_stderr(rs, sides, 0, cost, new_cost, k) == pytest.approx(var**0.5 / k, rel=1e-12)
