@@ -16,8 +16,9 @@ Wounds fill one model, then the next, in DB-casualty-order (771-773); a Huge cre
 resets and adds an injury, the last injury slot kills (963-977). Upkeep: the card is cleared and the tokens
 beside move onto it (627-629).
 
-Not modelled (said in every duel report): powers and Sacrifice abilities (their effects are free text), charges and movement (the
-units start engaged), terrain, Flying (an engaged unit never began a turn unengaged), Dragonbond pairs.
+Not modelled (said in every duel report): powers and Sacrifice abilities (their effects are free text),
+charges and movement (the units start engaged), terrain, Flying (an engaged unit never began a turn
+unengaged), Dragonbond pairs.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ PRECISION_BATCH = 2048
 POLICIES = ("attack", "rest")
 #: What `balance duel dragonbond --policy-a/-b` accepts: a policy, or the better of the two (best_policies).
 CHOICES = (*POLICIES, "best")
-NOT_MODELLED = ("powers and Captains' Sacrifice abilities (free text)", "charges and movement (the units start engaged)", "terrain",
+NOT_MODELLED = ("powers and Captains' Sacrifice abilities (free text)",
+                "charges and movement (the units start engaged)", "terrain",
                 "Flying (an engaged unit never began a turn unengaged)", "Dragonbond pairs")
 
 
