@@ -283,3 +283,18 @@ def test_value_per_cost_stderr_of_a_paired_difference_by_hand():
         var += kv**2 * vv + kb**2 * vb - 2 * kb * kv * cov
     assert var == pytest.approx(kb**2 * (0.04 + 0.01))
     assert whatifs._vpc_stderr(rs, sides, 0, cost, new_cost, k) == pytest.approx(var**0.5 / k, rel=1e-12)
+
+
+def test_break_even_and_its_interval_by_hand():
+    """A straight value-per-cost line 1 - x/100 with standard error 0.05 everywhere, median 0.5: it crosses
+    at x = 50, and its 95% band holds the median while |0.5 - x/100| <= 1.96 x 0.05, from 40.2 to 59.8."""
+    import pandas as pd
+
+    x = np.arange(0, 101, 10)
+    curve = pd.DataFrame({"metric": "value_per_cost", "point": x, "value": 1 - x / 100, "stderr": 0.05})
+    mid, low, high = sweeps.break_even(curve, 0.5)
+    assert mid == pytest.approx(50.0)
+    half = 100 * Z95 * 0.05  # 9.80 cost units
+    grid_step = 100 / 4000
+    assert low == pytest.approx(50 - half, abs=grid_step) and high == pytest.approx(50 + half, abs=grid_step)
+    assert sweeps.break_even(curve, 5.0) is None  # never crosses
