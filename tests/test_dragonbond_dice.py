@@ -301,3 +301,23 @@ def test_a_ranged_attack_into_a_melee_shares_criticals_first_then_hits():
     # take what one unit alone would (blocks are per hit, so sharing does not change the total mean)
     assert means[0] >= means[1] > 0
     assert sum(means) == pytest.approx(2.4, abs=1e-12)
+
+
+@pytest.mark.parametrize(("tokens", "colour"), [(0, "black"), (1, "black"), (0, "grey"), (2, "white")])
+def test_charge_reach_matches_icepool(tokens, colour):
+    """Speed 9 less a token each, + successes of 3 dice (◇ 1, ◇◇ 2, ◆ 1), downgraded 2 per token: icepool
+    asked for the same sum."""
+    rulings = DragonbondRulings(charge_dice=colour)
+    from rulesets.dragonbond.exact import charge_dice
+
+    pool = charge_dice(tokens, rulings)
+    dice = []
+    for k in range(3):
+        p = action_face_probabilities(k, rulings)
+        die = Die({0: int(p[0] * 10), 1: int(p[1] * 10) + int(p[3] * 10), 2: int(p[2] * 10)})
+        dice += [die] * pool.counts[k]
+    total = icepool.reduce(lambda a, b: a + b, dice) + (9 - tokens)
+    ours = charge_reach(9, tokens, rulings)
+    for d, p in zip(total.outcomes(), total.probabilities(), strict=True):
+        assert ours[d] == pytest.approx(float(p), abs=1e-15)
+    assert ours.sum() == pytest.approx(1.0, abs=1e-14)
