@@ -20,6 +20,7 @@ from reports.cli.options import (
 )
 from rulesets.dragonbond.rules import DragonbondRulings
 
+#: A duel policy, or the better of the two (rulesets.dragonbond.duel.best_policies).
 POLICY_CHOICE = click.Choice(("attack", "rest", "best"), case_sensitive=False)
 #: Duels per pairing when `best` picks a policy under --precision (each pairing runs on the same dice).
 BEST_TRIALS = 20_000

@@ -24,7 +24,6 @@ from rulesets.dragonbond.exact import (
     Target,
     attack_distribution,
     charge_reach,
-    counted_successes,
     damage_tokens,
     expected_wounds,
     face_off,
@@ -270,10 +269,6 @@ def face_off_table(rulings: DragonbondRulings) -> Report:
                      "expected rolls": f.expected_rolls, "P(win) each": f.p_win})
     return Report("Dragonbond: face-off rolls", _meta(rulings),
                   [Section("face_off", "How face-offs are decided", Table.from_records(rows))])
-
-
-def successes_pmf(pool: Pool, rulings: DragonbondRulings) -> np.ndarray:
-    return counted_successes(pool, rulings)
 
 
 def default_pools() -> list[Pool]:

@@ -40,8 +40,6 @@ ROUNDS = 4
 PRECISION_BLOCK = 1024
 PRECISION_BATCH = 2048
 POLICIES = ("attack", "rest")
-#: What `balance duel dragonbond --policy-a/-b` accepts: a policy, or the better of the two (best_policies).
-CHOICES = (*POLICIES, "best")
 NOT_MODELLED = ("powers and Captains' Sacrifice abilities (free text)",
                 "charges and movement (the units start engaged)", "terrain",
                 "Flying (an engaged unit never began a turn unengaged)", "Dragonbond pairs")
