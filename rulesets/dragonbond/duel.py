@@ -177,7 +177,7 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     tables = _Tables()
     att_index, hits_max = [], [0, 0]
     for s, f in enumerate(fighters):
-        tokens = rounds * (2 + f.unit.keywords.epic) * (1 + rulings.opportunity_fatigue)
+        tokens = _most_tokens(f, fighters[1 - s], rulings, rounds)
         injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
         cap = int(side[s, K.S_CAP_ATT])
         j_min, j_max = min(0, cap) - 2 * tokens - injuries, max(0, cap)
@@ -193,7 +193,7 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
         att_index.append(rows)
     def_index = []
     for s, f in enumerate(fighters):
-        tokens = rounds * (2 + f.unit.keywords.epic) * (1 + rulings.opportunity_fatigue)
+        tokens = _most_tokens(f, fighters[1 - s], rulings, rounds)
         injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
         cap = int(side[s, K.S_CAP_DEF])
         k_min, k_max = min(0, cap) - tokens - injuries, max(0, cap)
@@ -211,6 +211,13 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     def_at = _stack(def_index)
     cdf, values, guide = tables.arrays()
     return side, order, att_at, def_at, cdf, values, guide, np.int64(rounds)
+
+
+def _most_tokens(f: Fighter, enemy: Fighter, rulings: DragonbondRulings, rounds: int) -> int:
+    """The most fatigue a side can gain in a duel: a token each of its turns, and DB-opportunity-fatigue
+    each of the enemy's (the tables cover every count, so no draw is ever clamped)."""
+    own, theirs = 2 + f.unit.keywords.epic, 2 + enemy.unit.keywords.epic
+    return rounds * (own + theirs * rulings.opportunity_fatigue)
 
 
 def _captain_at(healths: tuple[int, ...], unit: Unit, rulings: DragonbondRulings) -> int:
