@@ -428,6 +428,11 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
             ("meta-game", f"payoff: {rs.payoff_description}; maximum-entropy Nash equilibrium and Nash "
                           f"averaging (Balduzzi et al., 2018); 95% intervals from {META_BOOTSTRAP} payoff "
                           "matrices redrawn from their standard errors")]
+    invented = [c.key for c in field.contestants if c.illustrative]
+    if invented:
+        meta.append(("illustrative data", f"{len(invented)} of {len(field.contestants)} entries have "
+                                          f"values the rulebook does not print (costs, stats): "
+                                          f"{', '.join(invented)}"))
     shown = meta_table[(meta_table.share > 1e-9) | (meta_table.share_high > 1e-9)]
     meta_view = pd.DataFrame({
         **{c: shown[c] for c in cols}, rs.cost_unit: shown["cost"].map(lambda x: f"{x:g}"),

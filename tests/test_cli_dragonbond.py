@@ -211,3 +211,12 @@ def test_attack_simulated_on_request_agrees_with_the_exact_mean(capsys):
     assert {"stderr", "p_at_least_stderr"} <= set(wounds.columns)
     assert_one_line_error(capsys, (*args[:5], "--ranged", "--also-engaged", "1:black", "--trials", "100"), 2,
                           "--also-engaged")
+
+
+def test_efficiency_summary_says_the_data_is_illustrative(capsys):
+    out = ok(capsys, "efficiency", "dragonbond", *FIELD, *FAST, "--summary")
+    said = "illustrative data: 3 of 3 entries have values the rulebook does not print"
+    assert said in " ".join(out.split())
+    drakerys = ok(capsys, "efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--trials",
+                  "300", "--summary")
+    assert "illustrative" not in drakerys

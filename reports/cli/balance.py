@@ -141,6 +141,8 @@ def _summary(report, saved: list[Path]) -> str:
 
     out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
     out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts
+    if "illustrative data" in meta:
+        out.append(f"  illustrative data: {meta['illustrative data']}")
     ends = min(SUMMARY_ENDS, len(rank))
     out.append(f"top {ends} by value per {unit}:")
     out += [line(r) for _, r in rank.head(ends).iterrows()]
