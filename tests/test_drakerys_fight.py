@@ -839,3 +839,23 @@ def test_fight_report_numbers_from_a_tiny_histogram_by_hand():
     meta = dict(report.meta)
     assert meta["AP destroyed by A"].startswith(f"{(6 + 6 + 0 + 1) / 4 * 150 / 6:.4f}")
     assert meta["AP destroyed by B"].startswith(f"{(1 + 0 + 0 + 2) / 4 * 160 / 12:.4f}")
+
+
+def test_a_march_longer_than_the_charge_stops_short_of_contact():
+    """A unit whose March outruns its Charge (a user catalog may give one) marches up to the enemy but not
+    into contact: at 1 cm the units are not Engaged, so the Bowmen still shoot (at 0 cm they could not).
+    One Action per activation (DK-actions=one), so the Bowmen act right after the march. Kernel against the
+    twin, with a check that the scenario does that."""
+    crows, bowmen = unit("crows"), unit("irosia-bowmen")
+    runner = replace(crows, profile=replace(crows.profile, march=40, charge=5))
+    a, b = Combatant(runner, 12), Combatant(bowmen, bowmen.standard_size.size)
+    one = DrakerysRulings().with_assignments(["DK-actions=one"])
+    weapon = CATALOG.weapons[bowmen.weapon]
+    result = combat.simulate_engagement(a, b, start_cm=30, rulings=one, weapons=CATALOG.weapons,
+                                        trials=KERNEL_TRIALS // 2, seed=12)
+    naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 14, result.run.counts.shape[1], start_cm=30,
+                            b_weapon=weapon, blocking_masks=block_masks(a, b, one), actions="one")
+    assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
+    trace = naive_engagement(np.random.default_rng(3), a, b, start_cm=30, b_weapon=weapon,
+                             blocking_masks=block_masks(a, b, one), actions="one", trace=True)["trace"]
+    assert [step[:2] for step in trace[:2]] == [("a", "march"), ("b", "shoot")]
