@@ -513,3 +513,31 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
     one = tidy[(tidy.unit == "Warriors") & (tidy.opponent == "Crows") & (tidy.role == "acts second")
                & (tidy.metric == "fraction_lost")].iloc[0]
     assert one.value == 0.75 and one.stderr == pytest.approx(math.sqrt(0.0036)) and one.trials == TRIALS
+
+
+def test_a_fair_cost_interval_never_goes_below_zero():
+    """An entry that destroys almost nothing, uncertainly: Fieller's interval for its even-trade price
+    reaches below 0 by hand, and a cost is never negative, so the reported interval starts at 0."""
+    cost = list(COSTS.values())
+    summaries = {  # (i, j): (lost_i, lost_j, var lost_i, var lost_j, cov, win_i, win_j); the Warriors (2)
+        # lose most of themselves and destroy 0.5% of their opponents, with a standard error of 4%
+        (0, 2): (0.01, 0.80, 0.0001, 0.0016, 0.0, 0.95, 0.01), (2, 0): (0.80, 0.005, 0.0016, 0.0016, 0.0,
+                                                                       0.01, 0.95),
+        (1, 2): (0.01, 0.85, 0.0001, 0.0016, 0.0, 0.95, 0.01), (2, 1): (0.85, 0.005, 0.0016, 0.0016, 0.0,
+                                                                       0.01, 0.95),
+        (0, 1): (0.50, 0.50, 0.0025, 0.0025, 0.0, 0.45, 0.45), (1, 0): (0.50, 0.50, 0.0025, 0.0025, 0.0,
+                                                                       0.45, 0.45),
+    }
+    pairs = {(i, j): (side_summary(li, lj, vi, vj, c, wi, wj, cost[i], cost[j]),
+                      side_summary(lj, li, vj, vi, c, wj, wi, cost[j], cost[i]))
+             for (i, j), (li, lj, vi, vj, c, wi, wj) in summaries.items()}
+    field = eff.Field(RULESET, DrakerysRulings(), contestants(*KEYS), 1, None, TRIALS, pairs)
+    # by hand, for the Warriors: AP destroyed 0.005 x (150 + 160) x 2 roles... per engagement
+    num = 0.005 * 150 + 0.01 * 150 + 0.005 * 160 + 0.01 * 160
+    v_num = 150 ** 2 * (0.0016 + 0.0001) + 160 ** 2 * (0.0016 + 0.0001)
+    den = 0.80 + 0.80 + 0.85 + 0.85
+    v_den = 4 * 0.0016
+    low, high = hand_fieller(num, den, v_num, v_den, 0.0)
+    assert low < 0 < num / den < high
+    fair = eff.fair_costs(field, np.zeros(3), np.zeros(3))[2]
+    assert fair.low == 0.0 and fair.high == pytest.approx(high) and fair.value == pytest.approx(num / den)
