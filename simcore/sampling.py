@@ -55,6 +55,40 @@ def guide_table(pmf: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarra
     return k, cdf, values.astype(np.int32), guide
 
 
+def joint_table(pmf2: np.ndarray) -> tuple[int, tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """The table of a joint PMF ``[a, b]`` (say successes and criticals) whose outcome ``index`` stands
+    for ``a = index >> w`` and ``b = index & (2**w - 1)``: (w, :func:`guide_table` of the flattened PMF)."""
+    w = max(0, (pmf2.shape[1] - 1).bit_length())
+    flat = np.zeros((pmf2.shape[0], 1 << w))
+    flat[:, :pmf2.shape[1]] = pmf2
+    return w, guide_table(flat.ravel())
+
+
+class TablePack:
+    """The stage tables one run needs, packed in one set of arrays (cdf, values, guide) that a kernel takes
+    whole: :meth:`place` returns where a table sits, (start, guide start, k, w), for
+    :func:`guide_pick`; a key placed twice is stored once."""
+
+    def __init__(self) -> None:
+        self._parts: tuple[list, list, list] = ([], [], [])
+        self._used = self._guide_used = 0
+        self._placed: dict = {}
+
+    def place(self, key, w: int, table: tuple[int, np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, ...]:
+        if key not in self._placed:
+            k, cdf, values, guide = table
+            self._placed[key] = (self._used, self._guide_used, k, w)
+            for part, a in zip(self._parts, (cdf, values, guide), strict=True):
+                part.append(a)
+            self._used += cdf.size
+            self._guide_used += guide.size
+        return self._placed[key]
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(cdf, values, guide) of every table placed."""
+        return tuple(np.concatenate(part) for part in self._parts)  # type: ignore[return-value]
+
+
 def table_probabilities(cdf: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """The exact distribution a table draws (for tests), over outcomes ``0..size-1``."""
     ends = np.array([int(c) + 1 for c in cdf], dtype=object)

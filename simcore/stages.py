@@ -50,7 +50,7 @@ from simcore.config import TRIAL_JIT
 from simcore.dice import success_roll
 from simcore.exact import reroll_kind, success_powers, success_roll_closed
 from simcore.rng import next_u64
-from simcore.sampling import guide_pick, guide_table
+from simcore.sampling import guide_pick, guide_table, joint_table
 
 #: Tail mass (over all dropped outcomes together) a stage table may leave out; it renormalizes.
 TAIL = 1e-20
@@ -141,15 +141,10 @@ def _stage_table(sides: int, n: int, threshold: int, mode: int, chain: bool, rer
         successes = _successes_by_dice(sides, threshold, mode, chain, bool(kind), _dice_cap(n))[n]
         return (0, *guide_table(successes / successes.sum()))
     pmf = success_pmf(n, sides, threshold, mode, chain, reroll_failures, reroll_limit)
-    w = 0
     if joint:
-        w = max(0, (pmf.shape[1] - 1).bit_length())
-        flat = np.zeros((pmf.shape[0], 1 << w))
-        flat[:, :pmf.shape[1]] = pmf
-        flat = flat.ravel()
-    else:
-        flat = pmf.sum(axis=1)
-    return (w, *guide_table(flat))
+        w, table = joint_table(pmf)
+        return (w, *table)
+    return (0, *guide_table(pmf.sum(axis=1)))
 
 
 def _dice_cap(n: int) -> int:

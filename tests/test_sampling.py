@@ -75,3 +75,21 @@ def test_a_million_draws_fit_the_pmf_and_a_wrong_pmf_is_caught():
     assert chisquare_gof(counts, SKEWED).pvalue > 1e-4
     wrong = np.array([0.49, 0.0, 0.26, 0.0, 0.125, 0.0, 0.125])
     assert chisquare_gof(counts, wrong).pvalue < 1e-6
+
+
+def test_a_table_pack_places_each_table_once_and_its_joint_index():
+    from simcore.sampling import TablePack, guide_table, joint_table, table_probabilities
+
+    joint = np.array([[0.5, 0.1, 0.0], [0.2, 0.15, 0.05]])  # [a, b]: b needs 2 bits
+    w, table = joint_table(joint)
+    assert w == 2
+    pack = TablePack()
+    first = pack.place("j", w, table)
+    again = pack.place("j", w, table)
+    other = pack.place("p", 0, guide_table(np.array([0.25, 0.75])))
+    assert first == again and other[0] == table[1].size  # stored once, the next table right after it
+    cdf, values, guide = pack.arrays()
+    at, gat, k, w = first
+    probs = table_probabilities(cdf[at:at + table[1].size], values[at:at + table[1].size], 2 << w)
+    for (a, b), p in np.ndenumerate(joint):
+        assert probs[(a << w) | b] == pytest.approx(p, abs=1e-15)

@@ -91,51 +91,22 @@ class Fighter:
         return sum(m.net for m in cap.modifiers if m.roll in rolls) if cap is not None else 0
 
 
-def _flat(pmf2: np.ndarray) -> tuple[int, np.ndarray]:
-    """A joint PMF [hits, criticals] as one index (hits << w | criticals) and its w."""
-    w = max(0, (pmf2.shape[1] - 1).bit_length())
-    flat = np.zeros((pmf2.shape[0], 1 << w))
-    flat[:, :pmf2.shape[1]] = pmf2
-    return w, flat.ravel()
-
-
 @functools.lru_cache(maxsize=8192)
 def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: DragonbondRulings):
-    from simcore.sampling import guide_table
+    """(w, table, most hits, most criticals) of an attack pool's joint hits and criticals."""
+    from simcore.sampling import joint_table
 
     hc = pool_distribution(Pool(ACTION, counts), rulings, sharp).hits_and_criticals(rulings.double_hits)
-    w, flat = _flat(hc)
-    return (w, *guide_table(flat), hc.shape[0] - 1, hc.shape[1] - 1)
+    w, table = joint_table(hc)
+    return w, table, hc.shape[0] - 1, hc.shape[1] - 1
 
 
 @functools.lru_cache(maxsize=8192)
 def _blocks_entry(counts: tuple[int, int, int], rulings: DragonbondRulings):
+    """(w = 0, table) of a defense pool's blocks."""
     from simcore.sampling import guide_table
 
-    return (0, *guide_table(blocks_distribution(Pool(DEFENSE, counts), rulings)))
-
-
-class _Tables:
-    """Every stage table of one duel, packed in one set of arrays (simcore.sampling's guide tables)."""
-
-    def __init__(self) -> None:
-        self.cdf, self.values, self.guide = [], [], []
-        self.used = self.guide_used = 0
-        self.placed: dict[tuple, tuple[int, int, int, int]] = {}
-
-    def place(self, key: tuple, entry) -> tuple[int, int, int, int]:
-        if key not in self.placed:
-            w, k, cdf, values, guide = entry[:5]
-            self.placed[key] = (self.used, self.guide_used, k, w)
-            self.cdf.append(cdf)
-            self.values.append(values)
-            self.guide.append(guide)
-            self.used += cdf.size
-            self.guide_used += guide.size
-        return self.placed[key]
-
-    def arrays(self):
-        return (np.concatenate(self.cdf), np.concatenate(self.values), np.concatenate(self.guide))
+    return 0, guide_table(blocks_distribution(Pool(DEFENSE, counts), rulings))
 
 
 def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = ROUNDS) -> tuple:
@@ -174,7 +145,9 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     for s, f in enumerate(fighters):
         enemy = fighters[1 - s]
         side[s, K.S_CAP_DEF] = f.captain_net(("defense", f"{enemy.weapon.kind}-defense"))
-    tables = _Tables()
+    from simcore.sampling import TablePack
+
+    tables = TablePack()
     att_index, hits_max = [], [0, 0]
     for s, f in enumerate(fighters):
         tokens = _most_tokens(f, fighters[1 - s], rulings, rounds)
@@ -188,8 +161,8 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
             for j in range(j_min, j_max + 1):
                 rolled = modified(base, max(j, 0), max(-j, 0), rulings)
                 entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
-                rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), entry)
-                hits_max[1 - s] = max(hits_max[1 - s], entry[5])
+                rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), *entry[:2])
+                hits_max[1 - s] = max(hits_max[1 - s], entry[2])
         att_index.append(rows)
     def_index = []
     for s, f in enumerate(fighters):
@@ -205,7 +178,8 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
                 continue
             for k in range(k_min, k_max + 1):
                 rolled = modified(base, max(k, 0), max(-k, 0), rulings)
-                rows[h, k - k_min] = tables.place(("d", rolled.counts), _blocks_entry(rolled.counts, rulings))
+                entry = _blocks_entry(rolled.counts, rulings)
+                rows[h, k - k_min] = tables.place(("d", rolled.counts), *entry)
         def_index.append(rows)
     att_at = _stack(att_index)
     def_at = _stack(def_index)
@@ -326,17 +300,19 @@ def simulate_attack(attack: Pool, defense, healths: tuple[int, ...] = (),
     from simcore.stats import histogram_mean
 
     rulings = rulings or DragonbondRulings()
-    tables = _Tables()
+    from simcore.sampling import TablePack
+
+    tables = TablePack()
     entry = _attack_entry(attack.counts, sharp, rulings)
-    att = np.array(tables.place(("a", attack.counts, sharp), entry), np.int64)
-    h_max = entry[5]
+    att = np.array(tables.place(("a", attack.counts, sharp), *entry[:2]), np.int64)
+    h_max = entry[2]
     blk = np.full((h_max + 1, 3), -1, np.int64)
     for h in range(1, h_max + 1):
         pool = defense.pool(h, rulings)
         if pool.size:
-            blk[h] = tables.place(("d", pool.counts), _blocks_entry(pool.counts, rulings))[:3]
+            blk[h] = tables.place(("d", pool.counts), *_blocks_entry(pool.counts, rulings))[:3]
     cdf, values, guide = tables.arrays()
-    width = h_max + entry[6] + 1  # every number of wounds the tables can draw
+    width = h_max + entry[3] + 1  # every number of wounds the tables can draw
     args = (att, blk, cdf, values, guide, np.array(healths, np.int64))
     hist = (2, max(width, len(healths) + 1))
     run = runner.run(K.attack_chunks, args, hist, trials, seed, threads=threads, precision=precision,
