@@ -281,8 +281,10 @@ def test_expected_wounds_by_linearity_equals_the_mean_of_the_distribution(notati
     from rulesets.dragonbond.exact import expected_wounds
 
     pool = parse_pool(notation)
-    assert expected_wounds(pool, defense, R) == pytest.approx(
-        attack_distribution(pool, defense, rulings=R).mean_wounds(), abs=1e-13)
+    for rulings in (R, DragonbondRulings(double_hits=1), DragonbondRulings(sharp="reroll-replaces")):
+        for sharp in (False, True):
+            assert expected_wounds(pool, defense, rulings, sharp) == pytest.approx(
+                attack_distribution(pool, defense, rulings=rulings, sharp=sharp).mean_wounds(), abs=1e-13)
 
 
 def test_a_ranged_attack_into_a_melee_shares_criticals_first_then_hits():

@@ -34,9 +34,10 @@ from rulesets.dragonbond.rules import DragonbondRulings
 CHAIN_FLOOR = 1e-18
 
 
+@functools.lru_cache(maxsize=64)
 def die_outcomes(strength: int, rulings: DragonbondRulings,
-                 sharp: bool = False) -> list[tuple[float, int, int, int]]:
-    """(probability, successes, doubles, criticals) of one action die of ``strength``.
+                 sharp: bool = False) -> tuple[tuple[float, int, int, int], ...]:
+    """(probability, successes, doubles, criticals) of one action die of ``strength`` (cached: a tuple).
 
     Sharp ("lands on a ♦, if the rerolled die lands on a ♦, repeat", 859), DB-sharp: ``extra-die``: the ◆
     stays and the die is rolled again, its face counting too, again on each ◆ (k criticals then a final
@@ -46,18 +47,18 @@ def die_outcomes(strength: int, rulings: DragonbondRulings,
     p = [float(x) for x in action_face_probabilities(strength, rulings)]
     plain = [(p[BLANK], 0, 0, 0), (p[SUCCESS], 1, 0, 0), (p[DOUBLE], 0, 1, 0), (p[CRITICAL], 0, 0, 1)]
     if not sharp or p[CRITICAL] == 0:
-        return [o for o in plain if o[0] > 0]
+        return tuple(o for o in plain if o[0] > 0)
     non_crit = plain[:3]
     if rulings.sharp == "reroll-replaces":
         stay = 1.0 - p[CRITICAL]
-        return [(q / stay, s, d, c) for q, s, d, c in non_crit if q > 0]
+        return tuple((q / stay, s, d, c) for q, s, d, c in non_crit if q > 0)
     out = []
     k, chain = 0, 1.0
     while chain >= CHAIN_FLOOR:
         out += [(chain * q, s, d, k) for q, s, d, _ in non_crit if q > 0]
         chain *= p[CRITICAL]
         k += 1
-    return out
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,8 @@ def _colour_joint(strength: int, n: int, rulings: DragonbondRulings, sharp: bool
 
 def _convolve3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The distribution of the sum of two independent 3-D counts (``b`` added point by point)."""
+    if np.count_nonzero(b) > np.count_nonzero(a):  # shift the larger array by the smaller one's cells
+        a, b = b, a
     out = np.zeros(tuple(x + y - 1 for x, y in zip(a.shape, b.shape, strict=True)))
     for s, d, c in zip(*np.nonzero(b), strict=True):
         out[s:s + a.shape[0], d:d + a.shape[1], c:c + a.shape[2]] += b[s, d, c] * a
@@ -268,10 +271,28 @@ def expected_wounds(attack: Pool, defense: Defense, rulings: DragonbondRulings |
 
 @functools.lru_cache(maxsize=4096)
 def _hits_marginal(attack: Pool, rulings: DragonbondRulings, sharp: bool) -> tuple[np.ndarray, float]:
-    """P(hits = h) and E[criticals] of one attack roll."""
-    hc = pool_distribution(attack, rulings, sharp).hits_and_criticals(rulings.double_hits)
-    crits = hc.sum(axis=0)
-    return hc.sum(axis=1), float(np.arange(crits.size) @ crits)
+    """P(hits = h) and E[criticals] of one attack roll: the hits of the dice are independent, so their PMF
+    is the convolution of one PMF per colour (no joint with the criticals is needed), and E[criticals] is
+    a sum of the dice's means."""
+    pmf, crits = np.ones(1), 0.0
+    for strength, n in enumerate(attack.counts):
+        if n:
+            pmf = np.convolve(pmf, _colour_hits(strength, n, rulings, sharp))
+            crits += n * sum(q * c for q, _, _, c in die_outcomes(strength, rulings, sharp))
+    return pmf, crits
+
+
+@functools.lru_cache(maxsize=1024)
+def _colour_hits(strength: int, n: int, rulings: DragonbondRulings, sharp: bool) -> np.ndarray:
+    """PMF of the hits of ``n`` dice of one colour (a ◇ one, a ◇◇ DB-double-hits)."""
+    if n == 0:
+        return np.ones(1)
+    die = np.zeros(rulings.double_hits + 1)
+    for q, s, d, _ in die_outcomes(strength, rulings, sharp):
+        die[s + rulings.double_hits * d] += q
+    out = np.convolve(_colour_hits(strength, n - 1, rulings, sharp), die)
+    out.setflags(write=False)
+    return out
 
 
 @functools.lru_cache(maxsize=1024)
