@@ -220,3 +220,16 @@ def test_efficiency_summary_says_the_data_is_illustrative(capsys):
     drakerys = ok(capsys, "efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--trials",
                   "300", "--summary")
     assert "illustrative" not in drakerys
+
+
+def test_a_defense_pool_in_the_rulebooks_notation(capsys):
+    """1 black + 2 white + 1 red: P(no block) = 1/3 x 1/2 x 1/2 x 2/3 = 1/18; 2 downgrades (strongest
+    first, distinct dice): black -> white and one white -> red, so 2 white and 2 red are rolled."""
+    doc = _json(capsys, "roll", "dragonbond", "pool", "1B 2W 1R", "--defense")
+    blocks = pd.DataFrame(doc["sections"]["blocks"])
+    assert float(blocks.probability[blocks.blocks == 0].iloc[0]) == pytest.approx(1 / 18, abs=1e-15)
+    assert doc["meta"]["mean blocks"].startswith(f"{2 / 3 + 1 / 2 + 1 / 2 + 1 / 3:.6f}")
+    down = _json(capsys, "roll", "dragonbond", "pool", "1B 2W 1R", "--defense", "--down", "2")
+    assert "rolls 2W 2R" in down["meta"]["pool"]
+    assert_one_line_error(capsys, ("roll", "dragonbond", "pool", "2G", "--defense"), 2, "'2G'")
+    assert_one_line_error(capsys, ("roll", "dragonbond", "pool", "2B", "--defense", "--sharp"), 2, "--sharp")

@@ -18,6 +18,7 @@ from reports.cli.options import (
     ruling_option,
     text_output_options,
 )
+from rulesets.base import OptionError
 from rulesets.dragonbond.rules import DragonbondRulings
 
 #: A duel policy, or the better of the two (rulesets.dragonbond.duel.best_policies).
@@ -35,7 +36,7 @@ def _rulings(assignments) -> DragonbondRulings:
 
 def _pool(text: str, option: str, kind: str = "action"):
     """A pool typed on the command line; a malformed one is a usage error naming the option."""
-    from rulesets.base import OptionError, RulesError
+    from rulesets.base import RulesError
     from rulesets.dragonbond.dice import parse_pool
 
     try:
@@ -56,17 +57,26 @@ def roll_dragonbond():
 @click.option("--down", type=WholeNumber(0, MAX_MOD), default=0, show_default=True,
               help="Downgrades on the roll (they cancel against the upgrades first).")
 @click.option("--sharp", is_flag=True, help="The dice are a Sharp unit's (DB-sharp).")
+@click.option("--defense", "defense_dice", is_flag=True,
+              help='DICE are defense dice ("1B 2W 1R": black, white, red): the blocks they roll.')
 @ruling_option
 @text_output_options
-def roll_pool(dice, up, down, sharp, rulings, fmt, output, plot):
+def roll_pool(dice, up, down, sharp, defense_dice, rulings, fmt, output, plot):
     """A roll of action dice: the pool after its upgrades and downgrades, and the exact joint distribution of
-    its successes, double successes and criticals. DICE in the rulebook's notation: "2B 4G 1W".
+    its successes, double successes and criticals. DICE in the rulebook's notation: "2B 4G 1W" (with
+    --defense, defense dice "1B 2W 1R" and their blocks).
 
     Example: balance roll dragonbond pool "3G 3W" --down 4
     """
-    from reports.dragonbond.tables import pool_report
+    from reports.dragonbond.tables import blocks_report, pool_report
 
-    emit(pool_report(_pool(dice, "DICE"), up, down, _rulings(rulings), sharp), fmt, output)
+    in_force = _rulings(rulings)
+    if defense_dice:
+        if sharp:
+            raise OptionError("--sharp is a keyword of attack dice, not of defense dice")
+        emit(blocks_report(_pool(dice, "DICE", "defense"), up, down, in_force), fmt, output)
+        return
+    emit(pool_report(_pool(dice, "DICE"), up, down, in_force, sharp), fmt, output)
 
 
 @roll_dragonbond.command("attack", context_settings={"max_content_width": 100})
@@ -120,7 +130,6 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
     Example: balance roll dragonbond attack --dice "2G 1B" --models 2 --defense 1 --health 2 --target-models 3
     """
     from reports.dragonbond.tables import attack_report
-    from rulesets.base import OptionError
     from rulesets.dragonbond.attack import MELEE, RANGED, AttackSetup
     from rulesets.dragonbond.exact import casualty_order
 
@@ -160,7 +169,6 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
 
 
 def _engaged_defense(text: str):
-    from rulesets.base import OptionError
     from rulesets.dragonbond.exact import Defense
 
     dice, _, colour = text.partition(":")
@@ -321,7 +329,6 @@ def duel_dragonbond(unit_a, unit_b, policy_a, policy_b, rounds, catalogs, trials
     Example: balance duel dragonbond bucentaur-blades ogerron-phalanx --precision 0.005
     """
     from reports.dragonbond.duel import duel_report
-    from rulesets.base import OptionError
     from rulesets.dragonbond import catalog as catalog_io
     from rulesets.dragonbond.duel import Fighter, simulate_duel
     from simcore import config

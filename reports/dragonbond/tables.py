@@ -23,6 +23,7 @@ from rulesets.dragonbond.exact import (
     Defense,
     Target,
     attack_distribution,
+    blocks_distribution,
     charge_reach,
     damage_tokens,
     expected_wounds,
@@ -71,6 +72,20 @@ def pool_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings, shar
         notes.append(f"Sharp's chain of criticals is followed while a die's next ◆ has probability >= 1e-18; "
                      f"the mass left out is {dist.tail:.1e}")
     return Report("Dragonbond: a roll of action dice", meta, sections, notes=notes)
+
+
+def blocks_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings) -> Report:
+    """A roll of defense dice: the pool after its upgrades and downgrades, and the exact blocks."""
+    rolled = modified(pool, up, down, rulings)
+    pmf = blocks_distribution(rolled, rulings)
+    meta = _meta(rulings, ("pool", f"{pool} (defense) with {up} upgrade(s) and {down} downgrade(s): rolls "
+                                   f"{rolled} (DB-step-mode={rulings.step_mode}, "
+                                   f"DB-defense-tiers={rulings.defense_tiers}, "
+                                   f"DB-defense-floor={rulings.defense_floor})"),
+                 ("mean blocks", f"{_mean(pmf):.6f}"))
+    return Report("Dragonbond: a roll of defense dice", meta,
+                  [Section("blocks", "Blocks ▼", distribution_rows("blocks", pmf, None))],
+                  notes=[_floor_note()])
 
 
 def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense],
