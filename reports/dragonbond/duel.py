@@ -9,7 +9,7 @@ from simcore.stats import Z95
 
 
 def _est(e) -> tuple[float, float, float, float]:
-    return e.value, e.stderr, e.value - Z95 * e.stderr, e.value + Z95 * e.stderr
+    return (e.value, e.stderr, *e.ci95)
 
 
 def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) -> Report:

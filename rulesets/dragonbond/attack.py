@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, whole_number
 from rulesets.dragonbond.dice import Pool, modified
 from rulesets.dragonbond.rules import DragonbondRulings
 
@@ -24,12 +24,6 @@ CHARGE_UPGRADES = 2
 #: Huge creatures: "downgrade ... one die for each injury" on attack, defense and power rolls (969-973).
 INJURY_DOWN_PER_INJURY = 1
 MAX_MODIFIER = 100
-
-
-def _count(name: str, value: object, high: int = MAX_MODIFIER) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
-        raise RulesError(f"{name} {value!r}: a whole number from 0 to {high}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -81,13 +75,11 @@ class AttackSetup:
             raise RulesError(f"attack kind {self.kind!r}: accepted melee, ranged")
         if self.dice.kind != "action":
             raise RulesError(f"attack dice {self.dice}: action dice (B, G, W)")
-        _count("models", self.models, 1000)
-        if self.models < 1:
-            raise RulesError(f"models {self.models}: at least 1 model attacks")
+        whole_number("models", self.models, 1, 1000)
         for name in ("up", "down", "tokens_beside", "injuries", "defense", "defense_up", "defense_down",
                      "target_tokens_beside", "target_injuries"):
-            _count(name.replace("_", " "), getattr(self, name))
-        _count("engaged enemy units", self.engaged_enemies, 20)
+            whole_number(name.replace("_", " "), getattr(self, name), 0, MAX_MODIFIER)
+        whole_number("engaged enemy units", self.engaged_enemies, 1, 20)
         if self.defense_die not in (0, 1, 2):
             raise RulesError(f"defense die {self.defense_die!r}: 0 red, 1 white, 2 black")
         if self.charge and self.kind != MELEE:

@@ -71,10 +71,6 @@ def _features():
             (K.R_FATIGUE_0, -1), (K.R_FATIGUE_1, -1))
 
 
-def _models(unit) -> int:
-    return 1 if unit.keywords.huge is not None else unit.models
-
-
 def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
     """Every metric of both sides as weights on the record features (the one definition of the metrics)."""
     import numpy as np
@@ -82,7 +78,9 @@ def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
     feats = _features()
     win, neither = (0, 1), 2
     lost, wounds, fatigue = (3, 4), (5, 6), (7, 8)
-    size = (_models(a.subject), _models(b.subject))
+    from rulesets.dragonbond.duel import Fighter
+
+    size = (Fighter(a.subject).models, Fighter(b.subject).models)
     cost = (a.cost, b.cost)
     names = METRIC_NAMES
     weights = np.zeros((2 * len(names), len(feats)))

@@ -87,9 +87,6 @@ class Pool:
     def size(self) -> int:
         return sum(self.counts)
 
-    def count(self, colour: str) -> int:
-        return self.counts[COLOURS[self.kind].index(colour)]
-
     def notation(self) -> str:
         """The rulebook-style notation, strongest first: ``2B 4G 1W``; ``no dice`` when empty."""
         parts = [f"{n}{LETTERS[self.kind][k]}" for k, n in reversed(list(enumerate(self.counts))) if n]

@@ -135,7 +135,7 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
             cap = u.captain
             target = casualty_order(u.models, u.health, cap.health if cap else None, rulings)
             order[s, :len(target.health)] = target.health
-            row[K.S_CAPTAIN_AT] = _captain_at(target.health, u, rulings) if cap else -1
+            row[K.S_CAPTAIN_AT] = -1 if target.captain is None else target.captain
         kind = f.weapon.kind
         row[K.S_CAP_ATT] = f.captain_net(("attack", kind))
         row[K.S_RANGED_ONLY] = int(f.ranged_only)
@@ -148,12 +148,13 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     from simcore.sampling import TablePack
 
     tables = TablePack()
+    # the most fatigue beside a side and the most injuries it can carry bound its modifiers
+    tokens = [_most_tokens(f, fighters[1 - s], rulings, rounds) for s, f in enumerate(fighters)]
+    injuries = [(f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0 for f in fighters]
     att_index, hits_max = [], [0, 0]
     for s, f in enumerate(fighters):
-        tokens = _most_tokens(f, fighters[1 - s], rulings, rounds)
-        injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
         cap = int(side[s, K.S_CAP_ATT])
-        j_min, j_max = min(0, cap) - 2 * tokens - injuries, max(0, cap)
+        j_min, j_max = min(0, cap) - 2 * tokens[s] - injuries[s], max(0, cap)
         side[s, K.S_J_MIN], side[s, K.S_J_N] = j_min, j_max - j_min + 1
         rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
         for m in range(1, f.models + 1):
@@ -166,10 +167,8 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
         att_index.append(rows)
     def_index = []
     for s, f in enumerate(fighters):
-        tokens = _most_tokens(f, fighters[1 - s], rulings, rounds)
-        injuries = (f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0
         cap = int(side[s, K.S_CAP_DEF])
-        k_min, k_max = min(0, cap) - tokens - injuries, max(0, cap)
+        k_min, k_max = min(0, cap) - tokens[s] - injuries[s], max(0, cap)
         side[s, K.S_K_MIN], side[s, K.S_K_N], side[s, K.S_H_MAX] = k_min, k_max - k_min + 1, hits_max[s]
         rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
         for h in range(1, hits_max[s] + 1):
@@ -192,16 +191,6 @@ def _most_tokens(f: Fighter, enemy: Fighter, rulings: DragonbondRulings, rounds:
     each of the enemy's (the tables cover every count, so no draw is ever clamped)."""
     own, theirs = 2 + f.unit.keywords.epic, 2 + enemy.unit.keywords.epic
     return rounds * (own + theirs * rulings.opportunity_fatigue)
-
-
-def _captain_at(healths: tuple[int, ...], unit: Unit, rulings: DragonbondRulings) -> int:
-    """The captain's place in the casualty order (fewest-health-first: the first model of its Health, so
-    among equals the captain goes first)."""
-    if rulings.casualty_order == "captain-first":
-        return 0
-    if rulings.casualty_order == "captain-last":
-        return len(healths) - 1
-    return list(healths).index(unit.captain.health)
 
 
 def _stack(parts: list[np.ndarray]) -> np.ndarray:

@@ -209,9 +209,10 @@ class Defense:
 @dataclass(frozen=True)
 class Target:
     """The models that take the wounds: their Health in the order wounds fill them (DB-casualty-order is
-    applied by :func:`casualty_order`); ``injury`` slots for a Huge creature (None otherwise)."""
+    applied by :func:`casualty_order`), and the Captain's place in that order (None: no Captain)."""
 
     health: tuple[int, ...]
+    captain: int | None = None
 
     def __post_init__(self) -> None:
         if not self.health or any(not isinstance(h, int) or h < 1 for h in self.health):
@@ -228,24 +229,25 @@ class Target:
         return n
 
 
-def casualty_order(models: int, health: int, captain_health: int | None, rulings: DragonbondRulings,
-                   wounds_on: tuple[int, ...] = ()) -> Target:
+def casualty_order(models: int, health: int, captain_health: int | None,
+                   rulings: DragonbondRulings) -> Target:
     """The order wounds fill a unit's models under DB-casualty-order: ``models`` models of ``health``
     (the Captain among them when ``captain_health`` is given), captain last or first, or the model with the
-    least Health left first."""
+    least Health left first (among equals, the Captain first)."""
     if models < 1:
         raise RulesError(f"models {models}: at least 1")
     troops = [health] * (models - (1 if captain_health is not None else 0))
     order = rulings.casualty_order
     if captain_health is None:
-        healths = troops
-    elif order == "captain-first":
+        return Target(tuple(troops))
+    if order == "captain-first":
         healths = [captain_health] + troops
     elif order == "captain-last":
         healths = troops + [captain_health]
     else:
         healths = sorted(troops + [captain_health])
-    return Target(tuple(healths))
+    at = {"captain-first": 0, "captain-last": len(healths) - 1}.get(order, healths.index(captain_health))
+    return Target(tuple(healths), at)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -326,11 +328,6 @@ class AttackDistribution:
     def mean_killed(self) -> float:
         return float(np.arange(self.killed.size) @ self.killed)
 
-    @staticmethod
-    def at_least(pmf: np.ndarray) -> np.ndarray:
-        """P(X >= k) for k = 0..len-1."""
-        return np.cumsum(pmf[::-1])[::-1]
-
 
 def attack_distribution(attack: Pool, defense: Defense, target: Target | None = None,
                         rulings: DragonbondRulings | None = None, sharp: bool = False) -> AttackDistribution:
@@ -386,7 +383,7 @@ class FaceOff:
         return 1.0 / self.players
 
 
-def face_off(players: int = 2, rulings: DragonbondRulings | None = None, dice: Pool | None = None) -> FaceOff:
+def face_off(players: int = 2, rulings: DragonbondRulings | None = None) -> FaceOff:
     """Exact stage probabilities of a face-off (Face-Off Rolls and Tiebreakers, 218-228): "every player
     involved rolls three grey action dice, and they each count the number of successes" (a ◇◇ two, a ◆ one
     under DB-crit-success); ties among the leaders go to "the most criticals", then "the most doubles",
@@ -394,7 +391,7 @@ def face_off(players: int = 2, rulings: DragonbondRulings | None = None, dice: P
     rulings = rulings or DragonbondRulings()
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise RulesError(f"players {players!r}: a face-off is between 2 and 4 players")
-    pool = dice or Pool(ACTION, (0, 3, 0))
+    pool = Pool(ACTION, (0, 3, 0))
     joint = pool_distribution(pool, rulings).joint
     crit = 1 if rulings.crit_success else 0
     outcome: dict[tuple[int, int, int], float] = {}

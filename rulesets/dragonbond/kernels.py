@@ -160,8 +160,7 @@ def _duel(side, order, st, stream, att_at, def_at, cdf, values, guide, rounds, o
         out[R_OUTCOME] = OUT_NEITHER
     for s in range(2):
         out[R_WOUNDS_0 + s] = st[s, T_WOUNDS]
-        out[R_LOST_0 + s] = side[s, S_MODELS] - st[s, T_ALIVE] if side[s, S_HUGE_HEALTH] == 0 else (
-            1 if st[s, T_ALIVE] == 0 else 0)
+        out[R_LOST_0 + s] = side[s, S_MODELS] - st[s, T_ALIVE]  # a Huge creature: 1 model, 0 when dead
         out[R_FATIGUE_0 + s] = st[s, T_FATIGUE]
         out[R_TURNS_0 + s] = st[s, T_TURNS]
     out[R_ROUNDS] = played
