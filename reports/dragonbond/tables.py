@@ -31,12 +31,9 @@ from rulesets.dragonbond.exact import (
     pool_distribution,
 )
 from rulesets.dragonbond.rules import DragonbondRulings
+from simcore.exact import at_least, mean
 
 RULESET = "dragonbond (seed 000)"
-
-
-def _mean(pmf: np.ndarray) -> float:
-    return float(np.arange(pmf.size) @ pmf)
 
 
 def _meta(rulings: DragonbondRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
@@ -59,8 +56,8 @@ def pool_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings, shar
     meta = _meta(rulings, ("pool", f"{pool} with {up} upgrade(s) and {down} downgrade(s): rolls {rolled} "
                                    f"(they cancel first, 216; DB-step-mode={rulings.step_mode})"),
                  ("Sharp", "yes (DB-sharp=" + rulings.sharp + ")" if sharp else "no"),
-                 ("mean hits", f"{_mean(hits):.6f} (a ◇◇ is {rulings.double_hits} hits: DB-double-hits)"),
-                 ("mean criticals", f"{_mean(crits):.6f}"))
+                 ("mean hits", f"{mean(hits):.6f} (a ◇◇ is {rulings.double_hits} hits: DB-double-hits)"),
+                 ("mean criticals", f"{mean(crits):.6f}"))
     sections = [
         Section("joint", "Successes ◇, Double Successes ◇◇ and Criticals ◆ together",
                 Table({"successes": s, "doubles": d, "criticals": c, "probability": joint[s, d, c]})),
@@ -82,7 +79,7 @@ def blocks_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings) ->
                                    f"{rolled} (DB-step-mode={rulings.step_mode}, "
                                    f"DB-defense-tiers={rulings.defense_tiers}, "
                                    f"DB-defense-floor={rulings.defense_floor})"),
-                 ("mean blocks", f"{_mean(pmf):.6f}"))
+                 ("mean blocks", f"{mean(pmf):.6f}"))
     return Report("Dragonbond: a roll of defense dice", meta,
                   [Section("blocks", "Blocks ▼", distribution_rows("blocks", pmf, None))],
                   notes=[_floor_note()])
@@ -97,7 +94,7 @@ def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense]
     sections, meta = [], []
     for i, (d, pmf) in enumerate(zip(units, pmfs, strict=True)):
         name = "the target" if i == 0 else f"engaged unit {i}"
-        meta.append((f"mean wounds on {name}", f"{_mean(pmf):.6f} ({d.dice} {COLOURS[DEFENSE][d.strength]} "
+        meta.append((f"mean wounds on {name}", f"{mean(pmf):.6f} ({d.dice} {COLOURS[DEFENSE][d.strength]} "
                                                f"defense die (dice) per hit)"))
         sections.append(Section(f"wounds_{i}", f"Wounds on {name} (unit {i + 1} from the nearest)",
                                 distribution_rows("wounds", pmf, None)))
@@ -191,7 +188,7 @@ def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) ->
                  ("dice", f"3 {rulings.charge_dice} (DB-charge-dice), "
                           f"{rulings.charge_downgrades_per_token * tokens_beside} downgrade(s) "
                           f"(DB-exhaustion-other-rolls); +1\" per success (488)"),
-                 ("mean reach", f"{_mean(reach):.6f}\""))
+                 ("mean reach", f"{mean(reach):.6f}\""))
     notes = [_floor_note()]
     if tokens_beside:
         notes.append("an exhausted unit may not charge (474): this is the reach of a charge whose own 2 "
@@ -205,7 +202,7 @@ def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -
     pmf = damage_tokens(tokens, tokens_beside, rulings)
     meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each (590-592), "
                                      f"DB-damage-token={rulings.damage_token}"),
-                 ("mean wounds", f"{_mean(pmf):.6f} (each token removed adds one wound)"))
+                 ("mean wounds", f"{mean(pmf):.6f} (each token removed adds one wound)"))
     return Report("Dragonbond: Damage tokens at the start of a turn", meta,
                   [Section("removed", "Tokens removed (= wounds)", distribution_rows("removed", pmf, None))],
                   notes=[_floor_note()])
@@ -237,7 +234,7 @@ def pool_table(pools: list[Pool], max_steps: int, rulings: DragonbondRulings) ->
             rolled = modified(pool, max(step, 0), max(-step, 0), rulings)
             hc = pool_distribution(rolled, rulings).hits_and_criticals(rulings.double_hits)
             rows.append({"pool": str(pool), "modifier": step, "rolls": str(rolled),
-                         "mean hits": _mean(hc.sum(axis=1)), "mean criticals": _mean(hc.sum(axis=0)),
+                         "mean hits": mean(hc.sum(axis=1)), "mean criticals": mean(hc.sum(axis=0)),
                          "P(no hit, no critical)": float(hc[0, 0])})
     return Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
                   _meta(rulings, ("step mode", rulings.step_mode)),
@@ -267,7 +264,7 @@ def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings:
 def charge_table(speeds: list[int], max_distance: int, rulings: DragonbondRulings) -> Report:
     rows = []
     for speed in speeds:
-        tail = np.cumsum(charge_reach(speed, 0, rulings)[::-1])[::-1]
+        tail = at_least(charge_reach(speed, 0, rulings))
         for d in range(speed, min(max_distance, tail.size - 1) + 1):
             rows.append({"speed": speed, "distance": d, "P(reach)": float(tail[d])})
     return Report("Dragonbond: P(a charge reaches d inches)",

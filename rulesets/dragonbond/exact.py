@@ -29,6 +29,7 @@ from rulesets.dragonbond.dice import (
     modified,
 )
 from rulesets.dragonbond.rules import DragonbondRulings
+from simcore.exact import mean
 
 #: Sharp (extra-die): a die's chain of criticals is followed while its probability is at least this.
 CHAIN_FLOOR = 1e-18
@@ -304,7 +305,7 @@ def _mean_unblocked(defense: Defense, size: int, rulings: DragonbondRulings) -> 
         return np.zeros(max(size, 0))
     head = _mean_unblocked(defense, size - 1, rulings)
     u = _unblocked(defense, size - 1, rulings)
-    out = np.append(head, float(np.arange(u.size) @ u))
+    out = np.append(head, mean(u))
     out.setflags(write=False)
     return out
 
@@ -323,10 +324,10 @@ class AttackDistribution:
     notes: tuple[str, ...] = field(default=())
 
     def mean_wounds(self) -> float:
-        return float(np.arange(self.wounds.size) @ self.wounds)
+        return mean(self.wounds)
 
     def mean_killed(self) -> float:
-        return float(np.arange(self.killed.size) @ self.killed)
+        return mean(self.killed)
 
 
 def attack_distribution(attack: Pool, defense: Defense, target: Target | None = None,
