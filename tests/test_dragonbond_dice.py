@@ -323,3 +323,26 @@ def test_charge_reach_matches_icepool(tokens, colour):
     for d, p in zip(total.outcomes(), total.probabilities(), strict=True):
         assert ours[d] == pytest.approx(float(p), abs=1e-15)
     assert ours.sum() == pytest.approx(1.0, abs=1e-14)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_face_off_matches_icepool_for_three_and_four_players(players):
+    """The stage at which a face-off of N players is decided: the leaders on successes, then the leaders
+    among them on criticals, then on doubles, else a reroll; icepool enumerates the N players' rolls."""
+    die = Die({Vector((s, c, d)): n for (s, c, d), n in {
+        (0, 0, 0): 5, (1, 0, 0): 3, (2, 0, 1): 1, (1, 1, 0): 1}.items()})
+    player = 3 @ die
+
+    def stage(*rolls):
+        tied = list(rolls)
+        for level in range(3):
+            best = max(r[level] for r in tied)
+            tied = [r for r in tied if r[level] == best]
+            if len(tied) == 1:
+                return level
+        return 3
+
+    decided = icepool.map(stage, *([player] * players))
+    ours = face_off(players, R).stages
+    for k, name in enumerate(("successes", "criticals", "doubles", "reroll")):
+        assert ours[name] == pytest.approx(float(decided.probability(k)), abs=1e-13)
