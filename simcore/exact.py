@@ -262,9 +262,10 @@ def success_powers(sides: int, thresholds: Sequence[int], n_max: int, top_mode: 
     if top_mode == TOP_EXPLODE and not chain:
         g = success_marginals(sides, thresholds, top_mode, chain, reroll_failures, tol)
         return [convolve_powers(row, n_max, tol) for row in g]
-    thresholds = np.asarray(thresholds, dtype=np.float64)
-    if np.any(thresholds < 1) or np.any(thresholds > sides):
-        raise ValueError(f"thresholds {thresholds.tolist()} are not all within 1..{sides}")
+    thresholds = list(thresholds)
+    if not all(1 <= th <= sides for th in thresholds):
+        raise ValueError(f"thresholds {thresholds} are not all within 1..{sides}")
+    thresholds = np.array(thresholds, dtype=np.float64)
     if top_mode not in (TOP_EXPLODE, TOP_SUCCESS, TOP_FAIL):
         raise ValueError(f"unknown top_mode {top_mode}")
     f = (thresholds - (0.0 if top_mode == TOP_FAIL else 1.0)) / sides
@@ -274,13 +275,14 @@ def success_powers(sides: int, thresholds: Sequence[int], n_max: int, top_mode: 
     rest, succeeding, choose = _binomial_grid(n_max)
     powers_of = np.arange(n_max + 1)
     # [i, n, m] = P(m of n dice succeed) at threshold i (products of powers: no exp/log rounding)
-    binomial = (choose * np.power.outer(f, powers_of)[:, rest]
-                * np.power.outer(1.0 - f, powers_of)[:, succeeding])
-    sums, tails = _geometric_sums(n_max, _successes_width(n_max, t, tol), t)
-    # times [m, s] = P(s successes | m dice succeed): one 2-D product for the whole table
-    flat = binomial.reshape(-1, n_max + 1)
-    powers = (flat @ sums).reshape(len(f), n_max + 1, -1)
-    keep = np.maximum(np.count_nonzero(flat @ tails >= tol, axis=1), 1).reshape(len(f), -1).tolist()
+    binomial = (choose * np.power.outer(f, powers_of).take(rest, axis=1)
+                * np.power.outer(1.0 - f, powers_of).take(succeeding, axis=1))
+    width = _successes_width(n_max, t, tol)
+    # times [m, s] = P(s successes | m dice succeed) and its tails [m, s] = P(>= s successes | m): one
+    # 2-D product for the whole table (non-negative terms only: full relative accuracy in the tails)
+    both = binomial.reshape(-1, n_max + 1) @ _geometric_sums(n_max, width, t)
+    powers = both[:, :width].reshape(len(f), n_max + 1, width)
+    keep = np.maximum(np.count_nonzero(both[:, width:] >= tol, axis=1), 1).reshape(len(f), -1).tolist()
     powers.setflags(write=False)
     return [[row[k, :size] for k, size in enumerate(sizes)] for row, sizes in zip(powers, keep, strict=True)]
 
@@ -289,11 +291,18 @@ def success_powers(sides: int, thresholds: Sequence[int], n_max: int, top_mode: 
 def _binomial_grid(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n - m, m, C(n, m)) over [n, m] for 0 <= m <= n <= n_max (C is 0 above the diagonal, and n - m
     and m are 0 there). Cached, read-only."""
-    n, m = np.meshgrid(np.arange(n_max + 1), np.arange(n_max + 1), indexing="ij")
+    n, m = np.arange(n_max + 1)[:, None], np.arange(n_max + 1)[None, :]
     ok = m <= n
     m, rest = np.where(ok, m, 0), np.where(ok, n - m, 0)
-    choose = np.array([[math.comb(a, b) for b in range(n_max + 1)] for a in range(n_max + 1)],
-                      dtype=np.float64)
+    if n_max <= 56:
+        # Pascal's rule row by row, exact while every C(n, m) < 2**53 (n <= 56)
+        choose = np.zeros((n_max + 1, n_max + 1))
+        choose[:, 0] = 1.0
+        for a in range(1, n_max + 1):
+            choose[a, 1:] = choose[a - 1, 1:] + choose[a - 1, :-1]
+    else:
+        choose = np.array([[math.comb(a, b) for b in range(n_max + 1)] for a in range(n_max + 1)],
+                          dtype=np.float64)
     for a in (rest, m, choose):
         a.setflags(write=False)
     return rest, m, choose
@@ -306,25 +315,25 @@ def _successes_width(n_max: int, t: float, tol: float) -> int:
 
 
 @functools.lru_cache(maxsize=64)
-def _geometric_sums(m_max: int, width: int, t: float) -> tuple[np.ndarray, np.ndarray]:
+def _geometric_sums(m_max: int, width: int, t: float) -> np.ndarray:
     """[m, s] = C(s-1, m-1) t^(s-m) (1-t)^m (1 at m = s = 0), the PMF of the sum of m counts that are
-    each 1 plus a Geometric(t) number of further tops, built along s by ratios; and its tails [m, s] =
-    P(sum >= s). Cached, read-only."""
+    each 1 plus a Geometric(t) number of further tops, built along s by ratios; beside it, [m, width + s]
+    = P(sum >= s). Cached, read-only."""
     rows = min(m_max, width - 1)
     m = np.arange(1, rows + 1)[:, None]
     s = np.arange(width)[None, :]
     # row m from s = m on: (1-t)^m, then the ratios C(s-1, m-1) t^(s-m) / (C(s-2, m-1) t^(s-1-m))
     # = t (s-1) / (s-m); ones before s = m leave the products along s as a row-by-row cumprod makes them
-    with np.errstate(divide="ignore", invalid="ignore"):
-        factors = np.where(s > m, t * (s - 1) / (s - m), 1.0)
-    factors = np.where(s == m, (1.0 - t) ** m, factors)
-    out = np.zeros((m_max + 1, width))
-    out[0, 0] = 1.0
-    out[1:rows + 1] = np.where(s >= m, np.cumprod(factors, axis=1), 0.0)
-    tails = np.cumsum(out[:, ::-1], axis=1)[:, ::-1].copy()
+    factors = np.divide(t * (s - 1), s - m, out=np.ones((rows, width)), where=s > m)
+    factors[m[:, 0] - 1, m[:, 0]] = (1.0 - t) ** m[:, 0]
+    out = np.zeros((m_max + 1, 2 * width))
+    pmf = out[:, :width]
+    pmf[0, 0] = 1.0
+    pmf[1:rows + 1] = np.cumprod(factors, axis=1)
+    pmf[1:rows + 1][s < m] = 0.0
+    out[:, width:] = np.cumsum(pmf[:, ::-1], axis=1)[:, ::-1]
     out.setflags(write=False)
-    tails.setflags(write=False)
-    return out, tails
+    return out
 
 
 # --- success rolls in closed form -------------------------------------------------------------------------
