@@ -35,15 +35,41 @@ def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, 
     ax.set_xlabel("opponent (columns in the same order)")
     ax.set_ylabel(ylabel)
     if annotate:
-        middle = (vmin + vmax) / 2
-        for (r, c), v in np.ndenumerate(values):
-            if v == v:  # the diagonal (no self-matchup) stays empty
-                dark = abs(v - middle) > 0.3 * (vmax - vmin)
-                ax.text(c, r, f"{100 * v:.0f}", ha="center", va="center", fontsize=5,
-                        color="white" if dark else "black")
+        _annotate_cells(ax, values, vmin, vmax)
     fig.colorbar(image, ax=ax, label=label, shrink=0.6)
     ax.set_title(title, fontsize=9)
     save(fig, path)
+
+
+def _annotate_cells(ax, values: np.ndarray, vmin: float, vmax: float, size: float = 5.0) -> None:
+    """Each cell's value in percent, white on dark cells, black on light ones, the diagonal's NaN left
+    empty. Drawn as one collection of glyph outlines placed like scatter markers (sized in points, centred
+    on the cells): a 34 x 34 matrix draws in a fraction of the time of 1,122 Text artists, which dominated
+    the efficiency report's wall time."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.textpath import TextPath
+    from matplotlib.transforms import Affine2D
+
+    middle = (vmin + vmax) / 2
+    glyphs: dict[str, object] = {}
+    paths, offsets, colours = [], [], []
+    for (r, c), v in np.ndenumerate(values):
+        if v != v:
+            continue
+        text = f"{100 * v:.0f}"
+        if text not in glyphs:
+            path = TextPath((0, 0), text, size=size)
+            (x0, y0), (x1, y1) = path.get_extents().get_points()
+            glyphs[text] = path.transformed(Affine2D().translate(-(x0 + x1) / 2, -(y0 + y1) / 2))
+        paths.append(glyphs[text])
+        offsets.append((c, r))
+        colours.append("white" if abs(v - middle) > 0.3 * (vmax - vmin) else "black")
+    if not paths:
+        return
+    points = Affine2D().scale(ax.figure.dpi / 72.0)
+    ax.add_collection(PathCollection(paths, offsets=offsets, offset_transform=ax.transData,
+                                     transform=points, facecolors=colours, edgecolors="none",
+                                     linewidths=0), autolim=False)
 
 
 def plot_differences(rows, path: Path, *, title: str) -> None:

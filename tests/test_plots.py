@@ -1,0 +1,45 @@
+"""The heatmap's cell values: one glyph collection, one value per off-diagonal cell, the right colours."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reports import plots
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    figures = []
+    monkeypatch.setattr(plots, "save", lambda fig, path: figures.append(fig))
+    yield figures
+    for fig in figures:
+        plots.plt.close(fig)
+
+
+def test_heatmap_prints_every_off_diagonal_value_once(captured, tmp_path):
+    from matplotlib.collections import PathCollection
+    from matplotlib.colors import to_rgba
+
+    values = np.array([[np.nan, 0.95, 0.5], [0.05, np.nan, 0.62], [0.5, 0.38, np.nan]])
+    grid = pd.DataFrame(values, index=list("abc"), columns=list("abc"))
+    plots.plot_matrix(grid, tmp_path / "m.png", label="P(win)", title="t", annotate=True)
+    (fig,) = captured
+    (ax,) = [a for a in fig.axes if a.get_ylabel() == "entry"]
+    (glyphs,) = [c for c in ax.collections if isinstance(c, PathCollection)]
+    offsets = [tuple(o) for o in glyphs.get_offsets()]
+    assert sorted(offsets) == sorted((c, r) for r in range(3) for c in range(3) if r != c)
+    colours = {xy: tuple(fc) for xy, fc in zip(offsets, glyphs.get_facecolors(), strict=True)}
+    # dark cells (more than 0.3 from the middle of the scale) get white figures, the others black
+    assert colours[1, 0] == to_rgba("white") and colours[0, 1] == to_rgba("white")
+    assert colours[2, 0] == to_rgba("black") and colours[2, 1] == to_rgba("black")
+    # the figures are the values in percent: "95" is wider than "5"
+    widths = {xy: p.get_extents().width for xy, p in zip(offsets, glyphs.get_paths(), strict=True)}
+    assert widths[1, 0] > 1.5 * widths[0, 1]
+
+
+def test_heatmap_without_annotation_has_no_glyphs(captured, tmp_path):
+    grid = pd.DataFrame([[np.nan, 0.4], [0.6, np.nan]], index=list("ab"), columns=list("ab"))
+    plots.plot_matrix(grid, tmp_path / "m.png", label="P(win)", title="t")
+    (fig,) = captured
+    assert all(not c.get_paths() or c.get_offsets().size == 0 for a in fig.axes for c in a.collections
+               if type(c).__name__ == "PathCollection")
