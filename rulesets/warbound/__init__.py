@@ -1,27 +1,15 @@
-"""Warbound (seed 004). Rulings only; the mechanics are not implemented yet."""
+"""Warbound (seed 004): d12 dice with ten values, hit rolls with Aim and Formation, Stress, armor saves with
+Break tokens, Panic and death, the Order-token economy.
+
+The package imports its rulings only: the command tree lists them without loading numpy.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from rulesets.base import Ruleset
+from rulesets.warbound.rules import WarboundRulings
 
-from rulesets.base import Ruleset, Rulings, parse_choice, ruling
-
-
-@dataclass(frozen=True)
-class WarboundRulings(Rulings):
-    """Defaults for the Warbound text that can be read more than one way (../shared/RULES.md §3)."""
-
-    formation_bonus: str = ruling(
-        "WB-formation-bonus", "natural-1-fails", accepted="natural-1-fails|natural-1-modified",
-        meaning="Formation's +1 is added to the die result; natural-1-fails: a natural 1 still fails, "
-                "natural-1-modified: the +1 applies to a natural 1 too",
-        source="seed 004, Formation / Game rules",
-        parse=parse_choice("natural-1-fails", "natural-1-modified"))
-    aim_stress: str = ruling(
-        "WB-aim-stress", "kept", accepted="kept|all",
-        meaning="which dice of an Aimed attack cause Stress: kept dice only, or the discarded die too",
-        source="seed 004, Aim / Stress", parse=parse_choice("kept", "all"))
-
+__all__ = ["RULESET", "WarboundRulings"]
 
 RULESET = Ruleset(
     name="warbound", title="Warbound", seed="004", rulings=WarboundRulings, implemented=False,

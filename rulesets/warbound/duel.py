@@ -1,0 +1,299 @@
+"""Warbound duels: two characters trade activations over the five turns of the Exploration format, paying
+their activation costs with their Leaders' Order tokens (seed 004; the rules played are
+tests/naive_warbound.py's docstring, the compiled kernel is rulesets/warbound/kernels.py).
+
+What a duel does not model is listed in :data:`NOT_MODELLED`; reports print it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rulesets.base import RulesError, whole_number
+from rulesets.warbound.exact import HitRoll, Target, attack_pmf
+from rulesets.warbound.rules import TURNS, WarboundRulings
+
+#: Tiles between the two characters when a duel starts (1 = adjacent). The scenario that places them is
+#: not in the rulebook (line 324): illustrative, set with --distance.
+DEFAULT_DISTANCE = 6
+MAX_DISTANCE = 40
+PRECISION_BLOCK = 1024
+PRECISION_BATCH = 2048
+
+NOT_MODELLED = (
+    "skills, equipment effects and Vocations (their texts are not printed; listed by `balance units "
+    "warbound`)",
+    "the Hourglass: the side holding the Hand keeps it every turn",
+    "movement other than closing in: the characters never retreat, terrain and line of sight never block",
+    "the exchange of two Order tokens for one of another colour except to pay a coloured cost of another "
+    "faction (two tokens each)",
+    "Victory Points and objectives (in a separate scenario, line 322)",
+)
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One side of a duel: the front profile and the panic side, what an activation costs under each, the
+    Leader's Order generation (left, right) and the hit modifier (a Formation's +1)."""
+
+    name: str
+    front: Any
+    panic: Any
+    orders: tuple[int, int]
+    same_faction: bool = True
+    modifier: int = 0
+    no_panic: bool = False
+
+    def price(self, profile, move: bool = False) -> int:
+        """Order tokens one activation costs: the coloured tokens (two each when the Leader's colour is
+        another faction's: the 2 -> 1 exchange, line 332), and the colourless ones unless it is the Move
+        action (line 157)."""
+        coloured = profile.cost_coloured * (1 if self.same_faction else 2)
+        return coloured if move else coloured + profile.cost_colourless
+
+    @property
+    def profiles(self) -> tuple[Any, Any]:
+        """(front, the profile after Panic): the front again when there is no panic side to flip to."""
+        return self.front, (self.panic if self.panic is not None and not self.no_panic else self.front)
+
+
+def fighter(character, catalog, *, leader=None, formation: bool = False, no_panic: bool = False) -> Fighter:
+    """A catalog character as a duel side: with its Formation card (rulesets.warbound.catalog
+    .with_formation and the card's +1 to hit), led by ``leader`` (default: the catalog's first Leader of
+    its faction, else its first Leader)."""
+    from rulesets.warbound.catalog import with_formation
+
+    if character.panic is None and not no_panic:
+        raise RulesError(f"{character.name} has no panic side in the catalog, and a duel flips a panicking "
+                         f"character's card (line 517): give its panic profile, or --no-panic to keep the "
+                         f"front")
+    front, panic = character.front, character.panic
+    modifier = 0
+    name = character.name
+    if formation:
+        card = catalog.formation_for(character.key)
+        front = with_formation(front, card)
+        panic = with_formation(panic, card) if panic is not None else None
+        modifier = card.hit_bonus
+        name = f"{character.name} (Formation)"
+    if leader is None:
+        leader = default_leader(character, catalog)
+    return Fighter(name, front, panic, tuple(leader.orders), leader.faction == character.faction, modifier,
+                   no_panic)
+
+
+def default_leader(character, catalog):
+    leaders = sorted(catalog.leaders.values(), key=lambda x: x.key)
+    if not leaders:
+        raise RulesError("the catalog has no Leader: a duel needs one to generate Order tokens")
+    own = [x for x in leaders if x.faction == character.faction]
+    return (own or leaders)[0]
+
+
+def _accuracy(profile, range_far: bool):
+    return profile.accuracy_far if range_far else profile.accuracy_near
+
+
+def _profile_row(f: Fighter, profile, range_far: bool) -> list[int]:
+    from rulesets.warbound import kernels as K
+
+    row = [0] * K.N_PROFILE
+    acc = _accuracy(profile, range_far)
+    row[K.P_ATTACK] = profile.attack if profile.attack is not None else -1
+    row[K.P_SPEED], row[K.P_RUN] = profile.speed, profile.run
+    row[K.P_ACCURACY] = acc if acc is not None else -1
+    row[K.P_HEALTH] = profile.health
+    row[K.P_MORALE] = profile.morale if profile.morale is not None else -1
+    row[K.P_ARMOR_POINTS] = profile.armor_points if profile.armor_value is not None else 0
+    row[K.P_PRICE], row[K.P_MOVE_PRICE] = f.price(profile), f.price(profile, move=True)
+    return row
+
+
+def _rolls(f: Fighter, profile, range_far: bool) -> list[HitRoll | None]:
+    """The attacks of a profile by kind (rulesets.warbound.kernels' K_FIGHT, K_SHOOT, K_AIM)."""
+    acc = _accuracy(profile, range_far)
+    fight = HitRoll(profile.attack_dice, profile.attack, modifier=f.modifier) if profile.attack is not None \
+        else None
+    shoot = HitRoll(profile.shoot_dice, acc, modifier=f.modifier) if acc is not None else None
+    aim = HitRoll(profile.shoot_dice, acc, aim=True, modifier=f.modifier) if acc is not None else None
+    return [fight, shoot, aim]
+
+
+def attack_table(roll: HitRoll, target: Target, rulings: WarboundRulings) -> tuple[tuple, tuple[int, int]]:
+    """The guide table of one attack's (wounds, breaks, stress), flattened in C order, and the sizes of its
+    breaks and stress axes."""
+    from simcore.sampling import guide_table
+
+    pmf = attack_pmf(roll, target, rulings)
+    return guide_table(pmf.ravel()), (pmf.shape[1], pmf.shape[2])
+
+
+def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:
+    """(action code per space, its Period 0 or 1) of a rulesets.warbound.catalog.ActionBoard."""
+    from rulesets.warbound import kernels as K
+
+    codes, periods = [], []
+    for period, actions in enumerate(board.periods):
+        for action in actions:
+            codes.append(K.ACTION_NAMES.index(action))
+            periods.append(period)
+    return np.array(codes, np.int64), np.array(periods, np.int64)
+
+
+def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distance: int = DEFAULT_DISTANCE,
+              range_far: bool = False, turns: int = TURNS) -> tuple:
+    """The kernel's arguments before the seed (rulesets.warbound.kernels.duel_records)."""
+    from rulesets.warbound import kernels as K
+    from simcore.sampling import TablePack
+
+    whole_number("distance", distance, 1, MAX_DISTANCE)
+    fighters = (a, b)
+    prof = np.zeros((2, 2, K.N_PROFILE), np.int64)
+    side = np.zeros((2, K.N_SIDE), np.int64)
+    for s, f in enumerate(fighters):
+        for p, profile in enumerate(f.profiles):
+            prof[s, p] = _profile_row(f, profile, range_far)
+        side[s, K.S_ORDERS_1], side[s, K.S_ORDERS_2] = _orders(f.orders, rulings)
+        side[s, K.S_PANIC_PROFILE] = 1
+    most_armor = int(prof[:, :, K.P_ARMOR_POINTS].max())
+    at_index = np.zeros((2, 2, K.N_KINDS, 2, most_armor + 1, 2, 5), np.int64)
+    tables = TablePack()
+    for s, f in enumerate(fighters):
+        enemy = fighters[1 - s]
+        for p, profile in enumerate(f.profiles):
+            for kind, roll in enumerate(_rolls(f, profile, range_far)):
+                if roll is None:
+                    continue
+                for q, target in enumerate(enemy.profiles):
+                    points = int(prof[1 - s, q, K.P_ARMOR_POINTS])
+                    for available in range(points + 1):
+                        for pool in (0, 1):
+                            tgt = Target(available, target.armor_value if available else None,
+                                         morale=1 if pool else None)
+                            key = (roll, tgt.armor_value, available, pool)
+                            table, (nb_, ns) = attack_table(roll, tgt, rulings)
+                            start, guide_at, k, _ = tables.place(key, 0, table)
+                            at_index[s, p, kind, q, available, pool] = (start, guide_at, k, nb_, ns)
+    cdf, values, guide = tables.arrays()
+    codes, periods = board_arrays(board)
+    return (prof, side, codes, periods, at_index, cdf, values, guide, np.int64(distance), np.int64(turns))
+
+
+def _orders(orders: tuple[int, int], rulings: WarboundRulings) -> tuple[int, int]:
+    """Tokens generated each turn of Period 1 and of Period 2 (WB-order-periods)."""
+    if rulings.order_periods == "both-each-turn":
+        return orders[0] + orders[1], orders[0] + orders[1]
+    return orders[0], orders[1]
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """The records of a run of duels (rulesets.warbound.kernels' fields) and how it was obtained."""
+
+    a: Fighter
+    b: Fighter
+    rulings: WarboundRulings
+    records: np.ndarray
+    seed: int
+    precision: float | None
+    stopped_by_precision: bool
+    distance: int
+    range_far: bool
+
+    @property
+    def trials(self) -> int:
+        return int(self.records.shape[0])
+
+    def p_outcome(self, code: int):
+        from rulesets.warbound import kernels as K
+        from simcore.stats import proportion
+
+        return proportion(int((self.records[:, K.R_OUTCOME] == code).sum()), self.trials)
+
+    def mean(self, field: int):
+        from simcore.stats import Estimate
+
+        x = self.records[:, field].astype(float)
+        n = x.size
+        return Estimate(float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0, n)
+
+    def ratio(self, num: int, den: int):
+        """mean(num) / mean(den) with its delta-method standard error (None when den never happens)."""
+        from simcore.stats import Estimate
+
+        x = self.records[:, num].astype(float)
+        y = self.records[:, den].astype(float)
+        n = x.size
+        if n < 2 or y.mean() <= 0:
+            return None
+        r = x.mean() / y.mean()
+        var = (np.var(x, ddof=1) - 2 * r * np.cov(x, y)[0, 1] + r * r * np.var(y, ddof=1)) / (n * y.mean() ** 2)
+        return Estimate(float(r), float(np.sqrt(max(var, 0.0))), n)
+
+
+def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None = None, *, trials: int,
+                  seed: int, threads: int | None = None, precision: float | None = None,
+                  distance: int = DEFAULT_DISTANCE, range_far: bool = False, progress=None,
+                  block_trials: int | None = None, max_batch_trials: int | None = None) -> DuelResult:
+    """``trials`` duels of ``a`` (side 0, holding the Hand) against ``b``, one record each; ``precision``
+    stops once the 95% half-width of P(a removes b) is below it (``trials`` is then the cap)."""
+    from rulesets.warbound import kernels as K
+    from simcore import config, runner
+    from simcore.stats import proportion
+
+    rulings = rulings or WarboundRulings()
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= config.MAX_RECORD_TRIALS:
+        raise RulesError(f"trials {trials!r}: a duel run keeps one record per duel, so from 1 to "
+                         f"{config.MAX_RECORD_TRIALS:.0e}")
+
+    def p_win(records: np.ndarray):
+        return proportion(int((records[:, K.R_OUTCOME] == K.OUT_SIDE_0).sum()), records.shape[0])
+
+    if precision is not None and block_trials is None:
+        block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
+    args = duel_args(a, b, board, rulings, distance=distance, range_far=range_far)
+    run = runner.run_records(K.duel_records, args, K.N_RECORD, trials, seed, threads=threads,
+                             precision=precision, statistic=p_win if precision else None, progress=progress,
+                             block_trials=block_trials or config.CHUNK_TRIALS,
+                             max_batch_trials=max_batch_trials)
+    return DuelResult(a, b, rulings, run.records, seed, precision, run.stopped_by_precision, distance,
+                      range_far)
+
+
+@dataclass(frozen=True)
+class AttackRun:
+    """Simulated attacks: ``counts[0]`` Wound, ``counts[1]`` Break, ``counts[2]`` Stress tokens
+    (simcore.runner.RunResult)."""
+
+    run: Any
+
+    @property
+    def trials(self) -> int:
+        return self.run.trials
+
+    def marginal(self, axis: str) -> np.ndarray:
+        return self.run.counts[{"wounds": 0, "breaks": 1, "stress": 2}[axis]] / self.run.trials
+
+
+def simulate_attack(roll: HitRoll, target: Target, rulings: WarboundRulings | None = None, *, trials: int,
+                    seed: int, threads: int | None = None, precision: float | None = None,
+                    progress=None) -> AttackRun:
+    """``trials`` attacks, each drawn whole (its Wound, Break and Stress tokens) from the exact table with
+    one 64-bit word."""
+    from rulesets.warbound import kernels as K
+    from simcore import runner
+    from simcore.stats import histogram_mean
+
+    rulings = rulings or WarboundRulings()
+    table, (nb_, ns) = attack_table(roll, target, rulings)
+    k, cdf, values, guide = table
+    at = np.array([0, 0, k, nb_, ns], np.int64)
+    width = max(roll.kept, ns) + 1
+    run = runner.run(K.attack_chunks, (at, cdf, values, guide), (3, width), trials, seed, threads=threads,
+                     precision=precision,
+                     statistic=(lambda counts: histogram_mean(counts[0])) if precision else None,
+                     progress=progress)
+    return AttackRun(run)

@@ -1,0 +1,221 @@
+"""Compiled Warbound: attacks drawn whole from exact tables (one 64-bit word gives the Wound, Break and
+Stress tokens of one attack, simcore.sampling), and duels of two characters over the five turns.
+
+The duel played is tests/naive_warbound.py's (its docstring is the specification): the twin rolls every die,
+this kernel draws each attack whole. rulesets.warbound.duel builds the tables and the side rows.
+
+Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.config import JIT, TRIAL_JIT
+from simcore.rng import STATE_WORDS, chunk_stream, next_u64, seed_trial_stream
+from simcore.sampling import guide_pick
+
+# Actions of the board (rulesets.warbound.catalog's names, in this order)
+(A_MOVE, A_RUN, A_FIGHT, A_SHOOT, A_AIM_SHOOT, A_MOVE_SHOOT, A_MOVE_FIGHT, A_RUN_FIGHT, N_ACTIONS) = range(9)
+ACTION_NAMES = ("move", "run", "fight", "shoot", "aim+shoot", "move+shoot", "move+fight", "run+fight")
+
+# attack kinds (the second index of the table index)
+K_FIGHT, K_SHOOT, K_AIM, N_KINDS = range(4)
+
+# profile row (int64[2 sides, 2 profiles, N_PROFILE]); -1: none
+(P_ATTACK, P_SPEED, P_RUN, P_ACCURACY, P_HEALTH, P_MORALE, P_ARMOR_POINTS, P_PRICE, P_MOVE_PRICE,
+ N_PROFILE) = range(10)
+# side row (int64[2, N_SIDE])
+(S_ORDERS_1, S_ORDERS_2, S_PANIC_PROFILE, N_SIDE) = range(4)
+
+# record fields (int64[n, N_RECORD])
+(R_OUTCOME, R_WOUNDS_0, R_WOUNDS_1, R_TOKENS_0, R_TOKENS_1, R_PANIC_0, R_PANIC_1, R_ACTS_0, R_ACTS_1,
+ R_LOST_0, R_LOST_1, R_TURN, N_RECORD) = range(13)
+OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
+
+# per-side state
+(T_PROFILE, T_WOUNDS, T_STRESS, T_BREAKS, T_POOL, T_TOKENS, T_SPENT, T_ACTS, T_TURN_ACTS, T_DONE,
+ T_PANICKED, N_STATE) = range(12)
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def draw_attack(word, at, cdf, values, guide):
+    """(wounds, breaks, stress) of one attack drawn from the table ``at`` = (start, guide start, k, breaks
+    size, stress size) with one 64-bit word."""
+    index = guide_pick(word, cdf, values, guide, at[0], at[1], at[2])
+    stress = index % at[4]
+    rest = index // at[4]
+    return rest // at[3], rest % at[3], stress
+
+
+@nb.njit(**JIT)
+def attack_chunks(at, cdf, values, guide, seed, first_chunk, total_trials, chunk_trials, out):
+    """One attack per trial, in simcore.runner's histogram contract: ``out[c, 0, w]``, ``out[c, 1, b]``,
+    ``out[c, 2, s]`` count the trials with w Wound, b Break and s Stress tokens (the last column holds
+    every larger count)."""
+    last = out.shape[2] - 1
+    for c in range(out.shape[0]):
+        stream, trials = chunk_stream(seed, first_chunk + c, total_trials, chunk_trials)
+        for _ in range(trials):
+            w, b, s = draw_attack(next_u64(stream), at, cdf, values, guide)
+            out[c, 0, min(w, last)] += 1
+            out[c, 1, min(b, last)] += 1
+            out[c, 2, min(s, last)] += 1
+
+
+@nb.njit(**TRIAL_JIT)
+def _has_pool(prof, st, s):
+    return st[s, T_PANICKED] == 0 and prof[s, st[s, T_PROFILE], P_MORALE] >= 0
+
+
+@nb.njit(**TRIAL_JIT)
+def _first_open(is_open, board, a, b, c):
+    """The first open space holding action a, else b, else c (-1 for none; b or c -1: not wanted)."""
+    for want in (a, b, c):
+        if want < 0:
+            continue
+        for i in range(board.shape[0]):
+            if is_open[i] != 0 and board[i] == want:
+                return i
+    return -1
+
+
+@nb.njit(**TRIAL_JIT)
+def _choose(prof, st, s, distance, is_open, board):
+    """(space, kind of attack or -1, new distance) of side s's activation by the twin's policy, space -1:
+    the side is done."""
+    p = st[s, T_PROFILE]
+    attack = prof[s, p, P_ATTACK]
+    if distance <= 1:
+        if attack >= 0:
+            return _first_open(is_open, board, A_FIGHT, A_MOVE_FIGHT, A_RUN_FIGHT), K_FIGHT, distance
+        if prof[s, p, P_ACCURACY] < 0:
+            return -1, -1, distance
+        # a shooter that cannot Fight steps away (no shot with an enemy adjacent, line 415), then shoots
+        speed = prof[s, p, P_SPEED]
+        i = _first_open(is_open, board, A_MOVE_SHOOT, -1, -1)
+        if i >= 0:
+            return i, K_SHOOT, 1 + speed
+        i = _first_open(is_open, board, A_RUN, -1, -1)
+        if i >= 0:
+            return i, -1, 1 + speed + prof[s, p, P_RUN]
+        return _first_open(is_open, board, A_MOVE, -1, -1), -1, 1 + speed
+    if prof[s, p, P_ACCURACY] >= 0:
+        i = _first_open(is_open, board, A_AIM_SHOOT, -1, -1)
+        if i >= 0:
+            return i, K_AIM, distance
+        return _first_open(is_open, board, A_SHOOT, A_MOVE_SHOOT, -1), K_SHOOT, distance
+    if attack < 0:
+        return -1, -1, distance
+    speed, run = prof[s, p, P_SPEED], prof[s, p, P_RUN]
+    if distance - 1 <= speed:
+        i = _first_open(is_open, board, A_MOVE_FIGHT, -1, -1)
+        if i >= 0:
+            return i, K_FIGHT, 1
+    if distance - 1 <= speed + run:
+        i = _first_open(is_open, board, A_RUN_FIGHT, -1, -1)
+        if i >= 0:
+            return i, K_FIGHT, 1
+    i = _first_open(is_open, board, A_RUN, -1, -1)
+    if i >= 0:
+        return i, -1, max(1, distance - speed - run)
+    i = _first_open(is_open, board, A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT)
+    if i >= 0:
+        return i, -1, max(1, distance - speed)
+    return -1, -1, distance
+
+
+@nb.njit(**TRIAL_JIT)
+def _end_of_activation(prof, side, st):
+    """Death, then Panic, of both sides (lines 227, 519); the side removed, or -1."""
+    for s in range(2):
+        if st[s, T_WOUNDS] >= prof[s, st[s, T_PROFILE], P_HEALTH]:
+            return s
+    for s in range(2):
+        if _has_pool(prof, st, s) and st[s, T_STRESS] >= prof[s, st[s, T_PROFILE], P_MORALE]:
+            st[s, T_PANICKED] = 1
+            st[s, T_STRESS] = 0
+            st[s, T_PROFILE] = side[s, S_PANIC_PROFILE]
+    return -1
+
+
+@nb.njit(**TRIAL_JIT)
+def _activate(prof, side, st, s, distance, is_open, board, at_index, cdf, values, guide, stream):
+    """Side s's activation: (whether it activated, the new distance, the side removed or -1)."""
+    p = st[s, T_PROFILE]
+    if st[s, T_TURN_ACTS] > 0 and _has_pool(prof, st, s) and st[s, T_STRESS] + 1 >= prof[s, p, P_MORALE]:
+        return False, distance, -1
+    space, kind, moved = _choose(prof, st, s, distance, is_open, board)
+    if space < 0:
+        return False, distance, -1
+    price = prof[s, p, P_MOVE_PRICE] if board[space] == A_MOVE else prof[s, p, P_PRICE]
+    if st[s, T_TOKENS] < price:
+        return False, distance, -1
+    st[s, T_TOKENS] -= price
+    st[s, T_SPENT] += price
+    is_open[space] = 0
+    if st[s, T_TURN_ACTS] > 0 and _has_pool(prof, st, s):
+        st[s, T_STRESS] += 1
+    st[s, T_TURN_ACTS] += 1
+    st[s, T_ACTS] += 1
+    if kind >= 0:
+        o = 1 - s
+        q = st[o, T_PROFILE]
+        available = max(0, prof[o, q, P_ARMOR_POINTS] - st[o, T_BREAKS])
+        pool = 1 if _has_pool(prof, st, o) else 0
+        w, b, x = draw_attack(next_u64(stream), at_index[s, p, kind, q, available, pool], cdf, values, guide)
+        st[o, T_WOUNDS] += w
+        st[o, T_BREAKS] += b
+        st[o, T_STRESS] += x
+    return True, moved, _end_of_activation(prof, side, st)
+
+
+@nb.njit(**TRIAL_JIT)
+def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, st, is_open, stream, out):
+    st[:, :] = 0
+    st[:, T_PROFILE] = 0
+    distance = start
+    removed = -1
+    turn = 1
+    for turn in range(1, turns + 1):
+        for s in range(2):  # Leader Phase
+            st[s, T_TOKENS] += side[s, S_ORDERS_1] if turn <= 2 else side[s, S_ORDERS_2]
+            st[s, T_TURN_ACTS] = 0
+            st[s, T_DONE] = 0
+        for i in range(board.shape[0]):
+            is_open[i] = 1 if period[i] == 0 or turn > 2 else 0
+        s = 0
+        while removed < 0 and (st[0, T_DONE] == 0 or st[1, T_DONE] == 0):
+            if st[s, T_DONE] == 0:
+                acted, distance, removed = _activate(prof, side, st, s, distance, is_open, board, at_index,
+                                                     cdf, values, guide, stream)
+                if not acted:
+                    st[s, T_DONE] = 1
+            s = 1 - s
+        if removed >= 0:
+            break
+        for s in range(2):  # Cleanup: at most one token kept
+            st[s, T_TOKENS] = min(st[s, T_TOKENS], 1)
+    out[R_OUTCOME] = OUT_NEITHER if removed < 0 else 1 - removed
+    for s in range(2):
+        out[R_WOUNDS_0 + s] = st[s, T_WOUNDS]
+        out[R_TOKENS_0 + s] = st[s, T_SPENT]
+        out[R_PANIC_0 + s] = st[s, T_PANICKED]
+        out[R_ACTS_0 + s] = st[s, T_ACTS]
+        out[R_LOST_0 + s] = 1 if removed == s else 0
+    out[R_TURN] = turn
+
+
+@nb.njit(**JIT)
+def duel_records(prof, side, board, period, at_index, cdf, values, guide, start, turns, seed, first_trial,
+                 out):
+    """simcore.runner's records contract: ``out[k]`` is the record of trial ``first_trial + k``, drawn
+    from the stream (seed, first_trial + k) alone."""
+    st = np.zeros((2, N_STATE), np.int64)
+    is_open = np.zeros(board.shape[0], np.int64)
+    stream = np.empty(STATE_WORDS, np.uint64)
+    for k in range(out.shape[0]):
+        seed_trial_stream(seed, first_trial + k, stream)
+        _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, st, is_open, stream,
+              out[k])

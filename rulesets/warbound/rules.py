@@ -1,0 +1,58 @@
+"""Warbound's rulings and the numbers of its dice (seed 004; ../shared/RULES.md §3).
+
+Pure Python: the command tree imports this module to list the rulings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesets.base import Rulings, parse_choice, ruling
+
+#: "12-sided dice with only 10 distinct values. Indeed, faces containing a 5 and a 10 appear twice on the
+#: die" (lines 111-115): a standard d12 read with 11 as 5 and 12 as 10.
+FACES = (1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 10)
+SIDES = len(FACES)
+#: "a result of [1] on a die roll is always considered a failure, while a result of [10] is always
+#: considered a success" (line 359), armor rolls included; [X] is the natural face (line 606).
+NATURAL_FAIL, NATURAL_SUCCESS = 1, 10
+#: Hit values and armor values a roll accepts (a value above 10 is met by a natural [10] only).
+MIN_VALUE, MAX_VALUE = 1, 12
+#: The most dice one roll may have (a Formation's extra die and Aim's included).
+MAX_DICE = 20
+#: The Exploration format: five turns, Period 1 = turns 1-2, Period 2 = turns 3-5 (lines 125-127).
+TURNS = 5
+PERIOD_OF_TURN = (0, 0, 0, 1, 1, 1)  # index = turn 1..5 (index 0 unused)
+
+
+@dataclass(frozen=True)
+class WarboundRulings(Rulings):
+    """Defaults for the Warbound text that can be read more than one way (../shared/RULES.md §3)."""
+
+    formation_bonus: str = ruling(
+        "WB-formation-bonus", "natural-1-fails", accepted="natural-1-fails|natural-1-modified",
+        meaning="hit modifiers (Formation's +1, --modifier) are added to the die result; natural-1-fails: a "
+                "natural [1] still fails (line 359); natural-1-modified: a natural [1] plus its modifiers "
+                "may succeed",
+        source="seed 004, lines 359, 545",
+        parse=parse_choice("natural-1-fails", "natural-1-modified"))
+    aim_stress: str = ruling(
+        "WB-aim-stress", "all-rolled", accepted="all-rolled|kept",
+        meaning="which dice of an Aimed shot give the target Stress: all-rolled: every die rolled, the "
+                "discarded Aim die too (\"for each ranged attack die rolled, excluding natural [1]\", line "
+                "465); kept: the dice kept only",
+        source="seed 004, lines 465, 492", parse=parse_choice("all-rolled", "kept"))
+    order_periods: str = ruling(
+        "WB-order-periods", "periods", accepted="periods|both-each-turn",
+        meaning="a Leader's two Order values \"during Phases 1 and 2 (from left to right)\" (line 261): "
+                "periods: the left value each turn of Period 1 (turns 1-2), the right value each turn of "
+                "Period 2 (turns 3-5), the Phases read as the board's Periods (line 127); both-each-turn: "
+                "both values every turn",
+        source="seed 004, lines 127, 261", parse=parse_choice("periods", "both-each-turn"))
+
+
+def orders_for_turn(orders: tuple[int, int], turn: int, rulings: WarboundRulings) -> int:
+    """Order tokens a Leader generates in the Leader Phase of ``turn`` (1..5) under WB-order-periods."""
+    if rulings.order_periods == "both-each-turn":
+        return orders[0] + orders[1]
+    return orders[PERIOD_OF_TURN[turn]]
