@@ -230,7 +230,8 @@ class DuelResult:
         if n < 2 or y.mean() <= 0:
             return None
         r = x.mean() / y.mean()
-        var = (np.var(x, ddof=1) - 2 * r * np.cov(x, y)[0, 1] + r * r * np.var(y, ddof=1)) / (n * y.mean() ** 2)
+        spread = np.var(x, ddof=1) - 2 * r * np.cov(x, y)[0, 1] + r * r * np.var(y, ddof=1)
+        var = spread / (n * y.mean() ** 2)
         return Estimate(float(r), float(np.sqrt(max(var, 0.0))), n)
 
 

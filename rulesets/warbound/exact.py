@@ -45,7 +45,8 @@ def succeeds(face: int, value: int, modifier: int = 0, natural_one_modified: boo
 
 
 @functools.lru_cache(maxsize=512)
-def die_kinds(value: int, modifier: int = 0, natural_one_modified: bool = False) -> tuple[float, float, float]:
+def die_kinds(value: int, modifier: int = 0,
+              natural_one_modified: bool = False) -> tuple[float, float, float]:
     """(P(natural [1]), P(a miss that is not a natural [1]), P(hit)) of one die against ``value``.
 
     Under natural-1-modified a natural [1] that succeeds is a hit (and gives Stress, like every hit)."""
