@@ -27,7 +27,8 @@ NOT_MODELLED = (
     "skills, equipment effects and Vocations (their texts are not printed; listed by `balance units "
     "warbound`)",
     "the Hourglass: the side holding the Hand keeps it every turn",
-    "movement other than closing in: the characters never retreat, terrain and line of sight never block",
+    "movement other than closing in (and a shooter that cannot Fight stepping away from an adjacent enemy "
+    "to shoot); terrain and line of sight never block",
     "the exchange of two Order tokens for one of another colour except to pay a coloured cost of another "
     "faction (two tokens each)",
     "Victory Points and objectives (in a separate scenario, line 322)",
@@ -122,12 +123,13 @@ def _rolls(f: Fighter, profile, range_far: bool) -> list[HitRoll | None]:
     return [fight, shoot, aim]
 
 
-def attack_table(roll: HitRoll, target: Target, rulings: WarboundRulings) -> tuple[tuple, tuple[int, int]]:
+def attack_table(roll: HitRoll, target: Target, rulings: WarboundRulings,
+                 add_wounds: int = 0) -> tuple[tuple, tuple[int, int]]:
     """The guide table of one attack's (wounds, breaks, stress), flattened in C order, and the sizes of its
     breaks and stress axes."""
     from simcore.sampling import guide_table
 
-    pmf = attack_pmf(roll, target, rulings)
+    pmf = attack_pmf(roll, target, rulings, add_wounds)
     return guide_table(pmf.ravel()), (pmf.shape[1], pmf.shape[2])
 
 
@@ -281,7 +283,7 @@ class AttackRun:
 
 def simulate_attack(roll: HitRoll, target: Target, rulings: WarboundRulings | None = None, *, trials: int,
                     seed: int, threads: int | None = None, precision: float | None = None,
-                    progress=None) -> AttackRun:
+                    add_wounds: int = 0, progress=None) -> AttackRun:
     """``trials`` attacks, each drawn whole (its Wound, Break and Stress tokens) from the exact table with
     one 64-bit word."""
     from rulesets.warbound import kernels as K
@@ -289,10 +291,10 @@ def simulate_attack(roll: HitRoll, target: Target, rulings: WarboundRulings | No
     from simcore.stats import histogram_mean
 
     rulings = rulings or WarboundRulings()
-    table, (nb_, ns) = attack_table(roll, target, rulings)
+    table, (nb_, ns) = attack_table(roll, target, rulings, add_wounds)
     k, cdf, values, guide = table
     at = np.array([0, 0, k, nb_, ns], np.int64)
-    width = max(roll.kept, ns) + 1
+    width = max(roll.kept + add_wounds, ns) + 1
     run = runner.run(K.attack_chunks, (at, cdf, values, guide), (3, width), trials, seed, threads=threads,
                      precision=precision,
                      statistic=(lambda counts: histogram_mean(counts[0])) if precision else None,

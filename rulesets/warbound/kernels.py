@@ -30,8 +30,9 @@ K_FIGHT, K_SHOOT, K_AIM, N_KINDS = range(4)
 (S_ORDERS_1, S_ORDERS_2, S_PANIC_PROFILE, N_SIDE) = range(4)
 
 # record fields (int64[n, N_RECORD])
+# R_DAMAGE: the front profile's Health if removed, else the Wound tokens (at most that Health - 1)
 (R_OUTCOME, R_WOUNDS_0, R_WOUNDS_1, R_TOKENS_0, R_TOKENS_1, R_PANIC_0, R_PANIC_1, R_ACTS_0, R_ACTS_1,
- R_LOST_0, R_LOST_1, R_TURN, N_RECORD) = range(13)
+ R_LOST_0, R_LOST_1, R_DAMAGE_0, R_DAMAGE_1, R_TURN, N_RECORD) = range(15)
 OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
 
 # per-side state
@@ -204,6 +205,8 @@ def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns,
         out[R_PANIC_0 + s] = st[s, T_PANICKED]
         out[R_ACTS_0 + s] = st[s, T_ACTS]
         out[R_LOST_0 + s] = 1 if removed == s else 0
+        health = prof[s, 0, P_HEALTH]
+        out[R_DAMAGE_0 + s] = health if removed == s else min(st[s, T_WOUNDS], health - 1)
     out[R_TURN] = turn
 
 

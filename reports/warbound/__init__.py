@@ -1,0 +1,1 @@
+"""Warbound's reports and commands."""

@@ -1,0 +1,71 @@
+"""Warbound for the Python API (reports.api): its standard tables, attacks, duels and catalog as Reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reports.formats import Report
+from reports.tables import Rounding
+from rulesets.base import OptionError
+from rulesets.warbound.rules import WarboundRulings
+from simcore import config
+
+
+def table_report(name: str, data: Report, rounding: Rounding) -> Report:
+    """The standard tables are Reports already (their probabilities kept whole)."""
+    return data
+
+
+def has_plot(name: str) -> bool:
+    return name in ("hit", "armor", "stress")
+
+
+def table_plot(name: str, data: Report, path: Path) -> None:
+    from reports.warbound.tables import plot_table
+
+    plot_table(name, data, path)
+
+
+def roll(kind: str = "attack", *, dice: int, target: int, aim: bool = False, formation: bool = False,
+         modifier: int = 0, armor_points: int = 0, armor_value: int | None = None, broken: int = 0,
+         health: int | None = None, wounds: int = 0, morale: int | None = None, stress: int = 0,
+         panicked: bool = False, add_wounds: int = 0, rulings=()) -> Report:
+    """One attack (``kind`` "attack"), exact."""
+    from reports.warbound.tables import attack_report
+    from rulesets.warbound.exact import HitRoll, Target, attack_outcome
+
+    if kind != "attack":
+        raise OptionError(f"warbound rolls kind 'attack', not {kind!r}")
+    in_force = WarboundRulings().with_assignments(rulings)
+    tgt = Target(armor_points, armor_value, broken, health, wounds, morale, stress, panicked)
+    outcome = attack_outcome(HitRoll(dice, target, aim, formation, modifier), tgt, in_force, add_wounds)
+    return attack_report(outcome, in_force)
+
+
+def duel(a: str, b: str, *, rulings=(), catalogs=(), trials: int | None = None, seed: int | None = None,
+         precision: float | None = None, threads: int | None = None, distance: int | None = None,
+         range_far: bool = False, no_panic: bool = False) -> Report:
+    from reports.warbound.duel import duel_report
+    from rulesets.warbound import catalog as catalog_io
+    from rulesets.warbound.contest import _split
+    from rulesets.warbound.duel import DEFAULT_DISTANCE, fighter, simulate_duel
+
+    cat = catalog_io.load(user_paths=tuple(catalogs))
+    if trials is None:
+        trials = config.PRECISION_TRIAL_CAP if precision is not None else config.DEFAULT_TRIALS
+    sides = []
+    for name in (a, b):
+        base, formation = _split(name)
+        sides.append(fighter(cat.character(base), cat, formation=formation, no_panic=no_panic))
+    result = simulate_duel(sides[0], sides[1], cat.board, WarboundRulings().with_assignments(rulings),
+                           trials=trials, seed=config.DEFAULT_SEED if seed is None else seed, threads=threads,
+                           precision=precision, distance=DEFAULT_DISTANCE if distance is None else distance,
+                           range_far=range_far)
+    return duel_report(result, cat)
+
+
+def units(*, catalogs=()) -> Report:
+    from reports.warbound.duel import units_report
+    from rulesets.warbound import catalog as catalog_io
+
+    return units_report(catalog_io.load(user_paths=tuple(catalogs)))

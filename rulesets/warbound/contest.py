@@ -1,0 +1,332 @@
+"""Warbound in the balance layer (the contract of rulesets/base.py).
+
+Contestants are the catalog's characters, each alone and in Formation, priced by their activation cost in
+Order tokens (lines 213-217; a Formation adds one, line 543). The rulebook prints no profile: the packaged
+characters are illustrative except for the facts the text gives (rulesets/warbound/data/examples.toml), and
+reports say so.
+
+An engagement is a duel (rulesets.warbound.duel): the two characters start DEFAULT_DISTANCE tiles apart,
+each led by its faction's Leader, and trade activations for the five turns. A character's damage is the
+fraction of its front Health destroyed (1 when removed). The primary value is the duel's net Order tokens
+per token of its own cost: (enemy cost x enemy fraction destroyed - own cost x own fraction destroyed) /
+own cost. The fair cost is the even-trade price: the cost at which the tokens' worth it destroys equals the
+share of itself it loses (sum of cost destroyed / sum of the fraction lost). Activation costs drive how
+often a character acts, so a cost is part of how it plays: a cost change is simulated again, not re-scored.
+
+numpy and the catalog reader are imported by the functions that use them: the command tree imports this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rulesets.base import (
+    Contestant,
+    CostChange,
+    Engagement,
+    FairCostRule,
+    LinearScore,
+    Metric,
+    OptionError,
+    RulesError,
+    Ruleset,
+    StandardTable,
+    StatChange,
+)
+from rulesets.warbound.rules import WarboundRulings
+
+DEFAULT_TRIALS = 10_000
+PRECISION_TRIAL_CAP = 10**6
+FORMATION_SUFFIX = "@formation"
+
+#: Profile stats ``--set NAME.STAT=VALUE`` accepts (``panic.STAT`` for the panic side), with their range;
+#: those in OPTIONAL also take "none" (the character cannot Fight / Shoot far / has no Morale pool).
+PROFILE_STATS = {"attack": (1, 12), "attack_dice": (1, 10), "speed": (0, 20), "run": (0, 20),
+                 "accuracy_near": (1, 12), "accuracy_far": (1, 12), "shoot_dice": (1, 10),
+                 "cost_colourless": (0, 10), "cost_coloured": (0, 10), "health": (1, 20), "morale": (1, 20),
+                 "armor_points": (0, 10), "armor_value": (1, 12)}
+OPTIONAL = ("attack", "accuracy_near", "accuracy_far", "morale", "armor_value")
+STATS = (*PROFILE_STATS, *(f"panic.{s}" for s in PROFILE_STATS), "cost")
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A contestant: a character, alone or in Formation, and the Leader whose tokens it spends."""
+
+    character: Any
+    formation: bool
+    leader: Any
+    card: Any = None  # the Formation card
+    board: Any = None  # the catalog's Action Board
+
+    @property
+    def front(self):
+        from rulesets.warbound.catalog import with_formation
+
+        return with_formation(self.character.front, self.card) if self.formation else self.character.front
+
+
+def _contestant(entry: Entry) -> Contestant:
+    c = entry.character
+    key = c.key + (FORMATION_SUFFIX if entry.formation else "")
+    name = c.name + (" (Formation)" if entry.formation else "")
+    illustrative = c.is_illustrative or entry.leader.is_illustrative
+    plays = dataclasses.replace(c, sources=(), quirks=(), notes="", origin="")
+    return Contestant(key=key, name=name, cost=float(entry.front.cost), cost_unit="Order tokens", group=c.key,
+                      play=(plays, entry.formation, entry.card, entry.leader.orders, entry.leader.faction),
+                      labels=(("character", c.name), ("formation", "yes" if entry.formation else "no")),
+                      illustrative=illustrative, subject=entry)
+
+
+def _features():
+    from rulesets.warbound import kernels as K
+
+    return ((K.R_OUTCOME, K.OUT_SIDE_0), (K.R_OUTCOME, K.OUT_SIDE_1), (K.R_OUTCOME, K.OUT_NEITHER),
+            (K.R_DAMAGE_0, -1), (K.R_DAMAGE_1, -1), (K.R_WOUNDS_0, -1), (K.R_WOUNDS_1, -1),
+            (K.R_TOKENS_0, -1), (K.R_TOKENS_1, -1), (K.R_PANIC_0, -1), (K.R_PANIC_1, -1))
+
+
+def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
+    """Every metric of both sides as weights on the record features (the one definition of the metrics)."""
+    import numpy as np
+
+    feats = _features()
+    win, neither = (0, 1), 2
+    damage, wounds, tokens, panic = (3, 4), (5, 6), (7, 8), (9, 10)
+    health = (a.subject.front.health, b.subject.front.health)
+    cost = (a.cost, b.cost)
+    weights = np.zeros((2 * len(METRIC_NAMES), len(feats)))
+    for s in (0, 1):
+        o = 1 - s
+        frac = (1.0 / health[0], 1.0 / health[1])
+        rows = {
+            "win": {win[s]: 1.0},
+            "loss": {win[o]: 1.0},
+            "neither": {neither: 1.0},
+            "wounds_inflicted": {wounds[o]: 1.0},
+            "wounds_taken": {wounds[s]: 1.0},
+            "tokens_spent": {tokens[s]: 1.0},
+            "panicked": {panic[s]: 1.0},
+            "fraction_lost": {damage[s]: frac[s]},
+            "cost_destroyed": {damage[o]: cost[o] * frac[o]},
+            "net_tokens": {damage[o]: cost[o] * frac[o], damage[s]: -cost[s] * frac[s]},
+            "net_per_token": {damage[o]: cost[o] * frac[o] / cost[s], damage[s]: -frac[s]},
+        }
+        for m, name in enumerate(METRIC_NAMES):
+            for k, w in rows[name].items():
+                weights[2 * m + s, k] = w
+    columns = np.array([c for c, _ in feats], np.int64)
+    equals = np.array([v for _, v in feats], np.int64)
+    return LinearScore(METRIC_NAMES, records, columns, equals, weights, np.zeros(2 * len(METRIC_NAMES)))
+
+
+def _fields(records, a: Contestant, b: Contestant):
+    return _linear(records, a, b).samples()
+
+
+class WarboundRuleset(Ruleset):
+    """Warbound (seed 004) fulfilling the contract: duels of characters over the five turns."""
+
+    cost_unit = "Order tokens"
+    engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending its faction "
+                  "Leader's Order tokens, and trade activations for the five turns (shoot when they can, "
+                  "else close in and Fight; additional activations while they add no Panic); the side "
+                  "holding the Hand activates first each turn")
+    roles = ("holds the Hand", "holds the Hourglass")
+    metrics = (
+        Metric("win", "P(this side removes the enemy)"),
+        Metric("loss", "P(this side is removed)"),
+        Metric("neither", "P(both stand after the five turns)"),
+        Metric("wounds_inflicted", "Wound tokens this side dealt"),
+        Metric("wounds_taken", "Wound tokens this side took"),
+        Metric("tokens_spent", "Order tokens this side spent on activations"),
+        Metric("panicked", "P(this side panicked)"),
+        Metric("fraction_lost", "fraction of this side's Health destroyed (1 when removed)"),
+        Metric("cost_destroyed", "Order tokens' worth of the enemy destroyed (its cost x fraction lost)"),
+        Metric("net_tokens", "tokens' worth destroyed - tokens' worth lost"),
+        Metric("net_per_token", "net tokens' worth per token of this side's cost (the primary value)"),
+    )
+    primary_metric = "net_per_token"
+    win_metric = "win"
+    payoff_metric = "net_tokens"
+    payoff_description = "net tokens' worth per token of the pair's mean cost, averaged over both roles"
+    fair_cost_rule = FairCostRule(
+        "even-trade", "the even-trade price: the activation cost at which the tokens' worth it destroys "
+                      "equals the share of itself it loses over its duels (sum of cost destroyed / sum of "
+                      "the fraction of itself lost)", gain="cost_destroyed", loss="fraction_lost")
+    value_per_cost_description = "net tokens' worth per token spent on its cost (the primary value)"
+
+    def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
+        from rulesets.warbound import catalog as catalog_io
+
+        return catalog_io.load(user_paths=tuple(paths))
+
+    def catalog_files(self, catalog: Any) -> list[tuple[str, str]]:
+        return list(getattr(catalog, "files", ())) or [(catalog.source, catalog.sha256)]
+
+    def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
+        from rulesets.warbound.duel import default_leader
+
+        wanted = None
+        if only:
+            wanted = set()
+            for name in only:
+                base, formation = _split(name)
+                key = catalog.character(base).key
+                wanted.add(key + (FORMATION_SUFFIX if formation else ""))
+                if not formation and not name.strip().lower().endswith(FORMATION_SUFFIX):
+                    wanted.add(key + FORMATION_SUFFIX)
+        out = []
+        for c in catalog.characters.values():
+            if c.panic is None:
+                continue  # a duel needs the panic side (reports say which were left out)
+            leader = default_leader(c, catalog)
+            for formation in (False, True):
+                entry = Entry(c, formation, leader, catalog.formation_for(c.key) if formation else None,
+                              catalog.board)
+                contestant = _contestant(entry)
+                if wanted is None or contestant.key in wanted:
+                    out.append(contestant)
+        return out
+
+    def engage(self, a: Contestant, b: Contestant, rulings: WarboundRulings, *, seed: int,
+               trials: int | None = None, precision: float | None = None,
+               threads: int | None = None) -> Engagement:
+        from rulesets.warbound.duel import PRECISION_BATCH, PRECISION_BLOCK, simulate_duel
+
+        if trials is None:
+            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        result = simulate_duel(_fighter(a.subject), _fighter(b.subject), a.subject.board, rulings,
+                               trials=trials, seed=seed, threads=threads, precision=precision,
+                               block_trials=PRECISION_BLOCK, max_batch_trials=PRECISION_BATCH)
+        return Engagement(a, b, seed=seed, raw=result.records, score=_fields, method="Monte Carlo",
+                          linear=_linear)
+
+    def stats(self) -> tuple[str, ...]:
+        return STATS
+
+    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
+        chars = dict(catalog.characters)
+
+        def target(name: str, text: str):
+            if not name.strip():
+                raise OptionError(f"{text!r} names no character")
+            base, _ = _split(name)
+            return dataclasses.replace(catalog, characters=chars).character(base)
+
+        for change in sets:
+            c = target(change.target, change.text)
+            chars[c.key] = _changed(c, change)
+        for change in costs:
+            c = target(change.target, change.text)
+            chars[c.key] = _recosted(c, change.cost, change.text)
+        return dataclasses.replace(catalog, characters=chars)
+
+    def tables(self) -> dict[str, StandardTable]:
+        from reports.warbound import tables as t
+
+        return {
+            "hit": StandardTable("hit", "P(hit) and expected hits by target value, dice, Aim and Formation",
+                                 t.hit_table),
+            "armor": StandardTable("armor", "Wounds and Break tokens of 1-12 damage by armor value and "
+                                            "points",
+                                   t.armor_table),
+            "stress": StandardTable("stress", "Stress tokens of a roll by dice, Aim and WB-aim-stress",
+                                    t.stress_table),
+        }
+
+    def value_per_cost(self, value: float, cost: float) -> float:
+        return value
+
+    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
+        return 1.0 / ((a.cost + b.cost) / 2.0)
+
+    def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
+        from rulesets.warbound.duel import DEFAULT_DISTANCE, NOT_MODELLED
+
+        notes = ["the rulebook prints no character profiles: values marked illustrative are invented to make "
+                 "the characters playable (`balance units warbound` lists them); give real ones with "
+                 "--catalog",
+                 f"duels start {DEFAULT_DISTANCE} tiles apart (illustrative: the scenario that places the "
+                 f"characters is not in the rulebook, line 324); the Action Board's layout is an image "
+                 f"missing from the text, so the packaged board is illustrative"]
+        illustrative = sorted({c.group for c in contestants if c.illustrative})
+        if illustrative:
+            notes.append(f"illustrative data in: {', '.join(illustrative)}")
+        left_out = sorted(c.key for c in catalog.characters.values() if c.panic is None)
+        if left_out:
+            notes.append(f"left out (no panic side to flip to): {', '.join(left_out)}")
+        notes.append(f"not modelled in duels: {'; '.join(NOT_MODELLED)}")
+        return notes
+
+
+METRIC_NAMES = tuple(m.name for m in WarboundRuleset.metrics)
+
+
+def _split(name: str) -> tuple[str, bool]:
+    low = name.strip().lower()
+    if low.endswith(FORMATION_SUFFIX):
+        return low[: -len(FORMATION_SUFFIX)], True
+    return low, False
+
+
+def _fighter(entry: Entry):
+    from rulesets.warbound.catalog import with_formation
+    from rulesets.warbound.duel import Fighter
+
+    c = entry.character
+    front, panic, modifier = c.front, c.panic, 0
+    if entry.formation:
+        front, panic = with_formation(front, entry.card), with_formation(panic, entry.card)
+        modifier = entry.card.hit_bonus
+    return Fighter(c.name, front, panic, tuple(entry.leader.orders), entry.leader.faction == c.faction,
+                   modifier)
+
+
+def _changed(c, change: StatChange):
+    if change.op != "=":
+        raise OptionError(f"change {change.text!r}: {change.stat} takes =, not {change.op}")
+    if change.stat == "cost":
+        return _recosted(c, change.number(), change.text)
+    side, stat = ("panic", change.stat[6:]) if change.stat.startswith("panic.") else ("front", change.stat)
+    if stat not in PROFILE_STATS:
+        close = difflib.get_close_matches(change.stat, STATS, n=2)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
+                         f"accepted: {', '.join(STATS)}")
+    profile = getattr(c, side)
+    if profile is None:
+        raise RulesError(f"change {change.text!r}: {c.name} has no panic side in the catalog")
+    if stat in OPTIONAL and change.value.strip().lower() == "none":
+        value = None
+    else:
+        value = change.whole(*PROFILE_STATS[stat])
+    changed = dataclasses.replace(profile, **{stat: value})
+    if stat == "armor_points" and value and changed.armor_value is None:
+        raise RulesError(f"change {change.text!r}: armor points need an armor value (set armor_value too)")
+    if changed.cost < 1:
+        raise RulesError(f"change {change.text!r}: an activation cost of {changed.cost} Order tokens is not "
+                         f">= 1")
+    return dataclasses.replace(c, **{side: changed})
+
+
+def _recosted(c, cost: float, text: str):
+    """The front card's activation cost set to ``cost`` tokens: its coloured part kept, the rest
+    colourless (a panic side keeps its own cost, raised by as much)."""
+    if not float(cost).is_integer() or cost < 1:
+        raise OptionError(f"change {text!r}: an activation cost is a whole number of Order tokens >= 1, "
+                          f"not {cost:g}")
+    total = int(cost)
+    front = c.front
+    coloured = min(front.cost_coloured, total)
+    delta = total - front.cost
+    new_front = dataclasses.replace(front, cost_coloured=coloured, cost_colourless=total - coloured)
+    panic = c.panic
+    if panic is not None:
+        colourless = max(0, panic.cost_colourless + delta)
+        panic = dataclasses.replace(panic, cost_colourless=colourless)
+    return dataclasses.replace(c, front=new_front, panic=panic)
