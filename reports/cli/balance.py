@@ -133,11 +133,13 @@ def _summary(report, saved: list[Path]) -> str:
     meta = dict(report.meta)
     rank = report.sections[0].data
     unit = rank["cost_unit"].iloc[0] if len(rank) else ""
+    # whole numbers for costs in the tens and hundreds (AP, points), two decimals for a few Order tokens
+    d = 0 if len(rank) and rank["cost"].min() >= 20 else 2
 
     def line(row) -> str:
         return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost "
-                f"{row['fair_cost']:.0f} [{row['fair_cost_low']:.0f}, {row['fair_cost_high']:.0f}] {unit}, "
-                f"{row['verdict']}")
+                f"{row['fair_cost']:.{d}f} [{row['fair_cost_low']:.{d}f}, {row['fair_cost_high']:.{d}f}] "
+                f"{unit}, {row['verdict']}")
 
     out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
     out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts

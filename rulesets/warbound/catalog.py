@@ -1,23 +1,18 @@
 """Load the Warbound catalog: the cards the rulebook names (seed 004), printed facts sourced, every other
 value illustrative.
 
-The rulebook prints no Character, Leader, Equipment or Vocation card: only facts scattered through its
-examples (the COPP's built-in ranged weapon, line 245; Splatter's Opportunist skill, line 557; ...) and the
-printed rules of the Formation card (lines 543-575). The packaged ``data/examples.toml`` keeps each fact as
-printed, with its line in ``sources``, and marks every value it had to invent in ``illustrative``; its
-header comment describes the schema. User files given to :func:`load` have the same schema and are applied
-on top: an entry whose key exists in the same table replaces it as a whole, a new key adds one, and a
-``[board]`` table replaces the Action Board.
+The rulebook prints no card, only facts scattered through its examples (the COPP's built-in ranged weapon,
+line 245; Splatter's Opportunist skill, line 557; ...) and the rules of the Formation card (lines
+543-575). The packaged ``data/examples.toml`` keeps each fact with its line in ``sources`` and lists every
+invented value in ``illustrative``; its header comment describes the schema and the ranges. User files
+given to :func:`load` use the same schema and are applied on top: an entry whose key exists in the same
+table replaces it as a whole, a new key adds one, a ``[board]`` replaces the Action Board.
 
-Paths. ``sources`` and ``illustrative`` name the value fields of an entry by path: ``name``, ``faction``,
-``front.attack``, ``panic.morale``, ``front.skills[0].text``; an ancestor (``panic``, ``front.skills[0]``)
-stands for every value under it. Every value field (:attr:`Character.value_paths`) is covered by exactly
-one of the two. A value that is absent is a value too: a missing ``attack`` says the character cannot
-Fight, a missing ``morale`` that it has no Morale Point pool.
-
-Validation. Breaking the schema (the ranges are in the packaged file's header) raises :class:`CatalogError`
-with one line naming file, entry, key and value, and what is accepted, e.g. ``my.toml: characters.copp:
-front.attack: expected a whole number from 2 to 12, got 13``.
+Paths (``name``, ``front.attack``, ``panic.morale``, ``front.skills[0].text``; an ancestor such as
+``panic`` stands for every value under it) name the value fields of an entry; each is in exactly one of
+``sources`` and ``illustrative``. An absent ``attack``, accuracy or ``morale`` is a value too. Breaking the
+schema raises :class:`CatalogError`, one line naming file, entry, key and value, and what is accepted:
+``my.toml: characters.copp: front.attack: expected a whole number from 2 to 12, got 13``.
 
 Pure Python: the command tree may import this; tomllib (rulesets.toml_fields) is imported when reading.
 """
@@ -300,9 +295,8 @@ class Catalog:
     files: tuple[tuple[str, str], ...]
 
     def entry(self, table: str, name: str) -> Any:
-        """The entry of ``table`` (characters, leaders, formations, equipment, vocations) with this key or
-        printed name, ignoring case, spaces, hyphens and apostrophes; a RulesError naming it, suggesting
-        the closest and listing the known keys otherwise."""
+        """The entry of ``table`` with this key or printed name (case, spaces, hyphens and apostrophes
+        ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
         if table not in ENTRY_TABLES:
             raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(ENTRY_TABLES)}")
         entries: dict[str, Any] = getattr(self, table)
@@ -311,7 +305,7 @@ class Catalog:
             if wanted and wanted in (_norm(key), _norm(entry.name)):
                 return entry
         labels = {**{k: k for k in entries}, **{e.name.lower(): k for k, e in entries.items()}}
-        close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.5)
+        close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.6)
         close = list(dict.fromkeys(labels[c] for c in close))
         hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise RulesError(f"unknown {ENTRY_TABLES[table]} {name!r}{hint}; known: {', '.join(sorted(entries))}")
@@ -610,11 +604,9 @@ def _check_formations(characters: dict[str, Character], formations: dict[str, Fo
 
 def _read_bytes(label: str, read: Any) -> str:
     try:
-        data = read()
+        return read().decode("utf-8")
     except OSError as exc:
         raise CatalogError(f"{label}: cannot read: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CatalogError(f"{label}: not UTF-8 text (byte {exc.start})") from None
 

@@ -2,7 +2,8 @@
 armor saves with Break tokens, and the joint outcome of one attack with the death and panic it may cause.
 
 Every die is one of three kinds (seed 004): a natural [1] (fails, gives no Stress: lines 359, 465), a
-miss that gives Stress, or a hit (which gives Stress too). Success is monotone in the face (a natural [1]
+miss that gives Stress, or a hit (which gives Stress too); under WB-formation-bonus=natural-1-modified a
+natural [1] may hit, and still gives no Stress. Success is monotone in the face (a natural [1]
 is the lowest face and a natural [10] the highest), so Aim's "roll 1 additional die and discard the
 lowest" (line 492) keeps min(dice, hits of all the dice rolled) hits, and the discarded die is a natural
 [1] whenever any die shows one. The dice are independent, so a roll of n dice is a trinomial: all sums
@@ -47,27 +48,35 @@ def succeeds(face: int, value: int, modifier: int = 0, natural_one_modified: boo
 @functools.lru_cache(maxsize=512)
 def die_kinds(value: int, modifier: int = 0,
               natural_one_modified: bool = False) -> tuple[float, float, float]:
-    """(P(natural [1]), P(a miss that is not a natural [1]), P(hit)) of one die against ``value``.
-
-    Under natural-1-modified a natural [1] that succeeds is a hit (and gives Stress, like every hit)."""
+    """(P(natural [1]), P(a miss that is not a natural [1]), P(a hit that is not a natural [1])) of one die
+    against ``value``: the natural [1] gives no Stress, hit or miss (lines 465, 507); whether it hits is
+    :func:`natural_one_hits`."""
     ones = misses = hits = 0
     for face in FACES:
-        if succeeds(face, value, modifier, natural_one_modified):
-            hits += 1
-        elif face == NATURAL_FAIL:
+        if face == NATURAL_FAIL:
             ones += 1
+        elif succeeds(face, value, modifier, natural_one_modified):
+            hits += 1
         else:
             misses += 1
     return ones / SIDES, misses / SIDES, hits / SIDES
 
 
+def natural_one_hits(value: int, modifier: int = 0, natural_one_modified: bool = False) -> bool:
+    """Whether a natural [1] hits: never (line 359), unless WB-formation-bonus=natural-1-modified and
+    1 + ``modifier`` reaches ``value`` (then every face hits)."""
+    return succeeds(NATURAL_FAIL, value, modifier, natural_one_modified)
+
+
 def p_success(value: int, modifier: int = 0, natural_one_modified: bool = False) -> float:
     """P(one die meets ``value``): a hit roll, or an armor roll (no modifier)."""
-    return die_kinds(value, modifier, natural_one_modified)[2]
+    p_one, _, p_hit = die_kinds(value, modifier, natural_one_modified)
+    return p_hit + (p_one if natural_one_hits(value, modifier, natural_one_modified) else 0.0)
 
 
 def _trinomial(n: int, kinds: tuple[float, float, float]) -> np.ndarray:
-    """[h, u]: P(h hits and u dice other than a natural [1] among n dice), 0 <= h <= u <= n."""
+    """[h, u]: P(h hits that are not a natural [1] and u dice other than a natural [1] among n dice),
+    0 <= h <= u <= n."""
     p_one, p_miss, p_hit = kinds
     out = np.zeros((n + 1, n + 1))
     for u in range(n + 1):
@@ -117,11 +126,15 @@ class HitRoll:
 def _hit_stress(kept: int, rolled: int, value: int, modifier: int, natural_one_modified: bool,
                 stress_all_rolled: bool) -> np.ndarray:
     table = _trinomial(rolled, die_kinds(value, modifier, natural_one_modified))
+    ones_hit = natural_one_hits(value, modifier, natural_one_modified)
     out = np.zeros((kept + 1, rolled + 1))
     for h in range(rolled + 1):
         for u in range(h, rolled + 1):
+            # u dice are not a natural [1]; the rolled - u natural [1]s are the lowest dice (Aim discards
+            # one of them first) and hit only when every face does
+            hits = h + (rolled - u if ones_hit else 0)
             stress = u if stress_all_rolled else min(kept, u)
-            out[min(kept, h), stress] += table[h, u]
+            out[min(kept, hits), stress] += table[h, u]
     out.setflags(write=False)
     return out
 

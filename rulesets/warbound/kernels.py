@@ -94,14 +94,19 @@ def _choose(prof, st, s, distance, is_open, board):
         if prof[s, p, P_ACCURACY] < 0:
             return -1, -1, distance
         # a shooter that cannot Fight steps away (no shot with an enemy adjacent, line 415), then shoots
-        speed = prof[s, p, P_SPEED]
-        i = _first_open(is_open, board, A_MOVE_SHOOT, -1, -1)
-        if i >= 0:
-            return i, K_SHOOT, 1 + speed
-        i = _first_open(is_open, board, A_RUN, -1, -1)
-        if i >= 0:
-            return i, -1, 1 + speed + prof[s, p, P_RUN]
-        return _first_open(is_open, board, A_MOVE, -1, -1), -1, 1 + speed
+        # a move goes "onto at least one tile" (387): no Move with speed 0, no Run with speed + run 0
+        speed, run = prof[s, p, P_SPEED], prof[s, p, P_RUN]
+        if speed >= 1:
+            i = _first_open(is_open, board, A_MOVE_SHOOT, -1, -1)
+            if i >= 0:
+                return i, K_SHOOT, 1 + speed
+        if speed + run >= 1:
+            i = _first_open(is_open, board, A_RUN, -1, -1)
+            if i >= 0:
+                return i, -1, 1 + speed + run
+        if speed >= 1:
+            return _first_open(is_open, board, A_MOVE, -1, -1), -1, 1 + speed
+        return -1, -1, distance
     if prof[s, p, P_ACCURACY] >= 0:
         i = _first_open(is_open, board, A_AIM_SHOOT, -1, -1)
         if i >= 0:
@@ -118,12 +123,14 @@ def _choose(prof, st, s, distance, is_open, board):
         i = _first_open(is_open, board, A_RUN_FIGHT, -1, -1)
         if i >= 0:
             return i, K_FIGHT, 1
-    i = _first_open(is_open, board, A_RUN, -1, -1)
-    if i >= 0:
-        return i, -1, max(1, distance - speed - run)
-    i = _first_open(is_open, board, A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT)
-    if i >= 0:
-        return i, -1, max(1, distance - speed)
+    if speed + run >= 1:
+        i = _first_open(is_open, board, A_RUN, -1, -1)
+        if i >= 0:
+            return i, -1, max(1, distance - speed - run)
+    if speed >= 1:
+        i = _first_open(is_open, board, A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT)
+        if i >= 0:
+            return i, -1, max(1, distance - speed)
     return -1, -1, distance
 
 
