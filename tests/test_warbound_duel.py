@@ -1,0 +1,143 @@
+"""Warbound duels and attacks: the compiled kernel (each attack drawn whole from its exact table) against the
+plain-Python twin (tests/naive_warbound.py, every die rolled), on catalog characters, Formations, rulings and
+ranges; thread and batching independence; simulated attacks against the exact distribution."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from naive_warbound import Profile as NaiveProfile
+from naive_warbound import Side as NaiveSide
+from naive_warbound import duel as naive_duel
+
+from rulesets.warbound import catalog as catalog_io
+from rulesets.warbound import kernels as K
+from rulesets.warbound.duel import Fighter, duel_args, fighter, simulate_attack, simulate_duel
+from rulesets.warbound.exact import HitRoll, Target, attack_pmf
+from rulesets.warbound.rules import WarboundRulings
+from simcore import runner
+from simcore.stats import chisquare_gof, chisquare_two_sample
+
+CATALOG = catalog_io.load()
+KERNEL_DUELS = 200_000
+TWIN_DUELS = 12_000
+P_MIN = 1e-4
+
+
+def naive_profile(f: Fighter, p) -> NaiveProfile:
+    """The twin's view of one side of a card, with what an activation costs under it."""
+    return NaiveProfile(attack=p.attack, attack_dice=p.attack_dice, speed=p.speed, run=p.run,
+                        accuracy_near=p.accuracy_near, accuracy_far=p.accuracy_far, shoot_dice=p.shoot_dice,
+                        health=p.health, morale=p.morale, armor_points=p.armor_points,
+                        armor_value=p.armor_value, price=f.price(p), move_price=f.price(p, move=True))
+
+
+def naive_side(f: Fighter) -> NaiveSide:
+    return NaiveSide(naive_profile(f, f.front), naive_profile(f, f.panic) if f.panic is not None else None,
+                     price=f.price(f.front), move_price=f.price(f.front, move=True), orders=f.orders,
+                     modifier=f.modifier, no_panic=f.no_panic)
+
+
+SCENARIOS = {
+    "copp shoots roh-na in": ("copp", "roh-na", {}, 6, False),
+    "splatter in formation vs analyst, adjacent": ("splatter@formation", "analyst", {}, 1, False),
+    "oshi-goru formation vs drummer, both each turn": ("oshi-goru@formation", "ork-edo-drummer",
+                                                       {"order_periods": "both-each-turn"}, 4, False),
+    "analyst vs copp far, kept stress": ("analyst", "copp", {"aim_stress": "kept"}, 8, True),
+}
+KEYS = ("outcome", "turn")
+FIELDS = (K.R_OUTCOME, K.R_TURN)
+SIDE_KEYS = ("wounds", "tokens", "panicked", "activations")
+SIDE_FIELDS = (K.R_WOUNDS_0, K.R_TOKENS_0, K.R_PANIC_0, K.R_ACTS_0)
+
+
+def _fighter(name: str) -> Fighter:
+    base, _, formation = name.partition("@")
+    return fighter(CATALOG.character(base), CATALOG, formation=formation == "formation")
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_duel_kernel_matches_the_naive_twin(name):
+    key_a, key_b, changes, distance, far = SCENARIOS[name]
+    rulings = WarboundRulings(**changes)
+    a, b = _fighter(key_a), _fighter(key_b)
+    args = duel_args(a, b, CATALOG.board, rulings, distance=distance, range_far=far)
+    rec = runner.run_records(K.duel_records, args, K.N_RECORD, KERNEL_DUELS, 11, threads=1).records
+    rng = random.Random(11)
+    twin = [naive_duel(rng, naive_side(a), naive_side(b), board=CATALOG.board.periods, distance=distance,
+                       range_far=far, rulings_order_periods=rulings.order_periods,
+                       stress_all_rolled=rulings.aim_stress == "all-rolled") for _ in range(TWIN_DUELS)]
+    checks = [(key, col, [o[key] for o in twin]) for key, col in zip(KEYS, FIELDS, strict=True)]
+    checks += [(f"{key}[{s}]", col + s, [o[key][s] for o in twin])
+               for key, col in zip(SIDE_KEYS, SIDE_FIELDS, strict=True) for s in (0, 1)]
+    for label, column, values in checks:
+        width = max(int(rec[:, column].max()), max(values)) + 1
+        fit = chisquare_two_sample(np.bincount(rec[:, column], minlength=width),
+                                   np.bincount(values, minlength=width))
+        assert fit.pvalue > P_MIN, (label, fit)
+    # the scenario is a contest: something happens, and not always the same thing
+    assert rec[:, K.R_WOUNDS_0:K.R_WOUNDS_1 + 1].sum() > 0
+    assert np.unique(rec[:, K.R_TURN]).size > 1 or np.unique(rec[:, K.R_OUTCOME]).size > 1
+
+
+def test_same_seed_same_records_any_threads_and_batching():
+    a, b = _fighter("copp"), _fighter("roh-na@formation")
+    args = duel_args(a, b, CATALOG.board, WarboundRulings())
+    one = runner.run_records(K.duel_records, args, K.N_RECORD, 50_000, 5, threads=1).records
+    two = runner.run_records(K.duel_records, args, K.N_RECORD, 50_000, 5, threads=2, max_batch_trials=7_000)
+    np.testing.assert_array_equal(one, two.records)
+    prefix = runner.run_records(K.duel_records, args, K.N_RECORD, 20_000, 5, threads=1).records
+    np.testing.assert_array_equal(one[:20_000], prefix)
+
+
+def test_records_add_up():
+    result = simulate_duel(_fighter("splatter"), _fighter("roh-na"), CATALOG.board, trials=20_000, seed=2)
+    rec = result.records
+    removed = rec[:, K.R_OUTCOME]
+    assert np.array_equal(rec[:, K.R_LOST_1] == 1, removed == K.OUT_SIDE_0)
+    assert np.array_equal(rec[:, K.R_LOST_0] == 1, removed == K.OUT_SIDE_1)
+    assert np.all(rec[rec[:, K.R_OUTCOME] == K.OUT_NEITHER, K.R_TURN] == 5)
+    front = (result.a.front.health, result.b.front.health)
+    for s in (0, 1):
+        lost = rec[:, K.R_LOST_0 + s] == 1
+        assert np.all(rec[lost, K.R_DAMAGE_0 + s] == front[s])
+        assert np.all(rec[~lost, K.R_DAMAGE_0 + s] == np.minimum(rec[~lost, K.R_WOUNDS_0 + s], front[s] - 1))
+    for s, f in enumerate((result.a, result.b)):
+        # an activation costs at least the cheapest price of the side's profiles; the tokens spent never
+        # exceed the Leader's five turns of Orders
+        cheapest = min(f.price(p, move=True) for p in f.profiles)
+        assert np.all(rec[:, K.R_TOKENS_0 + s] >= rec[:, K.R_ACTS_0 + s] * cheapest)
+        assert rec[:, K.R_TOKENS_0 + s].max() <= 2 * f.orders[0] + 3 * f.orders[1]
+        assert rec[:, K.R_ACTS_0 + s].max() > 0
+
+
+@pytest.mark.parametrize(("roll", "target", "changes"), [
+    (HitRoll(2, 7, aim=True), Target(2, 6, morale=3), {}),
+    (HitRoll(3, 6, formation=True), Target(1, 8, broken=0, morale=5), {"aim_stress": "kept"}),
+    (HitRoll(1, 9, aim=True, modifier=-1), Target(3, 5, broken=1), {}),
+    (HitRoll(4, 3, modifier=2), Target(morale=9), {"formation_bonus": "natural-1-modified"}),
+])
+def test_simulated_attacks_follow_the_exact_distribution(roll, target, changes):
+    """10^6 attacks, each one draw, against the exact marginals (p > 1e-4); the same counts whatever the
+    threads."""
+    rulings = WarboundRulings(**changes)
+    exact = attack_pmf(roll, target, rulings)
+    one = simulate_attack(roll, target, rulings, trials=10**6, seed=4, threads=1)
+    two = simulate_attack(roll, target, rulings, trials=10**6, seed=4, threads=2)
+    np.testing.assert_array_equal(one.run.counts, two.run.counts)
+    for axis, pmf in (("wounds", exact.sum(axis=(1, 2))), ("breaks", exact.sum(axis=(0, 2))),
+                      ("stress", exact.sum(axis=(0, 1)))):
+        counts = one.run.counts[{"wounds": 0, "breaks": 1, "stress": 2}[axis]]
+        assert counts[pmf.size:].sum() == 0
+        assert chisquare_gof(counts[:pmf.size], pmf).pvalue > P_MIN, axis
+
+
+def test_a_wrong_stress_reading_is_caught():
+    """The check has power: attacks simulated under WB-aim-stress=kept fail against all-rolled's PMF."""
+    roll, target = HitRoll(2, 7, aim=True), Target(morale=9)
+    sim = simulate_attack(roll, target, WarboundRulings(aim_stress="kept"), trials=10**5, seed=1)
+    pmf = attack_pmf(roll, target, WarboundRulings()).sum(axis=(0, 1))
+    counts = sim.run.counts[2][:pmf.size]
+    assert chisquare_gof(counts, pmf).pvalue < 1e-10
