@@ -892,6 +892,127 @@ def bench_dragonbond_table() -> list[Row]:
                     f"max abs diff {diff:.1e}", target, ratio >= 100 and diff <= 1e-12)]
 
 
+WB_NAIVE_ATTACKS = 100_000
+
+
+def bench_warbound_attack() -> list[Row]:
+    """Two dice at 7+ with Aim against 2 armor points at 6+ and a Morale pool: the kernel against the twin."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from naive_warbound import roll_attack
+
+    from rulesets.warbound.duel import simulate_attack
+    from rulesets.warbound.exact import HitRoll, Target, attack_outcome
+    from rulesets.warbound.rules import WarboundRulings
+
+    roll, target = HitRoll(2, 7, aim=True), Target(2, 6, morale=4)
+    exact_mean = attack_outcome(roll, target, WarboundRulings()).mean("wounds")
+    simulate_attack(roll, target, trials=1000, seed=1, threads=1)
+    rng = random.Random(1)
+
+    def twin() -> list[tuple[int, int, int]]:
+        return [roll_attack(rng, 2, 7, aim=True, armor_points=2, armor_value=6)
+                for _ in range(WB_NAIVE_ATTACKS)]
+
+    trials = calibrated_trials(lambda t: simulate_attack(roll, target, trials=t, seed=1, threads=1), 10**6)
+    (ours_s, ours), (twin_s, _) = best_times([
+        lambda: simulate_attack(roll, target, trials=trials, seed=1, threads=1), twin])
+    rate, twin_rate = trials / ours_s, WB_NAIVE_ATTACKS / twin_s
+    z = z_score(histogram_mean(ours.counts("wounds")), exact_mean)
+    measured = (f"simulate_attack {rate / 1e6:.1f} M attacks/s; plain-Python twin {twin_rate / 1e3:.1f} k "
+                f"attacks/s; {rate / twin_rate:.0f}×; mean Wound tokens vs exact: z = {z:+.1f}")
+    label = ("Warbound shooting attack, 2 dice at 7+ with Aim against 2 armor points at 6+ (Wound, Break and "
+             "Stress tokens), 1 thread: `simulate_attack` (one draw from the exact joint table) vs the "
+             "plain-Python twin (tests/naive_warbound.py on `random.Random`, every die rolled)")
+    return [(label, measured, "≥ 10 M/s and ≥ 300×", rate >= 1e7 and rate / twin_rate >= 300 and abs(z) <= 5)]
+
+
+def _wb_entries():
+    for value in range(2, 13):
+        for dice in range(1, 5):
+            for aim in (False, True):
+                for formation in (False, True):
+                    yield "hit", (dice, value, aim, formation)
+    for armor_value in range(2, 12):
+        for points in range(1, 5):
+            for damage in range(1, 13):
+                yield "armor", (damage, armor_value, points)
+
+
+def _wb_ours() -> list[float]:
+    """The numbers of `balance table warbound hit` and `armor`, as those tables compute them (their rows
+    come in the order of :func:`_wb_entries`)."""
+    from reports.warbound.tables import armor_rows, hit_rows
+    from rulesets.warbound.rules import WarboundRulings
+
+    return ([x for row in hit_rows(WarboundRulings()) for x in row[4:6]]
+            + [x for row in armor_rows() for x in row[3:6]])
+
+
+def _wb_icepool(pooled: bool) -> list[float]:
+    """The same numbers from icepool: a hit is a 0/1 die (the d12's faces, a natural [1] failing and a
+    natural [10] succeeding), summed (``n @ die``) or, with Aim, the highest n of n + 1; a save likewise,
+    the Wounds ``damage - min(saves, points)``. ``pooled``: every roll as a pool's ``highest``."""
+    import icepool
+
+    from rulesets.warbound.rules import FACES
+
+    def indicator(value: int, modifier: int):
+        return icepool.Die([1 if f == 10 or (f != 1 and f + modifier >= value) else 0 for f in FACES])
+
+    out = []
+    for kind, (a, b, c, *d) in _wb_entries():
+        if kind == "hit":
+            dice, value, aim, formation = a, b, c, d[0]
+            hit = indicator(value, 1 if formation else 0)
+            kept = dice + (1 if formation else 0)
+            if aim:
+                hits = hit.pool(kept + 1).highest(kept).sum()
+            elif pooled:
+                hits = hit.pool(kept).sum()
+            else:
+                hits = kept @ hit
+            out += [1.0 - float(hits.probability(0)), float(hits.mean())]
+        else:
+            damage, armor_value, points = a, b, c
+            saves = (damage @ indicator(armor_value, 0)) if not pooled else indicator(armor_value, 0).pool(
+                damage).sum()
+            wounds = saves.map(lambda s, damage=damage, points=points: damage - min(s, points))
+            breaks = saves.map(lambda s, points=points: min(s, points))
+            out += [float(wounds.mean()), float(breaks.mean()), float(wounds.probability(0))]
+    return out
+
+
+def bench_warbound_table() -> list[Row]:
+    """The standard hit and armor tables' numbers (1792) from empty caches against icepool."""
+    label = ("Warbound hit and armor tables, 1,792 numbers (P(hit) and expected hits for 1..4 dice at 2..12 "
+             "with and without Aim and Formation; expected Wounds, Breaks and P(no Wound) for 1..12 damage "
+             "at armor 2..11 with 1..4 points): ours from empty caches vs the fastest icepool formulation "
+             "agreeing to 1e-12")
+    target = "≥ 100×, diff ≤ 1e-12"
+    if importlib.util.find_spec("icepool") is None:
+        return [(label, "n/a (icepool not installed)", target, None)]
+    from rulesets.warbound import exact as wbexact
+
+    _wb_ours()
+    (ours_s, ours), = best_times([cold(_wb_ours, wbexact)], repeats=10)
+    tried = []
+    for description, pooled in (("0/1 dice summed with `n @ die`, Aim as `pool(n + 1).highest(n)`", False),
+                                ("every roll as a pool: `die.pool(n).sum()`, Aim `highest(n)`", True)):
+        (ice_s, ice), = best_times([lambda pooled=pooled: _wb_icepool(pooled)], repeats=2)
+        diff = max(abs(x - y) for x, y in zip(ours, ice, strict=True))
+        tried.append((ice_s, diff, description))
+        log(f"  icepool {ice_s:.3f} s, max abs diff {diff:.1e}: {description}")
+    agreeing = [t for t in tried if t[1] <= 1e-12]
+    if not agreeing:
+        return [(label, "n/a (no icepool formulation agrees to 1e-12)", target, None)]
+    ice_s, diff, description = min(agreeing)
+    ratio = ice_s / ours_s
+    NOTES.append("icepool formulations tried for the Warbound tables: "
+                 + "; ".join(f"{d} {s:.2f} s ({x:.1e})" for s, x, d in sorted(tried)) + ".")
+    return [(label, f"ours {ours_s * 1e3:.1f} ms; icepool {ice_s:.2f} s with {description}; {ratio:.0f}×; "
+                    f"max abs diff {diff:.1e}", target, ratio >= 100 and diff <= 1e-12)]
+
+
 # ---------------------------------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------------------------------
@@ -921,6 +1042,8 @@ BENCHES = (
     Bench("metagame", "meta-game solve, 34 entries", bench_metagame),
     Bench("dragonbond-attack", "Dragonbond attack resolution vs plain-Python twin", bench_dragonbond_attack),
     Bench("dragonbond-table", "Dragonbond exact attack table vs icepool", bench_dragonbond_table),
+    Bench("warbound-attack", "Warbound attack resolution vs plain-Python twin", bench_warbound_attack),
+    Bench("warbound-table", "Warbound exact hit and armor tables vs icepool", bench_warbound_table),
 )
 
 

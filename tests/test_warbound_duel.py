@@ -129,7 +129,7 @@ def test_simulated_attacks_follow_the_exact_distribution(roll, target, changes):
     np.testing.assert_array_equal(one.run.counts, two.run.counts)
     for axis, pmf in (("wounds", exact.sum(axis=(1, 2))), ("breaks", exact.sum(axis=(0, 2))),
                       ("stress", exact.sum(axis=(0, 1)))):
-        counts = one.run.counts[{"wounds": 0, "breaks": 1, "stress": 2}[axis]]
+        counts = one.counts(axis)
         assert counts[pmf.size:].sum() == 0
         assert chisquare_gof(counts[:pmf.size], pmf).pvalue > P_MIN, axis
 
@@ -139,5 +139,5 @@ def test_a_wrong_stress_reading_is_caught():
     roll, target = HitRoll(2, 7, aim=True), Target(morale=9)
     sim = simulate_attack(roll, target, WarboundRulings(aim_stress="kept"), trials=10**5, seed=1)
     pmf = attack_pmf(roll, target, WarboundRulings()).sum(axis=(0, 1))
-    counts = sim.run.counts[2][:pmf.size]
+    counts = sim.counts("stress")[:pmf.size]
     assert chisquare_gof(counts, pmf).pvalue < 1e-10

@@ -11,9 +11,10 @@ from reports.tables import EXACT_ROW_FLOOR
 from rulesets.warbound.exact import (
     AttackOutcome,
     HitRoll,
-    armor_pmf,
+    armor_summaries,
     attack_outcome,
     hit_stress_pmf,
+    hit_summaries,
     hits_pmf,
 )
 from rulesets.warbound.rules import WarboundRulings
@@ -97,17 +98,21 @@ def attack_report(outcome: AttackOutcome, rulings: WarboundRulings, run=None) ->
     return Report("Warbound: one attack", meta, sections, notes=notes)
 
 
+def hit_rows(rulings: WarboundRulings) -> list[tuple]:
+    """(target, dice, aim, formation, P(at least one hit), expected hits) of the hit table, computed at once
+    (rulesets.warbound.exact.hit_summaries)."""
+    value, dice, aim, formation = (g.ravel() for g in np.meshgrid(
+        np.array(TABLE_VALUES), np.array(TABLE_DICE), [0, 1], [0, 1], indexing="ij"))
+    p_any, mean = hit_summaries(dice + formation, value, aim.astype(bool), formation, rulings)
+    yes = np.array(["no", "yes"])
+    return list(zip(value.tolist(), dice.tolist(), yes[aim].tolist(), yes[formation].tolist(), p_any.tolist(),
+                    mean.tolist(), strict=True))
+
+
 def hit_table(rulings: WarboundRulings) -> Report:
     """P(at least one hit) and the expected hits by target value (2..12), dice (1..4), Aim and Formation."""
-    rows = []
-    for value in TABLE_VALUES:
-        for dice in TABLE_DICE:
-            for aim in (False, True):
-                for formation in (False, True):
-                    p = hits_pmf(HitRoll(dice, value, aim, formation), rulings)
-                    rows.append((value, dice, "yes" if aim else "no", "yes" if formation else "no",
-                                 float(1.0 - p[0]), float(np.arange(p.size) @ p)))
-    table = Table.from_rows(rows, ["target", "dice", "aim", "formation", "p_hit", "expected_hits"])
+    table = Table.from_rows(hit_rows(rulings), ["target", "dice", "aim", "formation", "p_hit",
+                                                "expected_hits"])
     one = [(v, *(float(hits_pmf(HitRoll(1, v, aim, modifier=mod), rulings)[1])
                  for aim, mod in ((False, 0), (True, 0), (False, 1), (True, 1)))) for v in TABLE_VALUES]
     view = Table.from_rows(one, ["target", "one die", "Aim", "+1", "Aim and +1"])
@@ -119,19 +124,20 @@ def hit_table(rulings: WarboundRulings) -> Report:
                   [Section("one_die", "P(hit) of one die by target value", view)])
 
 
+def armor_rows() -> list[tuple]:
+    """(armor value, armor points, damage, expected Wounds, expected Breaks, P(no Wound)) of the armor
+    table, computed at once (rulesets.warbound.exact.armor_summaries)."""
+    value, points, damage = (g.ravel() for g in np.meshgrid(
+        np.array(TABLE_ARMOR_VALUES), np.array(TABLE_ARMOR_POINTS), np.array(TABLE_DAMAGE), indexing="ij"))
+    wounds, breaks, none = armor_summaries(damage, value, points)
+    return list(zip(value.tolist(), points.tolist(), damage.tolist(), wounds.tolist(), breaks.tolist(),
+                    none.tolist(), strict=True))
+
+
 def armor_table(rulings: WarboundRulings) -> Report:
     """Expected Wound and Break tokens, and P(no Wound), of 1..12 damage by armor value and armor points."""
-    rows = []
-    for value in TABLE_ARMOR_VALUES:
-        for points in TABLE_ARMOR_POINTS:
-            for damage in TABLE_DAMAGE:
-                pmf = armor_pmf(damage, value, points)
-                wounds = pmf.sum(axis=1)
-                breaks = pmf.sum(axis=0)
-                rows.append((value, points, damage, float(np.arange(wounds.size) @ wounds),
-                             float(np.arange(breaks.size) @ breaks), float(wounds[0])))
-    table = Table.from_rows(rows, ["armor_value", "armor_points", "damage", "expected_wounds",
-                                   "expected_breaks", "p_no_wound"])
+    table = Table.from_rows(armor_rows(), ["armor_value", "armor_points", "damage", "expected_wounds",
+                                           "expected_breaks", "p_no_wound"])
     meta = _meta(rulings, ("armor", "one die per damage, at the armor value or better saves, at most as many "
                                     "saves as unbroken armor points, each a Break token (lines 476-482)"))
     return Report("Warbound: armor rolls", meta,

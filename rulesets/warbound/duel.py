@@ -125,12 +125,15 @@ def _rolls(f: Fighter, profile, range_far: bool) -> list[HitRoll | None]:
 
 def attack_table(roll: HitRoll, target: Target, rulings: WarboundRulings,
                  add_wounds: int = 0) -> tuple[tuple, tuple[int, int]]:
-    """The guide table of one attack's (wounds, breaks, stress), flattened in C order, and the sizes of its
-    breaks and stress axes."""
+    """The guide table of one attack's (wounds, breaks, stress), its outcomes packed as ``wounds << (kb +
+    ks) | breaks << ks | stress`` (rulesets.warbound.kernels.draw_attack), and (kb, ks)."""
     from simcore.sampling import guide_table
 
     pmf = attack_pmf(roll, target, rulings, add_wounds)
-    return guide_table(pmf.ravel()), (pmf.shape[1], pmf.shape[2])
+    kb, ks = ((n - 1).bit_length() for n in pmf.shape[1:])
+    packed = np.zeros((pmf.shape[0], 1 << kb, 1 << ks))
+    packed[:, :pmf.shape[1], :pmf.shape[2]] = pmf
+    return guide_table(packed.ravel()), (kb, ks)
 
 
 def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:
@@ -176,9 +179,9 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
                             tgt = Target(available, target.armor_value if available else None,
                                          morale=1 if pool else None)
                             key = (roll, tgt.armor_value, available, pool)
-                            table, (nb_, ns) = attack_table(roll, tgt, rulings)
+                            table, (kb, ks) = attack_table(roll, tgt, rulings)
                             start, guide_at, k, _ = tables.place(key, 0, table)
-                            at_index[s, p, kind, q, available, pool] = (start, guide_at, k, nb_, ns)
+                            at_index[s, p, kind, q, available, pool] = (start, guide_at, k, kb, ks)
     cdf, values, guide = tables.arrays()
     codes, periods = board_arrays(board)
     return (prof, side, codes, periods, at_index, cdf, values, guide, np.int64(distance), np.int64(turns))
@@ -268,17 +271,27 @@ def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None
 
 @dataclass(frozen=True)
 class AttackRun:
-    """Simulated attacks: ``counts[0]`` Wound, ``counts[1]`` Break, ``counts[2]`` Stress tokens
-    (simcore.runner.RunResult)."""
+    """Simulated attacks: ``run.counts`` the joint histogram of the packed outcomes (wounds << (kb + ks) |
+    breaks << ks | stress; simcore.runner.RunResult), decoded by :meth:`counts`."""
 
     run: Any
+    kb: int
+    ks: int
 
     @property
     def trials(self) -> int:
         return self.run.trials
 
+    def counts(self, axis: str) -> np.ndarray:
+        """Trials by number of new Wound, Break or Stress tokens (``axis``)."""
+        joint = self.run.counts
+        index = np.arange(joint.size)
+        value = {"wounds": index >> (self.kb + self.ks), "breaks": (index >> self.ks) & ((1 << self.kb) - 1),
+                 "stress": index & ((1 << self.ks) - 1)}[axis]
+        return np.bincount(value, weights=joint, minlength=int(value.max()) + 1).astype(np.int64)
+
     def marginal(self, axis: str) -> np.ndarray:
-        return self.run.counts[{"wounds": 0, "breaks": 1, "stress": 2}[axis]] / self.run.trials
+        return self.counts(axis) / self.run.trials
 
 
 def simulate_attack(roll: HitRoll, target: Target, rulings: WarboundRulings | None = None, *, trials: int,
@@ -291,12 +304,13 @@ def simulate_attack(roll: HitRoll, target: Target, rulings: WarboundRulings | No
     from simcore.stats import histogram_mean
 
     rulings = rulings or WarboundRulings()
-    table, (nb_, ns) = attack_table(roll, target, rulings, add_wounds)
+    table, (kb, ks) = attack_table(roll, target, rulings, add_wounds)
     k, cdf, values, guide = table
-    at = np.array([0, 0, k, nb_, ns], np.int64)
-    width = max(roll.kept + add_wounds, ns) + 1
-    run = runner.run(K.attack_chunks, (at, cdf, values, guide), (3, width), trials, seed, threads=threads,
+    at = np.array([0, 0, k, kb, ks], np.int64)
+    size = int(values.max()) + 1
+    wounds_of = np.arange(size) >> (kb + ks)
+    run = runner.run(K.attack_chunks, (at, cdf, values, guide), (size,), trials, seed, threads=threads,
                      precision=precision,
-                     statistic=(lambda counts: histogram_mean(counts[0])) if precision else None,
+                     statistic=(lambda counts: histogram_mean(counts, wounds_of)) if precision else None,
                      progress=progress)
-    return AttackRun(run)
+    return AttackRun(run, kb, ks)

@@ -289,3 +289,46 @@ def attack_outcome(roll: HitRoll, target: Target, rulings: WarboundRulings,
 def expected_hits(roll: HitRoll, rulings: WarboundRulings) -> float:
     p = hits_pmf(roll, rulings)
     return float(np.arange(p.size) @ p)
+
+
+# --- whole tables at once (closed forms over arrays) -------------------------------------------------------
+
+def hit_summaries(dice, values, aim, modifiers, rulings: WarboundRulings) -> tuple[np.ndarray, np.ndarray]:
+    """P(at least one hit) and the expected hits of many rolls at once (arrays broadcast together; ``dice``
+    the dice kept, a Formation's included, ``modifiers`` its +1 included). Each die hits independently with
+    p, so with n dice rolled (one more with Aim): P(any) = 1 - (1 - p)^n, and the hits kept are the hits
+    rolled, less one when Aim's extra die hit too: E = n p - [Aim] p^n (the lowest die is discarded)."""
+    dice, values, aim, modifiers = np.broadcast_arrays(np.asarray(dice), np.asarray(values),
+                                                       np.asarray(aim, dtype=bool), np.asarray(modifiers))
+    n1m = rulings.formation_bonus == "natural-1-modified"
+    low, high = int(modifiers.min()), int(modifiers.max())
+    by_value = np.array([[p_success(v, m, n1m) if v >= MIN_VALUE else 1.0 for m in range(low, high + 1)]
+                         for v in range(MAX_VALUE + 1)])
+    p = by_value[values, modifiers - low]
+    rolled = dice + aim
+    all_hit = p ** rolled
+    return 1.0 - (1.0 - p) ** rolled, rolled * p - np.where(aim, all_hit, 0.0)
+
+
+def armor_summaries(damage, armor_values, points) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Expected Wound and Break tokens and P(no Wound) of ``damage`` against ``points`` unbroken armor points
+    at ``armor_values`` (arrays broadcast together): the saves S ~ Binomial(damage, q), Breaks min(S,
+    points) with E = sum over k = 1..points of P(S >= k), Wounds damage - Breaks, none only when every
+    damage is saved and the points suffice."""
+    damage, armor_values, points = np.broadcast_arrays(np.asarray(damage), np.asarray(armor_values),
+                                                       np.asarray(points))
+    top = int(damage.max()) if damage.size else 0
+    q = np.array([p_success(v) if v >= MIN_VALUE else 1.0 for v in range(MAX_VALUE + 1)])[armor_values]
+    k = np.arange(top + 1)
+    choose = np.zeros((top + 1, top + 1))
+    choose[:, 0] = 1.0
+    for a in range(1, top + 1):
+        choose[a, 1:] = choose[a - 1, 1:] + choose[a - 1, :-1]
+    d = damage[..., None]
+    pmf = np.where(k <= d, choose[damage][..., :] * q[..., None] ** k * (1.0 - q[..., None]) ** np.maximum(
+        d - k, 0), 0.0)
+    at_least = np.cumsum(pmf[..., ::-1], axis=-1)[..., ::-1]  # P(S >= k)
+    counted = (k >= 1) & (k <= points[..., None])
+    breaks = np.where(counted, at_least, 0.0).sum(axis=-1)
+    no_wound = np.where(points >= damage, q ** damage, 0.0)
+    return damage - breaks, breaks, no_wound

@@ -42,27 +42,21 @@ OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
 
 @nb.njit(inline="always", **TRIAL_JIT)
 def draw_attack(word, at, cdf, values, guide):
-    """(wounds, breaks, stress) of one attack drawn from the table ``at`` = (start, guide start, k, breaks
-    size, stress size) with one 64-bit word."""
+    """(wounds, breaks, stress) of one attack drawn from the table ``at`` = (start, guide start, k, bits of
+    breaks, bits of stress) with one 64-bit word: the outcome index packs them as
+    ``wounds << (kb + ks) | breaks << ks | stress``."""
     index = guide_pick(word, cdf, values, guide, at[0], at[1], at[2])
-    stress = index % at[4]
-    rest = index // at[4]
-    return rest // at[3], rest % at[3], stress
+    return index >> (at[3] + at[4]), (index >> at[4]) & ((1 << at[3]) - 1), index & ((1 << at[4]) - 1)
 
 
 @nb.njit(**JIT)
 def attack_chunks(at, cdf, values, guide, seed, first_chunk, total_trials, chunk_trials, out):
-    """One attack per trial, in simcore.runner's histogram contract: ``out[c, 0, w]``, ``out[c, 1, b]``,
-    ``out[c, 2, s]`` count the trials with w Wound, b Break and s Stress tokens (the last column holds
-    every larger count)."""
-    last = out.shape[2] - 1
+    """One attack per trial, in simcore.runner's histogram contract: ``out[c, i]`` counts the trials whose
+    packed outcome (see :func:`draw_attack`) is i: one count per attack, decoded afterwards."""
     for c in range(out.shape[0]):
         stream, trials = chunk_stream(seed, first_chunk + c, total_trials, chunk_trials)
         for _ in range(trials):
-            w, b, s = draw_attack(next_u64(stream), at, cdf, values, guide)
-            out[c, 0, min(w, last)] += 1
-            out[c, 1, min(b, last)] += 1
-            out[c, 2, min(s, last)] += 1
+            out[c, guide_pick(next_u64(stream), cdf, values, guide, at[0], at[1], at[2])] += 1
 
 
 @nb.njit(**TRIAL_JIT)
