@@ -97,7 +97,7 @@ def test_armor_example_two_wounds_one_break():
     two = armor_pmf(3, 6, 2)
     assert exactly(two[3, 0], F(1, 8)) and exactly(two[2, 1], F(3, 8)) and exactly(two[1, 2], F(1, 2))
     # the same through a whole attack: 3 dice that always hit (12+: natural [10] only is 1/6 each)
-    out = attack_pmf(HitRoll(3, 12), Target(armor_points=1, armor_value=6), R)
+    out = attack_pmf(HitRoll(3, 12), Target(armor_points=1, armor_value=6, panicked=True), R)
     assert exactly(out[2, 1, 0], F(1, 216) * F(7, 8))
     # no armor points left: every damage is a Wound
     assert armor_pmf(2, 6, 0)[2, 0] == 1.0
@@ -160,8 +160,10 @@ def test_a_panicked_target_takes_no_stress_and_does_not_panic_again():
     o = attack_outcome(HitRoll(3, 7), Target(health=5, morale=2, panicked=True), R)
     assert o.pmf.shape[2] == 1
     assert o.p_panic == 0.0 and o.p_panic_survives == 0.0
+    # no morale value given: the target still has a Morale pool and takes Stress; Panic is not judged
     o = attack_outcome(HitRoll(3, 7), Target(health=5), R)
-    assert o.pmf.shape[2] == 1 and o.p_panic is None
+    assert o.pmf.shape[2] == 4 and o.p_panic is None
+    assert exactly(o.marginal("stress")[3], F(11, 12) ** 3)
     # a morale of 1: any die but a natural [1] panics it
     o = attack_outcome(HitRoll(2, 7), Target(health=9, morale=1), R)
     assert exactly(o.p_panic, 1 - F(1, 144))
@@ -269,17 +271,19 @@ def icepool_attack(dice: int, value: int, *, aim: bool = False, modifier: int = 
     (7, False, 0, (1, 6), 0, 20, 0),
     (6, True, 0, (2, 6), 0, 20, 0),
     (7, True, 1, (3, 8), 1, 20, 0),
-    (10, False, -2, (2, 5), 0, None, 0),
+    (10, False, -2, (2, 5), 0, "panicked", 0),
     (5, True, 0, (4, 10), 2, 20, 1),
     (8, False, 1, (0, None), 0, 20, 2),
 ])
 def test_attack_pmf_matches_icepool(dice, value, aim, modifier, armor, broken, morale, add):
     points, armor_value = armor
-    target = Target(armor_points=points, armor_value=armor_value, broken=broken, morale=morale)
+    panicked = morale == "panicked"
+    target = Target(armor_points=points, armor_value=armor_value, broken=broken,
+                    morale=None if panicked else morale, panicked=panicked)
     for aim_stress in ("all-rolled", "kept") if aim else ("all-rolled",):
         rulings = WarboundRulings(aim_stress=aim_stress)
         ours = attack_pmf(HitRoll(dice, value, aim=aim, modifier=modifier), target, rulings, add_wounds=add)
         die = icepool_attack(dice, value, aim=aim, modifier=modifier, all_rolled=aim_stress == "all-rolled",
-                             stressable=morale is not None, armor_value=armor_value or 12,
+                             stressable=not panicked, armor_value=armor_value or 12,
                              available=points - broken, add_wounds=add)
         _assert_matches(ours, die, lambda x: (x // 10000, x // 100 % 100, x % 100))

@@ -177,7 +177,7 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
                     for available in range(points + 1):
                         for pool in (0, 1):
                             tgt = Target(available, target.armor_value if available else None,
-                                         morale=1 if pool else None)
+                                         panicked=not pool)
                             key = (roll, tgt.armor_value, available, pool)
                             table, (kb, ks) = attack_table(roll, tgt, rulings)
                             start, guide_at, k, _ = tables.place(key, 0, table)

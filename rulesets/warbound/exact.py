@@ -177,7 +177,8 @@ def armor_pmf(damage: int, armor_value: int, available: int) -> np.ndarray:
 class Target:
     """The character attacked, as it stands before the attack (lines 227-237, 476-482, 517-527).
 
-    ``morale`` None or ``panicked``: no Morale Point pool (no Stress, no Panic).
+    ``panicked``: no Morale Point pool (no Stress, no Panic, line 525); ``morale`` None: a pool whose value
+    is not given (Stress counted, Panic not judged).
     """
 
     armor_points: int = 0
@@ -208,14 +209,15 @@ class Target:
         if self.health is not None and self.wounds >= self.health:
             raise RulesError(f"Wound tokens {self.wounds} already reach the Health points {self.health}: the "
                              f"character was removed at the end of the activation that wounded it (line 227)")
-        if self.has_morale_pool and self.stress >= self.morale:
+        if self.has_morale_pool and self.morale is not None and self.stress >= self.morale:
             raise RulesError(f"Stress tokens {self.stress} already reach the morale value {self.morale}: the "
                              f"character panicked at the end of the last activation (line 519); say "
                              f"--panicked")
 
     @property
     def has_morale_pool(self) -> bool:
-        return self.morale is not None and not self.panicked
+        """Every character has one until it panics (line 519); ``morale`` None: its value is not given."""
+        return not self.panicked
 
     @property
     def available_armor(self) -> int:
@@ -274,9 +276,10 @@ def attack_outcome(roll: HitRoll, target: Target, rulings: WarboundRulings,
     wounds = np.arange(pmf.shape[0])[:, None, None]
     stress = np.arange(pmf.shape[2])[None, None, :]
     dead = (target.wounds + wounds >= target.health) if target.health is not None else None
-    panics = (target.stress + stress >= target.morale) if target.has_morale_pool else None
+    judged = target.has_morale_pool and target.morale is not None
+    panics = (target.stress + stress >= target.morale) if judged else None
     p_death = float((pmf * dead).sum()) if dead is not None else None
-    if target.morale is not None and target.panicked:
+    if target.panicked:
         p_panic = p_panic_survives = 0.0
     elif panics is None:
         p_panic = p_panic_survives = None
