@@ -223,8 +223,16 @@ class WarboundRuleset(Ruleset):
             chars[c.key] = _changed(c, change)
         for change in costs:
             c = target(change.target, change.text)
-            chars[c.key] = _recosted(c, change.cost, change.text)
+            cost = change.cost
+            if _split(change.target)[1]:  # NAME@formation=COST: the Formation's total, its card's share out
+                cost -= catalog.formation_for(c.key).cost_colourless
+            chars[c.key] = _recosted(c, cost, change.text)
         return dataclasses.replace(catalog, characters=chars)
+
+    def representative(self, catalog: Any, target: str) -> str:
+        """A character's name stands for the character alone; NAME@formation for its Formation."""
+        base, formation = _split(target)
+        return catalog.character(base).key + (FORMATION_SUFFIX if formation else "")
 
     def tables(self) -> dict[str, StandardTable]:
         from reports.warbound import tables as t
