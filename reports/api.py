@@ -289,9 +289,12 @@ def export_tables(ruleset: str, folder: Path | OutputSet, *, rulings=None, digit
     return list(out.written)
 
 
-def roll(ruleset: str, kind: str = "action", **options) -> pd.DataFrame:
-    """The distribution of one roll of the ruleset (its first table; the others in ``.attrs["sections"]``)."""
-    return _frame(_game(ruleset).roll(kind, **options))
+def roll(ruleset: str, kind: str | None = None, **options) -> pd.DataFrame:
+    """The distribution of one roll of the ruleset (its first table; the others in ``.attrs["sections"]``);
+    ``kind`` the game's kind of roll (default: its first, e.g. Drakerys "action", Dragonbond "pool",
+    Warbound "attack")."""
+    game = _game(ruleset)
+    return _frame(game.roll(**options) if kind is None else game.roll(kind, **options))
 
 
 def duel(ruleset: str, a: str, b: str, **options) -> pd.DataFrame:

@@ -58,3 +58,14 @@ def test_api_errors_are_rules_errors():
         api.table("drakerys", "nosuch")
     with pytest.raises(OptionError, match="UNIT.STAT=VALUE"):
         api.whatif("drakerys", sets=["crows"])
+
+
+def test_api_roll_defaults_to_each_games_first_kind():
+    """`api.roll(game, ...)` without a kind rolls the game's own first kind (it asked every game for
+    Drakerys' "action" before)."""
+    pool = api.roll("dragonbond", dice="3G")
+    assert abs(pool.probability.sum() - 1.0) < 1e-12
+    attack = api.roll("warbound", dice=1, target=7)
+    assert list(attack.columns[:4]) == ["wounds", "breaks", "stress", "probability"]
+    assert abs(attack[attack.wounds == 1].probability.sum() - 5 / 12) < 1e-12
+    assert abs(api.roll("drakerys", dice=1, threshold=10).probability.iloc[0] - 0.9) < 1e-12
