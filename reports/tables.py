@@ -92,8 +92,14 @@ class Rounding:
         return f"{x:.{self.digits}f}"
 
 
-#: Column names read as probabilities when rounding a tidy table for reading.
+#: Column names read as probabilities when rounding a tidy table for reading (and every name that starts
+#: with "p_" or "P(", such as p_hit or "P(hit) one die").
 PROBABILITY_COLUMNS = ("probability", "p_at_least", "share", "stderr", "p_at_least_stderr")
+
+
+def is_probability_column(name: object) -> bool:
+    text = str(name)
+    return text in PROBABILITY_COLUMNS or text.startswith(("p_", "P("))
 
 
 def rounded(df: pd.DataFrame, rounding: Rounding) -> pd.DataFrame:
@@ -101,6 +107,6 @@ def rounded(df: pd.DataFrame, rounding: Rounding) -> pd.DataFrame:
     out = df.copy()
     for col in out.columns:
         if out[col].dtype.kind == "f":  # pd.api.types.is_float_dtype, without importing pandas here
-            show = rounding.probability if str(col) in PROBABILITY_COLUMNS else rounding.number
+            show = rounding.probability if is_probability_column(col) else rounding.number
             out[col] = ["" if v != v else show(float(v)) for v in out[col]]
     return out

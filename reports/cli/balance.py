@@ -143,6 +143,7 @@ def _summary(report, saved: list[Path]) -> str:
 
     out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
     out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts
+    out += [f"  {n}" for n in report.notes[1:] if n.startswith("left out")]  # entries the field lacks
     if "illustrative data" in meta:
         out.append(f"  illustrative data: {meta['illustrative data']}")
     ends = min(SUMMARY_ENDS, len(rank))

@@ -152,15 +152,23 @@ def deck_report(catalog, path: str | Path) -> Report:
 
     deck = parse_deck(Path(path).read_text(encoding="utf-8"), catalog, label=str(path))
     validate_deck(deck, catalog)
-    rows = [{"card": "Leader", "name": deck.leader, "attached to": ""}]
+    def name(table: dict, key: str) -> str:
+        return table[key].name if key in table else key
+
+    leader = name(catalog.leaders, deck.leader)
+    rows = [{"card": "Leader", "name": leader, "key": deck.leader, "attached to": ""}]
     if deck.vocation:
-        rows.append({"card": "Vocation", "name": deck.vocation, "attached to": deck.leader})
+        rows.append({"card": "Vocation", "name": name(catalog.vocations, deck.vocation), "key": deck.vocation,
+                     "attached to": leader})
     for e in deck.entries:
-        rows.append({"card": "Character", "name": e.character, "attached to": ""})
+        character = name(catalog.characters, e.character)
+        rows.append({"card": "Character", "name": character, "key": e.character, "attached to": ""})
         if e.equipment:
-            rows.append({"card": "Equipment", "name": e.equipment, "attached to": e.character})
+            rows.append({"card": "Equipment", "name": name(catalog.equipment, e.equipment),
+                         "key": e.equipment, "attached to": character})
         if e.formation:
-            rows.append({"card": "Formation", "name": e.formation, "attached to": e.character})
+            rows.append({"card": "Formation", "name": name(catalog.formations, e.formation),
+                         "key": e.formation, "attached to": character})
     meta = [("ruleset", RULESET), ("deck", str(path)),
             ("check", f"{deck.cards} cards, {deck.upgrades} Upgrades: every Exploration limit holds (8 "
                       f"cards, one Leader, at least 2 Upgrades, unique names but Formations, at most one "

@@ -115,13 +115,13 @@ def hit_table(rulings: WarboundRulings) -> Report:
                                                 "expected_hits"])
     one = [(v, *(float(hits_pmf(HitRoll(1, v, aim, modifier=mod), rulings)[1])
                  for aim, mod in ((False, 0), (True, 0), (False, 1), (True, 1)))) for v in TABLE_VALUES]
-    view = Table.from_rows(one, ["target", "one die", "Aim", "+1", "Aim and +1"])
+    view = Table.from_rows(one, ["target", "P(hit) one die", "P(hit) Aim", "P(hit) +1", "P(hit) Aim and +1"])
     meta = _meta(rulings, ("dice", "faces 1,2,3,4,5,5,6,7,8,9,10,10; a natural [1] fails and a natural [10] "
                                    "succeeds on every roll (line 359)"),
                  ("formation", "one more die and +1 to the result (lines 545, 559, 565)"))
     return Report("Warbound: hit rolls", meta,
-                  [Section("hit", "P(at least one hit) and expected hits", table)],
-                  [Section("one_die", "P(hit) of one die by target value", view)])
+                  [Section("hit", "P(at least one hit) and expected hits", table),
+                   Section("one_die", "P(hit) of one die by target value (the rulebook's cases)", view)])
 
 
 def armor_rows() -> list[tuple]:

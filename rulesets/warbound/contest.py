@@ -45,10 +45,8 @@ FORMATION_SUFFIX = "@formation"
 
 #: Profile stats ``--set NAME.STAT=VALUE`` accepts (``panic.STAT`` for the panic side), with their range;
 #: those in OPTIONAL also take "none" (the character cannot Fight / Shoot far / has no Morale pool).
-PROFILE_STATS = {"attack": (1, 12), "attack_dice": (1, 10), "speed": (0, 20), "run": (0, 20),
-                 "accuracy_near": (1, 12), "accuracy_far": (1, 12), "shoot_dice": (1, 10),
-                 "cost_colourless": (0, 10), "cost_coloured": (0, 10), "health": (1, 20), "morale": (1, 20),
-                 "armor_points": (0, 10), "armor_value": (1, 12)}
+PROFILE_STATS = ("attack", "attack_dice", "speed", "run", "accuracy_near", "accuracy_far", "shoot_dice",
+                 "cost_colourless", "cost_coloured", "health", "morale", "armor_points", "armor_value")
 OPTIONAL = ("attack", "accuracy_near", "accuracy_far", "morale", "armor_value")
 STATS = (*PROFILE_STATS, *(f"panic.{s}" for s in PROFILE_STATS), "cost")
 
@@ -176,7 +174,11 @@ class WarboundRuleset(Ruleset):
             wanted = set()
             for name in only:
                 base, formation = _split(name)
-                key = catalog.character(base).key
+                character = catalog.character(base)
+                if character.panic is None:
+                    raise RulesError(f"{character.name} has no panic side in the catalog, and a duel flips a "
+                                     f"panicking character's card (line 517): give its panic profile")
+                key = character.key
                 wanted.add(key + (FORMATION_SUFFIX if formation else ""))
                 if not formation and not name.strip().lower().endswith(FORMATION_SUFFIX):
                     wanted.add(key + FORMATION_SUFFIX)
@@ -312,14 +314,42 @@ def _changed(c, change: StatChange):
     if stat in OPTIONAL and change.value.strip().lower() == "none":
         value = None
     else:
-        value = change.whole(*PROFILE_STATS[stat])
+        value = change.whole(*_bounds(stat))
     changed = dataclasses.replace(profile, **{stat: value})
+    # the catalog's pairings (rulesets.warbound.catalog.Profile): no attack, no attack dice; no near
+    # accuracy, no shooting at all; no armor points, no armor value
+    if stat == "attack":
+        dice = 0 if value is None else max(1, profile.attack_dice)
+        changed = dataclasses.replace(changed, attack_dice=dice)
+    if stat == "accuracy_near":
+        changed = dataclasses.replace(changed, shoot_dice=0 if value is None else max(1, profile.shoot_dice),
+                                      accuracy_far=None if value is None else profile.accuracy_far)
+    if stat == "accuracy_far" and value is not None and changed.accuracy_near is None:
+        raise RulesError(f"change {change.text!r}: {c.name} cannot Shoot (no accuracy_near): set it first")
+    if stat in ("attack_dice", "shoot_dice") and getattr(changed, "attack" if stat == "attack_dice"
+                                                         else "accuracy_near") is None:
+        raise RulesError(f"change {change.text!r}: {c.name} cannot "
+                         f"{'Fight' if stat == 'attack_dice' else 'Shoot'} on its {side} side")
+    if stat == "armor_points" and value == 0:
+        changed = dataclasses.replace(changed, armor_value=None)
     if stat == "armor_points" and value and changed.armor_value is None:
         raise RulesError(f"change {change.text!r}: armor points need an armor value (set armor_value too)")
+    if stat == "armor_value" and value is not None and changed.armor_points == 0:
+        raise RulesError(f"change {change.text!r}: {c.name} has no armor points on its {side} side")
     if changed.cost < 1:
         raise RulesError(f"change {change.text!r}: an activation cost of {changed.cost} Order tokens is not "
                          f">= 1")
     return dataclasses.replace(c, **{side: changed})
+
+
+def _bounds(stat: str) -> tuple[int, int]:
+    """The range a catalog accepts for ``stat`` (rulesets.warbound.catalog): the one rule for both."""
+    from rulesets.warbound import catalog as cat
+
+    return {"attack": cat.HIT, "accuracy_near": cat.HIT, "accuracy_far": cat.HIT, "armor_value": cat.HIT,
+            "attack_dice": cat.DICE, "shoot_dice": cat.DICE, "speed": cat.MOVE, "run": cat.MOVE,
+            "cost_colourless": cat.COST, "cost_coloured": cat.COST, "health": cat.HEALTH,
+            "morale": cat.MORALE, "armor_points": cat.ARMOR_POINTS}[stat]
 
 
 def _recosted(c, cost: float, text: str):
