@@ -860,36 +860,44 @@ def _db_icepool(linear: bool) -> list[float]:
     return out
 
 
-def bench_dragonbond_table() -> list[Row]:
-    """The standard attack table's numbers (216 expected wounds) from empty caches against icepool."""
-    label = ("Dragonbond attack table, 216 expected wounds (black/grey/white pools of 1..8 dice, 0..2 "
-             "fatigue tokens, against 1 red/white/black die per hit): ours from empty caches vs the fastest "
-             "icepool formulation agreeing to 1e-12")
+def _icepool_table_row(label: str, game: str, ours: Callable[[], list[float]], modules: Sequence,
+                       formulations: Sequence[tuple[str, Callable[[], list[float]]]]) -> list[Row]:
+    """A table's numbers computed by ``ours`` from empty caches (``modules``' lru_caches) against each
+    icepool formulation; the ratio to the fastest one that agrees to 1e-12 (target 100x), every one tried
+    listed in the notes."""
     target = "≥ 100×, diff ≤ 1e-12"
-    if importlib.util.find_spec("icepool") is None:
-        return [(label, "n/a (icepool not installed)", target, None)]
-    from rulesets.dragonbond import dice as dbdice
-    from rulesets.dragonbond import exact as dbexact
-
-    _db_ours()
-    (ours_s, ours), = best_times([cold(_db_ours, dbexact, dbdice)], repeats=10)
+    ours()
+    (ours_s, numbers), = best_times([cold(ours, *modules)], repeats=10)
     tried = []
-    formulations = (("the wounds die by `map` over hits, then its mean", False),
-                    ("linearity: hits marginal, E[max(0, h - blocks)] per h, E[criticals]", True))
-    for description, linear in formulations:
-        (ice_s, ice), = best_times([lambda linear=linear: _db_icepool(linear)], repeats=2)
-        diff = max(abs(a - b) for a, b in zip(ours, ice, strict=True))
+    for description, build in formulations:
+        (ice_s, ice), = best_times([build], repeats=2)
+        diff = max(abs(a - b) for a, b in zip(numbers, ice, strict=True))
         tried.append((ice_s, diff, description))
         log(f"  icepool {ice_s:.3f} s, max abs diff {diff:.1e}: {description}")
+    NOTES.append(f"icepool formulations tried for the {game}: "
+                 + "; ".join(f"{d} {s:.2f} s ({x:.1e})" for s, x, d in sorted(tried)) + ".")
     agreeing = [t for t in tried if t[1] <= 1e-12]
     if not agreeing:
         return [(label, "n/a (no icepool formulation agrees to 1e-12)", target, None)]
     ice_s, diff, description = min(agreeing)
     ratio = ice_s / ours_s
-    NOTES.append("icepool formulations tried for the Dragonbond attack table: "
-                 + "; ".join(f"{d} {s:.2f} s ({x:.1e})" for s, x, d in sorted(tried)) + ".")
     return [(label, f"ours {ours_s * 1e3:.1f} ms; icepool {ice_s:.2f} s with {description}; {ratio:.0f}×; "
                     f"max abs diff {diff:.1e}", target, ratio >= 100 and diff <= 1e-12)]
+
+
+def bench_dragonbond_table() -> list[Row]:
+    """The standard attack table's numbers (216 expected wounds) from empty caches against icepool."""
+    label = ("Dragonbond attack table, 216 expected wounds (black/grey/white pools of 1..8 dice, 0..2 "
+             "fatigue tokens, against 1 red/white/black die per hit): ours from empty caches vs the fastest "
+             "icepool formulation agreeing to 1e-12")
+    if importlib.util.find_spec("icepool") is None:
+        return [(label, "n/a (icepool not installed)", "≥ 100×, diff ≤ 1e-12", None)]
+    from rulesets.dragonbond import dice as dbdice
+    from rulesets.dragonbond import exact as dbexact
+
+    return _icepool_table_row(label, "Dragonbond attack table", _db_ours, (dbexact, dbdice), (
+        ("the wounds die by `map` over hits, then its mean", lambda: _db_icepool(False)),
+        ("linearity: hits marginal, E[max(0, h - blocks)] per h, E[criticals]", lambda: _db_icepool(True))))
 
 
 WB_NAIVE_ATTACKS = 100_000
@@ -988,29 +996,13 @@ def bench_warbound_table() -> list[Row]:
              "with and without Aim and Formation; expected Wounds, Breaks and P(no Wound) for 1..12 damage "
              "at armor 2..11 with 1..4 points): ours from empty caches vs the fastest icepool formulation "
              "agreeing to 1e-12")
-    target = "≥ 100×, diff ≤ 1e-12"
     if importlib.util.find_spec("icepool") is None:
-        return [(label, "n/a (icepool not installed)", target, None)]
+        return [(label, "n/a (icepool not installed)", "≥ 100×, diff ≤ 1e-12", None)]
     from rulesets.warbound import exact as wbexact
 
-    _wb_ours()
-    (ours_s, ours), = best_times([cold(_wb_ours, wbexact)], repeats=10)
-    tried = []
-    for description, pooled in (("0/1 dice summed with `n @ die`, Aim as `pool(n + 1).highest(n)`", False),
-                                ("every roll as a pool: `die.pool(n).sum()`, Aim `highest(n)`", True)):
-        (ice_s, ice), = best_times([lambda pooled=pooled: _wb_icepool(pooled)], repeats=2)
-        diff = max(abs(x - y) for x, y in zip(ours, ice, strict=True))
-        tried.append((ice_s, diff, description))
-        log(f"  icepool {ice_s:.3f} s, max abs diff {diff:.1e}: {description}")
-    agreeing = [t for t in tried if t[1] <= 1e-12]
-    if not agreeing:
-        return [(label, "n/a (no icepool formulation agrees to 1e-12)", target, None)]
-    ice_s, diff, description = min(agreeing)
-    ratio = ice_s / ours_s
-    NOTES.append("icepool formulations tried for the Warbound tables: "
-                 + "; ".join(f"{d} {s:.2f} s ({x:.1e})" for s, x, d in sorted(tried)) + ".")
-    return [(label, f"ours {ours_s * 1e3:.1f} ms; icepool {ice_s:.2f} s with {description}; {ratio:.0f}×; "
-                    f"max abs diff {diff:.1e}", target, ratio >= 100 and diff <= 1e-12)]
+    return _icepool_table_row(label, "Warbound tables", _wb_ours, (wbexact,), (
+        ("0/1 dice summed with `n @ die`, Aim as `pool(n + 1).highest(n)`", lambda: _wb_icepool(False)),
+        ("every roll as a pool: `die.pool(n).sum()`, Aim `highest(n)`", lambda: _wb_icepool(True))))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -48,6 +48,46 @@ def proportion(successes: int, trials: int) -> Estimate:
     return Estimate(p, (p * (1 - p) / trials) ** 0.5, trials)
 
 
+def sample_mean(values: np.ndarray) -> Estimate:
+    """The mean of per-trial values with its standard error (sample standard deviation / sqrt(n))."""
+    x = np.asarray(values, dtype=np.float64)
+    n = x.size
+    return Estimate(float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0, n)
+
+
+def ratio_of_means(num: np.ndarray, den: np.ndarray) -> Estimate | None:
+    """mean(num) / mean(den) of paired per-trial values, its standard error by the delta method; None when
+    fewer than two trials or the denominator's mean is not positive."""
+    x, y = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
+    n = x.size
+    if n < 2 or y.mean() <= 0:
+        return None
+    r = x.mean() / y.mean()
+    spread = np.var(x, ddof=1) - 2 * r * np.cov(x, y)[0, 1] + r * r * np.var(y, ddof=1)
+    return Estimate(float(r), float(np.sqrt(max(spread / (n * y.mean() ** 2), 0.0))), n)
+
+
+class RecordStats:
+    """Estimates from per-trial records (int64[n, fields], an outcome code in column ``outcome_field``),
+    for a result class that holds them as ``records``."""
+
+    records: np.ndarray
+    outcome_field: int = 0
+
+    @property
+    def trials(self) -> int:
+        return int(self.records.shape[0])
+
+    def p_outcome(self, code: int) -> Estimate:
+        return proportion(int((self.records[:, self.outcome_field] == code).sum()), self.trials)
+
+    def mean(self, field: int) -> Estimate:
+        return sample_mean(self.records[:, field])
+
+    def ratio(self, num: int, den: int) -> Estimate | None:
+        return ratio_of_means(self.records[:, num], self.records[:, den])
+
+
 def wilson_interval(successes, trials, z: float = Z95):
     """Wilson score interval for binomial proportions (vectorised); sensible at 0 and 1."""
     k = np.asarray(successes, dtype=np.float64)

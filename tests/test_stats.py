@@ -245,3 +245,21 @@ def test_paired_difference_uses_the_pairs():
     assert e.value == pytest.approx(1.0, abs=1e-15)
     assert e.stderr == 0.0
     assert e.trials == 60
+
+
+def test_ratio_of_means_by_the_delta_method():
+    """An exact multiple has no error; independent noise gives the textbook delta-method error, checked
+    against the spread of 400 replicate ratios."""
+    from simcore.stats import ratio_of_means, sample_mean
+
+    y = np.arange(1.0, 101.0)
+    exact = ratio_of_means(2 * y, y)
+    assert exact.value == pytest.approx(2.0) and exact.stderr == pytest.approx(0.0, abs=1e-12)
+    assert ratio_of_means(y, np.zeros(100)) is None and ratio_of_means(y[:1], y[:1]) is None
+    rng = np.random.default_rng(5)
+    draws = [(rng.poisson(3.0, 2000), rng.poisson(6.0, 2000)) for _ in range(400)]
+    ratios = [x.mean() / d.mean() for x, d in draws]
+    est = ratio_of_means(*draws[0])
+    assert est.stderr == pytest.approx(np.std(ratios, ddof=1), rel=0.15)
+    m = sample_mean(np.array([1.0, 2.0, 3.0, 4.0]))
+    assert m.value == 2.5 and m.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)

@@ -34,6 +34,7 @@ from rulesets.dragonbond.catalog import Unit
 from rulesets.dragonbond.dice import ACTION, DEFENSE, Pool, modified
 from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_distribution
 from rulesets.dragonbond.rules import DragonbondRulings
+from simcore.stats import RecordStats
 
 ROUNDS = 4
 #: A run stopped by precision checks its interval every PRECISION_BATCH duels.
@@ -202,7 +203,7 @@ def _stack(parts: list[np.ndarray]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class DuelResult:
+class DuelResult(RecordStats):
     """The records of a run of duels (rulesets.dragonbond.kernels' fields) and how it was obtained."""
 
     a: Fighter
@@ -213,23 +214,6 @@ class DuelResult:
     precision: float | None
     stopped_by_precision: bool
     rounds: int = ROUNDS
-
-    @property
-    def trials(self) -> int:
-        return int(self.records.shape[0])
-
-    def p_outcome(self, code: int):
-        from rulesets.dragonbond import kernels as K
-        from simcore.stats import proportion
-
-        return proportion(int((self.records[:, K.R_OUTCOME] == code).sum()), self.trials)
-
-    def mean(self, field: int):
-        from simcore.stats import Estimate
-
-        x = self.records[:, field].astype(float)
-        n = x.size
-        return Estimate(float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0, n)
 
 
 def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = None, *, trials: int, seed: int,

@@ -15,6 +15,7 @@ import numpy as np
 from rulesets.base import RulesError, whole_number
 from rulesets.warbound.exact import HitRoll, Target, attack_pmf
 from rulesets.warbound.rules import TURNS, WarboundRulings
+from simcore.stats import RecordStats
 
 #: Tiles between the two characters when a duel starts (1 = adjacent). The scenario that places them is
 #: not in the rulebook (line 324): illustrative, set with --distance.
@@ -195,7 +196,7 @@ def _orders(orders: tuple[int, int], rulings: WarboundRulings) -> tuple[int, int
 
 
 @dataclass(frozen=True)
-class DuelResult:
+class DuelResult(RecordStats):
     """The records of a run of duels (rulesets.warbound.kernels' fields) and how it was obtained."""
 
     a: Fighter
@@ -207,37 +208,6 @@ class DuelResult:
     stopped_by_precision: bool
     distance: int
     range_far: bool
-
-    @property
-    def trials(self) -> int:
-        return int(self.records.shape[0])
-
-    def p_outcome(self, code: int):
-        from rulesets.warbound import kernels as K
-        from simcore.stats import proportion
-
-        return proportion(int((self.records[:, K.R_OUTCOME] == code).sum()), self.trials)
-
-    def mean(self, field: int):
-        from simcore.stats import Estimate
-
-        x = self.records[:, field].astype(float)
-        n = x.size
-        return Estimate(float(x.mean()), float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0, n)
-
-    def ratio(self, num: int, den: int):
-        """mean(num) / mean(den) with its delta-method standard error (None when den never happens)."""
-        from simcore.stats import Estimate
-
-        x = self.records[:, num].astype(float)
-        y = self.records[:, den].astype(float)
-        n = x.size
-        if n < 2 or y.mean() <= 0:
-            return None
-        r = x.mean() / y.mean()
-        spread = np.var(x, ddof=1) - 2 * r * np.cov(x, y)[0, 1] + r * r * np.var(y, ddof=1)
-        var = spread / (n * y.mean() ** 2)
-        return Estimate(float(r), float(np.sqrt(max(var, 0.0))), n)
 
 
 def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None = None, *, trials: int,
