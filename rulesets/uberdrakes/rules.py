@@ -1,0 +1,142 @@
+"""UberDrakes' rulings and constants (seed 003; ../shared/RULES.md §4).
+
+Pure Python: the command tree imports this module to list the rulings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ruling
+
+#: Dice are d6 (inferred: "places one die on the table with that number facing up", line 303).
+SIDES = 6
+#: The rolloff keeps the highest two dice; each level of Rage rolls one more die (lines 311, 371).
+KEPT = 2
+#: Rage has no printed cap; a roll accepts up to this many levels.
+MAX_RAGE = 20
+#: Bonuses a side may carry into a rolloff (elemental totals, Mountain, spells), either sign.
+MAX_BONUS = 60
+#: Blood point rewards (lines 344-349): a coin, a Fatigue healed, a movement card, a Victory Point (+5 for
+#: each further one, UD-vp-escalation).
+BP_COIN, BP_HEAL, BP_MOVEMENT, BP_VP, BP_VP_STEP = 2, 5, 8, 20, 5
+#: Furnace (lines 413-419): Magic spent 8..12.
+FURNACE_MAGIC = range(8, 13)
+
+
+@dataclass(frozen=True)
+class UberDrakesRulings(Rulings):
+    """Defaults for the UberDrakes text that can be read more than one way (../shared/RULES.md §4)."""
+
+    item_die: str = ruling(
+        "UD-item-die", "add-value", accepted="add-value|re-keep-highest-two",
+        meaning="a combat item's die (Dragon Lance, Hide Shield, Fire Breath): add-value: its value is "
+                "added to the total (\"Add one die to your combat total\", line 410); re-keep-highest-two: "
+                "it joins the dice rolled and the highest two are kept again, as Rage does (line 371)",
+        source="seed 003, lines 371, 410", parse=parse_choice("add-value", "re-keep-highest-two"))
+    fatigue_bonus: str = ruling(
+        "UD-fatigue-bonus", "fatigued-side", accepted="fatigued-side|both",
+        meaning="\"If either combatant has three Fatigue, they don't gain any elemental bonuses\" (line "
+                "305): the fatigued side loses its bonuses, or both sides do",
+        source="seed 003, line 305", parse=parse_choice("fatigued-side", "both"))
+    counter_ties: str = ruling(
+        "UD-counter-ties", "initiator", accepted="initiator|strict",
+        meaning="ties during the counterattack: initiator: the initiator wins every tie (lines 83, 315); "
+                "strict: a counterattacking side must get \"higher than\" / \"above\" the other (319, 323), "
+                "the initiator too",
+        source="seed 003, lines 83, 315, 319, 323", parse=parse_choice("initiator", "strict"))
+    counter_sequencing: str = ruling(
+        "UD-counter-sequencing", "adaptive", accepted="adaptive|overshoot|declared",
+        meaning="how counterattack resources are added (\"any combination\", line 319): adaptive: one at a "
+                "time, each die seen, stop once ahead; overshoot: may add more once ahead; declared: all "
+                "committed before any die is rolled",
+        source="seed 003, line 319", parse=parse_choice("adaptive", "overshoot", "declared"))
+    reply_spells: bool = ruling(
+        "UD-reply-spells", True, accepted="true|false",
+        meaning="whether a reply to a counterattack may use spells (Fire Breath, Plate Armor) as well as "
+                "items: the reply text names only \"items\" (line 323), yet those are Phase-3 spells",
+        source="seed 003, lines 319, 323", parse=parse_bool)
+    acid_scope: str = ruling(
+        "UD-acid-scope", "items", accepted="items|items-and-spells",
+        meaning="Acid Rain destroys \"the next combat item\" of the opponent (line 440): items only, or its "
+                "next combat spell too",
+        source="seed 003, lines 438-442", parse=parse_choice("items", "items-and-spells"))
+    shield_ranged: str = ruling(
+        "UD-shield-ranged", "damage-only", accepted="damage-only|bars-lance",
+        meaning="a Hide Shield makes the opponent's attack Ranged (line 362): damage-only: only its damage "
+                "is affected; bars-lance: the opponent can no longer use a Dragon Lance (not in ranged "
+                "combat, line 655)",
+        source="seed 003, lines 362, 655", parse=parse_choice("damage-only", "bars-lance"))
+    precombat_order: str = ruling(
+        "UD-precombat-order", "initiator-first", accepted="initiator-first|defender-first",
+        meaning="who declares pre-combat items and spells first, seen by the other (line 307)",
+        source="seed 003, line 307", parse=parse_choice("initiator-first", "defender-first"))
+    concede_total: str = ruling(
+        "UD-concede-total", "bonuses", accepted="bonuses|zero",
+        meaning="the \"total combat strength\" (line 338) of a side that conceded without rolling: its "
+                "bonuses, or zero",
+        source="seed 003, lines 313, 338", parse=parse_choice("bonuses", "zero"))
+    bp_total: str = ruling(
+        "UD-bp-total", "final", accepted="final|rolloff",
+        meaning="which total of the loser pays blood points (line 338): its final total after the "
+                "counterattack, or its rolloff total",
+        source="seed 003, line 338", parse=parse_choice("final", "rolloff"))
+    vp_escalation: str = ruling(
+        "UD-vp-escalation", "per-game", accepted="per-game|per-exchange",
+        meaning="\"+5 for each additional Victory Point purchased this way\" (line 349): the price rises "
+                "with every Victory Point bought in the game, or only within one exchange",
+        source="seed 003, line 349", parse=parse_choice("per-game", "per-exchange"))
+    windblast_stack: str = ruling(
+        "UD-windblast-stack", "multiply", accepted="multiply|cap-2",
+        meaning="Windblast's double damage after an unrolled concession (already two instances, line 331): "
+                "multiply: four instances; cap-2: two. Windblast also overrides Plate Armor (\"like the Hide "
+                "Shield\")",
+        source="seed 003, lines 331, 520-524, 604-606", parse=parse_choice("multiply", "cap-2"))
+    overflow_rage: str = ruling(
+        "UD-overflow-rage", "alchemists-fire", accepted="alchemists-fire|any-overflow",
+        meaning="Fatigue beyond 3 gives permanent Rage: printed only for Alchemist's Fire (line 765), or for "
+                "any overflow (line 150)",
+        source="seed 003, lines 150, 765", parse=parse_choice("alchemists-fire", "any-overflow"))
+    turn_order_ties: str = ruling(
+        "UD-turn-order-ties", "one-die", accepted="one-die|2d6",
+        meaning="\"roll additional die until the tie is broken\" (line 55): the tied players roll one die "
+                "each again, or 2d6 again",
+        source="seed 003, line 55", parse=parse_choice("one-die", "2d6"))
+    caves: str = ruling(
+        "UD-caves", "1d6", accepted="1d6|3",
+        meaning="a Cave's coins: \"You find 1d6 coins\" (line 215) or \"Gain 3 coins\" (line 859); once per "
+                "player per round",
+        source="seed 003, lines 215, 859", parse=parse_choice("1d6", "3"))
+    camouflage: int = ruling(
+        "UD-camouflage", 3, accepted="2|3",
+        meaning="Camouflage's combat bonus (initiator only): +3 as its card says (line 472), or +2 as its "
+                "clarification says (\"+2 surprise attack bonus\", line 474)",
+        source="seed 003, lines 472-474", parse=parse_int_range(2, 3))
+    rocket_power_cost: str = ruling(
+        "UD-rocket-power-cost", "magic", accepted="magic|coins",
+        meaning="Rocket Power's cost \"1 - 2\" is Magic like every spell, or coins as \"(1 coin)\" / \"(2 "
+                "coins.)\" say (line 392)",
+        source="seed 003, line 392", parse=parse_choice("magic", "coins"))
+    furnace_ultimate: bool = ruling(
+        "UD-furnace-ultimate", True, accepted="true|false",
+        meaning="Furnace, unlabelled, holds the Fire dragon's Ultimate slot (line 260 says two Standard "
+                "spells and one Ultimate; the pages print three and one)",
+        source="seed 003, lines 260, 413-419", parse=parse_bool)
+    mulligan: str = ruling(
+        "UD-mulligan", "discard", accepted="discard|bottom",
+        meaning="where the two cards swapped to see the top two and take one go (line 61): discarded, or "
+                "to the bottom of the deck; the hand drops to 3 either way",
+        source="seed 003, line 61", parse=parse_choice("discard", "bottom"))
+    policy: str = ruling(
+        "UD-policy", "greedy", accepted="greedy|optimal",
+        meaning="how players spend counterattack resources and concede: greedy: the fewest resources that "
+                "overtake, cheapest first (Plate Armor X just enough), never conceding while one remains; "
+                "optimal: an exact dynamic program over the counterattack game under UD-objective",
+        source="seed 003, lines 317-323", parse=parse_choice("greedy", "optimal"))
+    objective: str = ruling(
+        "UD-objective", "win-then-cost", accepted="win-then-cost|win|blood-points|net-value",
+        meaning="what an optimal player maximises: win probability, then the least spend (Magic at face "
+                "value, items at catalog prices); win probability alone; expected blood points; or blood "
+                "points minus spend",
+        source="seed 003, lines 317-349", parse=parse_choice("win-then-cost", "win", "blood-points",
+                                                             "net-value"))
