@@ -31,7 +31,9 @@ def rulesets_report() -> Report:
                    "ruling": s.key, "default": s.format(s.default), "accepted": s.accepted,
                    "meaning": s.meaning, "source": s.source}
             rows.append(row)
-            block.append({k: row[k] for k in ("ruling", "default", "accepted", "meaning")})
+            block.append({"ruling": s.key, "default": row["default"],
+                          "accepted": s.accepted.replace("|", " | "),  # wraps where a column is narrow
+                          "meaning": s.meaning})
         views.append(Section(info.name, f"{info.name}: {info.title} (seed {info.seed}), {status}"
                              + (f"; {info.summary}" if info.implemented else ""), Table.from_records(block)))
     return Report("Rulesets and their rulings", [("switch a ruling", "--ruling NAME=VALUE")],

@@ -1,0 +1,1 @@
+"""UberDrakes' reports and commands."""

@@ -1,0 +1,144 @@
+"""UberDrakes on the command line: `roll uberdrakes rolloff` and `table uberdrakes` (rolloff, furnace,
+blood-points), exact. The counterattack game, duels and the balance layer are not built yet.
+
+The reports (numpy) are imported when a command runs, not when the tree is built.
+"""
+
+from __future__ import annotations
+
+import click
+
+from reports.cli.options import WholeNumber, emit, output_options, ruling_option
+from rulesets.uberdrakes.rules import MAX_BONUS, MAX_RAGE, UberDrakesRulings
+
+RAGE = WholeNumber(0, MAX_RAGE)
+ELEMENTAL = WholeNumber(0, MAX_BONUS)
+
+
+def _rulings(assignments) -> UberDrakesRulings:
+    return UberDrakesRulings().with_assignments(assignments)
+
+
+@click.group("uberdrakes")
+def roll_uberdrakes():
+    """UberDrakes rolls, exact: rolloff."""
+
+
+@roll_uberdrakes.command("rolloff", context_settings={"max_content_width": 100})
+@click.option("--rage", type=RAGE, default=0, show_default=True, help="The initiator's Rage (permanent).")
+@click.option("--vs-rage", type=RAGE, default=0, show_default=True, help="The defender's Rage.")
+@click.option("--bonus", type=click.IntRange(-MAX_BONUS, MAX_BONUS), default=0, show_default=True,
+              help="Any other bonus of the initiator.")
+@click.option("--vs-bonus", type=click.IntRange(-MAX_BONUS, MAX_BONUS), default=0, show_default=True,
+              help="Any other bonus of the defender.")
+@click.option("--elemental", type=ELEMENTAL, default=0, show_default=True,
+              help="The initiator's elemental bonuses against the defender, in total (line 303).")
+@click.option("--vs-elemental", type=ELEMENTAL, default=0, show_default=True,
+              help="The defender's elemental bonuses against the initiator.")
+@click.option("--mountain", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="The initiator's Mountain bonus, 1..4 while on one (line 172).")
+@click.option("--vs-mountain", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="The defender's Mountain bonus.")
+@click.option("--fatigued", is_flag=True, help="The initiator has 3 Fatigue (UD-fatigue-bonus).")
+@click.option("--vs-fatigued", is_flag=True, help="The defender has 3 Fatigue.")
+@click.option("--camouflage", is_flag=True, help="The initiator cast Camouflage (UD-camouflage).")
+@click.option("--sandstorm", is_flag=True, help="The initiator's Sandstorm: +2 (line 501).")
+@click.option("--vs-sandstorm", is_flag=True, help="The defender's Sandstorm: +2.")
+@click.option("--supercharge", is_flag=True,
+              help="The initiator's Supercharge: its elemental bonuses doubled, the defender's void.")
+@click.option("--vs-supercharge", is_flag=True, help="The defender's Supercharge.")
+@click.option("--rage-potions", type=RAGE, default=0, show_default=True,
+              help="Rage Potions the initiator drinks before the roll: +1 temporary Rage each.")
+@click.option("--vs-rage-potions", type=RAGE, default=0, show_default=True,
+              help="Rage Potions the defender drinks.")
+@ruling_option
+@output_options
+def roll_rolloff(rage, vs_rage, bonus, vs_bonus, elemental, vs_elemental, mountain, vs_mountain, fatigued,
+                 vs_fatigued, camouflage, sandstorm, vs_sandstorm, supercharge, vs_supercharge, rage_potions,
+                 vs_rage_potions, rulings, fmt, output, plot):
+    """The combat rolloff, exact: each side rolls 2 + Rage d6, keeps the highest two and adds its bonuses;
+    the initiator wins ties. P(the initiator wins) (CSV column p_win), each total and the margin.
+
+    Example: balance roll uberdrakes rolloff --rage 1 --vs-bonus 2 --mountain 1
+    """
+    from reports.uberdrakes.tables import rolloff_report
+    from rulesets.uberdrakes.exact import Combatant, combat_sides
+
+    in_force = _rulings(rulings)
+    a = Combatant(rage, elemental, mountain, fatigued, camouflage, sandstorm, supercharge, rage_potions,
+                  bonus)
+    b = Combatant(vs_rage, vs_elemental, vs_mountain, vs_fatigued, False, vs_sandstorm, vs_supercharge,
+                  vs_rage_potions, vs_bonus)
+    initiator, defender, built = combat_sides(a, b, in_force)
+    report = rolloff_report(initiator, defender, in_force, built)
+    emit(report, fmt, output)
+    if plot is not None:
+        _plot_margin(report, plot)
+
+
+def _plot_margin(report, path) -> None:
+    from reports.plots import plt, save
+
+    df = report.sections[3].data
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.bar(df.margin, df.probability, color=["#4c72b0" if m >= 0 else "#dd8452" for m in df.margin])
+    ax.set_xlabel("margin: initiator total - defender total (blue: the initiator wins)")
+    ax.set_ylabel("probability (exact)")
+    ax.set_title(report.title, fontsize=9)
+    ax.grid(alpha=0.3)
+    save(fig, path)
+
+
+@click.group("uberdrakes")
+def table_uberdrakes():
+    """UberDrakes standard tables, exact: rolloff, furnace, blood-points."""
+
+
+def _table(name: str, rulings, fmt, output, plot) -> None:
+    from reports.uberdrakes import tables as t
+
+    report = {"rolloff": t.rolloff_table, "furnace": t.furnace_table,
+              "blood-points": t.blood_points_table}[name](_rulings(rulings))
+    emit(report, fmt, output)
+    if plot is not None:
+        t.plot_table(name, report, plot)
+
+
+@table_uberdrakes.command("rolloff")
+@ruling_option
+@output_options
+def table_rolloff(rulings, fmt, output, plot):
+    """P(the initiator wins the rolloff) for Rage 0..4 against 0..4 and bonus differences -6..+6; --plot
+    draws it as a heatmap.
+
+    Example: balance table uberdrakes rolloff --plot rolloff.png
+    """
+    _table("rolloff", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("furnace")
+@ruling_option
+@output_options
+def table_furnace(rulings, fmt, output, plot):
+    """P(an opponent gains a Fatigue) by the Magic spent on a Furnace, 8..12.
+
+    Example: balance table uberdrakes furnace --format markdown
+    """
+    _table("furnace", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("blood-points")
+@ruling_option
+@output_options
+def table_blood_points(rulings, fmt, output, plot):
+    """Expected plain combats to afford each of the first four Victory Points, as initiator and defender.
+
+    Example: balance table uberdrakes blood-points --ruling UD-vp-escalation=per-exchange
+    """
+    _table("blood-points", rulings, fmt, output, plot)
+
+
+def register(verbs: dict[str, click.Group]) -> None:
+    """Attach the UberDrakes subcommands built so far to the generic verbs."""
+    verbs["roll"].add_command(roll_uberdrakes)
+    verbs["table"].add_command(table_uberdrakes)

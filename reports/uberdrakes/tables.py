@@ -1,0 +1,156 @@
+"""UberDrakes reports: one rolloff, and the standard tables (rolloff, furnace, blood-points), all exact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from reports.formats import Report, Section, Table
+from reports.tables import EXACT_ROW_FLOOR
+from rulesets.uberdrakes.exact import (
+    Side,
+    blood_points,
+    dice_total_pmf,
+    mean_of,
+    p_furnace,
+    rolloff,
+    victory_point_prices,
+)
+from rulesets.uberdrakes.rules import FURNACE_MAGIC, UberDrakesRulings
+
+RULESET = "uberdrakes (seed 003)"
+TABLE_RAGE = range(0, 5)
+TABLE_DIFFERENCE = range(-6, 7)
+VICTORY_POINTS = 4
+
+
+def _meta(rulings: UberDrakesRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
+    return [("ruleset", RULESET), *items, ("method", "exact"), ("rulings", rulings.describe())]
+
+
+def _distribution(name: str, total: tuple[int, np.ndarray]) -> Table:
+    low, pmf = total
+    k = np.flatnonzero(pmf >= EXACT_ROW_FLOOR)
+    values = low + k
+    at_least = np.cumsum(pmf[::-1])[::-1][k]
+    return Table({name: values, "probability": pmf[k], "p_at_least": at_least})
+
+
+def rolloff_report(initiator: Side, defender: Side, rulings: UberDrakesRulings,
+                   built: list[tuple[str, str]] | None = None) -> Report:
+    """One rolloff (lines 309-315): P(the initiator wins), each side's total and the margin, exact."""
+    r = rolloff(initiator, defender)
+    summary = Table({"p_win": [r.p_win], "p_defender_wins": [1.0 - r.p_win], "p_tie": [r.p_tie],
+                     "initiator_mean": [mean_of(r.initiator_total)],
+                     "defender_mean": [mean_of(r.defender_total)]})
+    meta = _meta(rulings, *(built or [("initiator", f"Rage {initiator.rage}, bonus {initiator.bonus:+d}"),
+                                      ("defender", f"Rage {defender.rage}, bonus {defender.bonus:+d}")]),
+                 ("P(initiator wins)", f"{r.p_win:.6f} (ties to the initiator, line 315)"))
+    sections = [Section("rolloff", "The rolloff", summary),
+                Section("initiator_total", "The initiator's total",
+                        _distribution("total", r.initiator_total)),
+                Section("defender_total", "The defender's total", _distribution("total", r.defender_total)),
+                Section("margin", "Margin (initiator - defender): the initiator wins at 0 and above",
+                        _distribution("margin", r.margin))]
+    notes = ["each side rolls 2 + Rage d6 and keeps the highest two (lines 311, 371), then adds its bonuses; "
+             "this is the rolloff before any counterattack (Phase 3) or concession",
+             f"rows with probability < {EXACT_ROW_FLOOR:g} are left out"]
+    return Report("UberDrakes: a combat rolloff", meta, sections, notes=notes)
+
+
+def rolloff_table(rulings: UberDrakesRulings) -> Report:
+    """P(the initiator wins) for Rage 0..4 against Rage 0..4 and bonus differences -6..+6 (initiator's
+    bonus minus the defender's)."""
+    rows = [(ri, rd, d, rolloff(Side(ri, d), Side(rd, 0)).p_win)
+            for ri in TABLE_RAGE for rd in TABLE_RAGE for d in TABLE_DIFFERENCE]
+    table = Table.from_rows(rows, ["initiator_rage", "defender_rage", "bonus_difference", "p_win"])
+    meta = _meta(rulings, ("rolloff", "2 + Rage d6 each, the highest two kept, plus bonuses; the initiator "
+                                      "wins ties (lines 311-315, 371)"))
+    return Report("UberDrakes: P(the initiator wins the rolloff)", meta,
+                  [Section("rolloff", "P(initiator wins) by Rage and bonus difference", table)],
+                  notes=["the rolloff alone: counterattacks (Phase 3) can still turn it"])
+
+
+def furnace_table(rulings: UberDrakesRulings) -> Report:
+    """P(an opponent gains a Fatigue) by the Magic spent on a Furnace (lines 413-419)."""
+    rows = [(m, p_furnace(m)) for m in FURNACE_MAGIC]
+    meta = _meta(rulings, ("furnace", "each opponent within 4 spaces rolls 2d6; lower than the Magic spent: "
+                                      "+1 Fatigue, no counterattack (lines 413-419)"))
+    return Report("UberDrakes: the Furnace", meta,
+                  [Section("furnace", "P(Fatigue) by Magic spent",
+                           Table.from_rows(rows, ["magic", "p_fatigue"]))])
+
+
+def _bp_per_combat(role: int) -> np.ndarray:
+    """P(b blood points from one plain combat) for the initiator (role 0) or the defender: Rage 0 and no
+    bonus on either side, no counterattack, both roll (line 338)."""
+    two = dice_total_pmf(0)
+    out = np.zeros(13)
+    for ti in range(2, 13):
+        for td in range(2, 13):
+            out[blood_points(ti, td)[role]] += two[ti] * two[td]
+    return out
+
+
+def expected_combats(pmf: np.ndarray, price: int) -> float:
+    """E[combats until the blood points gathered reach ``price``], every combat giving an independent draw
+    of ``pmf`` (at least one point each): E[n] = 1 + sum_b P(b) E[n - b], E[<= 0] = 0."""
+    e = np.zeros(price + 1)
+    for need in range(1, price + 1):
+        e[need] = 1.0 + sum(pmf[b] * e[max(0, need - b)] for b in range(1, pmf.size) if pmf[b])
+    return float(e[price])
+
+
+def blood_points_table(rulings: UberDrakesRulings) -> Report:
+    """Expected plain combats to afford each of the first Victory Points (20, 25, 30, 35 blood points under
+    UD-vp-escalation), as initiator and as defender."""
+    prices = victory_point_prices(VICTORY_POINTS, rulings)
+    per = {role: _bp_per_combat(role) for role in (0, 1)}
+    rows = []
+    gathered = 0
+    for k, price in enumerate(prices, start=1):
+        gathered += price
+        rows.append((k, price, gathered, expected_combats(per[0], price), expected_combats(per[1], price),
+                     expected_combats(per[0], gathered), expected_combats(per[1], gathered)))
+    means = {role: float(np.arange(13) @ per[role]) for role in (0, 1)}
+    meta = _meta(rulings, ("blood points", "the winner gains the loser's total, the loser half of it, "
+                                           "rounded down (line 338); a Victory Point costs 20, +5 for each "
+                                           "further one (line 349, UD-vp-escalation="
+                                           f"{rulings.vp_escalation})"),
+                 ("combat", f"plain: Rage 0 and no bonus on either side, both roll, no counterattack; mean "
+                            f"blood points a combat: initiator {means[0]:.4f}, defender {means[1]:.4f}"))
+    table = Table.from_rows(rows, ["victory_point", "price", "cumulative", "initiator", "defender",
+                                   "cumulative_initiator", "cumulative_defender"])
+    return Report("UberDrakes: blood points and Victory Points", meta,
+                  [Section("blood_points", "Expected combats to afford each Victory Point (its price alone, "
+                                           "and all up to it)", table)])
+
+
+def plot_table(name: str, report: Report, path: Path) -> None:
+    """The rolloff table as a heatmap (rows: Rage against Rage, columns: bonus difference), the others as
+    lines."""
+    from reports.plots import plot_matrix, plt, save
+
+    df = report.sections[0].data
+    if name == "rolloff":
+        grid = df.pivot_table(index=["initiator_rage", "defender_rage"], columns="bonus_difference",
+                              values="p_win")
+        grid.index = [f"Rage {a} vs {b}" for a, b in grid.index]
+        plot_matrix(grid, Path(path), label="P(initiator wins)", title="UberDrakes rolloff (exact)",
+                    ylabel="initiator vs defender", annotate=True)
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if name == "furnace":
+        ax.plot(df.magic, df.p_fatigue, "o-")
+        ax.set_xlabel("Magic spent")
+        ax.set_ylabel("P(Fatigue)")
+    else:
+        ax.plot(df.victory_point, df.initiator, "o-", label="initiator")
+        ax.plot(df.victory_point, df.defender, "o-", label="defender")
+        ax.set_xlabel("Victory Point")
+        ax.set_ylabel("expected combats to afford it")
+        ax.legend()
+    ax.set_title(report.title + " (exact)", fontsize=9)
+    ax.grid(alpha=0.3)
+    save(fig, path)

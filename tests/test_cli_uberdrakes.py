@@ -1,0 +1,94 @@
+"""UberDrakes on the command line so far: the rolloff and the exact tables, with the rulebook's numbers."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from cli_run import assert_one_line_error, csv, run
+
+
+def _csv(capsys, *args):
+    code, out, err = run(capsys, *args, "--format", "csv")
+    assert code == 0, err
+    return csv(out)
+
+
+@pytest.mark.parametrize(("args", "want"), [
+    ((), F(721, 1296)),
+    (("--rage", "1"), F(1877, 2592)),
+    (("--bonus", "2", "--vs-rage", "3"), F(121667, 279936)),
+    (("--vs-bonus", "4"), F(103, 648)),
+    # the same +4 built from its sources: Mountain 2 and a Sandstorm on the defender's side
+    (("--vs-mountain", "2", "--vs-sandstorm"), F(103, 648)),
+    # Supercharge voids the defender's 4 elemental bonuses: a plain rolloff again
+    (("--vs-elemental", "4", "--supercharge"), F(721, 1296)),
+    # 3 Fatigue voids one's own elemental bonus (UD-fatigue-bonus=fatigued-side)
+    (("--vs-elemental", "4", "--vs-fatigued"), F(721, 1296)),
+    # a Rage Potion is a level of temporary Rage
+    (("--rage-potions", "1"), F(1877, 2592)),
+])
+def test_rolloff_p_win(capsys, args, want):
+    df = _csv(capsys, "roll", "uberdrakes", "rolloff", *args)
+    assert list(df.columns[:3]) == ["p_win", "p_defender_wins", "p_tie"]
+    assert df.p_win.iloc[0] == pytest.approx(float(want), abs=1e-14)
+
+
+def test_rolloff_rulings_and_sections(capsys, tmp_path):
+    # Camouflage +3 by default, +2 under UD-camouflage=2: against a defender's +3 / +2 that is a plain roll
+    plain = _csv(capsys, "roll", "uberdrakes", "rolloff", "--camouflage", "--vs-bonus", "3").p_win.iloc[0]
+    two = _csv(capsys, "roll", "uberdrakes", "rolloff", "--camouflage", "--vs-bonus", "2", "--ruling",
+               "UD-camouflage=2").p_win.iloc[0]
+    assert plain == pytest.approx(721 / 1296) and two == pytest.approx(721 / 1296)
+    # UD-fatigue-bonus=both: the initiator's fatigue voids the defender's elemental bonus too
+    both = _csv(capsys, "roll", "uberdrakes", "rolloff", "--fatigued", "--vs-elemental", "4", "--ruling",
+                "UD-fatigue-bonus=both").p_win.iloc[0]
+    assert both == pytest.approx(721 / 1296)
+    code, out, err = run(capsys, "roll", "uberdrakes", "rolloff", "--rage", "1", "--format", "json",
+                         "--plot", str(tmp_path / "m.png"))
+    assert code == 0, err
+    assert (tmp_path / "m.png").stat().st_size > 1000
+    assert '"initiator_total"' in out and '"margin"' in out and "UD-camouflage=3" in out
+
+
+def test_tables(capsys, tmp_path):
+    furnace = _csv(capsys, "table", "uberdrakes", "furnace")
+    for p, want in zip(furnace.p_fatigue, (F(7, 12), F(13, 18), F(5, 6), F(11, 12), F(35, 36)), strict=True):
+        assert p == pytest.approx(float(want), abs=1e-14)
+    rolloff = _csv(capsys, "table", "uberdrakes", "rolloff")
+    assert len(rolloff) == 5 * 5 * 13
+    by = rolloff.set_index(["initiator_rage", "defender_rage", "bonus_difference"]).p_win
+    assert by[1, 0, 0] == pytest.approx(1877 / 2592, abs=1e-14)
+    assert by[0, 0, -4] == pytest.approx(103 / 648, abs=1e-14)
+    bp = _csv(capsys, "table", "uberdrakes", "blood-points")
+    assert bp.price.tolist() == [20, 25, 30, 35] and bp.cumulative.tolist() == [20, 45, 75, 110]
+    assert (bp.initiator < bp.defender).all()  # the initiator wins ties, so it gathers faster
+    per_exchange = _csv(capsys, "table", "uberdrakes", "blood-points", "--ruling",
+                        "UD-vp-escalation=per-exchange")
+    assert per_exchange.price.tolist() == [20, 25, 30, 35]
+    for name in ("rolloff", "furnace", "blood-points"):
+        code, _, err = run(capsys, "table", "uberdrakes", name, "--plot", str(tmp_path / f"{name}.png"))
+        assert code == 0, err
+        assert (tmp_path / f"{name}.png").stat().st_size > 1000
+
+
+def test_expected_combats_by_hand():
+    """Two plain combats' worth: with one point a combat, n points take n combats; with 1 or 2 points at
+    1/2 each, E[2] = 1 + E[1]/2 = 1.5."""
+    import numpy as np
+
+    from reports.uberdrakes.tables import expected_combats
+
+    assert expected_combats(np.array([0.0, 1.0]), 7) == pytest.approx(7.0)
+    assert expected_combats(np.array([0.0, 0.5, 0.5]), 2) == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize(("args", "code", "named"), [
+    (("roll", "uberdrakes", "rolloff", "--mountain", "5"), 2, "--mountain"),
+    (("roll", "uberdrakes", "rolloff", "--rage", "-1"), 2, "--rage"),
+    (("roll", "uberdrakes", "rolloff", "--bonus", "99"), 2, "--bonus"),
+    (("roll", "uberdrakes", "rolloff", "--ruling", "UD-camouflage=4"), 2, "UD-camouflage"),
+    (("duel", "uberdrakes", "a", "b"), 1, "not implemented yet"),
+])
+def test_bad_input(capsys, args, code, named):
+    assert_one_line_error(capsys, args, code, named)
