@@ -23,7 +23,8 @@ def save(fig, path: Path) -> None:
 
 
 def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, vmax: float = 1.0,
-                cmap: str = "RdBu", ylabel: str = "entry", annotate: bool = False) -> None:
+                cmap: str = "RdBu", ylabel: str = "entry", annotate: bool = False,
+                xlabel: str = "opponent (columns in the same order)") -> None:
     """Heatmap of a matchup matrix (rows: contestants, columns: opponents, in the same order). The default
     map, ColorBrewer's RdBu, is diverging and safe for colour-blind readers; ``annotate`` prints each
     cell's value in percent."""
@@ -32,7 +33,7 @@ def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, 
     image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
-    ax.set_xlabel("opponent (columns in the same order)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if annotate:
         _annotate_cells(ax, values, vmin, vmax)

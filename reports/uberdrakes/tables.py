@@ -138,7 +138,8 @@ def plot_table(name: str, report: Report, path: Path) -> None:
                               values="p_win")
         grid.index = [f"Rage {a} vs {b}" for a, b in grid.index]
         plot_matrix(grid, Path(path), label="P(initiator wins)", title="UberDrakes rolloff (exact)",
-                    ylabel="initiator vs defender", annotate=True)
+                    ylabel="initiator vs defender", annotate=True,
+                    xlabel="bonus difference (initiator's bonus - defender's)")
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     if name == "furnace":
