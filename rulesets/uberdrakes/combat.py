@@ -1,0 +1,379 @@
+"""The UberDrakes counterattack game, solved exactly (seed 003, lines 297-349; ../shared/RULES.md §4).
+
+After the rolloff (rulesets.uberdrakes.exact) the presumptive loser adds resources to its total or concedes;
+once ahead, the other side may answer, and so on (lines 317-323). The resources modelled:
+
+- Dragon Lance (item): one more die, not in ranged combat (lines 653-655);
+- Hide Shield (item): one more die, also at range; it makes the opponent's attack Ranged, so its user deals
+  no damage when it wins and still takes it when it loses; not for a ranged attacker (362, 692-694);
+- Fire Breath (Fire dragon, 4 Magic): one more die, also at range (410); a standard spell, once a combat;
+- Plate Armor (Metal dragon, X + 1 Magic): +X, once a combat; its user deals no damage on a win (604-606).
+
+A die adds its value (UD-item-die=add-value). Damage (325-331): none when the winner used a Hide Shield or
+Plate Armor or the loser made a Ranged attack, unless the winner cast Windblast (double damage, 520-524);
+two instances after a concession without rolling (331). Blood points (338): the winner gains the loser's
+total, the loser half of it, rounded down.
+
+Every chance node is enumerated, every decision solved by backward induction over the reachable states
+(each side maximising its own objective, UD-objective), or made by the greedy rule (UD-policy): exact.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field, replace
+
+from rulesets.base import RulesError, whole_number
+from rulesets.uberdrakes.exact import Side, dice_total_pmf
+from rulesets.uberdrakes.rules import SIDES, UberDrakesRulings
+
+FIRE_BREATH_COST = 4
+MAX_ITEMS = 10
+MAX_MAGIC = 30
+#: Resources by name, as moves are reported.
+LANCE, SHIELD, FIRE, PLATE = "lance", "shield", "fire-breath", "plate-armor"
+#: What counts as one unit of spend for an item when no catalog price is given (UD-objective).
+DEFAULT_ITEM_PRICE = 1.0
+#: Probabilities and costs closer than this are a tie between moves.
+TIE = 1e-12
+
+NOT_MODELLED = (
+    "items and spells other than the Dragon Lance, Hide Shield, Fire Breath and Plate Armor in Phase 3 "
+    "(Rage Potions enter as temporary Rage, Windblast and a ranged attack as switches; Acid Rain not yet)",
+    "the damage options themselves (missing from the text, line 329): damage is counted in instances",
+    "UD-item-die=re-keep-highest-two and UD-counter-sequencing=declared (refused with a message)",
+)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """One side's counterattack resources: items, Magic, and the spells its dragon knows."""
+
+    lances: int = 0
+    shields: int = 0
+    magic: int = 0
+    fire_breath: bool = False
+    plate_armor: bool = False
+    lance_price: float = DEFAULT_ITEM_PRICE
+    shield_price: float = DEFAULT_ITEM_PRICE
+
+    def __post_init__(self) -> None:
+        whole_number("Dragon Lances", self.lances, 0, MAX_ITEMS)
+        whole_number("Hide Shields", self.shields, 0, MAX_ITEMS)
+        whole_number("Magic", self.magic, 0, MAX_MAGIC)
+
+
+@dataclass(frozen=True)
+class Combat:
+    """A combat: each side's rolloff (Rage, bonus) and kit; ``ranged``: the initiator makes a Ranged attack
+    (Long Bow, Thunderbolt, Take to the Skies); ``windblast``: which sides cast Windblast before the
+    roll; ``may_concede_unrolled``: the defender may concede without rolling (line 313)."""
+
+    initiator: Side = field(default_factory=Side)
+    defender: Side = field(default_factory=Side)
+    initiator_kit: Kit = field(default_factory=Kit)
+    defender_kit: Kit = field(default_factory=Kit)
+    ranged: bool = False
+    windblast: tuple[bool, bool] = (False, False)
+    may_concede_unrolled: bool = True
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Expected results of a combat for both sides (index 0 the initiator): P(win), P(it deals damage),
+    expected damage instances dealt, Magic spent, items used, spend (UD-objective's units) and blood
+    points; and P(the defender concedes without rolling)."""
+
+    p_win: tuple[float, float]
+    p_damage: tuple[float, float]
+    damage: tuple[float, float]
+    magic: tuple[float, float]
+    items: tuple[float, float]
+    spend: tuple[float, float]
+    blood_points: tuple[float, float]
+    p_concede_unrolled: float
+
+
+# --- state --------------------------------------------------------------------------------------------------
+# A side during the counterattack: (lances, shields, magic, fire breath unused, plate unused, shield used,
+# plate used); what it spent is its kit less what remains. Totals are kept whole: blood points need the
+# loser's total.
+
+def _side_state(kit: Kit) -> tuple:
+    return (kit.lances, kit.shields, kit.magic, kit.fire_breath, kit.plate_armor, False, False)
+
+
+def _spent(kit: Kit, s: tuple) -> tuple[float, float, float]:
+    """(Magic spent, items used, spend in UD-objective's units) of a side whose state is ``s``."""
+    lances, shields = kit.lances - s[0], kit.shields - s[1]
+    magic = kit.magic - s[2]
+    spend = magic + lances * kit.lance_price + shields * kit.shield_price
+    return float(magic), float(lances + shields), spend
+
+
+def _moves(s: tuple, me: int, combat: Combat, rulings: UberDrakesRulings, replying: bool,
+           shield_against: bool) -> list[tuple[str, int]]:
+    """(resource, Plate Armor's X or 0) that side ``me`` may use now. ``replying``: it is answering a
+    counterattack (UD-reply-spells); ``shield_against``: the other side used a Hide Shield (its attack is
+    Ranged now, UD-shield-ranged)."""
+    lances, shields, magic, fire, plate = s[0], s[1], s[2], s[3], s[4]
+    ranged_attacker = combat.ranged and me == 0
+    out = []
+    lance_barred = combat.ranged or (shield_against and rulings.shield_ranged == "bars-lance")
+    if lances and not lance_barred:
+        out.append((LANCE, 0))
+    if shields and not ranged_attacker:
+        out.append((SHIELD, 0))
+    spells = not replying or rulings.reply_spells
+    if spells and fire and magic >= FIRE_BREATH_COST:
+        out.append((FIRE, 0))
+    if spells and plate and magic >= 2:
+        for x in range(1, magic):
+            out.append((PLATE, x))
+    return out
+
+
+def _ahead(me: int, mine: int, theirs: int, rulings: UberDrakesRulings) -> bool:
+    """Whether side ``me`` (0 the initiator) is ahead: above, or level as the initiator (lines 315, 83;
+    UD-counter-ties=strict: a counterattacking side must get above, the initiator too)."""
+    if mine != theirs:
+        return mine > theirs
+    return me == 0 and rulings.counter_ties == "initiator"
+
+
+def _price(kit: Kit, resource: str, x: int) -> float:
+    return {LANCE: kit.lance_price, SHIELD: kit.shield_price, FIRE: FIRE_BREATH_COST, PLATE: x + 1}[resource]
+
+
+def _used(s: tuple, resource: str, x: int) -> tuple:
+    lances, shields, magic, fire, plate, shield_used, plate_used = s
+    if resource == LANCE:
+        return (lances - 1, shields, magic, fire, plate, shield_used, plate_used)
+    if resource == SHIELD:
+        return (lances, shields - 1, magic, fire, plate, True, plate_used)
+    if resource == FIRE:
+        return (lances, shields, magic - FIRE_BREATH_COST, False, plate, shield_used, plate_used)
+    return (lances, shields, magic - x - 1, fire, False, shield_used, True)
+
+
+# A value is a tuple of expectations from the state onward:
+#   0 P(the initiator wins); 1, 2 P(the initiator / defender deals damage); 3, 4 damage instances dealt by
+#   each; 5, 6 Magic spent by each; 7, 8 items used; 9, 10 spend (UD-objective's units); 11 E[what the
+#   defender adds from here on; 0 unless the initiator wins]; 12 the same for the initiator when the
+#   defender wins; 13 P(the initiator wins and the defender's final total is odd); 14 P(the defender wins
+#   and the initiator's final total is odd).
+# Blood points follow by linearity (the loser's final total is its total now plus what it adds, and
+# half of it rounded down is (total - [total odd]) / 2), so the state needs the difference of the totals
+# and their parities, not the totals themselves, unless an objective of blood points must see them.
+WIN, ADD_D, ADD_I, ODD_D, ODD_I = 0, 11, 12, 13, 14
+
+
+class _Solver:
+    """Backward induction over the reachable states of one combat under the rulings (memoised)."""
+
+    def __init__(self, combat: Combat, rulings: UberDrakesRulings) -> None:
+        if rulings.item_die != "add-value":
+            raise RulesError("UD-item-die=re-keep-highest-two is not modelled yet in the counterattack game; "
+                             "use add-value (the default)")
+        if rulings.counter_sequencing == "declared":
+            raise RulesError("UD-counter-sequencing=declared is not modelled yet in the counterattack game; "
+                             "use adaptive (the default) or overshoot")
+        self.combat, self.rulings = combat, rulings
+        self.kits = (combat.initiator_kit, combat.defender_kit)
+        self.optimal = rulings.policy == "optimal"
+        # blood-point objectives decide on the totals themselves
+        self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
+        self.play = functools.lru_cache(maxsize=None)(self._play)
+
+    def _end(self, winner: int, parity: tuple[int, int], states: tuple) -> tuple:
+        loser = 1 - winner
+        w_state = states[winner]
+        windblast = self.combat.windblast[winner]
+        loser_ranged = self.combat.ranged and loser == 0
+        spared = (w_state[5] or w_state[6] or loser_ranged) and not windblast
+        damage = 0 if spared else (2 if windblast else 1)
+        (m0, i0, c0), (m1, i1, c1) = (_spent(k, st) for k, st in zip(self.kits, states, strict=True))
+        init = winner == 0
+        return (1.0 if init else 0.0, 1.0 if damage and init else 0.0, 1.0 if damage and not init else 0.0,
+                float(damage) if init else 0.0, 0.0 if init else float(damage), m0, m1, i0, i1, c0, c1,
+                0.0, 0.0, 1.0 if init and parity[1] else 0.0, 1.0 if not init and parity[0] else 0.0)
+
+    def blood_points(self, v: tuple, totals: tuple[int, int]) -> tuple[float, float]:
+        """E[blood points] of each side from a value and the totals it was reached at (line 338;
+        UD-bp-total=final)."""
+        ti, td = totals
+        w = v[WIN]
+        paid_by_d = td * w + v[ADD_D]  # the defender's final total, when the initiator wins
+        paid_by_i = ti * (1.0 - w) + v[ADD_I]
+        return (paid_by_d + (paid_by_i - v[ODD_I]) / 2.0, paid_by_i + (paid_by_d - v[ODD_D]) / 2.0)
+
+    def _score(self, value: tuple, me: int, totals: tuple[int, int] | None) -> tuple:
+        """What side ``me`` maximises (UD-objective), as a tuple compared in order."""
+        win = value[WIN] if me == 0 else 1.0 - value[WIN]
+        spend = value[9 + me]
+        objective = self.rulings.objective
+        if objective == "win":
+            return (round(win / TIE),)
+        if objective in ("blood-points", "net-value"):
+            bp = self.blood_points(value, totals)[me]
+            return (round((bp - (spend if objective == "net-value" else 0.0)) / TIE),)
+        return (round(win / TIE), round(-spend / TIE))
+
+    def _play(self, diff: int, parity: tuple[int, int], totals: tuple[int, int] | None, states: tuple,
+              mover: int, first: int, overshooting: bool) -> tuple:
+        """The combat's value with ``mover`` to act (``diff`` = initiator's total - defender's): behind,
+        it adds or concedes; under UD-counter-sequencing=overshoot also when ahead (``overshooting``),
+        adding more or handing over. ``first``: the side that counterattacked first (the other replies)."""
+        me, other = mover, 1 - mover
+        mine = diff if me == 0 else -diff
+        ahead = _ahead(me, mine, 0, self.rulings)
+        level_wins = me == 0 and self.rulings.counter_ties == "initiator"
+        deficit = -mine + (0 if level_wins else 1)
+        moves = _moves(states[me], me, self.combat, self.rulings, me != first, states[other][5])
+        key = (diff, parity, totals, states)
+        if not self.optimal:
+            return self._greedy(key, me, first, moves, deficit, ahead)
+        if ahead:  # only when overshooting: hand over, or add more
+            options = [self.play(*key, other, first, False)]
+        else:
+            options = [self._end(other, parity, states)]
+        for resource, x in moves:
+            options.append(self._after(key, me, first, resource, x))
+        return max(options, key=lambda v: self._score(v, me, totals))
+
+    def _greedy(self, key, me: int, first: int, moves: list, deficit: int, ahead: bool) -> tuple:
+        """UD-policy=greedy: never concede while a resource remains; the cheapest resource first (Plate
+        Armor with X just enough to get ahead, when that is affordable, else its largest X); once ahead,
+        hand over."""
+        if ahead:
+            return self.play(*key, 1 - me, first, False)
+        if not moves:
+            return self._end(1 - me, key[1], key[3])
+        kit = self.kits[me]
+        plate = [m for m in moves if m[0] == PLATE]
+        candidates = [m for m in moves if m[0] != PLATE]
+        if plate:
+            enough = [m for m in plate if m[1] >= deficit]
+            candidates.append(min(enough, key=lambda m: m[1]) if enough else max(plate, key=lambda m: m[1]))
+        order = {LANCE: 0, SHIELD: 1, FIRE: 2, PLATE: 3}
+        resource, x = min(candidates, key=lambda m: (_price(kit, m[0], m[1]), order[m[0]]))
+        return self._after(key, me, first, resource, x)
+
+    def _after(self, key, me: int, first: int, resource: str, x: int) -> tuple:
+        """The value after side ``me`` uses a resource: a die's six faces, or Plate Armor's +x."""
+        diff, parity, totals, states = key
+        new_states = list(states)
+        new_states[me] = _used(states[me], resource, x)
+        new_states = tuple(new_states)
+        adds = [(x, 1.0)] if resource == PLATE else [(face, 1.0 / SIDES) for face in range(1, SIDES + 1)]
+        sign = 1 if me == 0 else -1
+        acc = [0.0] * 15
+        for add, p in adds:
+            d = diff + sign * add
+            par = list(parity)
+            par[me] ^= add & 1
+            par = tuple(par)
+            t = None
+            if totals is not None:
+                t = (totals[0] + add, totals[1]) if me == 0 else (totals[0], totals[1] + add)
+            if _ahead(me, sign * d, 0, self.rulings):
+                v = self.play(d, par, t, new_states, me if self.rulings.counter_sequencing == "overshoot"
+                              else 1 - me, first, self.rulings.counter_sequencing == "overshoot")
+            else:
+                v = self.play(d, par, t, new_states, me, first, False)
+            for i in range(15):
+                acc[i] += p * v[i]
+            # what side me adds counts towards the blood points it pays when it loses
+            if me == 1:
+                acc[ADD_D] += p * add * v[WIN]
+            else:
+                acc[ADD_I] += p * add * (1.0 - v[WIN])
+        return tuple(acc)
+
+    def after_rolloff(self, ti: int, td: int) -> tuple:
+        """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12)."""
+        states = (_side_state(self.kits[0]), _side_state(self.kits[1]))
+        loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
+        v = self.play(ti - td, (ti & 1, td & 1), (ti, td) if self.absolute else None, states, loser, loser,
+                      False)
+        if self.rulings.bp_total == "rolloff":
+            bp = (td * v[WIN] + (ti // 2) * (1.0 - v[WIN]), ti * (1.0 - v[WIN]) + (td // 2) * v[WIN])
+        else:
+            bp = self.blood_points(v, (ti, td))
+        return (*v[:11], *bp)
+
+    def conceded_unrolled(self, ti: int) -> tuple:
+        """The defender concedes without rolling (line 313): two instances of damage (four with Windblast
+        under UD-windblast-stack=multiply), blood points on its UD-concede-total."""
+        td = self.combat.defender.bonus if self.rulings.concede_total == "bonuses" else 0
+        damage = 0 if self.combat.ranged and not self.combat.windblast[0] else 2
+        if self.combat.windblast[0]:
+            damage = 4 if self.rulings.windblast_stack == "multiply" else 2
+        return (1.0, 1.0 if damage else 0.0, 0.0, float(damage), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                float(max(td, 0)), float(max(td, 0) // 2))
+
+
+def _scaled(v: tuple, p: float) -> tuple:
+    return tuple(p * x for x in v)
+
+
+def _added(a: tuple, b: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
+    """The combat's exact expected results under the rulings (UD-policy greedy or optimal)."""
+    rulings = rulings or UberDrakesRulings()
+    solver = _Solver(combat, rulings)
+    ri, rd = dice_total_pmf(combat.initiator.rage), dice_total_pmf(combat.defender.rage)
+    total = None
+    p_unrolled = 0.0
+    for di, pi in enumerate(ri):
+        if pi == 0.0:
+            continue
+        ti = di + combat.initiator.bonus
+        rolled = None
+        for dd, pd in enumerate(rd):
+            if pd == 0.0:
+                continue
+            v = _scaled(solver.after_rolloff(ti, dd + combat.defender.bonus), pd)
+            rolled = v if rolled is None else _added(rolled, v)
+        value = rolled
+        if combat.may_concede_unrolled and solver.optimal:
+            conceded = solver.conceded_unrolled(ti)
+            if _defender_prefers(conceded, rolled, rulings):
+                value = conceded
+                p_unrolled += pi
+        v = _scaled(value, pi)
+        total = v if total is None else _added(total, v)
+    return _outcome(total, p_unrolled)
+
+
+def _defender_prefers(conceded: tuple, rolled: tuple, rulings: UberDrakesRulings) -> bool:
+    """Whether the defender's objective prefers conceding unrolled to rolling (values with absolute blood
+    points at 11, 12)."""
+    def score(v: tuple) -> tuple:
+        win, spend, bp = 1.0 - v[0], v[10], v[12]
+        if rulings.objective == "win":
+            return (round(win / TIE),)
+        if rulings.objective in ("blood-points", "net-value"):
+            return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
+        return (round(win / TIE), round(-spend / TIE))
+
+    return score(conceded) > score(rolled)
+
+
+def _outcome(t: tuple, p_unrolled: float) -> Outcome:
+    return Outcome((t[0], 1.0 - t[0]), (t[1], t[2]), (t[3], t[4]), (t[5], t[6]), (t[7], t[8]), (t[9], t[10]),
+                   (t[11], t[12]), p_unrolled)
+
+
+def solve_from(initiator_total: int, defender_total: int, combat: Combat,
+               rulings: UberDrakesRulings | None = None) -> Outcome:
+    """The counterattack game from given rolloff totals (both rolled), exact."""
+    solver = _Solver(combat, rulings or UberDrakesRulings())
+    return _outcome(solver.after_rolloff(initiator_total, defender_total), 0.0)
+
+
+def with_policy(rulings: UberDrakesRulings, policy: str) -> UberDrakesRulings:
+    return replace(rulings, policy=policy)

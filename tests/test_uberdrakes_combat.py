@@ -1,0 +1,195 @@
+"""The UberDrakes counterattack game, solved exactly: the rulebook's cases (RULES.md §4), damage and blood
+points by hand, the rulings that change it, and a plain-Python twin that plays the greedy policy die by
+die."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from rulesets.base import RulesError
+from rulesets.uberdrakes.combat import Combat, Kit, solve, solve_from
+from rulesets.uberdrakes.exact import Side, rolloff
+from rulesets.uberdrakes.rules import UberDrakesRulings
+
+R = UberDrakesRulings()
+OPTIMAL = UberDrakesRulings(policy="optimal")
+
+
+def exactly(x: float, want: F) -> bool:
+    return abs(x - float(want)) < 1e-12
+
+
+def p_2d6_above(d: int) -> F:
+    return F(sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > d), 36)
+
+
+@pytest.mark.parametrize("d", range(1, 7))
+def test_behind_by_d_with_die_items(d):
+    """RULES.md: the defender behind by d with one die item wins (6 - d)/6 (it must get above); the
+    initiator (7 - d)/6 (it wins ties); the defender with two items P(2d6 > d), one die at a time."""
+    assert exactly(solve_from(10, 10 - d, Combat(defender_kit=Kit(lances=1))).p_win[1], F(6 - d, 6))
+    assert exactly(solve_from(10 - d, 10, Combat(initiator_kit=Kit(lances=1))).p_win[0], F(7 - d, 6))
+    assert exactly(solve_from(10, 10 - d, Combat(defender_kit=Kit(lances=2))).p_win[1], p_2d6_above(d))
+    # the same with Fire Breath (a die for 4 Magic) and with a Hide Shield
+    assert exactly(solve_from(10, 10 - d, Combat(defender_kit=Kit(magic=4, fire_breath=True))).p_win[1],
+                   F(6 - d, 6))
+    assert exactly(solve_from(10, 10 - d, Combat(defender_kit=Kit(shields=1))).p_win[1], F(6 - d, 6))
+
+
+def test_the_metal_defender_greedy_and_optimal():
+    """RULES.md: a Metal defender behind by 1 with 10 Magic against one Lance: greedy Plate Armor X = 2
+    (just enough) loses to the Lance (the initiator wins ties); optimal wins surely (X = 8, the least that
+    does: +8 against a die of at most 6, 9 Magic; RULES.md's X = 9 also wins, for one more Magic)."""
+    c = Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(magic=10, plate_armor=True))
+    greedy, optimal = solve_from(10, 9, c), solve_from(10, 9, c, OPTIMAL)
+    assert exactly(greedy.p_win[1], F(0)) and greedy.magic == (0.0, 3.0)
+    assert greedy.items == pytest.approx((1.0, 0.0))
+    assert exactly(optimal.p_win[1], F(1)) and optimal.magic == (0.0, 9.0)
+    # the beaten initiator keeps its Lance: spending it cannot help (win-then-cost)
+    assert optimal.items == (0.0, 0.0)
+    # blood points: greedy, the initiator wins against 9 + 2 = 11 (the loser keeps half of its own total);
+    # optimal, the defender wins against the initiator's 10
+    assert greedy.blood_points == pytest.approx((11.0, 5.0))
+    assert optimal.blood_points == pytest.approx((5.0, 10.0))
+
+
+def test_damage_and_its_exceptions():
+    """Damage (lines 325-331): the winner deals one instance, none when it used a Hide Shield or Plate
+    Armor or the loser made a Ranged attack, unless the winner cast Windblast (two)."""
+    plain = solve_from(10, 5, Combat())  # the defender has nothing: it concedes
+    assert plain.p_win == (1.0, 0.0) and plain.damage == (1.0, 0.0)
+    # the defender behind by 1 wins with a Hide Shield die of 2+ (5/6) but deals no damage
+    shield = solve_from(10, 9, Combat(defender_kit=Kit(shields=1)))
+    assert exactly(shield.p_win[1], F(5, 6)) and shield.damage[1] == 0.0
+    assert exactly(shield.damage[0], F(1, 6))
+    # ... unless it cast Windblast: double damage
+    blast = solve_from(10, 9, Combat(defender_kit=Kit(shields=1), windblast=(False, True)))
+    assert exactly(blast.damage[1], F(5, 6) * 2)
+    # Plate Armor: the winner deals no damage
+    plate = solve_from(10, 9, Combat(defender_kit=Kit(magic=3, plate_armor=True)))
+    assert plate.p_win[1] == 1.0 and plate.damage == (0.0, 0.0) and plate.magic == (0.0, 3.0)
+    # a ranged attacker that loses deals nothing and takes nothing; that wins deals damage (356)
+    ranged = solve_from(9, 10, Combat(ranged=True))
+    assert ranged.p_win == (0.0, 1.0) and ranged.damage == (0.0, 0.0)
+    assert solve_from(10, 9, Combat(ranged=True)).damage == (1.0, 0.0)
+    # no Lance in ranged combat (655), no Hide Shield for the ranged attacker (362)
+    assert solve_from(9, 10, Combat(ranged=True, initiator_kit=Kit(lances=3, shields=2))).p_win[0] == 0.0
+
+
+def test_rulings_that_change_the_game():
+    # UD-counter-ties=strict: the initiator behind by d must get above too: (6 - d)/6
+    strict = UberDrakesRulings(counter_ties="strict")
+    assert exactly(solve_from(8, 10, Combat(initiator_kit=Kit(lances=1)), strict).p_win[0], F(4, 6))
+    # UD-reply-spells=false: the side replying to a counterattack may use items only
+    c = Combat(initiator_kit=Kit(magic=4, fire_breath=True), defender_kit=Kit(magic=3, plate_armor=True))
+    with_spells = solve_from(10, 9, c)  # plate +2, then the initiator's Fire Breath: a die of 1+ ties back
+    assert with_spells.p_win[0] == pytest.approx(1.0)
+    no_spells = solve_from(10, 9, c, UberDrakesRulings(reply_spells=False))
+    assert no_spells.p_win[1] == pytest.approx(1.0)
+    # UD-shield-ranged=bars-lance: after the defender's Hide Shield the initiator may not Lance
+    c = Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(shields=1))
+    damage_only = solve_from(10, 4, c)  # the defender needs 7+: impossible; it still tries (greedy)
+    assert damage_only.p_win[0] == pytest.approx(1.0) and damage_only.items[1] == pytest.approx(1.0)
+    barred = solve_from(10, 9, c, UberDrakesRulings(shield_ranged="bars-lance"))
+    open_ = solve_from(10, 9, c)
+    assert barred.p_win[1] > open_.p_win[1]
+    # UD-bp-total=rolloff: the loser's rolloff total pays, not its final one
+    c = Combat(defender_kit=Kit(magic=3, plate_armor=True))
+    assert solve_from(10, 9, c).blood_points == pytest.approx((5.0, 10.0))
+    by_rolloff = UberDrakesRulings(bp_total="rolloff")
+    assert solve_from(10, 9, c, by_rolloff).blood_points == pytest.approx((5.0, 10.0))
+    g = solve_from(10, 9, Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(magic=3, plate_armor=True)))
+    rolloff_paid = solve_from(10, 9, Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(magic=3,
+                                                                                            plate_armor=True)),
+                              UberDrakesRulings(bp_total="rolloff"))
+    assert g.blood_points == pytest.approx((11.0, 5.0))
+    assert rolloff_paid.blood_points == pytest.approx((9.0, 4.0))
+    for bad in (UberDrakesRulings(item_die="re-keep-highest-two"),
+                UberDrakesRulings(counter_sequencing="declared")):
+        with pytest.raises(RulesError, match="not modelled yet"):
+            solve(Combat(), bad)
+
+
+def test_a_whole_combat_without_resources_is_the_rolloff():
+    c = Combat(Side(1, 0), Side(0, 2))
+    out = solve(c)
+    assert out.p_win[0] == pytest.approx(rolloff(Side(1, 0), Side(0, 2)).p_win, abs=1e-14)
+    assert out.spend == (0.0, 0.0)
+
+
+def test_conceding_without_rolling():
+    """An unrolled concession (line 313): two instances of damage, four with the winner's Windblast
+    (UD-windblast-stack=multiply) or two (cap-2); the loser's total is its bonuses (UD-concede-total) or 0.
+    It gains the defender nothing under any objective (rolling then conceding costs nothing and spares it
+    the double damage), so the optimal defender always rolls, even when it cannot win."""
+    from rulesets.uberdrakes.combat import _Solver
+
+    c = Combat(Side(0, 30), Side(0, 3), defender_kit=Kit(lances=2))
+    v = _Solver(c, OPTIMAL).conceded_unrolled(32)
+    assert v[0] == 1.0 and v[3] == 2.0 and v[11:13] == (3.0, 1.0)
+    blast = Combat(Side(0, 30), Side(0, 3), windblast=(True, False))
+    assert _Solver(blast, OPTIMAL).conceded_unrolled(32)[3] == 4.0
+    capped = UberDrakesRulings(policy="optimal", windblast_stack="cap-2")
+    assert _Solver(blast, capped).conceded_unrolled(32)[3] == 2.0
+    assert _Solver(c, UberDrakesRulings(concede_total="zero")).conceded_unrolled(32)[11:13] == (0.0, 0.0)
+    out = solve(c, OPTIMAL)
+    assert out.p_concede_unrolled == 0.0 and out.p_win[0] == pytest.approx(1.0)
+    assert out.damage == pytest.approx((1.0, 0.0)) and out.items == pytest.approx((0.0, 0.0))
+    greedy = solve(c)  # greedy spends both Lances before it concedes
+    assert greedy.p_concede_unrolled == 0.0 and greedy.items == pytest.approx((0.0, 2.0))
+
+
+# --- a plain-Python twin of the greedy policy --------------------------------------------------------------
+
+def _greedy_twin(rng: random.Random, ti: int, td: int, kits: tuple[dict, dict]) -> tuple[int, int, int]:
+    """One combat from the rolloff totals, greedy, die by die (UD defaults): (winner, blood points of the
+    initiator, of the defender). Lances and shields cost 1, Plate Armor X + 1 with X just enough."""
+    kits = [dict(k) for k in kits]
+    totals = [ti, td]
+    mover = 1 if ti >= td else 0
+
+    def ahead(me: int) -> bool:
+        return totals[me] > totals[1 - me] or (me == 0 and totals[0] == totals[1])
+
+    while True:
+        k = kits[mover]
+        need = totals[1 - mover] - totals[mover] + (0 if mover == 0 else 1)
+        if k.get("lances", 0):
+            k["lances"] -= 1
+            totals[mover] += int(rng.random() * 6) + 1
+        elif k.get("plate") and k.get("magic", 0) >= 2:
+            x = min(need, k["magic"] - 1)
+            k["plate"] = False
+            k["magic"] -= x + 1
+            totals[mover] += x
+        else:
+            winner = 1 - mover
+            loser_total = totals[mover]
+            bp = [0, 0]
+            bp[winner], bp[mover] = loser_total, loser_total // 2
+            return winner, bp[0], bp[1]
+        if ahead(mover):
+            mover = 1 - mover
+
+
+def test_the_greedy_game_against_its_twin():
+    """20,000 combats played die by die, greedy, from each rolloff pair of a small combat: P(win) and mean
+    blood points agree with the exact program (z < 5)."""
+    kits = ({"lances": 2}, {"lances": 1, "magic": 6, "plate": True})
+    c = Combat(Side(0, 1), Side(0, 0), Kit(lances=2), Kit(lances=1, magic=6, plate_armor=True))
+    exact = solve(c)
+    rng = random.Random(5)
+    n = 20_000
+    wins, bp0, bp1 = np.zeros(n), np.zeros(n), np.zeros(n)
+    for t in range(n):
+        ti = sum(int(rng.random() * 6) + 1 for _ in range(2)) + 1
+        td = sum(int(rng.random() * 6) + 1 for _ in range(2))
+        w, a, b = _greedy_twin(rng, ti, td, kits)
+        wins[t], bp0[t], bp1[t] = w == 0, a, b
+    for sample, want in ((wins, exact.p_win[0]), (bp0, exact.blood_points[0]), (bp1, exact.blood_points[1])):
+        z = (sample.mean() - want) / (sample.std(ddof=1) / np.sqrt(n))
+        assert abs(z) < 5, (sample.mean(), want)
