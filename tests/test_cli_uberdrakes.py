@@ -7,6 +7,8 @@ from fractions import Fraction as F
 import pytest
 from cli_run import assert_one_line_error, csv, run
 
+from rulesets.uberdrakes.rules import UberDrakesRulings
+
 
 def _csv(capsys, *args):
     code, out, err = run(capsys, *args, "--format", "csv")
@@ -88,7 +90,36 @@ def test_expected_combats_by_hand():
     (("roll", "uberdrakes", "rolloff", "--rage", "-1"), 2, "--rage"),
     (("roll", "uberdrakes", "rolloff", "--bonus", "99"), 2, "--bonus"),
     (("roll", "uberdrakes", "rolloff", "--ruling", "UD-camouflage=4"), 2, "UD-camouflage"),
-    (("duel", "uberdrakes", "a", "b"), 1, "not implemented yet"),
+    (("duel", "dragoborne", "a", "b"), 1, "not implemented yet"),
 ])
 def test_bad_input(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)
+
+
+def test_duel_solves_the_combat_under_both_policies(capsys):
+    from rulesets.uberdrakes.combat import Combat, Kit, solve
+    from rulesets.uberdrakes.exact import Side
+
+    df = _csv(capsys, "duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--lances", "1",
+              "--vs-dragon", "metal", "--vs-magic", "10", "--bonus", "1")
+    by = df.set_index("measure")
+    combat = Combat(Side(0, 1), Side(0, 0), Kit(lances=1, magic=6, fire_breath=True),
+                    Kit(magic=10, plate_armor=True))
+    for policy in ("greedy", "optimal"):
+        out = solve(combat, UberDrakesRulings(policy=policy))
+        assert by.loc["P(win), initiator", policy] == pytest.approx(out.p_win[0], abs=1e-12)
+        assert by.loc["blood points, defender", policy] == pytest.approx(out.blood_points[1], abs=1e-12)
+        assert by.loc["Magic spent, defender", policy] == pytest.approx(out.magic[1], abs=1e-12)
+    # the optimal defender does better than the greedy one against the same initiator
+    assert by.loc["P(win), defender", "optimal"] > by.loc["P(win), defender", "greedy"]
+    # Windblast is the Wind dragon's, for 3 Magic
+    assert_one_line_error(capsys, ("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "metal",
+                                   "--windblast"), 1, "Wind dragon's spell")
+    assert_one_line_error(capsys, ("duel", "uberdrakes", "--dragon", "wind", "--magic", "2", "--vs-dragon",
+                                   "metal", "--windblast"), 1, "has 2")
+    blast = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--magic", "3", "--vs-dragon", "metal",
+                 "--windblast").set_index("measure")
+    plain = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--vs-dragon", "metal")
+    plain = plain.set_index("measure")
+    assert blast.loc["damage instances dealt, initiator", "greedy"] == pytest.approx(
+        2 * plain.loc["damage instances dealt, initiator", "greedy"])

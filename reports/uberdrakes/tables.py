@@ -155,3 +155,30 @@ def plot_table(name: str, report: Report, path: Path) -> None:
     ax.set_title(report.title + " (exact)", fontsize=9)
     ax.grid(alpha=0.3)
     save(fig, path)
+
+
+def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described: list[tuple[str, str]]
+                  ) -> Report:
+    """A combat solved exactly under each policy (``outcomes``: policy -> rulesets.uberdrakes.combat
+    .Outcome), side by side: P(win), P(damage), damage, Magic, items, spend and blood points per side."""
+    from rulesets.uberdrakes.combat import NOT_MODELLED
+
+    measures = (("P(win)", "p_win"), ("P(deals damage)", "p_damage"), ("damage instances dealt", "damage"),
+                ("Magic spent", "magic"), ("items used", "items"), ("spend (UD-objective units)", "spend"),
+                ("blood points", "blood_points"))
+    rows = []
+    for label, attr in measures:
+        for side, name in ((0, "initiator"), (1, "defender")):
+            rows.append((f"{label}, {name}", *(getattr(o, attr)[side] for o in outcomes.values())))
+    rows.append(("P(the defender concedes without rolling)",
+                 *(o.p_concede_unrolled for o in outcomes.values())))
+    table = Table.from_rows(rows, ["measure", *outcomes])
+    meta = _meta(rulings, *described,
+                 ("policies", "greedy: the fewest resources that overtake, cheapest first (Plate Armor X "
+                              "just enough), never conceding while one remains; optimal: each side maximises "
+                              f"UD-objective={rulings.objective} by backward induction over the game"),
+                 ("combat", "rolloff, then counterattacks one resource at a time "
+                            f"(UD-counter-sequencing={rulings.counter_sequencing}), damage and blood points"))
+    return Report("UberDrakes: a combat, solved exactly", meta,
+                  [Section("combat", "Expected results under each policy", table)],
+                  notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"])
