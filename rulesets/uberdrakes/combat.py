@@ -265,29 +265,27 @@ class _Solver:
         new_states = list(states)
         new_states[me] = _used(states[me], resource, x)
         new_states = tuple(new_states)
-        adds = [(x, 1.0)] if resource == PLATE else [(face, 1.0 / SIDES) for face in range(1, SIDES + 1)]
+        adds = (x,) if resource == PLATE else range(1, SIDES + 1)
         sign = 1 if me == 0 else -1
-        acc = [0.0] * 15
-        for add, p in adds:
+        overshoot = self.rulings.counter_sequencing == "overshoot"
+        values = []
+        added = 0.0  # what side me adds, on the paths where it ends up losing
+        for add in adds:
             d = diff + sign * add
-            par = list(parity)
-            par[me] ^= add & 1
-            par = tuple(par)
+            par = (parity[0] ^ (add & 1), parity[1]) if me == 0 else (parity[0], parity[1] ^ (add & 1))
             t = None
             if totals is not None:
                 t = (totals[0] + add, totals[1]) if me == 0 else (totals[0], totals[1] + add)
             if _ahead(me, sign * d, 0, self.rulings):
-                v = self.play(d, par, t, new_states, me if self.rulings.counter_sequencing == "overshoot"
-                              else 1 - me, first, self.rulings.counter_sequencing == "overshoot")
+                v = self.play(d, par, t, new_states, me if overshoot else 1 - me, first, overshoot)
             else:
                 v = self.play(d, par, t, new_states, me, first, False)
-            for i in range(15):
-                acc[i] += p * v[i]
+            values.append(v)
             # what side me adds counts towards the blood points it pays when it loses
-            if me == 1:
-                acc[ADD_D] += p * add * v[WIN]
-            else:
-                acc[ADD_I] += p * add * (1.0 - v[WIN])
+            added += add * (v[WIN] if me == 1 else 1.0 - v[WIN])
+        p = 1.0 / len(values)
+        acc = [sum(column) * p for column in zip(*values, strict=True)]
+        acc[ADD_D if me == 1 else ADD_I] += added * p
         return tuple(acc)
 
     def after_rolloff(self, ti: int, td: int) -> tuple:
