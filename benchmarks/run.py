@@ -1005,6 +1005,65 @@ def bench_warbound_table() -> list[Row]:
         ("every roll as a pool: `die.pool(n).sum()`, Aim `highest(n)`", lambda: _wb_icepool(True))))
 
 
+def _ud_ours() -> list[float]:
+    """The numbers of `balance table uberdrakes rolloff`, as that command computes them."""
+    from reports.uberdrakes.tables import rolloff_rows
+
+    return [row[3] for row in rolloff_rows()]
+
+
+def _ud_icepool(by_margin: bool) -> list[float]:
+    """The same P(initiator wins) from icepool: each side's total as ``d6.pool(2 + rage).highest(2).sum()``
+    plus its bonus; the margin die's P(>= 0), or the two dice compared with ``>=``."""
+    import icepool
+
+    totals = {r: icepool.d6.pool(2 + r).highest(2).sum() for r in range(5)}
+    out = []
+    for ri in range(5):
+        for rd in range(5):
+            for diff in range(-6, 7):
+                a, b = totals[ri] + diff, totals[rd]
+                if by_margin:
+                    out.append(float((a - b).map(lambda m: m >= 0).probability(True)))
+                else:
+                    out.append(float((a >= b).probability(True)))
+    return out
+
+
+def bench_uberdrakes_rolloff() -> list[Row]:
+    """The rolloff table's 325 numbers from empty caches against icepool."""
+    label = ("UberDrakes rolloff table, 325 P(initiator wins) (Rage 0..4 against 0..4, bonus difference "
+             "-6..+6): ours from empty caches vs the fastest icepool formulation agreeing to 1e-12")
+    if importlib.util.find_spec("icepool") is None:
+        return [(label, "n/a (icepool not installed)", "≥ 100×, diff ≤ 1e-12", None)]
+    from rulesets.uberdrakes import exact as udexact
+    from simcore import exact as simexact
+
+    return _icepool_table_row(label, "UberDrakes rolloff table", _ud_ours, (udexact, simexact), (
+        ("the totals as `d6.pool(2 + rage).highest(2).sum()`, the margin's P(>= 0)",
+         lambda: _ud_icepool(True)),
+        ("the same totals compared with `>=`", lambda: _ud_icepool(False))))
+
+
+def bench_uberdrakes_game() -> list[Row]:
+    """The counterattack game solved exactly (optimal policy) for 3 items and 10 Magic a side."""
+    from rulesets.uberdrakes.combat import Combat, Kit, solve
+    from rulesets.uberdrakes.exact import Side
+    from rulesets.uberdrakes.rules import UberDrakesRulings
+
+    combat = Combat(Side(1, 2), Side(0, 3), Kit(lances=2, shields=1, magic=10, plate_armor=True),
+                    Kit(lances=1, shields=2, magic=10, fire_breath=True))
+    rulings = UberDrakesRulings(policy="optimal")
+    (seconds, out), = best_times([lambda: solve(combat, rulings)], repeats=3)
+    label = ("UberDrakes counterattack game, optimal policy by backward induction (every die enumerated), a "
+             "Metal initiator (2 Lances, 1 Hide Shield, 10 Magic: Plate Armor) against a Fire defender (1 "
+             "Lance, 2 Hide Shields, 10 Magic: Fire Breath), Rage 1 +2 vs Rage 0 +3: the whole combat from "
+             "the rolloff")
+    measured = (f"{seconds:.2f} s (a fresh solver each call); P(initiator wins) {out.p_win[0]:.4f}, blood "
+                f"points {out.blood_points[0]:.3f} / {out.blood_points[1]:.3f}")
+    return [(label, measured, "< 1 s", seconds < 1.0)]
+
+
 # ---------------------------------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------------------------------
@@ -1036,6 +1095,8 @@ BENCHES = (
     Bench("dragonbond-table", "Dragonbond exact attack table vs icepool", bench_dragonbond_table),
     Bench("warbound-attack", "Warbound attack resolution vs plain-Python twin", bench_warbound_attack),
     Bench("warbound-table", "Warbound exact hit and armor tables vs icepool", bench_warbound_table),
+    Bench("uberdrakes-rolloff", "UberDrakes exact rolloff table vs icepool", bench_uberdrakes_rolloff),
+    Bench("uberdrakes-game", "UberDrakes counterattack game, optimal, exact", bench_uberdrakes_game),
 )
 
 

@@ -16,6 +16,7 @@ from rulesets.uberdrakes.exact import (
     p_furnace,
     rolloff,
     victory_point_prices,
+    win_table,
 )
 from rulesets.uberdrakes.rules import FURNACE_MAGIC, UberDrakesRulings
 
@@ -59,11 +60,19 @@ def rolloff_report(initiator: Side, defender: Side, rulings: UberDrakesRulings,
     return Report("UberDrakes: a combat rolloff", meta, sections, notes=notes)
 
 
+def rolloff_rows() -> list[tuple]:
+    """(initiator's Rage, defender's Rage, bonus difference, P(the initiator wins)) of the rolloff table,
+    computed at once (rulesets.uberdrakes.exact.win_table)."""
+    grid = win_table(list(TABLE_RAGE), list(TABLE_RAGE), list(TABLE_DIFFERENCE))
+    ri, rd, d = (g.ravel().tolist() for g in np.meshgrid(np.array(TABLE_RAGE), np.array(TABLE_RAGE),
+                                                         np.array(TABLE_DIFFERENCE), indexing="ij"))
+    return list(zip(ri, rd, d, grid.ravel().tolist(), strict=True))
+
+
 def rolloff_table(rulings: UberDrakesRulings) -> Report:
     """P(the initiator wins) for Rage 0..4 against Rage 0..4 and bonus differences -6..+6 (initiator's
     bonus minus the defender's)."""
-    rows = [(ri, rd, d, rolloff(Side(ri, d), Side(rd, 0)).p_win)
-            for ri in TABLE_RAGE for rd in TABLE_RAGE for d in TABLE_DIFFERENCE]
+    rows = rolloff_rows()
     table = Table.from_rows(rows, ["initiator_rage", "defender_rage", "bonus_difference", "p_win"])
     meta = _meta(rulings, ("rolloff", "2 + Rage d6 each, the highest two kept, plus bonuses; the initiator "
                                       "wins ties (lines 311-315, 371)"))

@@ -25,16 +25,39 @@ from rulesets.uberdrakes.rules import (
     SIDES,
     UberDrakesRulings,
 )
-from simcore.exact import keep_highest_pmf
 
 
 @functools.lru_cache(maxsize=64)
 def dice_total_pmf(rage: int) -> np.ndarray:
-    """P(the highest two of 2 + ``rage`` d6 sum to s), s = index (0..12). Read-only."""
+    """P(the highest two of n = 2 + ``rage`` d6 sum to s), s = index (0..12), by counting the rolls: the
+    top two are a > b when one die shows a and the other n - 1 show at most b, b at least once
+    (n (b^(n-1) - (b-1)^(n-1)) rolls); a = b when every die shows at most a and a at least twice
+    (a^n - (a-1)^n - n (a-1)^(n-1) rolls). Exact integers, divided once by 6^n. Read-only."""
     whole_number("Rage", rage, 0, MAX_RAGE)
-    pmf = keep_highest_pmf(KEPT + rage, SIDES, KEPT)
+    n = KEPT + rage
+    counts = [0] * (KEPT * SIDES + 1)
+    for a in range(1, SIDES + 1):
+        counts[2 * a] += a ** n - (a - 1) ** n - n * (a - 1) ** (n - 1)
+        for b in range(1, a):
+            counts[a + b] += n * (b ** (n - 1) - (b - 1) ** (n - 1))
+    pmf = np.array(counts, dtype=np.float64) / float(SIDES ** n)
     pmf.setflags(write=False)
     return pmf
+
+
+def win_table(initiator_rages, defender_rages, differences) -> np.ndarray:
+    """P(the initiator wins the rolloff) for every (initiator's Rage, defender's Rage, bonus difference)
+    at once: sum over the initiator's dice total t of P(t) P(defender's dice total <= t + difference)."""
+    differences = np.asarray(differences)
+    cdf = {r: np.concatenate([np.cumsum(dice_total_pmf(r)), [1.0]]) for r in set(defender_rages)}
+    t = np.arange(KEPT * SIDES + 1)
+    index = np.clip(t[None, :] + differences[:, None], -1, KEPT * SIDES + 1)  # -1: below every total
+    out = np.empty((len(initiator_rages), len(defender_rages), differences.size))
+    for j, rd in enumerate(defender_rages):
+        at_most = np.where(index < 0, 0.0, cdf[rd][np.maximum(index, 0)])  # (differences, t)
+        for i, ri in enumerate(initiator_rages):
+            out[i, j] = at_most @ dice_total_pmf(ri)
+    return out
 
 
 @dataclass(frozen=True)
