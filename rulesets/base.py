@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -27,6 +28,26 @@ def whole_number(name: str, value: object, low: int, high: int | None = None) ->
             or value < low or (high is not None and value > high):
         raise RulesError(f"{name} {value!r} is not a whole number {accepted}")
     return int(value)
+
+
+def plain_name(name: object) -> str:
+    """A name or key without case, spaces, hyphens or apostrophes: ``Roh'na`` and ``roh-na`` are ``rohna``."""
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+def lookup(entries: Mapping[str, Any], name: str, what: str) -> Any:
+    """The entry of a catalog table (``{key: entry with .name}``) with this key or printed name (case,
+    spaces, hyphens and apostrophes ignored); a RulesError naming it, with the closest and the known keys,
+    otherwise."""
+    wanted = plain_name(name)
+    for key, entry in entries.items():
+        if wanted and wanted in (plain_name(key), plain_name(entry.name)):
+            return entry
+    labels = {**{k: k for k in entries}, **{e.name.lower(): k for k, e in entries.items()}}
+    close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.6)
+    close = list(dict.fromkeys(labels[c] for c in close))
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    raise RulesError(f"unknown {what} {name!r}{hint}; known: {', '.join(sorted(entries))}")
 
 
 class OptionError(RulesError):

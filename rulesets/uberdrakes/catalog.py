@@ -34,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, lookup
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -73,11 +73,6 @@ class CatalogError(RulesError):
 def slug(name: str) -> str:
     """``"Alchemist's Fire"`` → ``alchemists-fire``: the form of catalog keys."""
     return re.sub(r"[^a-z0-9]+", "-", str(name).lower().replace("'", "")).strip("-")
-
-
-def _norm(name: Any) -> str:
-    """A name or key without case, spaces, hyphens or apostrophes: ``Long Bow`` and ``longbow`` are one."""
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 def source_lines(source: str) -> tuple[int, ...]:
@@ -229,16 +224,7 @@ class Catalog:
         ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
         if table not in TABLES:
             raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(TABLES)}")
-        entries: dict[str, Any] = getattr(self, table)
-        wanted = _norm(name)
-        for key, entry in entries.items():
-            if wanted and wanted in (_norm(key), _norm(entry.name)):
-                return entry
-        labels = {**{k: k for k in entries}, **{e.name.lower(): k for k, e in entries.items()}}
-        close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.6)
-        close = list(dict.fromkeys(labels[c] for c in close))
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise RulesError(f"unknown {TABLES[table]} {name!r}{hint}; known: {', '.join(sorted(entries))}")
+        return lookup(getattr(self, table), name, TABLES[table])
 
     def dragon(self, name: str) -> Dragon:
         """A dragon by key or name: ``fire``, ``Fire Dragon``."""

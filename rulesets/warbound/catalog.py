@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, lookup
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -71,11 +71,6 @@ class CatalogError(RulesError):
 def slug(name: str) -> str:
     """``"Ork'edo Drummer"`` → ``ork-edo-drummer``: the form of catalog keys."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-
-
-def _norm(name: str) -> str:
-    """A name or key without case, spaces, hyphens or apostrophes: ``Roh'na`` and ``roh-na`` are ``rohna``."""
-    return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
 def source_lines(source: str) -> tuple[int, ...]:
@@ -299,16 +294,7 @@ class Catalog:
         ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
         if table not in ENTRY_TABLES:
             raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(ENTRY_TABLES)}")
-        entries: dict[str, Any] = getattr(self, table)
-        wanted = _norm(name)
-        for key, entry in entries.items():
-            if wanted and wanted in (_norm(key), _norm(entry.name)):
-                return entry
-        labels = {**{k: k for k in entries}, **{e.name.lower(): k for k, e in entries.items()}}
-        close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.6)
-        close = list(dict.fromkeys(labels[c] for c in close))
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise RulesError(f"unknown {ENTRY_TABLES[table]} {name!r}{hint}; known: {', '.join(sorted(entries))}")
+        return lookup(getattr(self, table), name, ENTRY_TABLES[table])
 
     def character(self, name: str) -> Character:
         return self.entry("characters", name)
