@@ -8,7 +8,7 @@ import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 if TYPE_CHECKING:
     import numpy as np
@@ -528,3 +528,60 @@ def expand_range(text: str, what: str) -> list[str] | None:
     whole = all(float(v).is_integer() for v in (low, step))
     points = [low + k * step for k in range(count)]
     return [str(int(round(p))) if whole else f"{p:g}" for p in points]
+
+
+# --- where a catalog's values come from ---------------------------------------------------------------------
+
+_LINE_RANGE = r"\d+(?:-\d+)?"
+#: A source as catalogs cite it: "line N", "lines N-M", "lines N, M".
+SOURCE = re.compile(rf"^(?:line \d+|lines {_LINE_RANGE}(?:, {_LINE_RANGE})*)$")
+
+
+def source_lines(source: str) -> tuple[int, ...]:
+    """The line numbers a source cites: ``"line 245"`` → (245,), ``"lines 539-541"`` → (539, 540, 541),
+    ``"lines 559, 565"`` → (559, 565)."""
+    if not SOURCE.match(source):
+        raise RulesError(f"source {source!r}: expected \"line N\", \"lines N-M\" or \"lines N, M\"")
+    lines: list[int] = []
+    for part in source.split(" ", 1)[1].split(", "):
+        low, _, high = part.partition("-")
+        if high and int(high) < int(low):
+            raise RulesError(f"source {source!r}: the line range {part} runs backwards")
+        lines.extend(range(int(low), int(high or low) + 1))
+    return tuple(lines)
+
+
+def ancestry(path: str) -> tuple[str, ...]:
+    """``"front.skills[0].name"`` → itself, ``front.skills[0]``, ``front.skills``, ``front``."""
+    out = [path]
+    while m := re.search(r"(\.[^.\[]*|\[\d+\])$", path):
+        path = path[:m.start()]
+        if path:
+            out.append(path)
+    return tuple(out)
+
+
+class Provenance:
+    """Where each value of a catalog entry comes from: ``sources`` (path, "line N") and the
+    ``illustrative`` paths (a listed path covers the values under it)."""
+
+    _PATHS: ClassVar[tuple[str, ...]] = ()
+
+    def _paths(self) -> list[str]:
+        return list(self._PATHS)
+
+    @property
+    def value_paths(self) -> tuple[str, ...]:
+        """Every value field of the entry, by path; each is sourced or illustrative, never both."""
+        return tuple(self._paths())
+
+    @property
+    def is_illustrative(self) -> bool:
+        """Whether any value of the entry is illustrative (not printed in the rulebook)."""
+        return bool(self.illustrative)  # type: ignore[attr-defined]
+
+    def source_of(self, path: str) -> str | None:
+        """The line printing value ``path`` (its own source or its closest listed ancestor's); None when
+        the value is illustrative."""
+        sources = dict(self.sources)  # type: ignore[attr-defined]
+        return next((sources[a] for a in ancestry(path) if a in sources), None)

@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, source_lines
 from rulesets.dragonbond.catalog import (
     PACKAGE_FILE,
     CatalogError,
     Unit,
     load,
-    source_lines,
 )
 from rulesets.dragonbond.dice import DEFENSE, Pool, modified, parse_pool
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, source_lines
 from rulesets.uberdrakes.catalog import (
     HOARD_ITEMS,
     PACKAGE_LABEL,
@@ -22,7 +22,6 @@ from rulesets.uberdrakes.catalog import (
     CatalogError,
     Item,
     load,
-    source_lines,
 )
 from rulesets.uberdrakes.rules import UberDrakesRulings
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rulesets.base import RulesError
+from rulesets.base import SOURCE, RulesError
 from rulesets.dragonbond.dice import ACTION, COLOURS, DEFENSE, Pool, parse_pool
 from rulesets.toml_fields import Fields, parse_toml, show
 
@@ -70,8 +70,6 @@ BOUNDED = ("models", "health", "stamina", "speed", "defense", "keywords.epic", "
            "keywords.huge.injury_slots")
 
 _KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_RANGE = r"\d+(?:-\d+)?"
-_SOURCE = re.compile(rf"^(?:line \d+|lines {_RANGE}(?:, {_RANGE})*)$")
 
 
 class CatalogError(RulesError):
@@ -83,16 +81,6 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def source_lines(source: str) -> tuple[int, ...]:
-    """The line numbers a source cites: ``"line 424"`` → (424,), ``"lines 539-541"`` → (539, 540, 541),
-    ``"lines 490, 498"`` → (490, 498)."""
-    if not _SOURCE.match(source):
-        raise RulesError(f"source {source!r}: expected \"line N\", \"lines N-M\" or \"lines N, M\"")
-    lines: list[int] = []
-    for part in source.split(" ", 1)[1].split(", "):
-        low, _, high = part.partition("-")
-        lines.extend(range(int(low), int(high or low) + 1))
-    return tuple(lines)
 
 
 # --- the catalog's types ----------------------------------------------------------------------------
@@ -352,7 +340,7 @@ class _Meta:
         if not isinstance(table, dict):
             f.fail("sources", f"expected a table of path = \"line N\", got {_show(table)}")
         for path, cite in table.items():
-            if not isinstance(cite, str) or not _SOURCE.match(cite):
+            if not isinstance(cite, str) or not SOURCE.match(cite):
                 f.fail(f"sources.{path}", f"expected \"line N\", \"lines N-M\" or \"lines N, M\", got "
                                           f"{_show(cite)}")
             lines = [part.partition("-") for part in cite.split(" ", 1)[1].split(", ")]

@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from rulesets.base import RulesError, lookup
+from rulesets.base import Provenance, RulesError, lookup, source_lines
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -58,8 +58,6 @@ MAX_PRICE = 100
 HOARD_ITEMS, HOARD_LIMIT, BUY_PER_VISIT = 8, 1, 3
 
 _KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_RANGE = r"\d+(?:-\d+)?"
-_SOURCE = re.compile(rf"^(?:line \d+|lines {_RANGE}(?:, {_RANGE})*)$")
 #: A key for each table, for messages.
 _EXAMPLE_KEYS = {"dragons": "fire", "spells": "fire-breath", "items": "hide-shield"}
 #: What separates the quotes of a ``combat`` effect.
@@ -75,47 +73,15 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(name).lower().replace("'", "")).strip("-")
 
 
-def source_lines(source: str) -> tuple[int, ...]:
-    """The line numbers a source cites: ``"line 410"`` → (410,), ``"lines 233, 659"`` → (233, 659)."""
-    if not _SOURCE.match(source):
-        raise RulesError(f"source {source!r}: expected \"line N\", \"lines N-M\" or \"lines N, M\"")
-    lines: list[int] = []
-    for part in source.split(" ", 1)[1].split(", "):
-        low, _, high = part.partition("-")
-        if high and int(high) < int(low):
-            raise RulesError(f"source {source!r}: the line range {part} runs backwards")
-        lines.extend(range(int(low), int(high or low) + 1))
-    return tuple(lines)
 
 
 # --- the catalog's types ----------------------------------------------------------------------------
 
 
-class _Provenance:
-    """Where each value of an entry comes from: ``sources`` (field, "line N") and ``illustrative`` fields."""
-
-    _PATHS: ClassVar[tuple[str, ...]] = ()
-
-    def _paths(self) -> list[str]:
-        return list(self._PATHS)
-
-    @property
-    def value_paths(self) -> tuple[str, ...]:
-        """Every value field of the entry; each is sourced or illustrative, never both."""
-        return tuple(self._paths())
-
-    @property
-    def is_illustrative(self) -> bool:
-        """Whether any value of the entry is illustrative (not printed in the rulebook)."""
-        return bool(self.illustrative)  # type: ignore[attr-defined]
-
-    def source_of(self, path: str) -> str | None:
-        """The line printing value ``path``; None when the value is illustrative."""
-        return dict(self.sources).get(path)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
-class Dragon(_Provenance):
+class Dragon(Provenance):
     """A dragon (line 43) and its page: ``spells`` are the keys of its spells, in printed order."""
 
     key: str
@@ -136,7 +102,7 @@ class Dragon(_Provenance):
 
 
 @dataclass(frozen=True)
-class Spell(_Provenance):
+class Spell(Provenance):
     """A spell of a dragon's page. ``cost`` is its Magic cost, None when the page prints a range or a
     formula (then ``cost_min``..``cost_max``; Rocket Power 1-2, Furnace 8-12, Plate Armor X + 1 = 2..20);
     a fixed cost has ``cost_min == cost_max == cost``. ``ultimate``: labelled "Ultimate Spell" (once per
@@ -180,7 +146,7 @@ class Spell(_Provenance):
 
 
 @dataclass(frozen=True)
-class Item(_Provenance):
+class Item(Provenance):
     """An item card (lines 631-811). ``die``: adds one die in combat (Dragon Lance, Hide Shield);
     ``ranged_ok``: usable in ranged combat (both False for an item not used in combat); ``price``: coins,
     never printed, so illustrative in the packaged catalog (None: no price); ``hoard``: a hoard item

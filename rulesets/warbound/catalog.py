@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from rulesets.base import RulesError, lookup
+from rulesets.base import Provenance, RulesError, ancestry, lookup, source_lines
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -60,8 +60,6 @@ FORMATION_PRINTED = {"cost_colourless": (1, "line 543"), "hit_bonus": (1, "line 
                      "character": (None, "line 83")}
 
 _KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_RANGE = r"\d+(?:-\d+)?"
-_SOURCE = re.compile(rf"^(?:line \d+|lines {_RANGE}(?:, {_RANGE})*)$")
 
 
 class CatalogError(RulesError):
@@ -73,55 +71,13 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def source_lines(source: str) -> tuple[int, ...]:
-    """The line numbers a source cites: ``"line 245"`` → (245,), ``"lines 559, 565"`` → (559, 565)."""
-    if not _SOURCE.match(source):
-        raise RulesError(f"source {source!r}: expected \"line N\", \"lines N-M\" or \"lines N, M\"")
-    lines: list[int] = []
-    for part in source.split(" ", 1)[1].split(", "):
-        low, _, high = part.partition("-")
-        if high and int(high) < int(low):
-            raise RulesError(f"source {source!r}: the line range {part} runs backwards")
-        lines.extend(range(int(low), int(high or low) + 1))
-    return tuple(lines)
 
 
-def ancestry(path: str) -> tuple[str, ...]:
-    """``"front.skills[0].name"`` → itself, ``front.skills[0]``, ``front.skills``, ``front``."""
-    out = [path]
-    while m := re.search(r"(\.[^.\[]*|\[\d+\])$", path):
-        path = path[:m.start()]
-        if path:
-            out.append(path)
-    return tuple(out)
 
 
 # --- the catalog's types ----------------------------------------------------------------------------
 
 
-class _Provenance:
-    """Where each value of an entry comes from: ``sources`` (path, "line N") and ``illustrative`` paths."""
-
-    _PATHS: ClassVar[tuple[str, ...]] = ()
-
-    def _paths(self) -> list[str]:
-        return list(self._PATHS)
-
-    @property
-    def value_paths(self) -> tuple[str, ...]:
-        """Every value field of the entry, by path; each is sourced or illustrative, never both."""
-        return tuple(self._paths())
-
-    @property
-    def is_illustrative(self) -> bool:
-        """Whether any value of the entry is illustrative (not printed in the rulebook)."""
-        return bool(self.illustrative)  # type: ignore[attr-defined]
-
-    def source_of(self, path: str) -> str | None:
-        """The line printing value ``path`` (its own source or its closest listed ancestor's); None when
-        the value is illustrative."""
-        sources = dict(self.sources)  # type: ignore[attr-defined]
-        return next((sources[a] for a in ancestry(path) if a in sources), None)
 
 
 @dataclass(frozen=True)
@@ -178,7 +134,7 @@ class Profile:
 
 
 @dataclass(frozen=True)
-class Character(_Provenance):
+class Character(Provenance):
     """A Character card: ``front`` and ``panic`` (None when the catalog gives no Panic side)."""
 
     key: str
@@ -198,7 +154,7 @@ class Character(_Provenance):
 
 
 @dataclass(frozen=True)
-class Leader(_Provenance):
+class Leader(Provenance):
     """A Leader card (lines 253-265): ``orders`` of its faction's colour per Leader Phase (left, right)."""
 
     key: str
@@ -214,7 +170,7 @@ class Leader(_Provenance):
 
 
 @dataclass(frozen=True)
-class Formation(_Provenance):
+class Formation(Provenance):
     """A Formation card (lines 285-289, 529-575) for ``character`` (a key; None: any character)."""
 
     key: str
@@ -232,7 +188,7 @@ class Formation(_Provenance):
 
 
 @dataclass(frozen=True)
-class Equipment(_Provenance):
+class Equipment(Provenance):
     """An Equipment card (lines 273-283): its type ``icon`` (None: any character may equip it), its
     ``faction`` (None: any, line 310) and the profile fields it adds to (``changes``)."""
 
@@ -250,7 +206,7 @@ class Equipment(_Provenance):
 
 
 @dataclass(frozen=True)
-class Vocation(_Provenance):
+class Vocation(Provenance):
     """A Vocation card (lines 299-309), attached to the Leader; ``faction`` None: any Leader."""
 
     key: str
