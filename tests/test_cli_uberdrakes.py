@@ -123,3 +123,17 @@ def test_duel_solves_the_combat_under_both_policies(capsys):
     plain = plain.set_index("measure")
     assert blast.loc["damage instances dealt, initiator", "greedy"] == pytest.approx(
         2 * plain.loc["damage instances dealt, initiator", "greedy"])
+
+
+def test_units_lists_the_dragons_spells_and_items(capsys):
+    spells = _csv(capsys, "units", "uberdrakes").set_index("key")
+    assert len(spells) == 24
+    assert spells.loc["fire-breath", "cost"] == "4" and spells.loc["plate-armor", "cost"].startswith("X")
+    assert spells.loc["hailstorm", "ultimate"] == "yes" and spells.loc["fire-breath", "ultimate"] != "yes"
+    code, out, err = run(capsys, "units", "uberdrakes", "--format", "json")
+    assert code == 0, err
+    import json
+
+    items = {r["key"]: r for r in json.loads(out)["sections"]["items"]}
+    assert items["dragon-lance"]["price"].endswith("*") and items["dragon-lance"]["ranged"] == "no"
+    assert items["dragon-lance"]["source"] == "line 649"

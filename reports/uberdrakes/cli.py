@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import WholeNumber, emit, output_options, ruling_option, text_output_options
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    output_options,
+    ruling_option,
+    text_output_options,
+)
 from rulesets.base import RulesError
 from rulesets.uberdrakes.rules import MAX_BONUS, MAX_RAGE, UberDrakesRulings
 
@@ -223,8 +230,24 @@ def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shiel
     emit(combat_report(combat, outcomes, in_force, described), fmt, output)
 
 
+@click.command("uberdrakes")
+@catalog_option
+@text_output_options
+def units_uberdrakes(catalogs, fmt, output, plot):
+    """The six dragons and their spells, and the items: printed values as printed, illustrative ones
+    (every item price) marked *.
+
+    Example: balance units uberdrakes --format markdown
+    """
+    from reports.uberdrakes.tables import units_report
+    from rulesets.uberdrakes import catalog as catalog_io
+
+    emit(units_report(catalog_io.load(user_paths=tuple(catalogs))), fmt, output)
+
+
 def register(verbs: dict[str, click.Group]) -> None:
     """Attach the UberDrakes subcommands built so far to the generic verbs."""
     verbs["roll"].add_command(roll_uberdrakes)
     verbs["table"].add_command(table_uberdrakes)
     verbs["duel"].add_command(duel_uberdrakes)
+    verbs["units"].add_command(units_uberdrakes)

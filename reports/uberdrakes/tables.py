@@ -191,3 +191,34 @@ def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described:
     return Report("UberDrakes: a combat, solved exactly", meta,
                   [Section("combat", "Expected results under each policy", table)],
                   notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"])
+
+
+def units_report(catalog) -> Report:
+    """The six dragons and their spells, and the items; a value marked * is illustrative (every item's
+    price: the rulebook prints none)."""
+    spells = []
+    for dragon in catalog.dragons.values():
+        for spell in catalog.spells_of(dragon.key):
+            spells.append({"dragon": dragon.name, "spell": spell.name, "key": spell.key,
+                           "cost": spell.cost_label + ("*" if "cost_max" in spell.illustrative else ""),
+                           "ultimate": "yes" if spell.ultimate else "", "timing": spell.timing,
+                           "combat": spell.combat, "source": spell.source_of("name") or ""})
+    items = []
+    for i in catalog.items.values():
+        ranged = "" if i.kind != "combat" else ("yes" if i.ranged_ok else "no")
+        price = f"{i.price}*" if "price" in i.illustrative else f"{i.price}"
+        items.append({"item": i.name, "key": i.key, "kind": i.kind, "timing": i.timing,
+                      "die": "yes" if i.die else "", "ranged": ranged, "price": price,
+                      "hoard": "yes" if i.hoard else "", "source": i.source_of("name") or ""})
+    quirks = [{"key": e.key, "quirk": q} for table in (catalog.dragons, catalog.spells, catalog.items)
+              for e in table.values() for q in e.quirks]
+    sections = [Section("spells", "The dragons' spells (cost in Magic)", Table.from_records(spells)),
+                Section("items", "Items (price in coins; * illustrative: not printed)",
+                        Table.from_records(items))]
+    if quirks:
+        sections.append(Section("quirks", "Data quirks, each settled by a ruling",
+                                Table.from_records(quirks)))
+    meta = [("ruleset", RULESET), ("catalog", f"{catalog.source}, sha256 {catalog.sha256[:16]}")]
+    return Report("UberDrakes: dragons, spells and items", meta, sections,
+                  notes=["the rulebook prints no item prices (missing from the text): every price is "
+                         "illustrative; supply real ones with --catalog FILE"])
