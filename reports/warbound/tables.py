@@ -12,7 +12,6 @@ from rulesets.warbound.exact import (
     AttackOutcome,
     HitRoll,
     armor_summaries,
-    attack_outcome,
     hit_stress_pmf,
     hit_summaries,
     hits_pmf,
@@ -161,10 +160,6 @@ def stress_table(rulings: WarboundRulings) -> Report:
                                                                                   "probability"])),
                    Section("mean", "Expected Stress tokens", Table.from_rows(means, ["dice", "aim",
                                                                                      "expected_stress"]))])
-
-
-def roll_outcome(roll: HitRoll, target, rulings: WarboundRulings, add_wounds: int = 0) -> AttackOutcome:
-    return attack_outcome(roll, target, rulings, add_wounds)
 
 
 # --- plots ------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ Every chance node is enumerated, every decision solved by backward induction ove
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rulesets.base import RulesError, whole_number
 from rulesets.uberdrakes.exact import Side, dice_total_pmf
@@ -371,7 +371,3 @@ def solve_from(initiator_total: int, defender_total: int, combat: Combat,
     """The counterattack game from given rolloff totals (both rolled), exact."""
     solver = _Solver(combat, rulings or UberDrakesRulings())
     return _outcome(solver.after_rolloff(initiator_total, defender_total), 0.0)
-
-
-def with_policy(rulings: UberDrakesRulings, policy: str) -> UberDrakesRulings:
-    return replace(rulings, policy=policy)

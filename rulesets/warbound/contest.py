@@ -285,16 +285,9 @@ def _split(name: str) -> tuple[str, bool]:
 
 
 def _fighter(entry: Entry):
-    from rulesets.warbound.catalog import with_formation
-    from rulesets.warbound.duel import Fighter
+    from rulesets.warbound.duel import side_of
 
-    c = entry.character
-    front, panic, modifier = c.front, c.panic, 0
-    if entry.formation:
-        front, panic = with_formation(front, entry.card), with_formation(panic, entry.card)
-        modifier = entry.card.hit_bonus
-    return Fighter(c.name, front, panic, tuple(entry.leader.orders), entry.leader.faction == c.faction,
-                   modifier)
+    return side_of(entry.character, entry.leader, entry.card)
 
 
 def _changed(c, change: StatChange):

@@ -63,26 +63,27 @@ class Fighter:
 
 
 def fighter(character, catalog, *, leader=None, formation: bool = False, no_panic: bool = False) -> Fighter:
-    """A catalog character as a duel side: with its Formation card (rulesets.warbound.catalog
-    .with_formation and the card's +1 to hit), led by ``leader`` (default: the catalog's first Leader of
-    its faction, else its first Leader)."""
+    """A catalog character as a duel side (:func:`side_of`): with its Formation card when ``formation``,
+    led by ``leader`` (default: the catalog's first Leader of its faction, else its first Leader)."""
+    card = catalog.formation_for(character.key) if formation else None
+    return side_of(character, leader or default_leader(character, catalog), card, no_panic)
+
+
+def side_of(character, leader, card=None, no_panic: bool = False) -> Fighter:
+    """A character as a duel side, led by ``leader``, in Formation with ``card`` (None: alone):
+    rulesets.warbound.catalog.with_formation on both sides of the card, and the card's +1 to hit."""
     from rulesets.warbound.catalog import with_formation
 
     if character.panic is None and not no_panic:
         raise RulesError(f"{character.name} has no panic side in the catalog, and a duel flips a panicking "
                          f"character's card (line 517): give its panic profile, or --no-panic to keep the "
                          f"front")
-    front, panic = character.front, character.panic
-    modifier = 0
-    name = character.name
-    if formation:
-        card = catalog.formation_for(character.key)
+    front, panic, modifier, name = character.front, character.panic, 0, character.name
+    if card is not None:
         front = with_formation(front, card)
         panic = with_formation(panic, card) if panic is not None else None
         modifier = card.hit_bonus
         name = f"{character.name} (Formation)"
-    if leader is None:
-        leader = default_leader(character, catalog)
     return Fighter(name, front, panic, tuple(leader.orders), leader.faction == character.faction, modifier,
                    no_panic)
 
@@ -163,7 +164,6 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
         for p, profile in enumerate(f.profiles):
             prof[s, p] = _profile_row(f, profile, range_far)
         side[s, K.S_ORDERS_1], side[s, K.S_ORDERS_2] = _orders(f.orders, rulings)
-        side[s, K.S_PANIC_PROFILE] = 1
     most_armor = int(prof[:, :, K.P_ARMOR_POINTS].max())
     at_index = np.zeros((2, 2, K.N_KINDS, 2, most_armor + 1, 2, 5), np.int64)
     tables = TablePack()

@@ -27,7 +27,10 @@ K_FIGHT, K_SHOOT, K_AIM, N_KINDS = range(4)
 (P_ATTACK, P_SPEED, P_RUN, P_ACCURACY, P_HEALTH, P_MORALE, P_ARMOR_POINTS, P_PRICE, P_MOVE_PRICE,
  N_PROFILE) = range(10)
 # side row (int64[2, N_SIDE])
-(S_ORDERS_1, S_ORDERS_2, S_PANIC_PROFILE, N_SIDE) = range(4)
+(S_ORDERS_1, S_ORDERS_2, N_SIDE) = range(3)
+#: The profile a panicking side flips to (rulesets.warbound.duel.Fighter.profiles: its front again when it
+#: has no panic side or keeps the front by --no-panic).
+PANIC_PROFILE = 1
 
 # record fields (int64[n, N_RECORD])
 # R_DAMAGE: the front profile's Health if removed, else the Wound tokens (at most that Health - 1)
@@ -129,7 +132,7 @@ def _choose(prof, st, s, distance, is_open, board):
 
 
 @nb.njit(**TRIAL_JIT)
-def _end_of_activation(prof, side, st):
+def _end_of_activation(prof, st):
     """Death, then Panic, of both sides (lines 227, 519); the side removed, or -1."""
     for s in range(2):
         if st[s, T_WOUNDS] >= prof[s, st[s, T_PROFILE], P_HEALTH]:
@@ -138,12 +141,12 @@ def _end_of_activation(prof, side, st):
         if _has_pool(prof, st, s) and st[s, T_STRESS] >= prof[s, st[s, T_PROFILE], P_MORALE]:
             st[s, T_PANICKED] = 1
             st[s, T_STRESS] = 0
-            st[s, T_PROFILE] = side[s, S_PANIC_PROFILE]
+            st[s, T_PROFILE] = PANIC_PROFILE
     return -1
 
 
 @nb.njit(**TRIAL_JIT)
-def _activate(prof, side, st, s, distance, is_open, board, at_index, cdf, values, guide, stream):
+def _activate(prof, st, s, distance, is_open, board, at_index, cdf, values, guide, stream):
     """Side s's activation: (whether it activated, the new distance, the side removed or -1)."""
     p = st[s, T_PROFILE]
     if st[s, T_TURN_ACTS] > 0 and _has_pool(prof, st, s) and st[s, T_STRESS] + 1 >= prof[s, p, P_MORALE]:
@@ -170,7 +173,7 @@ def _activate(prof, side, st, s, distance, is_open, board, at_index, cdf, values
         st[o, T_WOUNDS] += w
         st[o, T_BREAKS] += b
         st[o, T_STRESS] += x
-    return True, moved, _end_of_activation(prof, side, st)
+    return True, moved, _end_of_activation(prof, st)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -190,7 +193,7 @@ def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns,
         s = 0
         while removed < 0 and (st[0, T_DONE] == 0 or st[1, T_DONE] == 0):
             if st[s, T_DONE] == 0:
-                acted, distance, removed = _activate(prof, side, st, s, distance, is_open, board, at_index,
+                acted, distance, removed = _activate(prof, st, s, distance, is_open, board, at_index,
                                                      cdf, values, guide, stream)
                 if not acted:
                     st[s, T_DONE] = 1
