@@ -117,3 +117,18 @@ def test_bonuses_built_from_their_sources():
         combat_sides(Combatant(), Combatant(camouflage=True), R)
     with pytest.raises(RulesError, match="Mountain bonus 5"):
         Combatant(mountain=5)
+
+
+def test_the_rolloff_table_in_one_piece_equals_each_rolloff():
+    """win_table (the whole rolloff table at once) against rolloff() cell by cell, Rage 0..5 and bonus
+    differences -9..+9, and the closed-form best-two PMF against simcore's keep_highest_pmf."""
+    from rulesets.uberdrakes.exact import win_table
+    from simcore.exact import keep_highest_pmf
+
+    for rage in range(8):
+        assert np.allclose(dice_total_pmf(rage), keep_highest_pmf(2 + rage, 6, 2), atol=1e-15)
+    grid = win_table(list(range(6)), list(range(6)), list(range(-9, 10)))
+    for ri in range(6):
+        for rd in range(6):
+            for k, d in enumerate(range(-9, 10)):
+                assert grid[ri, rd, k] == pytest.approx(rolloff(Side(ri, d), Side(rd, 0)).p_win, abs=1e-14)

@@ -287,3 +287,30 @@ def test_attack_pmf_matches_icepool(dice, value, aim, modifier, armor, broken, m
                              stressable=not panicked, armor_value=armor_value or 12,
                              available=points - broken, add_wounds=add)
         _assert_matches(ours, die, lambda x: (x // 10000, x // 100 % 100, x % 100))
+
+
+def test_the_tables_closed_forms_equal_the_distributions():
+    """The hit and armor tables are computed whole in closed form (hit_summaries, armor_summaries); every
+    entry equals the one read off the (icepool-checked) distributions, under both natural-[1] rulings."""
+    import numpy as np
+
+    from rulesets.warbound.exact import armor_summaries, hit_summaries
+
+    for rulings in (R, WarboundRulings(formation_bonus="natural-1-modified")):
+        for value in range(1, 13):
+            for dice in range(1, 5):
+                for aim in (False, True):
+                    for modifier in (-2, 0, 1, 3):
+                        p = hits_pmf(HitRoll(dice, value, aim, modifier=modifier), rulings)
+                        any_hit, mean = hit_summaries(dice, value, aim, modifier, rulings)
+                        assert any_hit == pytest.approx(1.0 - p[0], abs=1e-14)
+                        assert mean == pytest.approx(float(np.arange(p.size) @ p), abs=1e-13)
+    for damage in range(1, 13):
+        for value in range(1, 13):
+            for points in range(0, 5):
+                pmf = armor_pmf(damage, value, points)
+                wounds, breaks = pmf.sum(axis=1), pmf.sum(axis=0)
+                w, b, none = armor_summaries(damage, value, points)
+                assert w == pytest.approx(float(np.arange(wounds.size) @ wounds), abs=1e-13)
+                assert b == pytest.approx(float(np.arange(breaks.size) @ breaks), abs=1e-13)
+                assert none == pytest.approx(wounds[0], abs=1e-14)
