@@ -97,14 +97,19 @@ def test_bad_input(capsys, args, code, named):
 
 
 def test_duel_solves_the_combat_under_both_policies(capsys):
-    from rulesets.uberdrakes.combat import Combat, Kit, solve
+    from rulesets.uberdrakes import catalog as catalog_io
+    from rulesets.uberdrakes.combat import Combat, Kit, kit_for, solve
     from rulesets.uberdrakes.exact import Side
 
     df = _csv(capsys, "duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--lances", "1",
               "--vs-dragon", "metal", "--vs-magic", "10", "--bonus", "1")
     by = df.set_index("measure")
-    combat = Combat(Side(0, 1), Side(0, 0), Kit(lances=1, magic=6, fire_breath=True),
-                    Kit(magic=10, plate_armor=True))
+    cat = catalog_io.load()
+    combat = Combat(Side(0, 1), Side(0, 0), kit_for(cat, "fire", magic=6, lances=1),
+                    kit_for(cat, "metal", magic=10))
+    # the catalog's (illustrative) prices enter the spend: a Lance is worth 4 coins
+    assert combat.initiator_kit == Kit(lances=1, magic=6, fire_breath=True, lance_price=4.0, shield_price=4.0,
+                                       potion_price=3.0)
     for policy in ("greedy", "optimal"):
         out = solve(combat, UberDrakesRulings(policy=policy))
         assert by.loc["P(win), initiator", policy] == pytest.approx(out.p_win[0], abs=1e-12)
@@ -112,17 +117,19 @@ def test_duel_solves_the_combat_under_both_policies(capsys):
         assert by.loc["Magic spent, defender", policy] == pytest.approx(out.magic[1], abs=1e-12)
     # the optimal defender does better than the greedy one against the same initiator
     assert by.loc["P(win), defender", "optimal"] > by.loc["P(win), defender", "greedy"]
-    # Windblast is the Wind dragon's, for 3 Magic
-    assert_one_line_error(capsys, ("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "metal",
-                                   "--windblast"), 1, "Wind dragon's spell")
-    assert_one_line_error(capsys, ("duel", "uberdrakes", "--dragon", "wind", "--magic", "2", "--vs-dragon",
-                                   "metal", "--windblast"), 1, "has 2")
-    blast = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--magic", "3", "--vs-dragon", "metal",
-                 "--windblast").set_index("measure")
-    plain = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--vs-dragon", "metal")
+    # Windblast is the Wind dragon's, for 3 Magic: greedy casts it when it can pay
+    blast = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--magic", "3", "--vs-dragon", "metal"
+                 ).set_index("measure")
+    plain = _csv(capsys, "duel", "uberdrakes", "--dragon", "wind", "--magic", "2", "--vs-dragon", "metal")
     plain = plain.set_index("measure")
     assert blast.loc["damage instances dealt, initiator", "greedy"] == pytest.approx(
         2 * plain.loc["damage instances dealt, initiator", "greedy"])
+    assert blast.loc["Magic spent, initiator", "greedy"] == 3.0
+    # and the plans are reported
+    code, out, err = run(capsys, "duel", "uberdrakes", "--dragon", "water", "--magic", "4", "--vs-dragon",
+                         "fire", "--vs-potions", "2")
+    assert code == 0, err
+    assert "casts Acid Rain" in out and "drinks 2 Rage Potions" in out
 
 
 def test_units_lists_the_dragons_spells_and_items(capsys):

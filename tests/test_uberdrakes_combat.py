@@ -67,7 +67,7 @@ def test_damage_and_its_exceptions():
     assert exactly(shield.p_win[1], F(5, 6)) and shield.damage[1] == 0.0
     assert exactly(shield.damage[0], F(1, 6))
     # ... unless it cast Windblast: double damage
-    blast = solve_from(10, 9, Combat(defender_kit=Kit(shields=1), windblast=(False, True)))
+    blast = solve_from(10, 9, Combat(defender_kit=Kit(shields=1, magic=3, windblast=True)))
     assert exactly(blast.damage[1], F(5, 6) * 2)
     # Plate Armor: the winner deals no damage
     plate = solve_from(10, 9, Combat(defender_kit=Kit(magic=3, plate_armor=True)))
@@ -126,16 +126,20 @@ def test_conceding_without_rolling():
     (UD-windblast-stack=multiply) or two (cap-2); the loser's total is its bonuses (UD-concede-total) or 0.
     It gains the defender nothing under any objective (rolling then conceding costs nothing and spares it
     the double damage), so the optimal defender always rolls, even when it cannot win."""
-    from rulesets.uberdrakes.combat import _Solver
+    from rulesets.uberdrakes.combat import Plan, _setup, _Solver
+
+    def unrolled(combat, rulings, blast=False):
+        chosen = (Plan(windblast=blast), Plan())
+        return _Solver(combat, _setup(combat, chosen, rulings), rulings).conceded_unrolled(32)
 
     c = Combat(Side(0, 30), Side(0, 3), defender_kit=Kit(lances=2))
-    v = _Solver(c, OPTIMAL).conceded_unrolled(32)
+    v = unrolled(c, OPTIMAL)
     assert v[0] == 1.0 and v[3] == 2.0 and v[11:13] == (3.0, 1.0)
-    blast = Combat(Side(0, 30), Side(0, 3), windblast=(True, False))
-    assert _Solver(blast, OPTIMAL).conceded_unrolled(32)[3] == 4.0
+    blast = Combat(Side(0, 30), Side(0, 3), Kit(magic=3, windblast=True))
+    assert unrolled(blast, OPTIMAL, True)[3] == 4.0
     capped = UberDrakesRulings(policy="optimal", windblast_stack="cap-2")
-    assert _Solver(blast, capped).conceded_unrolled(32)[3] == 2.0
-    assert _Solver(c, UberDrakesRulings(concede_total="zero")).conceded_unrolled(32)[11:13] == (0.0, 0.0)
+    assert unrolled(blast, capped, True)[3] == 2.0
+    assert unrolled(c, UberDrakesRulings(concede_total="zero"))[11:13] == (0.0, 0.0)
     out = solve(c, OPTIMAL)
     assert out.p_concede_unrolled == 0.0 and out.p_win[0] == pytest.approx(1.0)
     assert out.damage == pytest.approx((1.0, 0.0)) and out.items == pytest.approx((0.0, 0.0))
@@ -193,3 +197,74 @@ def test_the_greedy_game_against_its_twin():
     for sample, want in ((wins, exact.p_win[0]), (bp0, exact.blood_points[0]), (bp1, exact.blood_points[1])):
         z = (sample.mean() - want) / (sample.std(ddof=1) / np.sqrt(n))
         assert abs(z) < 5, (sample.mean(), want)
+
+
+# --- before the roll: Rage Potions, Acid Rain, Windblast (line 307) ----------------------------------------
+
+def test_rage_potions_are_drunk_before_the_roll():
+    """A Rage Potion is +1 temporary Rage for the roll (lines 705-707): greedy drinks what it holds, and the
+    combat without other resources is the rolloff at that Rage (RULES.md: (1,0) vs (0,0) 1877/2592)."""
+    out = solve(Combat(initiator_kit=Kit(potions=1)))
+    assert exactly(out.p_win[0], F(1877, 2592))
+    assert out.items == (1.0, 0.0) and out.spend == (1.0, 0.0) and out.plans[0].potions == 1
+    # optimal drinks it too: a die more can only raise the chance of winning
+    assert solve(Combat(initiator_kit=Kit(potions=1)), OPTIMAL).plans[0].potions == 1
+
+
+def test_acid_rain_destroys_the_first_potion_drunk_after_it():
+    """Acid Rain destroys "the next combat item your opponent uses" (line 440), a Rage Potion drunk before
+    the roll (441). UD-precombat-order=initiator-first: the initiator's Acid Rain is cast before the
+    defender drinks, so one of its two potions is lost; defender-first: the defender has drunk both
+    already, and the Acid Rain waits for its first counterattack item (none here)."""
+    c = Combat(initiator_kit=Kit(magic=4, acid_rain=True), defender_kit=Kit(potions=2))
+    out = solve(c)
+    assert out.p_win[0] == pytest.approx(rolloff(Side(0, 0), Side(1, 0)).p_win, abs=1e-14)
+    assert out.magic == (4.0, 0.0) and out.items == (0.0, 2.0)
+    later = solve(c, UberDrakesRulings(precombat_order="defender-first"))
+    assert later.p_win[0] == pytest.approx(rolloff(Side(0, 0), Side(2, 0)).p_win, abs=1e-14)
+
+
+def test_acid_rain_destroys_the_first_counterattack_item():
+    """With no potion to meet, Acid Rain waits for the opponent's first counterattack item: a defender
+    behind by 1 with two Lances wins surely without it (5/6 with the first die, else the second), 5/6 with
+    it (the first Lance is destroyed and adds nothing)."""
+    from rulesets.uberdrakes.combat import Plan
+
+    c = Combat(initiator_kit=Kit(magic=4, acid_rain=True), defender_kit=Kit(lances=2))
+    assert exactly(solve_from(10, 9, c, chosen=(Plan(), Plan())).p_win[1], F(1))
+    hit = solve_from(10, 9, c, chosen=(Plan(acid_rain=True), Plan()))
+    assert exactly(hit.p_win[1], F(5, 6)) and hit.items == (0.0, 2.0) and hit.magic == (4.0, 0.0)
+    # a Hide Shield destroyed has no effect: no Ranged attack, so the initiator still takes damage (greedy
+    # uses the cheaper Shield first)
+    shield = Combat(initiator_kit=Kit(magic=4, acid_rain=True),
+                    defender_kit=Kit(shields=1, lances=1, shield_price=0.5))
+    s = solve_from(10, 9, shield, chosen=(Plan(acid_rain=True), Plan()))
+    assert exactly(s.p_win[1], F(5, 6)) and exactly(s.p_damage[1], F(5, 6))
+    intact = solve_from(10, 9, shield, chosen=(Plan(), Plan()))
+    assert exactly(intact.p_win[1], F(1)) and intact.p_damage[1] == 0.0
+
+
+def test_acid_rain_scope():
+    """UD-acid-scope: "the next combat item" (line 440) spares Fire Breath (items), or destroys it too
+    (items-and-spells)."""
+    from rulesets.uberdrakes.combat import Plan
+
+    c = Combat(initiator_kit=Kit(magic=4, acid_rain=True), defender_kit=Kit(magic=4, fire_breath=True))
+    chosen = (Plan(acid_rain=True), Plan())
+    assert exactly(solve_from(10, 9, c, chosen=chosen).p_win[1], F(5, 6))
+    wide = UberDrakesRulings(acid_scope="items-and-spells")
+    out = solve_from(10, 9, c, wide, chosen=chosen)
+    assert out.p_win[1] == 0.0 and out.magic == (4.0, 4.0)
+
+
+def test_optimal_pre_combat_plans():
+    """Optimal plans: a Water defender casts Acid Rain against an initiator's Lance (it wins what the bare
+    rolloff gives it); Windblast, which changes only damage, is never worth its Magic to an objective of
+    winning (UD-objective=win-then-cost), though greedy casts it."""
+    c = Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(magic=4, acid_rain=True))
+    out = solve(c, OPTIMAL)
+    assert out.plans[1].acid_rain and out.magic[1] == 4.0
+    assert out.p_win[1] == pytest.approx(1.0 - rolloff(Side(), Side()).p_win, abs=1e-14)
+    blast = Combat(initiator_kit=Kit(magic=3, windblast=True))
+    assert not solve(blast, OPTIMAL).plans[0].windblast and solve(blast).plans[0].windblast
+    assert solve(blast).damage[0] == pytest.approx(2 * solve(Combat()).damage[0])

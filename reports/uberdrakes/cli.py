@@ -16,7 +16,6 @@ from reports.cli.options import (
     ruling_option,
     text_output_options,
 )
-from rulesets.base import RulesError
 from rulesets.uberdrakes.rules import MAX_BONUS, MAX_RAGE, UberDrakesRulings
 
 RAGE = WholeNumber(0, MAX_RAGE)
@@ -150,21 +149,6 @@ DRAGONS = ("fire", "water", "earth", "wind", "lightning", "metal")
 MAX_ITEMS = 10
 
 
-def _kit_and_blast(cat, dragon: str, magic: int, lances: int, shields: int, windblast: bool, who: str):
-    """A side's Kit from its dragon's spells (Fire Breath, Plate Armor) and items; Windblast, cast before
-    the combat, is the Wind dragon's and takes its 3 Magic first."""
-    from rulesets.uberdrakes.combat import Kit
-
-    known = {s.key for s in cat.spells_of(dragon)}
-    if windblast:
-        spell = cat.spell_of(dragon, "windblast")  # another dragon's spell: a one-line error
-        if magic < spell.cost:
-            raise RulesError(f"{who} casts Windblast for {spell.cost} Magic but has {magic}")
-        magic -= spell.cost
-    return Kit(lances=lances, shields=shields, magic=magic, fire_breath="fire-breath" in known,
-               plate_armor="plate-armor" in known)
-
-
 @click.command("uberdrakes", context_settings={"max_content_width": 100})
 @click.option("--dragon", type=click.Choice(DRAGONS), required=True, help="The initiator's dragon.")
 @click.option("--vs-dragon", type=click.Choice(DRAGONS), required=True, help="The defender's dragon.")
@@ -187,16 +171,20 @@ def _kit_and_blast(cat, dragon: str, magic: int, lances: int, shields: int, wind
               help="The initiator's total bonus (see `roll uberdrakes rolloff` for their sources).")
 @click.option("--vs-bonus", type=click.IntRange(-MAX_BONUS, MAX_BONUS), default=0, show_default=True,
               help="The defender's total bonus.")
+@click.option("--potions", type=WholeNumber(0, MAX_ITEMS), default=0, show_default=True,
+              help="The initiator's Rage Potions (drunk before the roll).")
+@click.option("--vs-potions", type=WholeNumber(0, MAX_ITEMS), default=0, show_default=True,
+              help="The defender's Rage Potions.")
 @click.option("--ranged", is_flag=True,
               help="The initiator makes a Ranged attack (Long Bow, Thunderbolt...).")
-@click.option("--windblast", is_flag=True, help="The initiator (Wind) cast Windblast before the combat.")
-@click.option("--vs-windblast", is_flag=True, help="The defender (Wind) cast Windblast before the combat.")
 @ruling_option
 @text_output_options
 def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shields, vs_shields, rage, vs_rage,
-                    bonus, vs_bonus, ranged, windblast, vs_windblast, rulings, fmt, output, plot):
-    """One combat, solved exactly under the greedy and the optimal policy side by side: the rolloff, the
-    counterattacks (Dragon Lance, Hide Shield, Fire Breath, Plate Armor), damage and blood points.
+                    bonus, vs_bonus, potions, vs_potions, ranged, rulings, fmt, output, plot):
+    """One combat, solved exactly under the greedy and the optimal policy side by side: the pre-combat
+    choices (Rage Potions; Acid Rain and Windblast for the Water and Wind dragons), the rolloff, the
+    counterattacks (Dragon Lance, Hide Shield, Fire Breath, Plate Armor), damage and blood points. Each
+    dragon brings its own spells; items are valued at the catalog's (illustrative) prices.
 
     Example: balance duel uberdrakes --dragon fire --magic 6 --lances 1 --vs-dragon metal --vs-magic 10
     """
@@ -204,26 +192,25 @@ def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shiel
 
     from reports.uberdrakes.tables import combat_report
     from rulesets.uberdrakes import catalog as catalog_io
-    from rulesets.uberdrakes.combat import Combat, solve
+    from rulesets.uberdrakes.combat import Combat, kit_for, solve
     from rulesets.uberdrakes.exact import Side
 
     in_force = _rulings(rulings)
     cat = catalog_io.load()
-    kit = _kit_and_blast(cat, dragon, magic, lances, shields, windblast, "the initiator")
-    vs_kit = _kit_and_blast(cat, vs_dragon, vs_magic, vs_lances, vs_shields, vs_windblast, "the defender")
-    combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged,
-                    (windblast, vs_windblast))
+    kit = kit_for(cat, dragon, magic=magic, lances=lances, shields=shields, potions=potions)
+    vs_kit = kit_for(cat, vs_dragon, magic=vs_magic, lances=vs_lances, shields=vs_shields, potions=vs_potions)
+    combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged)
     outcomes = {p: solve(combat, replace(in_force, policy=p)) for p in ("greedy", "optimal")}
 
-    def describe(name, d, k, side, blast) -> tuple[str, str]:
-        spells = [n for n, on in (("Fire Breath", k.fire_breath), ("Plate Armor", k.plate_armor)) if on]
+    def describe(name, d, k, side) -> tuple[str, str]:
+        spells = [n for n, on in (("Fire Breath", k.fire_breath), ("Plate Armor", k.plate_armor),
+                                  ("Acid Rain", k.acid_rain), ("Windblast", k.windblast)) if on]
         return (name, f"{d} dragon, Rage {side.rage}, bonus {side.bonus:+d}; {k.lances} Lance(s), "
-                      f"{k.shields} Hide Shield(s), {k.magic} Magic"
-                      + (f" for {', '.join(spells)}" if spells else "")
-                      + ("; cast Windblast" if blast else ""))
+                      f"{k.shields} Hide Shield(s), {k.potions} Rage Potion(s), {k.magic} Magic"
+                      + (f" for {', '.join(spells)}" if spells else ""))
 
-    described = [describe("initiator", dragon, kit, combat.initiator, windblast),
-                 describe("defender", vs_dragon, vs_kit, combat.defender, vs_windblast)]
+    described = [describe("initiator", dragon, kit, combat.initiator),
+                 describe("defender", vs_dragon, vs_kit, combat.defender)]
     if ranged:
         described.append(("ranged", "the initiator makes a Ranged attack: no Lances, no Hide Shield for it, "
                                     "no damage to it if it loses"))

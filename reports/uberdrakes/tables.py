@@ -182,14 +182,19 @@ def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described:
     rows.append(("P(the defender concedes without rolling)",
                  *(o.p_concede_unrolled for o in outcomes.values())))
     table = Table.from_rows(rows, ["measure", *outcomes])
+    plans = Table.from_rows([(side, *(o.plans[s].describe() for o in outcomes.values()))
+                             for s, side in enumerate(("initiator", "defender"))], ["side", *outcomes])
     meta = _meta(rulings, *described,
-                 ("policies", "greedy: the fewest resources that overtake, cheapest first (Plate Armor X "
-                              "just enough), never conceding while one remains; optimal: each side maximises "
-                              f"UD-objective={rulings.objective} by backward induction over the game"),
+                 ("policies", "greedy: every pre-combat resource used, then the fewest resources that "
+                              "overtake, cheapest first (Plate Armor X just enough), never conceding while "
+                              "one remains; optimal: each side maximises "
+                              f"UD-objective={rulings.objective} by backward induction over the game, the "
+                              f"pre-combat plans declared {rulings.precombat_order}"),
                  ("combat", "rolloff, then counterattacks one resource at a time "
                             f"(UD-counter-sequencing={rulings.counter_sequencing}), damage and blood points"))
     return Report("UberDrakes: a combat, solved exactly", meta,
-                  [Section("combat", "Expected results under each policy", table)],
+                  [Section("combat", "Expected results under each policy", table),
+                   Section("plans", "Before the roll (line 307): what each side uses", plans)],
                   notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"])
 
 

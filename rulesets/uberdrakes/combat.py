@@ -9,6 +9,11 @@ once ahead, the other side may answer, and so on (lines 317-323). The resources 
 - Fire Breath (Fire dragon, 4 Magic): one more die, also at range (410); a standard spell, once a combat;
 - Plate Armor (Metal dragon, X + 1 Magic): +X, once a combat; its user deals no damage on a win (604-606).
 
+Before the roll (line 307, UD-precombat-order: the first to declare is seen by the other) a side may drink
+Rage Potions (+1 temporary Rage each, lines 705-707), cast Acid Rain (Water, 4 Magic: the opponent's next
+combat item is destroyed, a Rage Potion drunk before the roll or else its first counterattack item,
+lines 438-442; UD-acid-scope) and Windblast (Wind, 3 Magic, "Cast at the beginning of combat", 520).
+
 A die adds its value (UD-item-die=add-value). Damage (325-331): none when the winner used a Hide Shield or
 Plate Armor or the loser made a Ranged attack, unless the winner cast Windblast (double damage, 520-524);
 two instances after a concession without rolling (331). Blood points (338): the winner gains the loser's
@@ -21,13 +26,16 @@ Every chance node is enumerated, every decision solved by backward induction ove
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulesets.base import RulesError, whole_number
 from rulesets.uberdrakes.exact import Side, dice_total_pmf
 from rulesets.uberdrakes.rules import SIDES, UberDrakesRulings
 
+#: The printed Magic costs (lines 406, 436, 518); a kit may carry others (a what-if, a user catalog).
 FIRE_BREATH_COST = 4
+ACID_RAIN_COST = 4
+WINDBLAST_COST = 3
 MAX_ITEMS = 10
 MAX_MAGIC = 30
 #: Resources by name, as moves are reported.
@@ -38,8 +46,9 @@ DEFAULT_ITEM_PRICE = 1.0
 TIE = 1e-12
 
 NOT_MODELLED = (
-    "items and spells other than the Dragon Lance, Hide Shield, Fire Breath and Plate Armor in Phase 3 "
-    "(Rage Potions enter as temporary Rage, Windblast and a ranged attack as switches; Acid Rain not yet)",
+    "items and spells other than the Dragon Lance, Hide Shield, Fire Breath and Plate Armor in Phase 3, and "
+    "other than Rage Potions, Acid Rain and Windblast before the roll (a ranged attack is a switch; bonuses "
+    "enter as totals)",
     "the damage options themselves (missing from the text, line 329): damage is counted in instances",
     "UD-item-die=re-keep-highest-two and UD-counter-sequencing=declared (refused with a message)",
 )
@@ -47,42 +56,116 @@ NOT_MODELLED = (
 
 @dataclass(frozen=True)
 class Kit:
-    """One side's counterattack resources: items, Magic, and the spells its dragon knows."""
+    """One side's combat resources: items, Magic, and the spells its dragon knows (Fire Breath and Plate
+    Armor in Phase 3; Acid Rain and Windblast before the roll)."""
 
     lances: int = 0
     shields: int = 0
     magic: int = 0
     fire_breath: bool = False
     plate_armor: bool = False
+    potions: int = 0
+    acid_rain: bool = False
+    windblast: bool = False
     lance_price: float = DEFAULT_ITEM_PRICE
     shield_price: float = DEFAULT_ITEM_PRICE
+    potion_price: float = DEFAULT_ITEM_PRICE
+    fire_breath_cost: int = FIRE_BREATH_COST
+    acid_rain_cost: int = ACID_RAIN_COST
+    windblast_cost: int = WINDBLAST_COST
 
     def __post_init__(self) -> None:
         whole_number("Dragon Lances", self.lances, 0, MAX_ITEMS)
         whole_number("Hide Shields", self.shields, 0, MAX_ITEMS)
+        whole_number("Rage Potions", self.potions, 0, MAX_ITEMS)
         whole_number("Magic", self.magic, 0, MAX_MAGIC)
+
+
+def kit_for(catalog, dragon: str, *, magic: int = 0, lances: int = 0, shields: int = 0,
+            potions: int = 0) -> Kit:
+    """A side's Kit: its dragon's combat spells at the catalog's Magic costs (Fire Breath, Plate Armor,
+    Acid Rain, Windblast), and items at the catalog's prices (UD-objective's spend; illustrative)."""
+    known = {s.key: s for s in catalog.spells_of(dragon)}
+
+    def cost(key: str, printed: int) -> int:
+        return int(known[key].cost) if key in known and known[key].cost is not None else printed
+
+    def price(key: str) -> float:
+        item = catalog.items.get(key)
+        return float(item.price) if item is not None and item.price is not None else DEFAULT_ITEM_PRICE
+
+    return Kit(lances=lances, shields=shields, magic=magic, potions=potions,
+               fire_breath="fire-breath" in known, plate_armor="plate-armor" in known,
+               acid_rain="acid-rain" in known, windblast="windblast" in known,
+               lance_price=price("dragon-lance"), shield_price=price("hide-shield"),
+               potion_price=price("rage-potion"), fire_breath_cost=cost("fire-breath", FIRE_BREATH_COST),
+               acid_rain_cost=cost("acid-rain", ACID_RAIN_COST),
+               windblast_cost=cost("windblast", WINDBLAST_COST))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a side uses before the roll (line 307): Rage Potions drunk, Acid Rain and Windblast cast."""
+
+    potions: int = 0
+    acid_rain: bool = False
+    windblast: bool = False
+
+    def magic(self, kit: Kit) -> int:
+        """The Magic the plan costs a side with this kit."""
+        return kit.acid_rain_cost * self.acid_rain + kit.windblast_cost * self.windblast
+
+    def describe(self) -> str:
+        parts = [f"drinks {self.potions} Rage Potion{'s' if self.potions != 1 else ''}"] * (self.potions > 0)
+        parts += [name for name, on in (("casts Acid Rain", self.acid_rain),
+                                        ("casts Windblast", self.windblast)) if on]
+        return ", ".join(parts) or "nothing"
+
+
+def plans(kit: Kit) -> list[Plan]:
+    """Every pre-combat plan a kit affords, the cheapest first (the order that breaks ties between equally
+    good plans)."""
+    out = []
+    for acid in (False, True) if kit.acid_rain else (False,):
+        for blast in (False, True) if kit.windblast else (False,):
+            for potions in range(kit.potions + 1):
+                plan = Plan(potions, acid, blast)
+                if plan.magic(kit) <= kit.magic:
+                    out.append(plan)
+    return sorted(out, key=lambda p: (p.magic(kit) + p.potions * kit.potion_price, p.potions))
+
+
+def greedy_plan(kit: Kit) -> Plan:
+    """UD-policy=greedy before the roll: every Rage Potion drunk, Acid Rain cast when it can be paid, then
+    Windblast when what is left pays for it."""
+    acid = kit.acid_rain and kit.magic >= kit.acid_rain_cost
+    left = kit.magic - kit.acid_rain_cost * acid
+    return Plan(kit.potions, acid, kit.windblast and left >= kit.windblast_cost)
 
 
 @dataclass(frozen=True)
 class Combat:
-    """A combat: each side's rolloff (Rage, bonus) and kit; ``ranged``: the initiator makes a Ranged attack
-    (Long Bow, Thunderbolt, Take to the Skies); ``windblast``: which sides cast Windblast before the
-    roll; ``may_concede_unrolled``: the defender may concede without rolling (line 313)."""
+    """A combat: each side's rolloff (Rage before potions, bonus) and kit; ``ranged``: the initiator makes a
+    Ranged attack (Long Bow, Thunderbolt, Take to the Skies); ``may_concede_unrolled``: the defender may
+    concede without rolling (line 313)."""
 
     initiator: Side = field(default_factory=Side)
     defender: Side = field(default_factory=Side)
     initiator_kit: Kit = field(default_factory=Kit)
     defender_kit: Kit = field(default_factory=Kit)
     ranged: bool = False
-    windblast: tuple[bool, bool] = (False, False)
     may_concede_unrolled: bool = True
+
+    @property
+    def kits(self) -> tuple[Kit, Kit]:
+        return (self.initiator_kit, self.defender_kit)
 
 
 @dataclass(frozen=True)
 class Outcome:
     """Expected results of a combat for both sides (index 0 the initiator): P(win), P(it deals damage),
     expected damage instances dealt, Magic spent, items used, spend (UD-objective's units) and blood
-    points; and P(the defender concedes without rolling)."""
+    points; P(the defender concedes without rolling); and each side's pre-combat plan."""
 
     p_win: tuple[float, float]
     p_damage: tuple[float, float]
@@ -92,15 +175,51 @@ class Outcome:
     spend: tuple[float, float]
     blood_points: tuple[float, float]
     p_concede_unrolled: float
+    plans: tuple[Plan, Plan] = (Plan(), Plan())
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """A combat once both pre-combat plans are made: each side's Rage for the roll, the kit it counter-
+    attacks with (Magic paid), whether Acid Rain waits for its next item, whether it cast Windblast, and
+    what the plans spent (Magic, items, spend)."""
+
+    rage: tuple[int, int]
+    kits: tuple[Kit, Kit]
+    acid_against: tuple[bool, bool]
+    windblast: tuple[bool, bool]
+    pre_spent: tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
+def _setup(combat: Combat, chosen: tuple[Plan, Plan], rulings: UberDrakesRulings) -> _Setup:
+    """Both plans applied (line 307): the side declaring second (UD-precombat-order) drinks its potions
+    after the first side's Acid Rain, which destroys the first of them (line 441); Acid Rain that meets no
+    potion waits for the opponent's first counterattack item. The first side's potions are drunk before
+    the second side's Acid Rain is cast, so that Acid Rain waits too."""
+    first = 0 if rulings.precombat_order == "initiator-first" else 1
+    rage, kits, acid, spent = [], [], [], []
+    sides = (combat.initiator, combat.defender)
+    for s in (0, 1):
+        plan, kit, other = chosen[s], combat.kits[s], chosen[1 - s]
+        destroyed = 1 if other.acid_rain and s != first and plan.potions else 0
+        rage.append(sides[s].rage + plan.potions - destroyed)
+        acid.append(other.acid_rain and not destroyed)
+        magic = plan.magic(kit)
+        kits.append(replace(kit, magic=kit.magic - magic, potions=0, acid_rain=False, windblast=False))
+        spent.append((float(magic), float(plan.potions), magic + plan.potions * kit.potion_price))
+    return _Setup(tuple(rage), tuple(kits), tuple(acid), (chosen[0].windblast, chosen[1].windblast),
+                  tuple(spent))
 
 
 # --- state --------------------------------------------------------------------------------------------------
 # A side during the counterattack: (lances, shields, magic, fire breath unused, plate unused, shield used,
-# plate used); what it spent is its kit less what remains. Totals are kept whole: blood points need the
-# loser's total.
+# plate used, Acid Rain waits for its next item); what it spent is its kit less what remains. Totals are
+# kept whole: blood points need the loser's total.
+ACID = 7
 
-def _side_state(kit: Kit) -> tuple:
-    return (kit.lances, kit.shields, kit.magic, kit.fire_breath, kit.plate_armor, False, False)
+
+def _side_state(kit: Kit, acid: bool) -> tuple:
+    return (kit.lances, kit.shields, kit.magic, kit.fire_breath, kit.plate_armor, False, False, acid)
 
 
 def _spent(kit: Kit, s: tuple) -> tuple[float, float, float]:
@@ -111,7 +230,7 @@ def _spent(kit: Kit, s: tuple) -> tuple[float, float, float]:
     return float(magic), float(lances + shields), spend
 
 
-def _moves(s: tuple, me: int, combat: Combat, rulings: UberDrakesRulings, replying: bool,
+def _moves(kit: Kit, s: tuple, me: int, combat: Combat, rulings: UberDrakesRulings, replying: bool,
            shield_against: bool) -> list[tuple[str, int]]:
     """(resource, Plate Armor's X or 0) that side ``me`` may use now. ``replying``: it is answering a
     counterattack (UD-reply-spells); ``shield_against``: the other side used a Hide Shield (its attack is
@@ -125,7 +244,7 @@ def _moves(s: tuple, me: int, combat: Combat, rulings: UberDrakesRulings, replyi
     if shields and not ranged_attacker:
         out.append((SHIELD, 0))
     spells = not replying or rulings.reply_spells
-    if spells and fire and magic >= FIRE_BREATH_COST:
+    if spells and fire and magic >= kit.fire_breath_cost:
         out.append((FIRE, 0))
     if spells and plate and magic >= 2:
         for x in range(1, magic):
@@ -142,18 +261,29 @@ def _ahead(me: int, mine: int, theirs: int, rulings: UberDrakesRulings) -> bool:
 
 
 def _price(kit: Kit, resource: str, x: int) -> float:
-    return {LANCE: kit.lance_price, SHIELD: kit.shield_price, FIRE: FIRE_BREATH_COST, PLATE: x + 1}[resource]
+    prices = {LANCE: kit.lance_price, SHIELD: kit.shield_price, FIRE: kit.fire_breath_cost, PLATE: x + 1}
+    return prices[resource]
 
 
-def _used(s: tuple, resource: str, x: int) -> tuple:
-    lances, shields, magic, fire, plate, shield_used, plate_used = s
+def _used(kit: Kit, s: tuple, resource: str, x: int, destroyed: bool = False) -> tuple:
+    """The state after using a resource; ``destroyed`` by Acid Rain, it is spent and has no effect (no Hide
+    Shield, no Plate Armor for the damage rule; line 440)."""
+    lances, shields, magic, fire, plate, shield_used, plate_used, acid = s
+    if destroyed:
+        acid = False
     if resource == LANCE:
-        return (lances - 1, shields, magic, fire, plate, shield_used, plate_used)
+        return (lances - 1, shields, magic, fire, plate, shield_used, plate_used, acid)
     if resource == SHIELD:
-        return (lances, shields - 1, magic, fire, plate, True, plate_used)
+        return (lances, shields - 1, magic, fire, plate, shield_used or not destroyed, plate_used, acid)
     if resource == FIRE:
-        return (lances, shields, magic - FIRE_BREATH_COST, False, plate, shield_used, plate_used)
-    return (lances, shields, magic - x - 1, fire, False, shield_used, True)
+        return (lances, shields, magic - kit.fire_breath_cost, False, plate, shield_used, plate_used, acid)
+    return (lances, shields, magic - x - 1, fire, False, shield_used, plate_used or not destroyed, acid)
+
+
+def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
+    """Whether Acid Rain destroys this resource: it waits for the side's next combat item (line 440), or
+    for its next item or Phase-3 spell (UD-acid-scope=items-and-spells)."""
+    return state[ACID] and (resource in (LANCE, SHIELD) or rulings.acid_scope == "items-and-spells")
 
 
 # A value is a tuple of expectations from the state onward:
@@ -171,15 +301,10 @@ WIN, ADD_D, ADD_I, ODD_D, ODD_I = 0, 11, 12, 13, 14
 class _Solver:
     """Backward induction over the reachable states of one combat under the rulings (memoised)."""
 
-    def __init__(self, combat: Combat, rulings: UberDrakesRulings) -> None:
-        if rulings.item_die != "add-value":
-            raise RulesError("UD-item-die=re-keep-highest-two is not modelled yet in the counterattack game; "
-                             "use add-value (the default)")
-        if rulings.counter_sequencing == "declared":
-            raise RulesError("UD-counter-sequencing=declared is not modelled yet in the counterattack game; "
-                             "use adaptive (the default) or overshoot")
-        self.combat, self.rulings = combat, rulings
-        self.kits = (combat.initiator_kit, combat.defender_kit)
+    def __init__(self, combat: Combat, setup: _Setup, rulings: UberDrakesRulings) -> None:
+        _check(rulings)
+        self.combat, self.setup, self.rulings = combat, setup, rulings
+        self.kits = setup.kits
         self.optimal = rulings.policy == "optimal"
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
@@ -188,7 +313,7 @@ class _Solver:
     def _end(self, winner: int, parity: tuple[int, int], states: tuple) -> tuple:
         loser = 1 - winner
         w_state = states[winner]
-        windblast = self.combat.windblast[winner]
+        windblast = self.setup.windblast[winner]
         loser_ranged = self.combat.ranged and loser == 0
         spared = (w_state[5] or w_state[6] or loser_ranged) and not windblast
         damage = 0 if spared else (2 if windblast else 1)
@@ -229,7 +354,8 @@ class _Solver:
         ahead = _ahead(me, mine, 0, self.rulings)
         level_wins = me == 0 and self.rulings.counter_ties == "initiator"
         deficit = -mine + (0 if level_wins else 1)
-        moves = _moves(states[me], me, self.combat, self.rulings, me != first, states[other][5])
+        moves = _moves(self.kits[me], states[me], me, self.combat, self.rulings, me != first,
+                       states[other][5])
         key = (diff, parity, totals, states)
         if not self.optimal:
             return self._greedy(key, me, first, moves, deficit, ahead)
@@ -262,10 +388,11 @@ class _Solver:
     def _after(self, key, me: int, first: int, resource: str, x: int) -> tuple:
         """The value after side ``me`` uses a resource: a die's six faces, or Plate Armor's +x."""
         diff, parity, totals, states = key
+        destroyed = _destroys(states[me], resource, self.rulings)
         new_states = list(states)
-        new_states[me] = _used(states[me], resource, x)
+        new_states[me] = _used(self.kits[me], states[me], resource, x, destroyed)
         new_states = tuple(new_states)
-        adds = (x,) if resource == PLATE else range(1, SIDES + 1)
+        adds = (0,) if destroyed else (x,) if resource == PLATE else range(1, SIDES + 1)
         sign = 1 if me == 0 else -1
         overshoot = self.rulings.counter_sequencing == "overshoot"
         values = []
@@ -290,7 +417,7 @@ class _Solver:
 
     def after_rolloff(self, ti: int, td: int) -> tuple:
         """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12)."""
-        states = (_side_state(self.kits[0]), _side_state(self.kits[1]))
+        states = tuple(_side_state(k, a) for k, a in zip(self.kits, self.setup.acid_against, strict=True))
         loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
         v = self.play(ti - td, (ti & 1, td & 1), (ti, td) if self.absolute else None, states, loser, loser,
                       False)
@@ -304,8 +431,8 @@ class _Solver:
         """The defender concedes without rolling (line 313): two instances of damage (four with Windblast
         under UD-windblast-stack=multiply), blood points on its UD-concede-total."""
         td = self.combat.defender.bonus if self.rulings.concede_total == "bonuses" else 0
-        damage = 0 if self.combat.ranged and not self.combat.windblast[0] else 2
-        if self.combat.windblast[0]:
+        damage = 0 if self.combat.ranged and not self.setup.windblast[0] else 2
+        if self.setup.windblast[0]:
             damage = 4 if self.rulings.windblast_stack == "multiply" else 2
         return (1.0, 1.0 if damage else 0.0, 0.0, float(damage), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                 float(max(td, 0)), float(max(td, 0) // 2))
@@ -319,55 +446,117 @@ def _added(a: tuple, b: tuple) -> tuple:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
-    """The combat's exact expected results under the rulings (UD-policy greedy or optimal)."""
-    rulings = rulings or UberDrakesRulings()
-    solver = _Solver(combat, rulings)
-    ri, rd = dice_total_pmf(combat.initiator.rage), dice_total_pmf(combat.defender.rage)
-    total = None
-    p_unrolled = 0.0
-    for di, pi in enumerate(ri):
-        if pi == 0.0:
-            continue
-        ti = di + combat.initiator.bonus
-        rolled = None
-        for dd, pd in enumerate(rd):
-            if pd == 0.0:
+def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
+    """A value with what the pre-combat plans spent added (Magic, items, spend: indices 5-10)."""
+    out = list(v)
+    for s in (0, 1):
+        for k, spent in enumerate(setup.pre_spent[s]):
+            out[5 + 2 * k + s] += spent
+    return tuple(out)
+
+
+def _check(rulings: UberDrakesRulings) -> None:
+    if rulings.item_die != "add-value":
+        raise RulesError("UD-item-die=re-keep-highest-two is not modelled yet in the counterattack game; "
+                         "use add-value (the default)")
+    if rulings.counter_sequencing == "declared":
+        raise RulesError("UD-counter-sequencing=declared is not modelled yet in the counterattack game; "
+                         "use adaptive (the default) or overshoot")
+
+
+class _Game:
+    """A combat's solvers, one per pair of pre-combat plans that leaves different kits (Rage Potions
+    change only the roll, so plans differing in potions share one)."""
+
+    def __init__(self, combat: Combat, rulings: UberDrakesRulings) -> None:
+        _check(rulings)
+        self.combat, self.rulings = combat, rulings
+        self.solvers: dict[tuple, _Solver] = {}
+
+    def solver(self, setup: _Setup) -> _Solver:
+        key = (setup.kits, setup.acid_against, setup.windblast)
+        if key not in self.solvers:
+            self.solvers[key] = _Solver(self.combat, setup, self.rulings)
+        return self.solvers[key]
+
+    def value(self, chosen: tuple[Plan, Plan]) -> tuple[tuple, float]:
+        """The whole combat's expected results after these plans (blood points absolute at 11, 12) and
+        P(the defender concedes without rolling)."""
+        combat, rulings = self.combat, self.rulings
+        setup = _setup(combat, chosen, rulings)
+        solver = self.solver(setup)
+        ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
+        total = None
+        p_unrolled = 0.0
+        for di, pi in enumerate(ri):
+            if pi == 0.0:
                 continue
-            v = _scaled(solver.after_rolloff(ti, dd + combat.defender.bonus), pd)
-            rolled = v if rolled is None else _added(rolled, v)
-        value = rolled
-        if combat.may_concede_unrolled and solver.optimal:
-            conceded = solver.conceded_unrolled(ti)
-            if _defender_prefers(conceded, rolled, rulings):
-                value = conceded
-                p_unrolled += pi
-        v = _scaled(value, pi)
-        total = v if total is None else _added(total, v)
-    return _outcome(total, p_unrolled)
+            ti = di + combat.initiator.bonus
+            rolled = None
+            for dd, pd in enumerate(rd):
+                if pd == 0.0:
+                    continue
+                v = _scaled(solver.after_rolloff(ti, dd + combat.defender.bonus), pd)
+                rolled = v if rolled is None else _added(rolled, v)
+            value = rolled
+            if combat.may_concede_unrolled and solver.optimal:
+                conceded = solver.conceded_unrolled(ti)
+                if _total_score(conceded, 1, rulings) > _total_score(rolled, 1, rulings):
+                    value = conceded
+                    p_unrolled += pi
+            v = _scaled(value, pi)
+            total = v if total is None else _added(total, v)
+        return _with_pre_spent(total, setup), p_unrolled
 
 
-def _defender_prefers(conceded: tuple, rolled: tuple, rulings: UberDrakesRulings) -> bool:
-    """Whether the defender's objective prefers conceding unrolled to rolling (values with absolute blood
-    points at 11, 12)."""
-    def score(v: tuple) -> tuple:
-        win, spend, bp = 1.0 - v[0], v[10], v[12]
-        if rulings.objective == "win":
-            return (round(win / TIE),)
-        if rulings.objective in ("blood-points", "net-value"):
-            return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
-        return (round(win / TIE), round(-spend / TIE))
+def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
+    """The combat's exact expected results under the rulings (UD-policy greedy or optimal), pre-combat
+    plans included: greedy uses every pre-combat resource it holds; optimal, the side declaring first
+    (UD-precombat-order) picks its best plan against the other's best reply to each."""
+    rulings = rulings or UberDrakesRulings()
+    game = _Game(combat, rulings)
+    if rulings.policy != "optimal":
+        chosen = (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
+        return _outcome(*game.value(chosen), chosen)
+    first = 0 if rulings.precombat_order == "initiator-first" else 1
+    second = 1 - first
+    best = None
+    for mine in plans(combat.kits[first]):
+        reply = None
+        for theirs in plans(combat.kits[second]):
+            chosen = (mine, theirs) if first == 0 else (theirs, mine)
+            value, p_unrolled = game.value(chosen)
+            if reply is None or (_total_score(value, second, rulings)
+                                 > _total_score(reply[0], second, rulings)):
+                reply = (value, p_unrolled, chosen)
+        if best is None or _total_score(reply[0], first, rulings) > _total_score(best[0], first, rulings):
+            best = reply
+    return _outcome(*best)
 
-    return score(conceded) > score(rolled)
+
+def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:
+    """What side ``me`` maximises (UD-objective) over a whole combat's value (blood points at 11, 12)."""
+    win, spend, bp = (v[0] if me == 0 else 1.0 - v[0]), v[9 + me], v[11 + me]
+    if rulings.objective == "win":
+        return (round(win / TIE),)
+    if rulings.objective in ("blood-points", "net-value"):
+        return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
+    return (round(win / TIE), round(-spend / TIE))
 
 
-def _outcome(t: tuple, p_unrolled: float) -> Outcome:
+def _outcome(t: tuple, p_unrolled: float, chosen: tuple[Plan, Plan] = (Plan(), Plan())) -> Outcome:
     return Outcome((t[0], 1.0 - t[0]), (t[1], t[2]), (t[3], t[4]), (t[5], t[6]), (t[7], t[8]), (t[9], t[10]),
-                   (t[11], t[12]), p_unrolled)
+                   (t[11], t[12]), p_unrolled, chosen)
 
 
 def solve_from(initiator_total: int, defender_total: int, combat: Combat,
-               rulings: UberDrakesRulings | None = None) -> Outcome:
-    """The counterattack game from given rolloff totals (both rolled), exact."""
-    solver = _Solver(combat, rulings or UberDrakesRulings())
-    return _outcome(solver.after_rolloff(initiator_total, defender_total), 0.0)
+               rulings: UberDrakesRulings | None = None, chosen: tuple[Plan, Plan] | None = None) -> Outcome:
+    """The counterattack game from given rolloff totals (both rolled), exact, after the pre-combat plans
+    ``chosen`` (default: the greedy ones, every pre-combat resource used; their Rage Potions are already in
+    the totals)."""
+    rulings = rulings or UberDrakesRulings()
+    chosen = chosen or (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
+    setup = _setup(combat, chosen, rulings)
+    solver = _Solver(combat, setup, rulings)
+    value = solver.after_rolloff(initiator_total, defender_total)
+    return _outcome(_with_pre_spent(value, setup), 0.0, chosen)
