@@ -125,6 +125,17 @@ class Field:
         counts = [s0.trials for s0, _ in self.pairs.values()]
         return (min(counts), max(counts)) if counts else (0, 0)
 
+    @property
+    def exact(self) -> bool:
+        """Every engagement is exact (no trials): no Monte Carlo error anywhere."""
+        return bool(self.pairs) and self.trial_range() == (0, 0)
+
+    def method(self, monte_carlo: str) -> str:
+        """The report's method line: ``monte_carlo`` (how the trials were run), or that all is exact."""
+        if self.exact:
+            return "exact: every engagement computed exactly (no trials, no Monte Carlo error)"
+        return monte_carlo
+
 
 def pairings(n: int) -> list[tuple[int, int]]:
     """Every ordered pair of distinct contestants: both roles of every matchup."""
@@ -373,26 +384,40 @@ def matchups(field: Field) -> pd.DataFrame:
 # --- the report ----------------------------------------------------------------------------------------
 
 
-def _pm(value: float, stderr: float, digits: int) -> str:
-    return f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
+def _pm(value: float, stderr: float, digits: int, exact: bool = False) -> str:
+    return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
+
+
+def _digits(values) -> int:
+    """Decimals for values of this size: 1 for points and tokens in the tens, 3 for fractions."""
+    finite = np.abs(np.asarray(values, dtype=float))
+    finite = finite[np.isfinite(finite)]
+    return 1 if finite.size and finite.max() >= 10 else 3
 
 
 def _cost_text(x: float) -> str:
     return "∞" if np.isinf(x) else f"{x:.0f}"
 
 
-def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset) -> pd.DataFrame:
-    """The ranking for reading: estimates with their 95% half-widths, fair cost with its interval."""
+def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
+                 exact: bool = False) -> pd.DataFrame:
+    """The ranking for reading: estimates with their 95% half-widths, fair cost with its interval (exact:
+    the values alone, the fair cost to two decimals)."""
     out = {"rank": rank["rank"]}
     for col in label_columns:
         out[col] = rank[col]
     out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
-    out["value"] = [_pm(v, s, 1) for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
-    out["value / cost"] = [f"{v:.3f}" for v in rank["value_per_cost"]]
-    out["win"] = [_pm(v, s, 3) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
-    out["fair cost [95%]"] = [f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
-                              for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
-                                                   rank["fair_cost_high"], strict=True)]
+    digits = _digits(rank["value"])
+    out["value"] = [_pm(v, s, digits, exact)
+                    for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
+    out["value / cost"] = [f"{v:.{max(digits, 3) + (1 if exact else 0)}f}" for v in rank["value_per_cost"]]
+    out["win"] = [_pm(v, s, 3, exact) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
+    if exact:
+        out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
+    else:
+        out["fair cost [95%]"] = [f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
+                                  for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
+                                                       rank["fair_cost_high"], strict=True)]
     out["verdict"] = rank["verdict"]
     return pd.DataFrame(out)
 
@@ -415,8 +440,8 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
     how = (f"until the 95% half-width of each engagement's win probability is below {field.precision:g}"
            if field.precision else f"{field.trials:,} trials per engagement")
     meta = [*provenance,
-            ("method", f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
-                       "± is the 95% interval (1.96 standard errors)"),
+            ("method", field.method(f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
+                                    "± is the 95% interval (1.96 standard errors)")),
             ("contestants", f"{len(field.contestants)}: " + ", ".join(c.name for c in field.contestants)),
             ("engagement", f"{rs.engagement}; every contestant meets every other in both roles "
                            f"({len(field.pairs):,} engagements)"),
@@ -456,7 +481,7 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
                 Section("matchups", "Every engagement (tidy)", matchups(field)),
                 Section("win_matrix", "Win probability", grid.reset_index())]
     views = [Section("ranking", "Ranking (value averaged over opponents and roles)",
-                     ranking_view(rank, cols, rs)),
+                     ranking_view(rank, cols, rs, field.exact)),
              Section("metagame", "Meta-game: the equilibrium mix (entries with a share or one within 95%)",
                      meta_view),
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",

@@ -175,7 +175,9 @@ def break_even(curve: pd.DataFrame, median: float) -> tuple[float, float, float]
             return None
     grid = np.linspace(x[0], x[-1], 4001)
     inside = np.abs(np.interp(grid, x, y)) <= Z95 * np.interp(grid, x, se)
-    return mid, float(grid[inside].min()), float(grid[inside].max())
+    if not inside.any():  # exact (no error band): the crossing itself
+        return mid, mid, mid
+    return mid, float(min(mid, grid[inside].min())), float(max(mid, grid[inside].max()))
 
 
 def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
@@ -190,9 +192,9 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
     meta = [*provenance,
             ("swept", f"{result.name} ({result.key}): {result.plan.parameter} over "
                       f"{', '.join(result.plan.points)}"),
-            ("method", f"Monte Carlo on common random numbers, seed {result.baseline.seed}: {how} "
-                       f"({low:,} to {high:,} trials); every point on the same streams and trials; ± is the "
-                       "95% interval"),
+            ("method", result.baseline.method(
+                f"Monte Carlo on common random numbers, seed {result.baseline.seed}: {how} ({low:,} to "
+                f"{high:,} trials); every point on the same streams and trials; ± is the 95% interval")),
             ("field", f"{len(result.baseline.contestants)} entries, both roles; field median of value per "
                       f"cost {result.field_median:.4f} ({rs.value_per_cost_description})")]
     facts: dict = {"field_median_value_per_cost": result.field_median}

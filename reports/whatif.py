@@ -279,10 +279,11 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     meta = [*provenance,
             ("change", "; ".join(change)),
             ("variant rulings", w.variant.rulings.describe()),
-            ("method", f"Monte Carlo on common random numbers, seed {w.baseline.seed}: the baseline {how} "
-                       f"({low:,} to {high:,} trials), the variant on the same streams and trials; "
-                       f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others "
-                       "play the same and are re-scored)"),
+            ("method", w.baseline.method(
+                f"Monte Carlo on common random numbers, seed {w.baseline.seed}: the baseline {how} "
+                f"({low:,} to {high:,} trials), the variant on the same streams and trials; "
+                f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others play "
+                "the same and are re-scored)")),
             ("headline", f"{head['metric']} of {head['contestants']}: difference {head['difference']:.3f}, "
                          f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs "
                          f"of the same size would give {head['independent_half_width']:.3f}"),

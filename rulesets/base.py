@@ -8,6 +8,7 @@ import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 if TYPE_CHECKING:
@@ -350,6 +351,11 @@ class Ruleset:
     payoff_description: str = ""
     fair_cost_rule: FairCostRule = MEDIAN_FAIR_COST
     value_per_cost_description: str = "primary value divided by cost"
+    #: The arguments of each generic verb's help example (efficiency, whatif, sweep), in this game's names.
+    examples: Mapping[str, str] = MappingProxyType({
+        "efficiency": "--unit crows --unit warriors --unit soldiers --format markdown",
+        "whatif": '--set "crows.combat=4" --cost "crows=150" --unit crows --unit warriors',
+        "sweep": '--cost "crows=60..240/20" --plot crows.png'})
 
     def __init__(self, name: str, title: str, seed: str, rulings: type[Rulings], summary: str,
                  implemented: bool = False) -> None:

@@ -53,7 +53,7 @@ def test_table_roll_duel_units():
 
 def test_api_errors_are_rules_errors():
     with pytest.raises(RulesError, match="not implemented"):
-        api.efficiency("uberdrakes")
+        api.efficiency("dragoborne")
     with pytest.raises(RulesError, match="no table"):
         api.table("drakerys", "nosuch")
     with pytest.raises(OptionError, match="UNIT.STAT=VALUE"):

@@ -1,4 +1,5 @@
-"""UberDrakes on the command line so far: the rolloff and the exact tables, with the rulebook's numbers."""
+"""UberDrakes on the command line: the rolloff, the exact tables, combats, and the balance verbs over the
+resources, with the rulebook's numbers."""
 
 from __future__ import annotations
 
@@ -68,7 +69,19 @@ def test_tables(capsys, tmp_path):
     per_exchange = _csv(capsys, "table", "uberdrakes", "blood-points", "--ruling",
                         "UD-vp-escalation=per-exchange")
     assert per_exchange.price.tolist() == [20, 25, 30, 35]
-    for name in ("rolloff", "furnace", "blood-points"):
+    resources = _csv(capsys, "table", "uberdrakes", "resources").set_index("key")
+    assert resources.loc["fire-breath", "cost"] == 4 and resources.loc["fire-breath", "unit"] == "Magic"
+    lance, breath = resources.loc["dragon-lance", "win_gain"], resources.loc["fire-breath", "win_gain"]
+    assert lance == pytest.approx(breath, abs=1e-12)
+    assert list(resources.win_gain_per_cost) == sorted(resources.win_gain_per_cost, reverse=True)
+    urn = _csv(capsys, "table", "uberdrakes", "urn")
+    assert urn.probability.tolist() == pytest.approx([1 / 6] * 6)
+    turn = _csv(capsys, "table", "uberdrakes", "turn-order").set_index("players")
+    assert turn.loc[2, "p_tie"] == pytest.approx(73 / 648, abs=1e-14)
+    assert turn.p_seat_first.tolist() == pytest.approx([1 / n for n in range(2, 7)], abs=1e-14)
+    three = _csv(capsys, "table", "uberdrakes", "caves", "--ruling", "UD-caves=3")
+    assert three.coins.tolist() == [3, 6] and three.probability.tolist() == [1.0, 1.0]
+    for name in ("rolloff", "furnace", "blood-points", "resources", "turn-order", "caves", "urn"):
         code, _, err = run(capsys, "table", "uberdrakes", name, "--plot", str(tmp_path / f"{name}.png"))
         assert code == 0, err
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
@@ -91,6 +104,14 @@ def test_expected_combats_by_hand():
     (("roll", "uberdrakes", "rolloff", "--bonus", "99"), 2, "--bonus"),
     (("roll", "uberdrakes", "rolloff", "--ruling", "UD-camouflage=4"), 2, "UD-camouflage"),
     (("duel", "dragoborne", "a", "b"), 1, "not implemented yet"),
+    (("duel", "uberdrakes", "--dragon", "gold", "--vs-dragon", "fire"), 2, "gold"),
+    (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--lances", "11"), 2, "--lances"),
+    (("efficiency", "uberdrakes", "--unit", "fire-breth"), 1, "did you mean fire-breath"),
+    (("efficiency", "uberdrakes", "--unit", "plate-armor@40"), 1, "1..19"),
+    (("whatif", "uberdrakes", "--cost", "plate-armor@2=5"), 1, "X + 1"),
+    (("whatif", "uberdrakes", "--cost", "fire-breath=2.5"), 2, "whole number"),
+    (("whatif", "uberdrakes", "--set", "fire-breath.dice=2"), 1, "unknown stat"),
+    (("table", "uberdrakes", "urn", "--ruling", "UD-caves=4"), 2, "UD-caves"),
 ])
 def test_bad_input(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)
@@ -144,3 +165,42 @@ def test_units_lists_the_dragons_spells_and_items(capsys):
     items = {r["key"]: r for r in json.loads(out)["sections"]["items"]}
     assert items["dragon-lance"]["price"].endswith("*") and items["dragon-lance"]["ranged"] == "no"
     assert items["dragon-lance"]["source"] == "line 649"
+
+
+def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
+    """efficiency, whatif and sweep work for UberDrakes, exact (no trials, no intervals); `table uberdrakes
+    all` writes every standard table."""
+    units = ("--unit", "fire-breath", "--unit", "dragon-lance", "--unit", "plate-armor@2")
+    code, out, err = run(capsys, "efficiency", "uberdrakes", *units)
+    assert code == 0, err
+    assert "method: exact" in out and "±" not in out.split("Ranking")[1].split("Meta-game")[0]
+    rank = _csv(capsys, "efficiency", "uberdrakes", *units).set_index("key")
+    assert set(rank.index) == {"fire-breath", "dragon-lance", "plate-armor@2"}
+    assert (rank.value_stderr == 0).all()
+    # the value is the mean win_gain over both roles and both opponents, from the contract
+    from rulesets import get
+
+    rs = get("uberdrakes")
+    keys = ["fire-breath", "dragon-lance", "plate-armor@2"]
+    cs = {c.key: c for c in rs.contestants(rs.load_catalog(), keys)}
+    gains = []
+    for other in ("dragon-lance", "plate-armor@2"):
+        gains.append(rs.engage(cs["fire-breath"], cs[other], UberDrakesRulings(), seed=0).samples()[
+            "win_gain"][0].mean())
+        gains.append(rs.engage(cs[other], cs["fire-breath"], UberDrakesRulings(), seed=0).samples()[
+            "win_gain"][1].mean())
+    assert rank.loc["fire-breath", "value"] == pytest.approx(sum(gains) / 4, abs=1e-12)
+    # a cheaper Fire Breath: the same play, a better value per Magic
+    code, out, err = run(capsys, "whatif", "uberdrakes", *units, "--cost", "fire-breath=3", "--format", "csv")
+    assert code == 0, err
+    diff = csv(out)
+    row = diff[(diff.key == "fire-breath") & (diff.metric == "value_per_cost")].iloc[0]
+    assert row.variant == pytest.approx(row.baseline * 4 / 3, rel=1e-12)
+    code, out, err = run(capsys, "sweep", "uberdrakes", *units, "--cost", "dragon-lance=2..6",
+                         "--plot", str(tmp_path / "lance.png"))
+    assert code == 0, err
+    assert "break-even cost" in out and (tmp_path / "lance.png").stat().st_size > 1000
+    code, _, err = run(capsys, "table", "uberdrakes", "all", "--output", str(tmp_path / "all"))
+    assert code == 0, err
+    names = {p.stem for p in (tmp_path / "all").iterdir()}
+    assert {"rolloff", "resources", "furnace", "blood-points", "turn-order", "caves", "urn"} <= names

@@ -43,9 +43,15 @@ def _field_options(f):
     return f
 
 
-def _for(command: click.Command, ruleset: Ruleset) -> click.Command:
-    """``command`` with the ruleset's name in its help's example."""
-    command.help = command.help.replace("{game}", ruleset.name)
+def _for(command: click.Command, ruleset: Ruleset, verb: str | None = None) -> click.Command:
+    """``command`` with the ruleset's name in its help's example, and the ruleset's own example arguments
+    for ``verb`` (:attr:`rulesets.base.Ruleset.examples`)."""
+    help_text = command.help
+    if verb is not None and verb in ruleset.examples:
+        head, _, example = help_text.partition(f"Example: balance {verb} {{game}} ")
+        if example:
+            help_text = f"{head}Example: balance {verb} {{game}} {ruleset.examples[verb]}"
+    command.help = help_text.replace("{game}", ruleset.name)
     return command
 
 
@@ -119,7 +125,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_win_matrix(grid, plot, ruleset, how)
 
-    return _for(efficiency, ruleset)
+    return _for(efficiency, ruleset, "efficiency")
 
 
 #: Entries shown at each end of the ranking by --summary, and the width its lines are wrapped to.
@@ -194,7 +200,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_whatif(table, plot, ruleset)
 
-    return _for(whatif, ruleset)
+    return _for(whatif, ruleset, "whatif")
 
 
 def sweep_command(ruleset: Ruleset) -> click.Command:
@@ -223,7 +229,7 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
         if plot is not None:
             api.plot_sweep(result, plot)
 
-    return _for(sweep, ruleset)
+    return _for(sweep, ruleset, "sweep")
 
 
 def table_all_command(ruleset: Ruleset) -> click.Command:

@@ -68,16 +68,14 @@ def roll_rolloff(rage, vs_rage, bonus, vs_bonus, elemental, vs_elemental, mounta
 
     Example: balance roll uberdrakes rolloff --rage 1 --vs-bonus 2 --mountain 1
     """
-    from reports.uberdrakes.tables import rolloff_report
-    from rulesets.uberdrakes.exact import Combatant, combat_sides
+    from reports.uberdrakes.api import roll
 
-    in_force = _rulings(rulings)
-    a = Combatant(rage, elemental, mountain, fatigued, camouflage, sandstorm, supercharge, rage_potions,
-                  bonus)
-    b = Combatant(vs_rage, vs_elemental, vs_mountain, vs_fatigued, False, vs_sandstorm, vs_supercharge,
-                  vs_rage_potions, vs_bonus)
-    initiator, defender, built = combat_sides(a, b, in_force)
-    report = rolloff_report(initiator, defender, in_force, built)
+    report = roll(rage=rage, vs_rage=vs_rage, bonus=bonus, vs_bonus=vs_bonus, elemental=elemental,
+                  vs_elemental=vs_elemental, mountain=mountain, vs_mountain=vs_mountain, fatigued=fatigued,
+                  vs_fatigued=vs_fatigued, camouflage=camouflage, sandstorm=sandstorm,
+                  vs_sandstorm=vs_sandstorm,
+                  supercharge=supercharge, vs_supercharge=vs_supercharge, rage_potions=rage_potions,
+                  vs_rage_potions=vs_rage_potions, rulings=_rulings(rulings))
     emit(report, fmt, output)
     if plot is not None:
         _plot_margin(report, plot)
@@ -98,14 +96,15 @@ def _plot_margin(report, path) -> None:
 
 @click.group("uberdrakes")
 def table_uberdrakes():
-    """UberDrakes standard tables, exact: rolloff, furnace, blood-points."""
+    """UberDrakes standard tables, exact: rolloff, resources, furnace, blood-points, turn-order, caves,
+    urn; `all` writes every one into a folder."""
 
 
 def _table(name: str, rulings, fmt, output, plot) -> None:
     from reports.uberdrakes import tables as t
+    from rulesets import get
 
-    report = {"rolloff": t.rolloff_table, "furnace": t.furnace_table,
-              "blood-points": t.blood_points_table}[name](_rulings(rulings))
+    report = get("uberdrakes").tables()[name].compute(_rulings(rulings))
     emit(report, fmt, output)
     if plot is not None:
         t.plot_table(name, report, plot)
@@ -143,6 +142,52 @@ def table_blood_points(rulings, fmt, output, plot):
     Example: balance table uberdrakes blood-points --ruling UD-vp-escalation=per-exchange
     """
     _table("blood-points", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("resources")
+@ruling_option
+@output_options
+def table_resources(rulings, fmt, output, plot):
+    """What each item, spell and dragon adds to a combat against an opponent holding nothing (gain in
+    P(win), blood points, damage), per Magic or coin, over a stated grid of Rage and bonuses; exact.
+
+    Example: balance table uberdrakes resources --ruling UD-policy=optimal
+    """
+    _table("resources", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("turn-order")
+@ruling_option
+@output_options
+def table_turn_order(rulings, fmt, output, plot):
+    """Turn order for 2..6 players: P(a tie for the highest 2d6), the tie-breaks (UD-turn-order-ties) and
+    P(each seat goes first).
+
+    Example: balance table uberdrakes turn-order --ruling UD-turn-order-ties=2d6
+    """
+    _table("turn-order", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("caves")
+@ruling_option
+@output_options
+def table_caves(rulings, fmt, output, plot):
+    """Coins from the Caves (UD-caves): one entry, 1..5 rounds of visits, and P(affording each item price).
+
+    Example: balance table uberdrakes caves --ruling UD-caves=3
+    """
+    _table("caves", rulings, fmt, output, plot)
+
+
+@table_uberdrakes.command("urn")
+@ruling_option
+@output_options
+def table_urn(rulings, fmt, output, plot):
+    """The Ancient Urn's 1d6 Magic and P(it alone pays for each combat spell).
+
+    Example: balance table uberdrakes urn --format csv
+    """
+    _table("urn", rulings, fmt, output, plot)
 
 
 DRAGONS = ("fire", "water", "earth", "wind", "lightning", "metal")
@@ -188,33 +233,12 @@ def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shiel
 
     Example: balance duel uberdrakes --dragon fire --magic 6 --lances 1 --vs-dragon metal --vs-magic 10
     """
-    from dataclasses import replace
+    from reports.uberdrakes.api import duel
 
-    from reports.uberdrakes.tables import combat_report
-    from rulesets.uberdrakes import catalog as catalog_io
-    from rulesets.uberdrakes.combat import Combat, kit_for, solve
-    from rulesets.uberdrakes.exact import Side
-
-    in_force = _rulings(rulings)
-    cat = catalog_io.load()
-    kit = kit_for(cat, dragon, magic=magic, lances=lances, shields=shields, potions=potions)
-    vs_kit = kit_for(cat, vs_dragon, magic=vs_magic, lances=vs_lances, shields=vs_shields, potions=vs_potions)
-    combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged)
-    outcomes = {p: solve(combat, replace(in_force, policy=p)) for p in ("greedy", "optimal")}
-
-    def describe(name, d, k, side) -> tuple[str, str]:
-        spells = [n for n, on in (("Fire Breath", k.fire_breath), ("Plate Armor", k.plate_armor),
-                                  ("Acid Rain", k.acid_rain), ("Windblast", k.windblast)) if on]
-        return (name, f"{d} dragon, Rage {side.rage}, bonus {side.bonus:+d}; {k.lances} Lance(s), "
-                      f"{k.shields} Hide Shield(s), {k.potions} Rage Potion(s), {k.magic} Magic"
-                      + (f" for {', '.join(spells)}" if spells else ""))
-
-    described = [describe("initiator", dragon, kit, combat.initiator),
-                 describe("defender", vs_dragon, vs_kit, combat.defender)]
-    if ranged:
-        described.append(("ranged", "the initiator makes a Ranged attack: no Lances, no Hide Shield for it, "
-                                    "no damage to it if it loses"))
-    emit(combat_report(combat, outcomes, in_force, described), fmt, output)
+    emit(duel(dragon, vs_dragon, magic=magic, vs_magic=vs_magic, lances=lances, vs_lances=vs_lances,
+              shields=shields, vs_shields=vs_shields, potions=potions, vs_potions=vs_potions, rage=rage,
+              vs_rage=vs_rage, bonus=bonus, vs_bonus=vs_bonus, ranged=ranged, rulings=_rulings(rulings)),
+         fmt, output)
 
 
 @click.command("uberdrakes")
@@ -226,10 +250,9 @@ def units_uberdrakes(catalogs, fmt, output, plot):
 
     Example: balance units uberdrakes --format markdown
     """
-    from reports.uberdrakes.tables import units_report
-    from rulesets.uberdrakes import catalog as catalog_io
+    from reports.uberdrakes.api import units
 
-    emit(units_report(catalog_io.load(user_paths=tuple(catalogs))), fmt, output)
+    emit(units(catalogs=catalogs), fmt, output)
 
 
 def register(verbs: dict[str, click.Group]) -> None:

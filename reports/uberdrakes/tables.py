@@ -136,6 +136,32 @@ def blood_points_table(rulings: UberDrakesRulings) -> Report:
                                            "and all up to it)", table)])
 
 
+def resources_table(rulings: UberDrakesRulings) -> Report:
+    """What each item and spell (and each dragon's spells) adds to a combat against an opponent holding
+    nothing, per Magic or coin of its cost, over the contest's grid of situations; exact."""
+    from rulesets.uberdrakes.contest import UberDrakesRuleset, resource_gains
+
+    ruleset = UberDrakesRuleset("uberdrakes", "UberDrakes", "003", UberDrakesRulings, "")
+    catalog = ruleset.load_catalog()
+    rows = sorted(resource_gains(catalog, rulings), key=lambda r: -r["win_gain_per_cost"])
+    table = Table.from_records([{k: r[k] for k in ("resource", "cost", "unit", "win_gain_initiator",
+                                                   "win_gain_defender", "win_gain", "win_gain_per_cost",
+                                                   "bp_gain", "bp_gain_per_cost", "damage_gain", "spent",
+                                                   "key")} for r in rows])
+    meta = _meta(rulings, ("combat", "the counterattack game solved exactly under UD-policy="
+                                     f"{rulings.policy}; the resource's holder against a side holding "
+                                     "nothing, as initiator and as defender"),
+                 ("grid", "initiator Rage 0..2 x defender Rage 0..2 x bonus difference -2, 0, +2, equally "
+                          "weighted"))
+    notes = ["win_gain: P(win) with the resource - without it, the mean of both roles (the initiator's "
+             "and the defender's columns); bp_gain: blood points, likewise; spent: Magic and coins' worth "
+             "used up (one coin counted as one Magic)",
+             *ruleset.notes(catalog, [])]
+    return Report("UberDrakes: what each resource adds to a combat", meta,
+                  [Section("resources", "Gain per resource, best per Magic or coin first", table)],
+                  notes=notes)
+
+
 def plot_table(name: str, report: Report, path: Path) -> None:
     """The rolloff table as a heatmap (rows: Rage against Rage, columns: bonus difference), the others as
     lines."""
@@ -150,17 +176,35 @@ def plot_table(name: str, report: Report, path: Path) -> None:
                     ylabel="initiator vs defender", annotate=True,
                     xlabel="bonus difference (initiator's bonus - defender's)")
         return
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(7, 4) if name != "resources" else (8, 6))
     if name == "furnace":
         ax.plot(df.magic, df.p_fatigue, "o-")
         ax.set_xlabel("Magic spent")
         ax.set_ylabel("P(Fatigue)")
-    else:
+    elif name == "blood-points":
         ax.plot(df.victory_point, df.initiator, "o-", label="initiator")
         ax.plot(df.victory_point, df.defender, "o-", label="defender")
         ax.set_xlabel("Victory Point")
         ax.set_ylabel("expected combats to afford it")
         ax.legend()
+    elif name == "resources":
+        ax.barh(df.resource[::-1], df.win_gain_per_cost[::-1])
+        ax.set_xlabel("gain in P(win) per Magic or coin")
+    elif name == "turn-order":
+        ax.plot(df.players, df.p_tie, "o-")
+        ax.set_xlabel("players")
+        ax.set_ylabel("P(a tie for the highest first roll)")
+    elif name == "caves":  # one first entry, with and without roosting
+        for roost, part in df.groupby("roosting"):
+            ax.bar(part["coins"] + (0.2 if roost else -0.2), part["probability"], width=0.4,
+                   label="roosting" if roost else "not roosting")
+        ax.set_xlabel("coins from one first entry")
+        ax.set_ylabel("probability")
+        ax.legend()
+    else:  # urn: the Magic found
+        ax.bar(df["magic"], df["probability"])
+        ax.set_xlabel("Magic found")
+        ax.set_ylabel("probability")
     ax.set_title(report.title + " (exact)", fontsize=9)
     ax.grid(alpha=0.3)
     save(fig, path)

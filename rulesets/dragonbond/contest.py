@@ -115,6 +115,9 @@ class DragonbondRuleset(Ruleset):
     """Dragonbond (seed 000) fulfilling the contract: duels of engaged units."""
 
     cost_unit = "points"
+    examples = {"efficiency": "--unit bucentaur-blades --unit oathguard-duelists --unit ogerron-phalanx",
+                "whatif": '--set "bucentaur-blades.health=3" --unit bucentaur-blades --unit ogerron-phalanx',
+                "sweep": '--cost "bucentaur-blades=60..140/20" --plot blades.png'}
     engagement = ("a duel: the units start engaged with every model in contact, both Attack every turn (two "
                   "turns a round each, + Epic), the face-off winner first each round, for four rounds or "
                   "until one is destroyed; fatigue, exhaustion and Upkeep as written")

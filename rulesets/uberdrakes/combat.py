@@ -26,6 +26,7 @@ Every chance node is enumerated, every decision solved by backward induction ove
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesets.base import RulesError, whole_number
@@ -191,14 +192,15 @@ class _Setup:
     pre_spent: tuple[tuple[float, float, float], tuple[float, float, float]]
 
 
-def _setup(combat: Combat, chosen: tuple[Plan, Plan], rulings: UberDrakesRulings) -> _Setup:
+def _setup(combat: Combat, chosen: tuple[Plan, Plan], rulings: UberDrakesRulings,
+           sides: tuple[Side, Side] | None = None) -> _Setup:
     """Both plans applied (line 307): the side declaring second (UD-precombat-order) drinks its potions
     after the first side's Acid Rain, which destroys the first of them (line 441); Acid Rain that meets no
     potion waits for the opponent's first counterattack item. The first side's potions are drunk before
     the second side's Acid Rain is cast, so that Acid Rain waits too."""
     first = 0 if rulings.precombat_order == "initiator-first" else 1
     rage, kits, acid, spent = [], [], [], []
-    sides = (combat.initiator, combat.defender)
+    sides = sides or (combat.initiator, combat.defender)
     for s in (0, 1):
         plan, kit, other = chosen[s], combat.kits[s], chosen[1 - s]
         destroyed = 1 if other.acid_rain and s != first and plan.potions else 0
@@ -309,6 +311,7 @@ class _Solver:
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
         self.play = functools.lru_cache(maxsize=None)(self._play)
+        self.after_rolloff = functools.lru_cache(maxsize=None)(self._after_rolloff)
 
     def _end(self, winner: int, parity: tuple[int, int], states: tuple) -> tuple:
         loser = 1 - winner
@@ -415,7 +418,7 @@ class _Solver:
         acc[ADD_D if me == 1 else ADD_I] += added * p
         return tuple(acc)
 
-    def after_rolloff(self, ti: int, td: int) -> tuple:
+    def _after_rolloff(self, ti: int, td: int) -> tuple:
         """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12)."""
         states = tuple(_side_state(k, a) for k, a in zip(self.kits, self.setup.acid_against, strict=True))
         loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
@@ -427,10 +430,12 @@ class _Solver:
             bp = self.blood_points(v, (ti, td))
         return (*v[:11], *bp)
 
-    def conceded_unrolled(self, ti: int) -> tuple:
+    def conceded_unrolled(self, ti: int, defender_bonus: int | None = None) -> tuple:
         """The defender concedes without rolling (line 313): two instances of damage (four with Windblast
-        under UD-windblast-stack=multiply), blood points on its UD-concede-total."""
-        td = self.combat.defender.bonus if self.rulings.concede_total == "bonuses" else 0
+        under UD-windblast-stack=multiply), blood points on its UD-concede-total (its bonuses, default the
+        combat's)."""
+        bonus = self.combat.defender.bonus if defender_bonus is None else defender_bonus
+        td = bonus if self.rulings.concede_total == "bonuses" else 0
         damage = 0 if self.combat.ranged and not self.setup.windblast[0] else 2
         if self.setup.windblast[0]:
             damage = 4 if self.rulings.windblast_stack == "multiply" else 2
@@ -479,59 +484,67 @@ class _Game:
             self.solvers[key] = _Solver(self.combat, setup, self.rulings)
         return self.solvers[key]
 
-    def value(self, chosen: tuple[Plan, Plan]) -> tuple[tuple, float]:
+    def value(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side] | None = None) -> tuple[tuple, float]:
         """The whole combat's expected results after these plans (blood points absolute at 11, 12) and
-        P(the defender concedes without rolling)."""
+        P(the defender concedes without rolling); ``sides``: the rolloff's (Rage, bonus) of each side,
+        default the combat's."""
+        import numpy as np
+
         combat, rulings = self.combat, self.rulings
-        setup = _setup(combat, chosen, rulings)
+        sides = sides or (combat.initiator, combat.defender)
+        setup = _setup(combat, chosen, rulings, sides)
         solver = self.solver(setup)
         ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
-        total = None
+        bi, bd = sides[0].bonus, sides[1].bonus
+        ki, kd = np.flatnonzero(ri), np.flatnonzero(rd)
+        values = np.array([[solver.after_rolloff(int(a) + bi, int(b) + bd) for b in kd] for a in ki])
+        rolled = np.einsum("d,idk->ik", rd[kd], values)  # per initiator total: the defender's roll summed
         p_unrolled = 0.0
-        for di, pi in enumerate(ri):
-            if pi == 0.0:
-                continue
-            ti = di + combat.initiator.bonus
-            rolled = None
-            for dd, pd in enumerate(rd):
-                if pd == 0.0:
-                    continue
-                v = _scaled(solver.after_rolloff(ti, dd + combat.defender.bonus), pd)
-                rolled = v if rolled is None else _added(rolled, v)
-            value = rolled
-            if combat.may_concede_unrolled and solver.optimal:
-                conceded = solver.conceded_unrolled(ti)
-                if _total_score(conceded, 1, rulings) > _total_score(rolled, 1, rulings):
-                    value = conceded
-                    p_unrolled += pi
-            v = _scaled(value, pi)
-            total = v if total is None else _added(total, v)
+        if combat.may_concede_unrolled and solver.optimal:
+            for row, a in enumerate(ki):
+                conceded = solver.conceded_unrolled(int(a) + bi, bd)
+                if _total_score(conceded, 1, rulings) > _total_score(tuple(rolled[row]), 1, rulings):
+                    rolled[row] = conceded
+                    p_unrolled += ri[a]
+        total = tuple((ri[ki] @ rolled).tolist())
         return _with_pre_spent(total, setup), p_unrolled
+
+    def best(self, sides: tuple[Side, Side] | None = None) -> Outcome:
+        """The combat under the policy: greedy uses every pre-combat resource it holds; optimal, the side
+        declaring first (UD-precombat-order) picks its best plan against the other's best reply to each."""
+        combat, rulings = self.combat, self.rulings
+        if rulings.policy != "optimal":
+            chosen = (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
+            return _outcome(*self.value(chosen, sides), chosen)
+        first = 0 if rulings.precombat_order == "initiator-first" else 1
+        second = 1 - first
+        best = None
+        for mine in plans(combat.kits[first]):
+            reply = None
+            for theirs in plans(combat.kits[second]):
+                chosen = (mine, theirs) if first == 0 else (theirs, mine)
+                value, p_unrolled = self.value(chosen, sides)
+                if reply is None or (_total_score(value, second, rulings)
+                                     > _total_score(reply[0], second, rulings)):
+                    reply = (value, p_unrolled, chosen)
+            if best is None or _total_score(reply[0], first, rulings) > _total_score(best[0], first, rulings):
+                best = reply
+        return _outcome(*best)
 
 
 def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
     """The combat's exact expected results under the rulings (UD-policy greedy or optimal), pre-combat
     plans included: greedy uses every pre-combat resource it holds; optimal, the side declaring first
     (UD-precombat-order) picks its best plan against the other's best reply to each."""
-    rulings = rulings or UberDrakesRulings()
-    game = _Game(combat, rulings)
-    if rulings.policy != "optimal":
-        chosen = (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
-        return _outcome(*game.value(chosen), chosen)
-    first = 0 if rulings.precombat_order == "initiator-first" else 1
-    second = 1 - first
-    best = None
-    for mine in plans(combat.kits[first]):
-        reply = None
-        for theirs in plans(combat.kits[second]):
-            chosen = (mine, theirs) if first == 0 else (theirs, mine)
-            value, p_unrolled = game.value(chosen)
-            if reply is None or (_total_score(value, second, rulings)
-                                 > _total_score(reply[0], second, rulings)):
-                reply = (value, p_unrolled, chosen)
-        if best is None or _total_score(reply[0], first, rulings) > _total_score(best[0], first, rulings):
-            best = reply
-    return _outcome(*best)
+    return _Game(combat, rulings or UberDrakesRulings()).best()
+
+
+def solve_each(combat: Combat, situations: Sequence[tuple[Side, Side]],
+               rulings: UberDrakesRulings | None = None) -> list[Outcome]:
+    """:func:`solve` for the same kits and range in each rolloff situation (the two sides' Rage and
+    bonus), sharing the counterattack game's solution between them."""
+    game = _Game(combat, rulings or UberDrakesRulings())
+    return [game.best(sides) for sides in situations]
 
 
 def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:

@@ -130,6 +130,9 @@ class WarboundRuleset(Ruleset):
     """Warbound (seed 004) fulfilling the contract: duels of characters over the five turns."""
 
     cost_unit = "Order tokens"
+    examples = {"efficiency": "--unit copp --unit analyst --unit splatter --format markdown",
+                "whatif": '--set "copp.speed=4" --cost "copp=2" --unit copp --unit analyst',
+                "sweep": '--cost "copp=1..5" --plot copp.png'}
     engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending its faction "
                   "Leader's Order tokens, and trade activations for the five turns (shoot when they can, "
                   "else close in and Fight; additional activations while they add no Panic); the side "

@@ -1,0 +1,456 @@
+"""UberDrakes in the balance layer (the contract of rulesets/base.py): pricing combat resources.
+
+Contestants are what a designer prices: the items (coins; no price is printed, so every item price is the
+catalog's illustrative one) and the spells (Magic, as printed) that act in a combat, Plate Armor at each X
+(``plate-armor@X``, X + 1 Magic), and the six dragons with their spells and DRAGON_MAGIC Magic to cast them
+(their cost: the Magic they hold). One coin counts as one Magic: no exchange rate is printed, and
+UD-objective's spend counts them alike.
+
+An engagement of ``a`` against ``b`` is the combat (rulesets.uberdrakes.combat, exact) where the initiator
+holds ``a`` and the defender holds ``b``, in each situation of a stated grid: Rage 0..2 each, bonus
+difference -2, 0, +2 (:data:`SITUATIONS`), equally weighted; and the same combats with each side's
+resource taken away. A side's primary value is the gain in P(win) its resource brings against the other's
+(``win_gain``), with the gain in blood points, damage and spend beside it. Every number is exact.
+
+How a resource is used: Dragon Lance, Hide Shield and Fire Breath in the counterattack; Plate Armor with its
+X + 1 Magic (any X up to it, chosen by the policy); Rage Potions, Acid Rain and Windblast before the roll
+(greedy uses them, optimal chooses); a ranged attack (Long Bow, Thunderbolt, Take to the Skies) and
+Camouflage's bonus by the initiator only (line 474: "as long as you're the initiator"), so they are worth
+nothing to a defender. numpy and the catalog reader are imported by the functions that use them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from rulesets.base import (
+    Contestant,
+    CostChange,
+    Engagement,
+    Metric,
+    OptionError,
+    RulesError,
+    Ruleset,
+    StandardTable,
+    StatChange,
+)
+from rulesets.uberdrakes.rules import UberDrakesRulings
+
+#: The Magic a dragon contestant holds (illustrative: Magic comes 1 a landing, 3 a roost, line 167).
+DRAGON_MAGIC = 8
+#: The grid of rolloff situations every engagement is played in: (initiator Rage, defender Rage, the
+#: initiator's bonus minus the defender's).
+RAGES = (0, 1, 2)
+BONUS_DIFFERENCES = (-2, 0, 2)
+SITUATIONS = tuple((ri, rd, d) for ri in RAGES for rd in RAGES for d in BONUS_DIFFERENCES)
+#: Plate Armor's X in the default field, and the most a named ``plate-armor@X`` may take.
+PLATE_FIELD = (1, 2, 3, 4, 5)
+PLATE_MAX = 19
+PLATE = "plate-armor"
+ITEMS = ("dragon-lance", "hide-shield", "rage-potion", "long-bow")
+SPELLS = ("fire-breath", "acid-rain", "windblast", "camouflage", "thunderbolt", "take-to-the-skies")
+#: Spells whose effect on a combat is an initiator's ranged attack (lines 561-567, 527-533).
+RANGED_SPELLS = ("thunderbolt", "take-to-the-skies")
+#: Dragons' spells used when the dragon initiates (Camouflage, Thunderbolt), as the resources above.
+INITIATOR_SPELLS = ("camouflage", "thunderbolt")
+
+
+@dataclasses.dataclass(frozen=True)
+class Loadout:
+    """What a side brings to the contest's combats: its kit, and what it uses when it initiates (a ranged
+    attack; Camouflage) with the Magic that costs."""
+
+    kit: Any  # rulesets.uberdrakes.combat.Kit
+    ranged: bool = False
+    camouflage: bool = False
+    initiating_magic: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class ContestCatalog:
+    """The catalog and the Magic each dragon contestant holds (``--cost fire-dragon=10`` changes it)."""
+
+    catalog: Any
+    dragon_magic: tuple[tuple[str, int], ...] = ()
+
+    def magic_of(self, dragon: str) -> int:
+        return dict(self.dragon_magic).get(dragon, DRAGON_MAGIC)
+
+
+def _price(catalog, key: str) -> float:
+    item = catalog.items.get(key)
+    if item is None or item.price is None:
+        raise RulesError(f"the catalog has no price for {key!r}: give one with --catalog or --cost")
+    return float(item.price)
+
+
+def _cost(catalog, key: str) -> int:
+    return int(catalog.spells[key].cost)
+
+
+def _loadout(catalog: ContestCatalog, key: str) -> tuple[Loadout, Loadout, float, str]:
+    """(loadout, the loadout without the resource, cost, cost unit) of a contestant key."""
+    from rulesets.uberdrakes.combat import Kit, kit_for
+
+    cat = catalog.catalog
+    none = Loadout(Kit())
+    if key == "dragon-lance":
+        price = _price(cat, key)
+        return Loadout(Kit(lances=1, lance_price=price)), none, price, "coins"
+    if key == "hide-shield":
+        price = _price(cat, key)
+        return Loadout(Kit(shields=1, shield_price=price)), none, price, "coins"
+    if key == "rage-potion":
+        price = _price(cat, key)
+        return Loadout(Kit(potions=1, potion_price=price)), none, price, "coins"
+    if key == "long-bow":
+        return Loadout(Kit(), ranged=True), none, _price(cat, key), "coins"
+    if key == "fire-breath":
+        c = _cost(cat, key)
+        return Loadout(Kit(magic=c, fire_breath=True, fire_breath_cost=c)), none, c, "Magic"
+    if key == "acid-rain":
+        c = _cost(cat, key)
+        return Loadout(Kit(magic=c, acid_rain=True, acid_rain_cost=c)), none, c, "Magic"
+    if key == "windblast":
+        c = _cost(cat, key)
+        return Loadout(Kit(magic=c, windblast=True, windblast_cost=c)), none, c, "Magic"
+    if key == "camouflage":
+        c = _cost(cat, key)
+        return Loadout(Kit(), camouflage=True, initiating_magic=c), none, c, "Magic"
+    if key in RANGED_SPELLS:
+        c = _cost(cat, key)
+        return Loadout(Kit(), ranged=True, initiating_magic=c), none, c, "Magic"
+    if key.startswith(PLATE + "@"):
+        x = _plate_x(key)
+        return Loadout(Kit(magic=x + 1, plate_armor=True)), none, x + 1, "Magic"
+    if key.endswith("-dragon"):
+        dragon = key[: -len("-dragon")]
+        magic = catalog.magic_of(dragon)
+        kit = kit_for(cat, dragon, magic=magic)
+        spells = {s.key for s in cat.spells_of(dragon)}
+        camouflage = "camouflage" in spells and magic >= _cost(cat, "camouflage")
+        ranged = "thunderbolt" in spells and magic >= _cost(cat, "thunderbolt")
+        used = _cost(cat, "camouflage") * camouflage + _cost(cat, "thunderbolt") * ranged
+        return (Loadout(kit, ranged=ranged, camouflage=camouflage, initiating_magic=used),
+                Loadout(Kit(magic=magic)), magic, "Magic")
+    raise RulesError(f"{key!r} names no UberDrakes contestant")
+
+
+def _plate_x(key: str) -> int:
+    text = key.split("@", 1)[1]
+    try:
+        x = int(text)
+    except ValueError:
+        x = -1
+    if not 1 <= x <= PLATE_MAX:
+        raise RulesError(f"Plate Armor's X in {key!r} must be a whole number 1..{PLATE_MAX} (X + 1 Magic, "
+                         f"line 602)")
+    return x
+
+
+def _name(catalog, key: str) -> str:
+    cat = catalog.catalog
+    if key.startswith(PLATE + "@"):
+        x = _plate_x(key)
+        return f"{cat.spells[PLATE].name} (X = {x})"
+    if key.endswith("-dragon"):
+        dragon = cat.dragons[key[: -len("-dragon")]]
+        return f"{dragon.name} ({catalog.magic_of(dragon.key)} Magic)"
+    return (cat.items.get(key) or cat.spells[key]).name
+
+
+def _available(catalog: ContestCatalog) -> list[str]:
+    """The contestant keys the catalog gives, in field order."""
+    cat = catalog.catalog
+    keys = [k for k in ITEMS if k in cat.items]
+    keys += [k for k in SPELLS if k in cat.spells]
+    if PLATE in cat.spells:
+        keys += [f"{PLATE}@{x}" for x in PLATE_FIELD]
+    keys += [f"{d}-dragon" for d in cat.dragons]
+    return keys
+
+
+def _contestant(catalog: ContestCatalog, key: str) -> Contestant:
+    loadout, without, cost, unit = _loadout(catalog, key)
+    cat = catalog.catalog
+    if key.endswith("-dragon"):
+        kind, group = "dragon", key
+        illustrative = True  # the Magic it holds
+    elif key.startswith(PLATE + "@"):
+        kind, group, illustrative = "spell", PLATE, False
+    elif key in cat.items:
+        kind, group, illustrative = "item", key, "price" in cat.items[key].illustrative
+    else:
+        kind, group, illustrative = "spell", key, "cost" in cat.spells[key].illustrative
+    return Contestant(key=key, name=_name(catalog, key), cost=float(cost), cost_unit=unit, group=group,
+                      play=(loadout, without), labels=(("resource", _name(catalog, key)), ("kind", kind)),
+                      illustrative=illustrative, subject=(loadout, without))
+
+
+@functools.lru_cache(maxsize=4096)
+def grid_values(initiator: Loadout, defender: Loadout, rulings: UberDrakesRulings):
+    """float64[len(SITUATIONS), 13]: the combat's exact expected results (rulesets.uberdrakes.combat value
+    layout: P(initiator wins), P(damage) each, damage each, Magic each, items each, spend each, blood
+    points each) in every situation of the grid, with the initiator's ranged attack and Camouflage."""
+    import numpy as np
+
+    from rulesets.uberdrakes.combat import Combat, solve_each
+    from rulesets.uberdrakes.exact import Side
+
+    combat = Combat(initiator_kit=initiator.kit, defender_kit=defender.kit, ranged=initiator.ranged)
+    camouflage = rulings.camouflage if initiator.camouflage else 0
+    sides = [(Side(ri, max(d, 0) + camouflage), Side(rd, max(-d, 0))) for ri, rd, d in SITUATIONS]
+    out = np.array([[*o.p_win[:1], *o.p_damage, *o.damage, *o.magic, *o.items, *o.spend, *o.blood_points]
+                    for o in solve_each(combat, sides, rulings)])
+    out[:, 5] += initiator.initiating_magic  # Magic: the ranged spell or Camouflage cast to initiate
+    out[:, 9] += initiator.initiating_magic
+    return out
+
+
+P_WIN, P_DAMAGE, DAMAGE, MAGIC, ITEMS_USED, SPEND, BLOOD = 0, 1, 3, 5, 7, 9, 11
+
+
+def resource_gains(catalog: ContestCatalog, rulings: UberDrakesRulings) -> list[dict]:
+    """What each contestant's resource adds against an opponent holding nothing, over the grid, as
+    initiator and as defender (exact): gains in P(win), blood points and damage dealt, and the Magic and
+    items it spends; per unit of cost too."""
+    from rulesets.uberdrakes.combat import Kit
+
+    none = Loadout(Kit())
+    nan = float("nan")
+    rows = []
+    for key in _available(catalog):
+        loadout, without, cost, unit = _loadout(catalog, key)
+        init = grid_values(loadout, none, rulings) - grid_values(without, none, rulings)
+        dfd = grid_values(none, loadout, rulings) - grid_values(none, without, rulings)
+        win = (init[:, P_WIN].mean(), 0.0 - dfd[:, P_WIN].mean())
+        bp = (init[:, BLOOD].mean(), dfd[:, BLOOD + 1].mean())
+        damage = (init[:, DAMAGE].mean(), dfd[:, DAMAGE + 1].mean())
+        gain = (win[0] + win[1]) / 2
+        bp_gain = (bp[0] + bp[1]) / 2
+        rows.append({"key": key, "resource": _name(catalog, key), "cost": float(cost), "unit": unit,
+                     "win_gain_initiator": float(win[0]), "win_gain_defender": float(win[1]),
+                     "win_gain": float(gain), "win_gain_per_cost": float(gain / cost) if cost else nan,
+                     "bp_gain": float(bp_gain), "bp_gain_per_cost": float(bp_gain / cost) if cost else nan,
+                     "damage_gain": float((damage[0] + damage[1]) / 2),
+                     "spent": float((init[:, SPEND].mean() + dfd[:, SPEND + 1].mean()) / 2)})
+    return rows
+
+
+def _score(raw, a: Contestant, b: Contestant):
+    """Every metric of both sides in every situation: ``{metric: float64[2, n]}``."""
+    import numpy as np
+
+    both, a_alone, b_alone = raw  # a against b; a's stand-in against b; a against b's stand-in
+    win = np.vstack([both[:, P_WIN], 1.0 - both[:, P_WIN]])
+    win_without = np.vstack([a_alone[:, P_WIN], 1.0 - b_alone[:, P_WIN]])
+    bp = both[:, BLOOD:BLOOD + 2].T
+    bp_without = np.vstack([a_alone[:, BLOOD], b_alone[:, BLOOD + 1]])
+    dealt = both[:, DAMAGE:DAMAGE + 2].T
+    dealt_without = np.vstack([a_alone[:, DAMAGE], b_alone[:, DAMAGE + 1]])
+    return {
+        "win": win,
+        "win_gain": win - win_without,
+        "loss": win[::-1],
+        "net": win - win[::-1],
+        "p_damage": both[:, P_DAMAGE:P_DAMAGE + 2].T,
+        "damage_dealt": dealt,
+        "damage_taken": dealt[::-1],
+        "damage_gain": dealt - dealt_without,
+        "blood_points": bp,
+        "bp_gain": bp - bp_without,
+        "magic_spent": both[:, MAGIC:MAGIC + 2].T,
+        "items_used": both[:, ITEMS_USED:ITEMS_USED + 2].T,
+    }
+
+
+class UberDrakesRuleset(Ruleset):
+    """UberDrakes (seed 003) fulfilling the contract: combat resources priced by the exact combat."""
+
+    cost_unit = "Magic or coins"
+    examples = {"efficiency": "--unit fire-breath --unit dragon-lance --unit plate-armor --format markdown",
+                "whatif": '--cost "fire-breath=3" --ruling UD-policy=optimal',
+                "sweep": '--cost "dragon-lance=1..8" --plot lance.png'}
+    engagement = ("a combat, solved exactly: the initiator holds one resource, the defender the other, in "
+                  "each situation of the grid (Rage 0..2 each, bonus difference -2, 0, +2; equally "
+                  "weighted), and again with each side's resource taken away")
+    roles = ("initiates", "defends")
+    metrics = (
+        Metric("win", "P(this side wins the combat)"),
+        Metric("win_gain", "P(win) with its resource - without it, against the other's (the primary value)"),
+        Metric("loss", "P(this side loses the combat)"),
+        Metric("net", "P(win) - P(loss)"),
+        Metric("p_damage", "P(this side deals damage)"),
+        Metric("damage_dealt", "damage instances this side deals"),
+        Metric("damage_taken", "damage instances this side takes"),
+        Metric("damage_gain", "damage instances dealt with its resource - without it"),
+        Metric("blood_points", "blood points this side gains"),
+        Metric("bp_gain", "blood points with its resource - without it"),
+        Metric("magic_spent", "Magic this side spends"),
+        Metric("items_used", "items this side uses up"),
+    )
+    primary_metric = "win_gain"
+    win_metric = "win"
+    payoff_metric = "net"
+    payoff_description = ("P(win) - P(loss) per Magic (or coin) of the pair's mean cost, averaged over both "
+                          "roles")
+    value_per_cost_description = "gain in P(win) per Magic or coin of its cost"
+
+    def load_catalog(self, paths: Sequence[Any] = ()) -> ContestCatalog:
+        from rulesets.uberdrakes import catalog as catalog_io
+
+        return ContestCatalog(catalog_io.load(user_paths=tuple(paths)))
+
+    def catalog_files(self, catalog: ContestCatalog) -> list[tuple[str, str]]:
+        return list(catalog.catalog.files)
+
+    def contestants(self, catalog: ContestCatalog, only: Sequence[str] = ()) -> list[Contestant]:
+        keys = _available(catalog)
+        if only:  # in the field's order; a Plate Armor X outside the field's after them
+            named = [self._key(catalog, name) for name in only]
+            extra = [k for k in named if k.startswith(PLATE + "@") and k not in keys]
+            keys = [k for k in keys if k in named or (PLATE in named and k.startswith(PLATE + "@"))]
+            keys += list(dict.fromkeys(extra))
+        return [_contestant(catalog, k) for k in keys]
+
+    def _key(self, catalog: ContestCatalog, name: str) -> str:
+        """A contestant key from a key or a printed name: ``fire-breath``, ``Fire Breath``,
+        ``plate-armor@3``, ``plate-armor`` (every X of the field), ``fire-dragon`` or ``Fire Dragon``."""
+        import difflib
+
+        from rulesets.uberdrakes.catalog import slug
+
+        text = name.strip()
+        if "@" in text:
+            base, x = text.split("@", 1)
+            if slug(base) != PLATE:
+                raise RulesError(f"{name!r}: only Plate Armor takes @X (its X, {PLATE}@3)")
+            key = f"{PLATE}@{x.strip()}"
+            _plate_x(key)
+            return key
+        cat = catalog.catalog
+        keys = [k for k in _available(catalog) if not k.startswith(PLATE + "@")]
+        keys += [PLATE] if PLATE in cat.spells else []
+        known = {slug(k): k for k in keys}
+        for k in keys:
+            entry = cat.items.get(k) or cat.spells.get(k)
+            if entry is None and k.endswith("-dragon"):
+                entry = cat.dragons[k[: -len("-dragon")]]
+            known.setdefault(slug(entry.name), k)
+        if slug(text) in known:
+            return known[slug(text)]
+        close = difflib.get_close_matches(slug(text), keys, n=2)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+        raise RulesError(f"unknown UberDrakes contestant {name!r}{hint}; accepted: {', '.join(keys)}, "
+                         f"{PLATE}@X")
+
+    def engage(self, a: Contestant, b: Contestant, rulings: UberDrakesRulings, *, seed: int,
+               trials: int | None = None, precision: float | None = None,
+               threads: int | None = None) -> Engagement:
+        import numpy as np
+
+        (la, wa), (lb, wb) = a.play, b.play
+        raw = (grid_values(la, lb, rulings), grid_values(wa, lb, rulings), grid_values(la, wb, rulings))
+        weights = np.full(len(SITUATIONS), 1.0 / len(SITUATIONS))
+        return Engagement(a, b, seed=seed, raw=raw, score=_score, weights=weights, method="exact")
+
+    def stats(self) -> tuple[str, ...]:
+        return ("cost",)
+
+    def variant(self, catalog: ContestCatalog, sets: Sequence[StatChange],
+                costs: Sequence[CostChange]) -> ContestCatalog:
+        changes = [(c.target, c.cost, c.text) for c in costs]
+        for change in sets:
+            if change.stat != "cost":
+                raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}; accepted: cost (a "
+                                 f"resource's price in coins or Magic, a dragon's Magic)")
+            if change.op != "=":
+                raise OptionError(f"change {change.text!r}: cost takes =, not {change.op}")
+            changes.append((change.target, change.number(), change.text))
+        cat, magic = catalog.catalog, dict(catalog.dragon_magic)
+        spells, items = dict(cat.spells), dict(cat.items)
+        for target, value, text in changes:
+            key = self._key(catalog, target)
+            if not float(value).is_integer() or value < 0:
+                raise OptionError(f"change {text!r}: a cost is a whole number of Magic or coins >= 0, not "
+                                  f"{value:g}")
+            value = int(value)
+            if key.startswith(PLATE):
+                raise RulesError(f"change {text!r}: Plate Armor's cost is X + 1 as printed (line 602); "
+                                 f"compare its X instead (--unit {PLATE}@1 --unit {PLATE}@2 ...)")
+            if key.endswith("-dragon"):
+                magic[key[: -len("-dragon")]] = value
+            elif key in items:
+                items[key] = dataclasses.replace(items[key], price=value)
+            else:
+                spells[key] = dataclasses.replace(spells[key], cost=value, cost_min=value, cost_max=value)
+        new = dataclasses.replace(cat, spells=spells, items=items)
+        return ContestCatalog(new, tuple(sorted(magic.items())))
+
+    def representative(self, catalog: ContestCatalog, target: str) -> str:
+        key = self._key(catalog, target)
+        if key == PLATE:
+            raise OptionError(f"{target!r} names {len(PLATE_FIELD)} contestants; give one of "
+                              f"{', '.join(f'{PLATE}@{x}' for x in PLATE_FIELD)}")
+        return key
+
+    def tables(self) -> dict[str, StandardTable]:
+        from reports.uberdrakes import chance_tables as c
+        from reports.uberdrakes import tables as t
+
+        return {
+            "rolloff": StandardTable("rolloff", "P(the initiator wins the rolloff) by Rage and bonus "
+                                                "difference", t.rolloff_table),
+            "resources": StandardTable("resources", "What each item and spell adds to a combat, per Magic "
+                                                    "or coin", t.resources_table),
+            "furnace": StandardTable("furnace", "P(Fatigue) from Furnace by the Magic spent",
+                                     t.furnace_table),
+            "blood-points": StandardTable("blood-points", "Blood points and the combats to afford each "
+                                                          "Victory Point", t.blood_points_table),
+            "turn-order": StandardTable("turn-order", "Turn order: ties for the highest 2d6 and their "
+                                                      "tie-breaks, 2-6 players", c.turn_order_table),
+            "caves": StandardTable("caves", "Coins from the caves", c.caves_table),
+            "urn": StandardTable("urn", "The Ancient Urn's Magic and the spells it pays for", c.urn_table),
+        }
+
+    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
+        mean = (a.cost + b.cost) / 2.0
+        return 1.0 / mean if mean > 0 else 1.0
+
+    def notes(self, catalog: ContestCatalog, contestants: Sequence[Contestant]) -> list[str]:
+        from rulesets.uberdrakes.combat import NOT_MODELLED
+
+        cat = catalog.catalog
+        notes = [
+            "every number is exact (the counterattack game solved by backward induction, every roll "
+            "enumerated); no Monte Carlo error",
+            "situations: initiator Rage 0..2 x defender Rage 0..2 x bonus difference -2, 0, +2, equally "
+            "weighted (a stated, illustrative grid); a resource's gain is against the other side's "
+            "resource",
+            "costs: items in coins at the catalog's prices (illustrative: the rulebook prints none), spells "
+            "in Magic as printed; one coin counts as one Magic (no exchange rate is printed)",
+            f"a dragon holds {DRAGON_MAGIC} Magic (illustrative) unless --cost changes it: its value is what "
+            "its spells add over a dragon without combat spells holding as much, and its fair cost reads as "
+            "the Magic its spells are worth at the field's median rate",
+            "the initiator alone uses a ranged attack (Long Bow, Thunderbolt, Take to the Skies) and "
+            "Camouflage (line 474), so they are worth nothing to a defender; a ranged attack changes who "
+            "takes damage; its win_gain comes from barring the other side's Dragon Lances (no Lance in "
+            "ranged combat, line 655)",
+            "the Long Bow is not used up (its card does not say it is discarded): its price buys every later "
+            "ranged attack, priced here on one combat; Take to the Skies' free movement is not priced",
+            "Windblast changes only damage: under UD-policy=optimal and UD-objective=win-then-cost it is "
+            "never worth casting",
+            "left out: spells lasting three turns (Sandstorm, Supercharge: their worth depends on how many "
+            "combats fall in them) and resources with no combat effect",
+            f"not modelled in the combat: {'; '.join(NOT_MODELLED)}",
+        ]
+        missing = [k for k in (*ITEMS, *SPELLS) if k not in cat.items and k not in cat.spells]
+        if missing:
+            notes.append(f"not in the catalog: {', '.join(missing)}")
+        return notes
+
+
+METRIC_NAMES = tuple(m.name for m in UberDrakesRuleset.metrics)

@@ -1,0 +1,148 @@
+"""UberDrakes in the balance layer: contestants, exact engagements (checked against independent solves and
+hand sums over the rolloff's margin), what-if variants and their errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rulesets import get
+from rulesets.base import CostChange, OptionError, RulesError, StatChange
+from rulesets.uberdrakes.combat import Combat, Kit, solve
+from rulesets.uberdrakes.contest import SITUATIONS, Loadout, grid_values, resource_gains
+from rulesets.uberdrakes.exact import Side, rolloff
+from rulesets.uberdrakes.rules import UberDrakesRulings
+
+R = UberDrakesRulings()
+RS = get("uberdrakes")
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return RS.load_catalog()
+
+
+def _sides(ri, rd, d, camouflage=0):
+    return Side(ri, max(d, 0) + camouflage), Side(rd, max(-d, 0))
+
+
+def test_contestants_and_their_costs(catalog):
+    cs = {c.key: c for c in RS.contestants(catalog)}
+    assert cs["fire-breath"].cost == 4 and cs["fire-breath"].cost_unit == "Magic"
+    assert not cs["fire-breath"].illustrative
+    assert cs["dragon-lance"].cost_unit == "coins" and cs["dragon-lance"].illustrative  # no printed price
+    assert [cs[f"plate-armor@{x}"].cost for x in range(1, 6)] == [2, 3, 4, 5, 6]  # X + 1 (line 602)
+    assert cs["metal-dragon"].cost == 8 and cs["metal-dragon"].illustrative
+    assert {"sandstorm", "supercharge"}.isdisjoint(cs)  # three-turn spells are left out, and said so
+    assert any("Sandstorm" in n for n in RS.notes(catalog, list(cs.values())))
+    # names as printed, and a group for every X of Plate Armor
+    only = RS.contestants(catalog, ["Fire Breath", "Metal Dragon", "plate-armor"])
+    assert [c.key for c in only] == ["fire-breath", "plate-armor@1", "plate-armor@2", "plate-armor@3",
+                                     "plate-armor@4", "plate-armor@5", "metal-dragon"]
+    assert [c.key for c in RS.contestants(catalog, ["plate-armor@9"])] == ["plate-armor@9"]
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("fire-breth", "did you mean fire-breath"),
+    ("plate-armor@0", "1..19"),
+    ("dragon-lance@2", "only Plate Armor"),
+])
+def test_unknown_contestants(catalog, name, message):
+    with pytest.raises(RulesError, match=message):
+        RS.contestants(catalog, [name])
+
+
+def test_the_bare_combat_is_the_rolloff():
+    """Nobody holding anything: P(the initiator wins) in each situation is the rolloff's."""
+    v = grid_values(Loadout(Kit()), Loadout(Kit()), R)
+    want = [rolloff(*_sides(ri, rd, d)).p_win for ri, rd, d in SITUATIONS]
+    assert np.allclose(v[:, 0], want, atol=1e-14, rtol=0)
+    assert np.all(v[:, 5:11] == 0.0)  # nothing spent
+
+
+def test_a_defenders_lance_by_hand():
+    """A defender with one Dragon Lance against nothing, by hand over the rolloff's margin m (initiator -
+    defender): behind by m >= 0 it must get above, (6 - m)/6; ahead (m < 0) it has won."""
+    v = grid_values(Loadout(Kit()), Loadout(Kit(lances=1)), R)
+    for row, (ri, rd, d) in enumerate(SITUATIONS):
+        low, pmf = rolloff(*_sides(ri, rd, d)).margin
+        p = sum(q * (1.0 if m < 0 else max(0, 6 - m) / 6) for m, q in zip(range(low, low + pmf.size), pmf,
+                                                                            strict=True))
+        assert 1.0 - v[row, 0] == pytest.approx(p, abs=1e-13)
+
+
+def test_an_engagement_against_independent_solves(catalog):
+    """Fire Breath (initiator) against a Dragon Lance: every metric from solve() of the three combats."""
+    cs = {c.key: c for c in RS.contestants(catalog, ["fire-breath", "dragon-lance"])}
+    a, b = cs["fire-breath"], cs["dragon-lance"]
+    e = RS.engage(a, b, R, seed=0)
+    assert e.exact and e.trials == 0 and e.weights.sum() == pytest.approx(1.0)
+    s = e.samples()
+    fb, lance = Kit(magic=4, fire_breath=True), Kit(lances=1, lance_price=4.0)
+    for row, (ri, rd, d) in enumerate(SITUATIONS):
+        sides = _sides(ri, rd, d)
+        both = solve(Combat(*sides, fb, lance))
+        a_without = solve(Combat(*sides, Kit(), lance))
+        b_without = solve(Combat(*sides, fb, Kit()))
+        assert s["win"][:, row] == pytest.approx(both.p_win, abs=1e-13)
+        assert s["win_gain"][0, row] == pytest.approx(both.p_win[0] - a_without.p_win[0], abs=1e-13)
+        assert s["win_gain"][1, row] == pytest.approx(both.p_win[1] - b_without.p_win[1], abs=1e-13)
+        assert s["bp_gain"][1, row] == pytest.approx(both.blood_points[1] - b_without.blood_points[1],
+                                                     abs=1e-12)
+        assert s["magic_spent"][:, row] == pytest.approx(both.magic, abs=1e-13)
+        assert s["damage_dealt"][:, row] == pytest.approx(both.damage, abs=1e-13)
+    assert np.allclose(s["win"] + s["loss"], 1.0) and np.allclose(s["net"][0], -s["net"][1])
+
+
+def test_initiator_only_resources(catalog):
+    """Camouflage is +3 (UD-camouflage) to an initiator and nothing to a defender; a ranged attack bars the
+    defender's Lance (line 655) and spares the loser's damage, at the spell's Magic."""
+    cs = {c.key: c for c in RS.contestants(catalog, ["camouflage", "thunderbolt", "dragon-lance"])}
+    e = RS.engage(cs["camouflage"], cs["dragon-lance"], R, seed=0).samples()
+    row = SITUATIONS.index((0, 0, 0))
+    with_camo = solve(Combat(Side(0, 3), Side(0, 0), Kit(), Kit(lances=1, lance_price=4.0)))
+    assert e["win"][0, row] == pytest.approx(with_camo.p_win[0], abs=1e-13)
+    assert e["magic_spent"][0, row] == 2.0
+    two = RS.engage(cs["camouflage"], cs["dragon-lance"], UberDrakesRulings(camouflage=2), seed=0).samples()
+    assert two["win"][0, row] < e["win"][0, row]
+    back = RS.engage(cs["dragon-lance"], cs["camouflage"], R, seed=0).samples()
+    assert np.all(back["win_gain"][1] == 0.0)
+    bolt = RS.engage(cs["thunderbolt"], cs["dragon-lance"], R, seed=0).samples()
+    bare = rolloff(Side(), Side()).p_win
+    assert bolt["win"][0, row] == pytest.approx(bare, abs=1e-13)  # the defender's Lance is barred
+    assert bolt["damage_taken"][0, row] == 0.0 and bolt["magic_spent"][0, row] == 3.0
+
+
+def test_resource_gains_against_nothing():
+    rows = {r["key"]: r for r in resource_gains(RS.load_catalog(), R)}
+    # a die is a die: Dragon Lance, Hide Shield and Fire Breath add the same P(win)
+    assert rows["dragon-lance"]["win_gain"] == pytest.approx(rows["fire-breath"]["win_gain"], abs=1e-14)
+    assert rows["hide-shield"]["win_gain"] == pytest.approx(rows["fire-breath"]["win_gain"], abs=1e-14)
+    assert rows["hide-shield"]["damage_gain"] == 0.0  # its user deals no damage when it wins
+    # nothing to destroy, nothing to gain; Windblast only doubles damage
+    assert rows["acid-rain"]["win_gain"] == 0.0 and rows["windblast"]["win_gain"] == 0.0
+    assert rows["windblast"]["damage_gain"] > 0
+    assert rows["camouflage"]["win_gain_defender"] == 0.0 and rows["camouflage"]["win_gain_initiator"] > 0
+    # more X, more P(win)
+    gains = [rows[f"plate-armor@{x}"]["win_gain"] for x in range(1, 6)]
+    assert gains == sorted(gains) and gains[0] > 0
+    assert rows["fire-dragon"]["win_gain"] == pytest.approx(rows["fire-breath"]["win_gain"], abs=1e-14)
+
+
+def test_variants(catalog):
+    v = RS.variant(catalog, [], [CostChange("fire-breath", 3.0), CostChange("metal-dragon", 10.0)])
+    cs = {c.key: c for c in RS.contestants(v)}
+    assert cs["fire-breath"].cost == 3 and cs["metal-dragon"].cost == 10
+    assert cs["fire-breath"].play[0].kit.fire_breath_cost == 3
+    assert cs["fire-dragon"].play[0].kit.fire_breath_cost == 3  # the dragon casts the same spell
+    lance = RS.variant(catalog, [StatChange("dragon-lance", "cost", "=", "2")], [])
+    assert {c.key: c for c in RS.contestants(lance)}["dragon-lance"].cost == 2
+    with pytest.raises(RulesError, match="X \\+ 1"):
+        RS.variant(catalog, [], [CostChange("plate-armor@2", 5.0)])
+    with pytest.raises(RulesError, match="unknown stat"):
+        RS.variant(catalog, [StatChange("fire-breath", "dice", "=", "2")], [])
+    with pytest.raises(OptionError, match="whole number"):
+        RS.variant(catalog, [], [CostChange("fire-breath", 2.5)])
+    with pytest.raises(OptionError, match="plate-armor@1"):
+        RS.representative(catalog, "plate-armor")
+    assert RS.representative(catalog, "Fire Breath") == "fire-breath"
