@@ -311,6 +311,9 @@ class _Solver:
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
         self.play = functools.lru_cache(maxsize=None)(self._play)
+        #: The move made in each state the game reached: (diff, parity, totals, states, mover, first,
+        #: overshooting) -> (resource, x), or None to concede (behind) or hand over (ahead).
+        self.decisions: dict[tuple, tuple[str, int] | None] = {}
         self.after_rolloff = functools.lru_cache(maxsize=None)(self._after_rolloff)
 
     def _end(self, winner: int, parity: tuple[int, int], states: tuple) -> tuple:
@@ -361,23 +364,27 @@ class _Solver:
                        states[other][5])
         key = (diff, parity, totals, states)
         if not self.optimal:
-            return self._greedy(key, me, first, moves, deficit, ahead)
+            return self._greedy(key, me, first, moves, deficit, ahead, overshooting)
         if ahead:  # only when overshooting: hand over, or add more
             options = [self.play(*key, other, first, False)]
         else:
             options = [self._end(other, parity, states)]
         for resource, x in moves:
             options.append(self._after(key, me, first, resource, x))
-        return max(options, key=lambda v: self._score(v, me, totals))
+        scores = [self._score(v, me, totals) for v in options]
+        best = scores.index(max(scores))  # the first of equals: stop before spending, the cheaper move
+        self.decisions[(*key, me, first, overshooting)] = None if best == 0 else moves[best - 1]
+        return options[best]
 
-    def _greedy(self, key, me: int, first: int, moves: list, deficit: int, ahead: bool) -> tuple:
+    def _greedy(self, key, me: int, first: int, moves: list, deficit: int, ahead: bool,
+                overshooting: bool) -> tuple:
         """UD-policy=greedy: never concede while a resource remains; the cheapest resource first (Plate
         Armor with X just enough to get ahead, when that is affordable, else its largest X); once ahead,
         hand over."""
-        if ahead:
-            return self.play(*key, 1 - me, first, False)
-        if not moves:
-            return self._end(1 - me, key[1], key[3])
+        state = (*key, me, first, overshooting)
+        if ahead or not moves:
+            self.decisions[state] = None
+            return self.play(*key, 1 - me, first, False) if ahead else self._end(1 - me, key[1], key[3])
         kit = self.kits[me]
         plate = [m for m in moves if m[0] == PLATE]
         candidates = [m for m in moves if m[0] != PLATE]
@@ -386,6 +393,7 @@ class _Solver:
             candidates.append(min(enough, key=lambda m: m[1]) if enough else max(plate, key=lambda m: m[1]))
         order = {LANCE: 0, SHIELD: 1, FIRE: 2, PLATE: 3}
         resource, x = min(candidates, key=lambda m: (_price(kit, m[0], m[1]), order[m[0]]))
+        self.decisions[state] = (resource, x)
         return self._after(key, me, first, resource, x)
 
     def _after(self, key, me: int, first: int, resource: str, x: int) -> tuple:
@@ -477,6 +485,8 @@ class _Game:
         _check(rulings)
         self.combat, self.rulings = combat, rulings
         self.solvers: dict[tuple, _Solver] = {}
+        #: (plans, sides) -> the initiator's totals at which the defender concedes without rolling.
+        self.unrolled: dict[tuple, frozenset[int]] = {}
 
     def solver(self, setup: _Setup) -> _Solver:
         key = (setup.kits, setup.acid_against, setup.windblast)
@@ -500,12 +510,15 @@ class _Game:
         values = np.array([[solver.after_rolloff(int(a) + bi, int(b) + bd) for b in kd] for a in ki])
         rolled = np.einsum("d,idk->ik", rd[kd], values)  # per initiator total: the defender's roll summed
         p_unrolled = 0.0
+        unrolled = []
         if combat.may_concede_unrolled and solver.optimal:
             for row, a in enumerate(ki):
                 conceded = solver.conceded_unrolled(int(a) + bi, bd)
                 if _total_score(conceded, 1, rulings) > _total_score(tuple(rolled[row]), 1, rulings):
                     rolled[row] = conceded
                     p_unrolled += ri[a]
+                    unrolled.append(int(a) + bi)
+        self.unrolled[(chosen, sides)] = frozenset(unrolled)
         total = tuple((ri[ki] @ rolled).tolist())
         return _with_pre_spent(total, setup), p_unrolled
 
@@ -537,6 +550,35 @@ def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
     plans included: greedy uses every pre-combat resource it holds; optimal, the side declaring first
     (UD-precombat-order) picks its best plan against the other's best reply to each."""
     return _Game(combat, rulings or UberDrakesRulings()).best()
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a combat is played under the rulings, move by move: the exact outcome, the pre-combat plans'
+    setup (Rage for the roll, kits, Acid Rain waiting, Windblast cast), every counterattack decision
+    (:attr:`_Solver.decisions`: (diff, parity, totals, states, mover, first, overshooting) -> (resource,
+    x) or None; ``totals`` is None unless ``absolute``) and the initiator's totals at which the defender
+    concedes without rolling."""
+
+    combat: Combat
+    outcome: Outcome
+    setup: _Setup
+    decisions: dict
+    unrolled: frozenset
+    absolute: bool
+
+
+def policy(combat: Combat, rulings: UberDrakesRulings | None = None) -> Policy:
+    """The combat solved (:func:`solve`) with the moves that solve it, for a simulation to follow."""
+    rulings = rulings or UberDrakesRulings()
+    game = _Game(combat, rulings)
+    outcome = game.best()
+    sides = (combat.initiator, combat.defender)
+    setup = _setup(combat, outcome.plans, rulings, sides)
+    game.value(outcome.plans, sides)  # (cached) the concessions of the chosen plans
+    solver = game.solver(setup)
+    return Policy(combat, outcome, setup, dict(solver.decisions), game.unrolled[(outcome.plans, sides)],
+                  solver.absolute)
 
 
 def solve_each(combat: Combat, situations: Sequence[tuple[Side, Side]],
