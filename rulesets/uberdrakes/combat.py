@@ -292,11 +292,12 @@ def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
 #   0 P(the initiator wins); 1, 2 P(the initiator / defender deals damage); 3, 4 damage instances dealt by
 #   each; 5, 6 Magic spent by each; 7, 8 items used; 9, 10 spend (UD-objective's units); 11 E[what the
 #   defender adds from here on; 0 unless the initiator wins]; 12 the same for the initiator when the
-#   defender wins; 13 P(the initiator wins and the defender's final total is odd); 14 P(the defender wins
-#   and the initiator's final total is odd).
+#   defender wins; 13 P(the initiator wins and the defender adds an odd amount from here on); 14 P(the
+#   defender wins and the initiator adds an odd amount from here on).
 # Blood points follow by linearity (the loser's final total is its total now plus what it adds, and
-# half of it rounded down is (total - [total odd]) / 2), so the state needs the difference of the totals
-# and their parities, not the totals themselves, unless an objective of blood points must see them.
+# half of it rounded down is (total - [total odd]) / 2; its final total is odd when its total now and what
+# it adds differ in parity), so the state needs the difference of the totals, not the totals themselves,
+# unless an objective of blood points must see them.
 WIN, ADD_D, ADD_I, ODD_D, ODD_I = 0, 11, 12, 13, 14
 
 
@@ -310,13 +311,45 @@ class _Solver:
         self.optimal = rulings.policy == "optimal"
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
-        self.play = functools.lru_cache(maxsize=None)(self._play)
-        #: The move made in each state the game reached: (diff, parity, totals, states, mover, first,
-        #: overshooting) -> (resource, x), or None to concede (behind) or hand over (ahead).
-        self.decisions: dict[tuple, tuple[str, int] | None] = {}
+        self._memo: dict[tuple, tuple] = {}
+        self._ends: dict[tuple, tuple] = {}
+        # both sides' states, interned: a key holds a small number, not the nested tuple (hashed often)
+        self._ids: dict[tuple, int] = {}
+        self._states: list[tuple] = []
+        #: The move made in each state the game reached, keyed by interned states (see :meth:`decisions`).
+        self._decided: dict[tuple, tuple[str, int] | None] = {}
         self.after_rolloff = functools.lru_cache(maxsize=None)(self._after_rolloff)
 
-    def _end(self, winner: int, parity: tuple[int, int], states: tuple) -> tuple:
+    def sid(self, states: tuple) -> int:
+        """The interned number of both sides' states."""
+        n = self._ids.get(states)
+        if n is None:
+            n = self._ids[states] = len(self._states)
+            self._states.append(states)
+        return n
+
+    def play(self, diff: int, totals: tuple[int, int] | None, sid: int, mover: int, first: int,
+             overshooting: bool) -> tuple:
+        """:meth:`_play`, memoised."""
+        key = (diff, totals, sid, mover, first, overshooting)
+        v = self._memo.get(key)
+        if v is None:
+            v = self._memo[key] = self._play(*key)
+        return v
+
+    def decisions(self) -> dict[tuple, tuple[str, int] | None]:
+        """The move made in each state the game reached: (diff, totals, states, mover, first,
+        overshooting) -> (resource, x), or None to concede (behind) or hand over (ahead)."""
+        return {(d, t, self._states[n], m, f, o): move for (d, t, n, m, f, o), move in self._decided.items()}
+
+    def _end(self, winner: int, sid: int) -> tuple:
+        key = (winner, sid)
+        v = self._ends.get(key)
+        if v is None:
+            v = self._ends[key] = self._ended(winner, self._states[sid])
+        return v
+
+    def _ended(self, winner: int, states: tuple) -> tuple:
         loser = 1 - winner
         w_state = states[winner]
         windblast = self.setup.windblast[winner]
@@ -327,7 +360,7 @@ class _Solver:
         init = winner == 0
         return (1.0 if init else 0.0, 1.0 if damage and init else 0.0, 1.0 if damage and not init else 0.0,
                 float(damage) if init else 0.0, 0.0 if init else float(damage), m0, m1, i0, i1, c0, c1,
-                0.0, 0.0, 1.0 if init and parity[1] else 0.0, 1.0 if not init and parity[0] else 0.0)
+                0.0, 0.0, 0.0, 0.0)
 
     def blood_points(self, v: tuple, totals: tuple[int, int]) -> tuple[float, float]:
         """E[blood points] of each side from a value and the totals it was reached at (line 338;
@@ -336,7 +369,9 @@ class _Solver:
         w = v[WIN]
         paid_by_d = td * w + v[ADD_D]  # the defender's final total, when the initiator wins
         paid_by_i = ti * (1.0 - w) + v[ADD_I]
-        return (paid_by_d + (paid_by_i - v[ODD_I]) / 2.0, paid_by_i + (paid_by_d - v[ODD_D]) / 2.0)
+        odd_d = w - v[ODD_D] if td & 1 else v[ODD_D]  # P(the initiator wins, the defender's total odd)
+        odd_i = (1.0 - w) - v[ODD_I] if ti & 1 else v[ODD_I]
+        return (paid_by_d + (paid_by_i - odd_i) / 2.0, paid_by_i + (paid_by_d - odd_d) / 2.0)
 
     def _score(self, value: tuple, me: int, totals: tuple[int, int] | None) -> tuple:
         """What side ``me`` maximises (UD-objective), as a tuple compared in order."""
@@ -350,30 +385,31 @@ class _Solver:
             return (round((bp - (spend if objective == "net-value" else 0.0)) / TIE),)
         return (round(win / TIE), round(-spend / TIE))
 
-    def _play(self, diff: int, parity: tuple[int, int], totals: tuple[int, int] | None, states: tuple,
-              mover: int, first: int, overshooting: bool) -> tuple:
+    def _play(self, diff: int, totals: tuple[int, int] | None, sid: int, mover: int, first: int,
+              overshooting: bool) -> tuple:
         """The combat's value with ``mover`` to act (``diff`` = initiator's total - defender's): behind,
         it adds or concedes; under UD-counter-sequencing=overshoot also when ahead (``overshooting``),
         adding more or handing over. ``first``: the side that counterattacked first (the other replies)."""
         me, other = mover, 1 - mover
+        states = self._states[sid]
         mine = diff if me == 0 else -diff
         ahead = _ahead(me, mine, 0, self.rulings)
         level_wins = me == 0 and self.rulings.counter_ties == "initiator"
         deficit = -mine + (0 if level_wins else 1)
         moves = _moves(self.kits[me], states[me], me, self.combat, self.rulings, me != first,
                        states[other][5])
-        key = (diff, parity, totals, states)
+        key = (diff, totals, sid)
         if not self.optimal:
             return self._greedy(key, me, first, moves, deficit, ahead, overshooting)
         if ahead:  # only when overshooting: hand over, or add more
             options = [self.play(*key, other, first, False)]
         else:
-            options = [self._end(other, parity, states)]
+            options = [self._end(other, sid)]
         for resource, x in moves:
             options.append(self._after(key, me, first, resource, x))
         scores = [self._score(v, me, totals) for v in options]
         best = scores.index(max(scores))  # the first of equals: stop before spending, the cheaper move
-        self.decisions[(*key, me, first, overshooting)] = None if best == 0 else moves[best - 1]
+        self._decided[(*key, me, first, overshooting)] = None if best == 0 else moves[best - 1]
         return options[best]
 
     def _greedy(self, key, me: int, first: int, moves: list, deficit: int, ahead: bool,
@@ -383,8 +419,8 @@ class _Solver:
         hand over."""
         state = (*key, me, first, overshooting)
         if ahead or not moves:
-            self.decisions[state] = None
-            return self.play(*key, 1 - me, first, False) if ahead else self._end(1 - me, key[1], key[3])
+            self._decided[state] = None
+            return self.play(*key, 1 - me, first, False) if ahead else self._end(1 - me, key[2])
         kit = self.kits[me]
         plate = [m for m in moves if m[0] == PLATE]
         candidates = [m for m in moves if m[0] != PLATE]
@@ -393,45 +429,56 @@ class _Solver:
             candidates.append(min(enough, key=lambda m: m[1]) if enough else max(plate, key=lambda m: m[1]))
         order = {LANCE: 0, SHIELD: 1, FIRE: 2, PLATE: 3}
         resource, x = min(candidates, key=lambda m: (_price(kit, m[0], m[1]), order[m[0]]))
-        self.decisions[state] = (resource, x)
+        self._decided[state] = (resource, x)
         return self._after(key, me, first, resource, x)
 
     def _after(self, key, me: int, first: int, resource: str, x: int) -> tuple:
         """The value after side ``me`` uses a resource: a die's six faces, or Plate Armor's +x."""
-        diff, parity, totals, states = key
+        diff, totals, sid = key
+        states = self._states[sid]
         destroyed = _destroys(states[me], resource, self.rulings)
         new_states = list(states)
         new_states[me] = _used(self.kits[me], states[me], resource, x, destroyed)
-        new_states = tuple(new_states)
+        new_states = self.sid(tuple(new_states))
         adds = (0,) if destroyed else (x,) if resource == PLATE else range(1, SIDES + 1)
         sign = 1 if me == 0 else -1
         overshoot = self.rulings.counter_sequencing == "overshoot"
+        level_wins = me == 0 and self.rulings.counter_ties == "initiator"  # as _ahead, inlined: hot loop
+        ahead_mover = me if overshoot else 1 - me
+        odd_at = ODD_D if me == 1 else ODD_I
+        memo, play = self._memo, self._play
         values = []
         added = 0.0  # what side me adds, on the paths where it ends up losing
+        odd = 0.0  # P(it loses having added an odd amount from here on)
         for add in adds:
             d = diff + sign * add
-            par = (parity[0] ^ (add & 1), parity[1]) if me == 0 else (parity[0], parity[1] ^ (add & 1))
             t = None
             if totals is not None:
                 t = (totals[0] + add, totals[1]) if me == 0 else (totals[0], totals[1] + add)
-            if _ahead(me, sign * d, 0, self.rulings):
-                v = self.play(d, par, t, new_states, me if overshoot else 1 - me, first, overshoot)
+            mine = sign * d
+            if mine > 0 or (mine == 0 and level_wins):
+                k = (d, t, new_states, ahead_mover, first, overshoot)
             else:
-                v = self.play(d, par, t, new_states, me, first, False)
+                k = (d, t, new_states, me, first, False)
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = play(*k)
             values.append(v)
             # what side me adds counts towards the blood points it pays when it loses
-            added += add * (v[WIN] if me == 1 else 1.0 - v[WIN])
+            lost = v[WIN] if me == 1 else 1.0 - v[WIN]
+            added += add * lost
+            odd += lost - v[odd_at] if add & 1 else v[odd_at]
         p = 1.0 / len(values)
-        acc = [sum(column) * p for column in zip(*values, strict=True)]
+        acc = [total * p for total in map(sum, zip(*values, strict=True))]
         acc[ADD_D if me == 1 else ADD_I] += added * p
+        acc[odd_at] = odd * p
         return tuple(acc)
 
     def _after_rolloff(self, ti: int, td: int) -> tuple:
         """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12)."""
         states = tuple(_side_state(k, a) for k, a in zip(self.kits, self.setup.acid_against, strict=True))
         loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
-        v = self.play(ti - td, (ti & 1, td & 1), (ti, td) if self.absolute else None, states, loser, loser,
-                      False)
+        v = self.play(ti - td, (ti, td) if self.absolute else None, self.sid(states), loser, loser, False)
         if self.rulings.bp_total == "rolloff":
             bp = (td * v[WIN] + (ti // 2) * (1.0 - v[WIN]), ti * (1.0 - v[WIN]) + (td // 2) * v[WIN])
         else:
@@ -556,7 +603,7 @@ def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
 class Policy:
     """How a combat is played under the rulings, move by move: the exact outcome, the pre-combat plans'
     setup (Rage for the roll, kits, Acid Rain waiting, Windblast cast), every counterattack decision
-    (:attr:`_Solver.decisions`: (diff, parity, totals, states, mover, first, overshooting) -> (resource,
+    (:meth:`_Solver.decisions`: (diff, totals, states, mover, first, overshooting) -> (resource,
     x) or None; ``totals`` is None unless ``absolute``) and the initiator's totals at which the defender
     concedes without rolling."""
 
@@ -577,7 +624,7 @@ def policy(combat: Combat, rulings: UberDrakesRulings | None = None) -> Policy:
     setup = _setup(combat, outcome.plans, rulings, sides)
     game.value(outcome.plans, sides)  # (cached) the concessions of the chosen plans
     solver = game.solver(setup)
-    return Policy(combat, outcome, setup, dict(solver.decisions), game.unrolled[(outcome.plans, sides)],
+    return Policy(combat, outcome, setup, solver.decisions(), game.unrolled[(outcome.plans, sides)],
                   solver.absolute)
 
 

@@ -30,7 +30,7 @@ def _state_array(states) -> np.ndarray:
 def policy_table(pol: Policy) -> tuple[np.ndarray, np.ndarray]:
     """(keys int64[k] sorted, moves int64[k]): every decision of the policy, keyed by kernels.encode."""
     keys, moves = [], []
-    for (diff, _parity, totals, states, mover, first, over), move in pol.decisions.items():
+    for (diff, totals, states, mover, first, over), move in pol.decisions.items():
         a, b = (totals if pol.absolute else (diff, -K.KEY_OFFSET))
         if not (-K.KEY_OFFSET < a < K.KEY_OFFSET and -K.KEY_OFFSET <= b < K.KEY_OFFSET):
             raise RulesError("totals beyond +-255 cannot be simulated")
@@ -40,12 +40,9 @@ def policy_table(pol: Policy) -> tuple[np.ndarray, np.ndarray]:
     keys_a, moves_a = np.array(keys, np.int64), np.array(moves, np.int64)
     order = np.argsort(keys_a, kind="stable")
     keys_a, moves_a = keys_a[order], moves_a[order]
-    same = np.flatnonzero(keys_a[1:] == keys_a[:-1])
-    # decisions that differ only in the totals' parity are the same decision (the key drops it)
-    if np.any(moves_a[same] != moves_a[same + 1]):
-        raise RulesError("the policy decides differently on states the simulation cannot tell apart")
-    keep = np.concatenate([[True], keys_a[1:] != keys_a[:-1]])
-    return keys_a[keep], moves_a[keep]
+    if np.any(keys_a[1:] == keys_a[:-1]):
+        raise RulesError("two states of the policy share a simulation key")
+    return keys_a, moves_a
 
 
 def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
