@@ -108,8 +108,7 @@ def test_rulings_that_change_the_game():
                               UberDrakesRulings(bp_total="rolloff"))
     assert g.blood_points == pytest.approx((11.0, 5.0))
     assert rolloff_paid.blood_points == pytest.approx((9.0, 4.0))
-    for bad in (UberDrakesRulings(item_die="re-keep-highest-two"),
-                UberDrakesRulings(counter_sequencing="declared")):
+    for bad in (UberDrakesRulings(counter_sequencing="declared"),):
         with pytest.raises(RulesError, match="not modelled yet"):
             solve(Combat(), bad)
 
@@ -268,3 +267,70 @@ def test_optimal_pre_combat_plans():
     blast = Combat(initiator_kit=Kit(magic=3, windblast=True))
     assert not solve(blast, OPTIMAL).plans[0].windblast and solve(blast).plans[0].windblast
     assert solve(blast).damage[0] == pytest.approx(2 * solve(Combat()).damage[0])
+
+
+# --- UD-item-die=re-keep-highest-two: an item's die joins the pool, the highest two count ---------------
+
+KEEP = UberDrakesRulings(item_die="re-keep-highest-two")
+
+
+def test_a_die_that_joins_the_pool_by_hand():
+    """Highest two (5, 5) against (4, 4), the defender with a Lance: a new die makes at most 4 + 6 = 10,
+    level with the initiator, who wins ties: 0 (add-value: (6 - 2)/6). The initiator on (5, 4) against
+    (5, 5) with a Lance: a 6 makes 11, a 5 makes 10 (a tie it wins), less keeps 9: 2/6."""
+    c = Combat(defender_kit=Kit(lances=1))
+    assert solve_from(10, 8, c, KEEP, pairs=((5, 5), (4, 4))).p_win[1] == 0.0
+    assert exactly(solve_from(10, 8, c).p_win[1], F(4, 6))
+    c = Combat(initiator_kit=Kit(lances=1))
+    assert exactly(solve_from(9, 10, c, KEEP, pairs=((5, 4), (5, 5))).p_win[0], F(2, 6))
+    with pytest.raises(RulesError, match="highest two"):
+        solve_from(9, 10, c, KEEP)
+
+
+def _brute_keep(lances: tuple[int, int]) -> tuple[F, F, F]:
+    """P(the initiator wins) and each side's expected blood points of a whole combat, Rage 0, no bonus,
+    Lances only, greedy (every Lance used while behind), every die enumerated: a die joins its side's
+    pool and the highest two count."""
+    from itertools import product
+
+    def top2(dice):
+        a, b = sorted(dice, reverse=True)[:2]
+        return a + b
+
+    def play(pools, left, mover):
+        totals = [top2(p) for p in pools]
+        ahead = totals[mover] > totals[1 - mover] or (mover == 0 and totals[0] == totals[1])
+        if ahead:
+            return play(pools, left, 1 - mover)
+        if not left[mover]:
+            winner, paid = 1 - mover, totals[mover]
+            bp = [0, 0]
+            bp[winner], bp[mover] = paid, paid // 2
+            return F(1 if winner == 0 else 0), F(bp[0]), F(bp[1])
+        out = [F(0)] * 3
+        for face in range(1, 7):
+            new_pools = [list(p) for p in pools]
+            new_pools[mover].append(face)
+            new_left = list(left)
+            new_left[mover] -= 1
+            r = play(new_pools, new_left, mover)
+            out = [a + b / 6 for a, b in zip(out, r, strict=True)]
+        return tuple(out)
+
+    acc = [F(0)] * 3
+    for a, b, c, d in product(range(1, 7), repeat=4):
+        loser = 1 if a + b >= c + d else 0
+        r = play([[a, b], [c, d]], list(lances), loser)
+        acc = [x + y / 1296 for x, y in zip(acc, r, strict=True)]
+    return tuple(acc)
+
+
+def test_the_whole_combat_with_dice_joining_the_pool_by_enumeration():
+    for lances in ((1, 1), (2, 1)):
+        want = _brute_keep(lances)
+        got = solve(Combat(initiator_kit=Kit(lances=lances[0]), defender_kit=Kit(lances=lances[1])), KEEP)
+        assert got.p_win[0] == pytest.approx(float(want[0]), abs=1e-13)
+        assert got.blood_points == pytest.approx((float(want[1]), float(want[2])), abs=1e-12)
+    # it differs from adding the die's value
+    plain = solve(Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(lances=1)))
+    assert abs(plain.p_win[0] - float(_brute_keep((1, 1))[0])) > 0.01

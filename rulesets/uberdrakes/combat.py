@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesets.base import RulesError, whole_number
-from rulesets.uberdrakes.exact import Side, dice_total_pmf
+from rulesets.uberdrakes.exact import Side, dice_total_pmf, pair_pmf
 from rulesets.uberdrakes.rules import SIDES, UberDrakesRulings
 
 #: The printed Magic costs (lines 406, 436, 518); a kit may carry others (a what-if, a user catalog).
@@ -309,6 +309,7 @@ class _Solver:
         self.combat, self.setup, self.rulings = combat, setup, rulings
         self.kits = setup.kits
         self.optimal = rulings.policy == "optimal"
+        self.keep = rulings.item_die == "re-keep-highest-two"
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
         self._memo: dict[tuple, tuple] = {}
@@ -356,7 +357,7 @@ class _Solver:
         loser_ranged = self.combat.ranged and loser == 0
         spared = (w_state[5] or w_state[6] or loser_ranged) and not windblast
         damage = 0 if spared else (2 if windblast else 1)
-        (m0, i0, c0), (m1, i1, c1) = (_spent(k, st) for k, st in zip(self.kits, states, strict=True))
+        (m0, i0, c0), (m1, i1, c1) = (_spent(k, st) for k, st in zip(self.kits, states[:2], strict=True))
         init = winner == 0
         return (1.0 if init else 0.0, 1.0 if damage and init else 0.0, 1.0 if damage and not init else 0.0,
                 float(damage) if init else 0.0, 0.0 if init else float(damage), m0, m1, i0, i1, c0, c1,
@@ -439,8 +440,18 @@ class _Solver:
         destroyed = _destroys(states[me], resource, self.rulings)
         new_states = list(states)
         new_states[me] = _used(self.kits[me], states[me], resource, x, destroyed)
-        new_states = self.sid(tuple(new_states))
-        adds = (0,) if destroyed else (x,) if resource == PLATE else range(1, SIDES + 1)
+        if destroyed or resource == PLATE:
+            branches = [(0 if destroyed else x, self.sid(tuple(new_states)))]
+        elif not self.keep:
+            sid_after = self.sid(tuple(new_states))
+            branches = [(face, sid_after) for face in range(1, SIDES + 1)]
+        else:  # UD-item-die=re-keep-highest-two: the die joins the pool, the highest two count
+            branches = []
+            high, second = states[2][me]
+            for face in range(1, SIDES + 1):
+                pair = (face, high) if face > high else (high, max(face, second))
+                pairs = (pair, states[2][1]) if me == 0 else (states[2][0], pair)
+                branches.append((sum(pair) - high - second, self.sid((*new_states[:2], pairs))))
         sign = 1 if me == 0 else -1
         overshoot = self.rulings.counter_sequencing == "overshoot"
         level_wins = me == 0 and self.rulings.counter_ties == "initiator"  # as _ahead, inlined: hot loop
@@ -450,7 +461,7 @@ class _Solver:
         values = []
         added = 0.0  # what side me adds, on the paths where it ends up losing
         odd = 0.0  # P(it loses having added an odd amount from here on)
-        for add in adds:
+        for add, new_states in branches:
             d = diff + sign * add
             t = None
             if totals is not None:
@@ -474,9 +485,12 @@ class _Solver:
         acc[odd_at] = odd * p
         return tuple(acc)
 
-    def _after_rolloff(self, ti: int, td: int) -> tuple:
-        """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12)."""
+    def _after_rolloff(self, ti: int, td: int, pairs: tuple | None = None) -> tuple:
+        """The value after a rolloff of these totals, with the blood points made absolute (index 11, 12);
+        ``pairs``: each side's highest two dice (UD-item-die=re-keep-highest-two)."""
         states = tuple(_side_state(k, a) for k, a in zip(self.kits, self.setup.acid_against, strict=True))
+        if self.keep:
+            states = (*states, pairs)
         loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
         v = self.play(ti - td, (ti, td) if self.absolute else None, self.sid(states), loser, loser, False)
         if self.rulings.bp_total == "rolloff":
@@ -516,9 +530,6 @@ def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
 
 
 def _check(rulings: UberDrakesRulings) -> None:
-    if rulings.item_die != "add-value":
-        raise RulesError("UD-item-die=re-keep-highest-two is not modelled yet in the counterattack game; "
-                         "use add-value (the default)")
     if rulings.counter_sequencing == "declared":
         raise RulesError("UD-counter-sequencing=declared is not modelled yet in the counterattack game; "
                          "use adaptive (the default) or overshoot")
@@ -551,22 +562,31 @@ class _Game:
         sides = sides or (combat.initiator, combat.defender)
         setup = _setup(combat, chosen, rulings, sides)
         solver = self.solver(setup)
-        ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
         bi, bd = sides[0].bonus, sides[1].bonus
-        ki, kd = np.flatnonzero(ri), np.flatnonzero(rd)
-        values = np.array([[solver.after_rolloff(int(a) + bi, int(b) + bd) for b in kd] for a in ki])
-        rolled = np.einsum("d,idk->ik", rd[kd], values)  # per initiator total: the defender's roll summed
+        if solver.keep:  # the rolls by their highest two dice: a later die competes with them
+            rows, cols = pair_pmf(setup.rage[0]), pair_pmf(setup.rage[1])
+            values = np.array([[solver.after_rolloff(sum(a) + bi, sum(b) + bd, (a, b)) for b, _ in cols]
+                               for a, _ in rows])
+            row_totals = [sum(a) + bi for a, _ in rows]
+        else:
+            ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
+            rows = [(int(a), ri[a]) for a in np.flatnonzero(ri)]
+            cols = [(int(b), rd[b]) for b in np.flatnonzero(rd)]
+            values = np.array([[solver.after_rolloff(a + bi, b + bd) for b, _ in cols] for a, _ in rows])
+            row_totals = [a + bi for a, _ in rows]
+        p_rows = np.array([p for _, p in rows])
+        rolled = np.einsum("d,idk->ik", np.array([p for _, p in cols]), values)  # the defender's roll summed
         p_unrolled = 0.0
         unrolled = []
         if combat.may_concede_unrolled and solver.optimal:
-            for row, a in enumerate(ki):
-                conceded = solver.conceded_unrolled(int(a) + bi, bd)
+            for row, ti in enumerate(row_totals):
+                conceded = solver.conceded_unrolled(ti, bd)
                 if _total_score(conceded, 1, rulings) > _total_score(tuple(rolled[row]), 1, rulings):
                     rolled[row] = conceded
-                    p_unrolled += ri[a]
-                    unrolled.append(int(a) + bi)
+                    p_unrolled += p_rows[row]
+                    unrolled.append(ti)
         self.unrolled[(chosen, sides)] = frozenset(unrolled)
-        total = tuple((ri[ki] @ rolled).tolist())
+        total = tuple((p_rows @ rolled).tolist())
         return _with_pre_spent(total, setup), p_unrolled
 
     def best(self, sides: tuple[Side, Side] | None = None) -> Outcome:
@@ -652,13 +672,17 @@ def _outcome(t: tuple, p_unrolled: float, chosen: tuple[Plan, Plan] = (Plan(), P
 
 
 def solve_from(initiator_total: int, defender_total: int, combat: Combat,
-               rulings: UberDrakesRulings | None = None, chosen: tuple[Plan, Plan] | None = None) -> Outcome:
+               rulings: UberDrakesRulings | None = None, chosen: tuple[Plan, Plan] | None = None,
+               pairs: tuple[tuple[int, int], tuple[int, int]] | None = None) -> Outcome:
     """The counterattack game from given rolloff totals (both rolled), exact, after the pre-combat plans
     ``chosen`` (default: the greedy ones, every pre-combat resource used; their Rage Potions are already in
-    the totals)."""
+    the totals). Under UD-item-die=re-keep-highest-two, ``pairs`` gives each side's highest two dice."""
     rulings = rulings or UberDrakesRulings()
     chosen = chosen or (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
     setup = _setup(combat, chosen, rulings)
     solver = _Solver(combat, setup, rulings)
-    value = solver.after_rolloff(initiator_total, defender_total)
+    if solver.keep and pairs is None:
+        raise RulesError("under UD-item-die=re-keep-highest-two the game needs each side's highest two dice "
+                         "(pairs), not only the totals")
+    value = solver.after_rolloff(initiator_total, defender_total, pairs if solver.keep else None)
     return _outcome(_with_pre_spent(value, setup), 0.0, chosen)

@@ -36,13 +36,29 @@ def dice_total_pmf(rage: int) -> np.ndarray:
     whole_number("Rage", rage, 0, MAX_RAGE)
     n = KEPT + rage
     counts = [0] * (KEPT * SIDES + 1)
-    for a in range(1, SIDES + 1):
-        counts[2 * a] += a ** n - (a - 1) ** n - n * (a - 1) ** (n - 1)
-        for b in range(1, a):
-            counts[a + b] += n * (b ** (n - 1) - (b - 1) ** (n - 1))
+    for (a, b), count in _pair_counts(n).items():
+        counts[a + b] += count
     pmf = np.array(counts, dtype=np.float64) / float(SIDES ** n)
     pmf.setflags(write=False)
     return pmf
+
+
+def _pair_counts(n: int) -> dict[tuple[int, int], int]:
+    """The rolls of n d6 whose highest two are (a, b), a >= b (the counts of :func:`dice_total_pmf`)."""
+    out = {}
+    for a in range(1, SIDES + 1):
+        out[(a, a)] = a ** n - (a - 1) ** n - n * (a - 1) ** (n - 1)
+        for b in range(1, a):
+            out[(a, b)] = n * (b ** (n - 1) - (b - 1) ** (n - 1))
+    return {pair: c for pair, c in out.items() if c}
+
+
+def pair_pmf(rage: int) -> tuple[tuple[tuple[int, int], float], ...]:
+    """((highest, second highest), probability) of the 2 + ``rage`` d6 of a rolloff: what a die added
+    later competes with under UD-item-die=re-keep-highest-two."""
+    whole_number("Rage", rage, 0, MAX_RAGE)
+    n = KEPT + rage
+    return tuple((pair, count / SIDES ** n) for pair, count in _pair_counts(n).items())
 
 
 def win_table(initiator_rages, defender_rages, differences) -> np.ndarray:
