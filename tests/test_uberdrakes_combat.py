@@ -108,9 +108,6 @@ def test_rulings_that_change_the_game():
                               UberDrakesRulings(bp_total="rolloff"))
     assert g.blood_points == pytest.approx((11.0, 5.0))
     assert rolloff_paid.blood_points == pytest.approx((9.0, 4.0))
-    for bad in (UberDrakesRulings(counter_sequencing="declared"),):
-        with pytest.raises(RulesError, match="not modelled yet"):
-            solve(Combat(), bad)
 
 
 def test_a_whole_combat_without_resources_is_the_rolloff():
@@ -334,3 +331,47 @@ def test_the_whole_combat_with_dice_joining_the_pool_by_enumeration():
     # it differs from adding the die's value
     plain = solve(Combat(initiator_kit=Kit(lances=1), defender_kit=Kit(lances=1)))
     assert abs(plain.p_win[0] - float(_brute_keep((1, 1))[0])) > 0.01
+
+
+# --- UD-counter-sequencing=declared: the whole combination committed before the dice -----------------
+
+DECLARED = UberDrakesRulings(counter_sequencing="declared")
+DECLARED_OPTIMAL = UberDrakesRulings(counter_sequencing="declared", policy="optimal")
+
+
+def test_declared_combinations_by_hand():
+    """Behind by 1 with two Lances: greedy commits one (3.5 expected covers the 2 it needs) and wins 5/6,
+    where adaptive play wins surely; optimal commits both and wins surely, for both Lances. Behind by 8,
+    greedy commits both (nothing less is expected to get there): P(2d6 >= 9) = 10/36."""
+    c = Combat(defender_kit=Kit(lances=2))
+    greedy = solve_from(10, 9, c, DECLARED)
+    assert exactly(greedy.p_win[1], F(5, 6)) and greedy.items == pytest.approx((0.0, 1.0))
+    optimal = solve_from(10, 9, c, DECLARED_OPTIMAL)
+    assert exactly(optimal.p_win[1], F(1)) and optimal.items == pytest.approx((0.0, 2.0))
+    assert exactly(solve_from(10, 2, c, DECLARED).p_win[1], F(10, 36))
+    # a failed commitment ends the counterattack: no second try
+    one_by_one = Combat(defender_kit=Kit(lances=1, shields=1, shield_price=2.0))
+    assert exactly(solve_from(10, 9, one_by_one, DECLARED).p_win[1], F(5, 6))
+    assert exactly(solve_from(10, 9, one_by_one).p_win[1], F(1))
+
+
+def test_declared_with_acid_rain_and_with_dice_joining_the_pool():
+    """Acid Rain destroys the combination's first item (a Lance before a Hide Shield): committing both,
+    only the Shield's die rolls, and the Shield still counts for damage. Joining the pool: (5, 5) against
+    (4, 4), both Lances at once reach above 10 only with (6, 5) or (6, 6): 3/36."""
+    from rulesets.uberdrakes.combat import Plan
+
+    c = Combat(initiator_kit=Kit(magic=4, acid_rain=True), defender_kit=Kit(lances=1, shields=1))
+    out = solve_from(10, 9, c, DECLARED_OPTIMAL, chosen=(Plan(acid_rain=True), Plan()))
+    assert exactly(out.p_win[1], F(5, 6)) and out.items == pytest.approx((0.0, 2.0)) and out.p_damage[1] == 0.0
+    both = UberDrakesRulings(counter_sequencing="declared", policy="optimal", item_die="re-keep-highest-two")
+    keep = solve_from(10, 8, Combat(defender_kit=Kit(lances=2)), both, pairs=((5, 5), (4, 4)))
+    assert exactly(keep.p_win[1], F(3, 36))
+
+
+def test_declared_whole_combats_are_distributions():
+    for rulings in (DECLARED, DECLARED_OPTIMAL):
+        out = solve(Combat(Side(1, 0), Side(0, 1), Kit(lances=1, magic=6, plate_armor=True),
+                           Kit(shields=2, magic=4, fire_breath=True)), rulings)
+        assert 0.0 < out.p_win[0] < 1.0 and out.p_win[0] + out.p_win[1] == pytest.approx(1.0)
+        assert out.blood_points[0] > 0 and out.blood_points[1] > 0

@@ -51,7 +51,8 @@ NOT_MODELLED = (
     "other than Rage Potions, Acid Rain and Windblast before the roll (a ranged attack is a switch; bonuses "
     "enter as totals)",
     "the damage options themselves (missing from the text, line 329): damage is counted in instances",
-    "UD-item-die=re-keep-highest-two and UD-counter-sequencing=declared (refused with a message)",
+    "the simulated combat (a check of the exact program) plays UD-item-die=add-value and adaptive or "
+    "overshoot sequencing only; re-keep-highest-two and declared are solved exactly",
 )
 
 
@@ -305,11 +306,11 @@ class _Solver:
     """Backward induction over the reachable states of one combat under the rulings (memoised)."""
 
     def __init__(self, combat: Combat, setup: _Setup, rulings: UberDrakesRulings) -> None:
-        _check(rulings)
         self.combat, self.setup, self.rulings = combat, setup, rulings
         self.kits = setup.kits
         self.optimal = rulings.policy == "optimal"
         self.keep = rulings.item_die == "re-keep-highest-two"
+        self.declared = rulings.counter_sequencing == "declared"
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
         self._memo: dict[tuple, tuple] = {}
@@ -400,6 +401,8 @@ class _Solver:
         moves = _moves(self.kits[me], states[me], me, self.combat, self.rulings, me != first,
                        states[other][5])
         key = (diff, totals, sid)
+        if self.declared:
+            return self._play_declared(key, me, first, moves, deficit, states[me])
         if not self.optimal:
             return self._greedy(key, me, first, moves, deficit, ahead, overshooting)
         if ahead:  # only when overshooting: hand over, or add more
@@ -412,6 +415,23 @@ class _Solver:
         best = scores.index(max(scores))  # the first of equals: stop before spending, the cheaper move
         self._decided[(*key, me, first, overshooting)] = None if best == 0 else moves[best - 1]
         return options[best]
+
+    def _play_declared(self, key, me: int, first: int, moves: list, deficit: int, state: tuple) -> tuple:
+        """UD-counter-sequencing=declared: the mover commits a whole combination (rulesets.uberdrakes
+        .declared), or concedes."""
+        from rulesets.uberdrakes import declared
+
+        concede = self._end(1 - me, key[2])
+        if not self.optimal:
+            combo = declared.greedy_combo(self, me, state, moves, deficit)
+            self._decided[(*key, me, first, False)] = combo
+            return concede if combo is None else declared.commit(self, key, me, first, combo)
+        options = [None, *declared.combos(self, me, state, moves)]
+        values = [concede, *(declared.commit(self, key, me, first, c) for c in options[1:])]
+        scores = [self._score(v, me, key[1]) for v in values]
+        best = scores.index(max(scores))
+        self._decided[(*key, me, first, False)] = options[best]
+        return values[best]
 
     def _greedy(self, key, me: int, first: int, moves: list, deficit: int, ahead: bool,
                 overshooting: bool) -> tuple:
@@ -529,18 +549,11 @@ def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
     return tuple(out)
 
 
-def _check(rulings: UberDrakesRulings) -> None:
-    if rulings.counter_sequencing == "declared":
-        raise RulesError("UD-counter-sequencing=declared is not modelled yet in the counterattack game; "
-                         "use adaptive (the default) or overshoot")
-
-
 class _Game:
     """A combat's solvers, one per pair of pre-combat plans that leaves different kits (Rage Potions
     change only the roll, so plans differing in potions share one)."""
 
     def __init__(self, combat: Combat, rulings: UberDrakesRulings) -> None:
-        _check(rulings)
         self.combat, self.rulings = combat, rulings
         self.solvers: dict[tuple, _Solver] = {}
         #: (plans, sides) -> the initiator's totals at which the defender concedes without rolling.

@@ -50,9 +50,10 @@ def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     from rulesets.uberdrakes.combat import _side_state
     from simcore.sampling import guide_table
 
-    if rulings.item_die != "add-value":
-        raise RulesError("the simulated combat plays UD-item-die=add-value only; re-keep-highest-two is "
-                         "solved exactly (rulesets.uberdrakes.combat)")
+    if rulings.item_die != "add-value" or rulings.counter_sequencing == "declared":
+        raise RulesError("the simulated combat plays UD-item-die=add-value with adaptive or overshoot "
+                         "sequencing; re-keep-highest-two and declared are solved exactly "
+                         "(rulesets.uberdrakes.combat)")
     setup, combat = pol.setup, pol.combat
     keys, moves = policy_table(pol)
     init = _state_array([_side_state(k, a) for k, a in zip(setup.kits, setup.acid_against, strict=True)])
