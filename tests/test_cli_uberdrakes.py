@@ -106,6 +106,7 @@ def test_expected_combats_by_hand():
     (("duel", "dragoborne", "a", "b"), 1, "not implemented yet"),
     (("duel", "uberdrakes", "--dragon", "gold", "--vs-dragon", "fire"), 2, "gold"),
     (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--lances", "11"), 2, "--lances"),
+    (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--vs-bonus", "-1"), 2, "--vs-bonus"),
     (("efficiency", "uberdrakes", "--unit", "fire-breth"), 1, "did you mean fire-breath"),
     (("efficiency", "uberdrakes", "--unit", "plate-armor@40"), 1, "1..19"),
     (("whatif", "uberdrakes", "--cost", "plate-armor@2=5"), 1, "X + 1"),

@@ -110,6 +110,11 @@ def test_rulings_that_change_the_game():
     assert rolloff_paid.blood_points == pytest.approx((9.0, 4.0))
 
 
+def test_combat_bonuses_are_never_negative():
+    with pytest.raises(RulesError, match="below 0"):
+        Combat(Side(0, 0), Side(0, -1))
+
+
 def test_a_whole_combat_without_resources_is_the_rolloff():
     c = Combat(Side(1, 0), Side(0, 2))
     out = solve(c)
@@ -363,7 +368,8 @@ def test_declared_with_acid_rain_and_with_dice_joining_the_pool():
 
     c = Combat(initiator_kit=Kit(magic=4, acid_rain=True), defender_kit=Kit(lances=1, shields=1))
     out = solve_from(10, 9, c, DECLARED_OPTIMAL, chosen=(Plan(acid_rain=True), Plan()))
-    assert exactly(out.p_win[1], F(5, 6)) and out.items == pytest.approx((0.0, 2.0)) and out.p_damage[1] == 0.0
+    assert exactly(out.p_win[1], F(5, 6)) and out.p_damage[1] == 0.0
+    assert out.items == pytest.approx((0.0, 2.0))
     both = UberDrakesRulings(counter_sequencing="declared", policy="optimal", item_die="re-keep-highest-two")
     keep = solve_from(10, 8, Combat(defender_kit=Kit(lances=2)), both, pairs=((5, 5), (4, 4)))
     assert exactly(keep.p_win[1], F(3, 36))

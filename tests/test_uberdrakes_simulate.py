@@ -78,3 +78,59 @@ def test_same_seed_same_counts_for_any_threads_and_batches():
     assert np.array_equal(split.counts, one.counts)
     other = simulate_combat(combat, rulings, trials=300_001, seed=6, threads=1, pol=pol)
     assert not np.array_equal(other.counts, one.counts)
+
+
+def test_an_unrolled_concession_in_the_kernel():
+    """No policy of the objectives prefers an unrolled concession, so it is forced here: every combat ends
+    at the roll, two instances of damage (four with the initiator's Windblast, UD-windblast-stack=
+    multiply), even against a ranged initiator (line 327: the loser made no Ranged attack); the defender
+    pays its bonus (UD-concede-total=bonuses), half of it to itself."""
+    from dataclasses import replace
+
+    from rulesets.uberdrakes.combat import Plan
+
+    for blast, damage in ((False, 2), (True, 4)):
+        combat = Combat(Side(0, 2), Side(0, 5), Kit(magic=3, windblast=blast), Kit(lances=1), ranged=True)
+        pol = policy(combat, R)
+        assert pol.outcome.plans[0] == Plan(windblast=blast)
+        pol = replace(pol, unrolled=frozenset(range(0, 40)))
+        run = simulate_combat(combat, R, trials=50_000, seed=4, pol=pol)
+        assert run.outcome()[0, damage, 1] == 50_000
+        assert run.paid()[0, 5 + 64] == 50_000
+        means, _ = run.samples_mean()["blood_points"]
+        assert means == (5.0, 2.0)
+
+
+@pytest.mark.parametrize("name", ["lances and plate, optimal", "acid on a potion, shields",
+                                  "windblast, ranged"])
+def test_the_kernel_and_the_die_by_die_twin_agree_in_distribution(name):
+    """The compiled combat against tests/naive_uberdrakes.py (every die rolled with `random`, every rule
+    applied by the twin itself, the same policy): winner x damage, the loser's paid total and each side's
+    Magic, as histograms (chi-square, p > 1e-4)."""
+    import random
+
+    from naive_uberdrakes import play_combat
+
+    from rulesets.uberdrakes import kernels as K
+    from simcore.stats import chisquare_two_sample
+
+    combat, rulings = SCENARIOS[name]
+    pol = policy(combat, rulings)
+    run = simulate_combat(combat, rulings, trials=300_000, seed=8, pol=pol)
+    rng = random.Random(8)
+    n = 20_000
+    outcome = np.zeros((2, K.DAMAGE_MAX + 1), np.int64)
+    paid = np.zeros((2, K.PAID_BINS), np.int64)
+    magic = np.zeros((2, K.SPENT_BINS), np.int64)
+    for _ in range(n):
+        r = play_combat(rng, pol, rulings)
+        loser = 1 - r.winner
+        outcome[r.winner, r.damage] += 1
+        pays = r.totals[loser] if rulings.bp_total == "final" else r.rolloff[loser]
+        paid[r.winner, pays + K.PAID_OFFSET] += 1
+        for s in (0, 1):
+            magic[s, r.magic[s]] += 1
+    pairs = [(run.outcome().sum(axis=2), outcome), (run.paid(), paid),
+             (run.spent("magic", 0), magic[0]), (run.spent("magic", 1), magic[1])]
+    for ours, twin in pairs:
+        assert chisquare_two_sample(ours, twin).pvalue > 1e-4

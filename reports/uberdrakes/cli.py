@@ -212,9 +212,9 @@ MAX_ITEMS = 10
 @click.option("--rage", type=RAGE, default=0, show_default=True,
               help="The initiator's Rage (temporary included).")
 @click.option("--vs-rage", type=RAGE, default=0, show_default=True, help="The defender's Rage.")
-@click.option("--bonus", type=click.IntRange(-MAX_BONUS, MAX_BONUS), default=0, show_default=True,
+@click.option("--bonus", type=click.IntRange(0, MAX_BONUS), default=0, show_default=True,
               help="The initiator's total bonus (see `roll uberdrakes rolloff` for their sources).")
-@click.option("--vs-bonus", type=click.IntRange(-MAX_BONUS, MAX_BONUS), default=0, show_default=True,
+@click.option("--vs-bonus", type=click.IntRange(0, MAX_BONUS), default=0, show_default=True,
               help="The defender's total bonus.")
 @click.option("--potions", type=WholeNumber(0, MAX_ITEMS), default=0, show_default=True,
               help="The initiator's Rage Potions (drunk before the roll).")

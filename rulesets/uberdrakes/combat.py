@@ -158,6 +158,12 @@ class Combat:
     ranged: bool = False
     may_concede_unrolled: bool = True
 
+    def __post_init__(self) -> None:
+        for name, side in (("initiator", self.initiator), ("defender", self.defender)):
+            if side.bonus < 0:
+                raise RulesError(f"the {name}'s bonus {side.bonus} is below 0: combat bonuses are added, "
+                                 f"never taken away (lines 303-307), and blood points need totals >= 0")
+
     @property
     def kits(self) -> tuple[Kit, Kit]:
         return (self.initiator_kit, self.defender_kit)
@@ -525,7 +531,7 @@ class _Solver:
         combat's)."""
         bonus = self.combat.defender.bonus if defender_bonus is None else defender_bonus
         td = bonus if self.rulings.concede_total == "bonuses" else 0
-        damage = 0 if self.combat.ranged and not self.setup.windblast[0] else 2
+        damage = 2  # the loser made no attack at all: a ranged initiator's attack spares only itself (356)
         if self.setup.windblast[0]:
             damage = 4 if self.rulings.windblast_stack == "multiply" else 2
         return (1.0, 1.0 if damage else 0.0, 0.0, float(damage), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,

@@ -122,7 +122,7 @@ def combat_chunks(keys, moves, bits, params, init, at, cdf, values, guide, unrol
             u = ti - params[P_UNROLLED_LOW]
             if 0 <= u < unrolled.size and unrolled[u] != 0:  # line 313: two instances of damage
                 paid = max(params[P_BONUS_D], 0) if params[P_CONCEDE_BONUSES] else 0
-                damage = 0 if params[P_RANGED] else 2
+                damage = 2
                 if params[P_BLAST_I]:
                     damage = 4 if params[P_BLAST_MULTIPLY] else 2
                 _record(out, c, 0, damage, 1, paid, st, init, params)
