@@ -1064,6 +1064,63 @@ def bench_uberdrakes_game() -> list[Row]:
     return [(label, measured, "< 1 s", seconds < 1.0)]
 
 
+UD_NAIVE_COMBATS = 20_000
+
+
+def bench_uberdrakes_combat() -> list[Row]:
+    """Whole combats by Monte Carlo, 1 thread: the kernel against the plain-Python twin on one combat (the
+    same policy table), in two situations."""
+    from rulesets.uberdrakes.combat import Combat, Kit
+    from rulesets.uberdrakes.exact import Side
+    from rulesets.uberdrakes.rules import UberDrakesRulings
+
+    return [
+        _ud_combat_row("a Lance and a Hide Shield a side, Rage 1 vs 0, greedy (the default policy)",
+                       Combat(Side(1, 0), Side(0, 0), Kit(lances=1, shields=1), Kit(lances=1, shields=1)),
+                       UberDrakesRulings()),
+        _ud_combat_row("the game bench's combat (2 Lances, a Hide Shield and 10 Magic of Plate Armor against "
+                       "a Lance, 2 Hide Shields and 10 Magic of Fire Breath), optimal policy",
+                       Combat(Side(1, 2), Side(0, 3), Kit(lances=2, shields=1, magic=10, plate_armor=True),
+                              Kit(lances=1, shields=2, magic=10, fire_breath=True)),
+                       UberDrakesRulings(policy="optimal"))]
+
+
+def _ud_combat_row(what: str, combat, rulings) -> Row:
+    sys.path.insert(0, str(REPO / "tests"))
+    from naive_uberdrakes import play_combat
+
+    from rulesets.uberdrakes import kernels as K
+    from rulesets.uberdrakes.combat import policy
+    from rulesets.uberdrakes.simulate import combat_args
+    from simcore import runner
+
+    pol = policy(combat, rulings)
+    args = combat_args(pol, rulings)
+
+    def ours(t: int):
+        return runner.run(K.combat_chunks, args, (K.H_SIZE,), t, 1, threads=1)
+
+    ours(1000)
+    rng = random.Random(1)
+
+    def twin():
+        return [play_combat(rng, pol, rulings) for _ in range(UD_NAIVE_COMBATS)]
+
+    trials = calibrated_trials(ours, 10**6)
+    (ours_s, run), (twin_s, _) = best_times([lambda: ours(trials), twin])
+    rate, twin_rate = trials / ours_s, UD_NAIVE_COMBATS / twin_s
+    wins = run.counts[K.H_OUTCOME:K.H_PAID].reshape(2, -1).sum(axis=1)
+    p = wins[0] / trials
+    z = (p - pol.outcome.p_win[0]) / max((p * (1 - p) / trials) ** 0.5, 1e-300)
+    label = (f"UberDrakes whole combat by Monte Carlo, {what}, 1 thread: the kernel (rolloffs drawn from "
+             "exact tables, the exact program's policy looked up move by move, every counterattack die "
+             "rolled) vs the plain-Python twin (tests/naive_uberdrakes.py on `random.Random`, every die "
+             "rolled, the same policy)")
+    measured = (f"{rate / 1e6:.1f} M combats/s; twin {twin_rate / 1e3:.1f} k/s; {rate / twin_rate:.0f}×; "
+                f"P(initiator wins) vs exact: z = {z:+.1f}")
+    return (label, measured, "≥ 5 M/s and ≥ 300×", rate >= 5e6 and rate / twin_rate >= 300 and abs(z) <= 5)
+
+
 # ---------------------------------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------------------------------
@@ -1097,6 +1154,8 @@ BENCHES = (
     Bench("warbound-table", "Warbound exact hit and armor tables vs icepool", bench_warbound_table),
     Bench("uberdrakes-rolloff", "UberDrakes exact rolloff table vs icepool", bench_uberdrakes_rolloff),
     Bench("uberdrakes-game", "UberDrakes counterattack game, optimal, exact", bench_uberdrakes_game),
+    Bench("uberdrakes-combat", "UberDrakes whole combat by Monte Carlo vs plain-Python twin",
+          bench_uberdrakes_combat),
 )
 
 

@@ -41,20 +41,57 @@ H_SIZE = H_MISSED + 1
 KEY_OFFSET = 256
 
 
+# the key's layout: (a + 256) << 48 | (b + 256) << 39 | side 0 << 21 | side 1 << 3 | mover << 2 | first << 1 |
+# overshooting; a side's 18 bits: Lances << 14 | Shields << 10 | Magic << 5 | the five flags (Fire Breath
+# unused << 4 ... Acid Rain waiting << 0). The kernel keeps both sides packed and updates the bits in place.
+SIDE_SHIFT = (21, 3)
+SIDE_BITS = 18  # SIDE_SHIFT[s] == SIDE_SHIFT[0] - SIDE_BITS * s, computed (no tuple indexed at run time)
+F_LANCES, F_SHIELDS, F_MAGIC = 14, 10, 5
+F_FLAG = (4, 3, 2, 1, 0)  # S_FIRE .. S_ACID
+B_FIRE, B_PLATE, B_SHIELD_USED, B_PLATE_USED, B_ACID = F_FLAG
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _pack_side(st, s):
+    side = (st[s, S_LANCES] << F_LANCES) | (st[s, S_SHIELDS] << F_SHIELDS) | (st[s, S_MAGIC] << F_MAGIC)
+    for f in range(S_FIRE, STATE):
+        side |= st[s, f] << F_FLAG[f - S_FIRE]
+    return side
+
+
+@nb.njit(**TRIAL_JIT)
+def pack_states(st):
+    """Both sides' states (int64[2, STATE]) packed as in a key."""
+    return (_pack_side(st, 0) << SIDE_SHIFT[0]) | (_pack_side(st, 1) << (SIDE_SHIFT[0] - SIDE_BITS))
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _key(a, b, packed, mover, first, overshooting):
+    return (np.int64(a + KEY_OFFSET) << 48) | (np.int64(b + KEY_OFFSET) << 39) | packed | (mover << 2) | (
+        first << 1) | overshooting
+
+
 @nb.njit(**TRIAL_JIT)
 def encode(a, b, st, mover, first, overshooting):
-    """The policy key of a state: ``a``, ``b`` the difference of the totals and 0, or the two totals
+    """The policy key of a state: ``a``, ``b`` the difference of the totals and -256, or the two totals
     (objectives of blood points), each within +-255; both sides' states; who moves, who moved first,
-    and whether the mover is ahead and may add more (57 bits)."""
-    key = np.int64(a + KEY_OFFSET)
-    key = (key << 9) | np.int64(b + KEY_OFFSET)
-    for s in range(2):
-        key = (key << 4) | st[s, S_LANCES]
-        key = (key << 4) | st[s, S_SHIELDS]
-        key = (key << 5) | st[s, S_MAGIC]
-        for f in range(S_FIRE, STATE):
-            key = (key << 1) | st[s, f]
-    return (((key << 1) | mover) << 2) | (first << 1) | overshooting
+    and whether the mover is ahead and may add more (57 bits, the layout above)."""
+    return _key(a, b, pack_states(st), mover, first, overshooting)
+
+
+@nb.njit(**JIT)
+def encode_all(a, b, states, mover, first, overshooting):
+    """:func:`encode` of n states at once: int64[n] keys from int64[n] a, b, mover, first, overshooting
+    and int64[n, 2, STATE] states."""
+    out = np.empty(a.size, np.int64)
+    for i in range(a.size):
+        out[i] = encode(a[i], b[i], states[i], mover[i], first[i], overshooting[i])
+    return out
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _field(packed, s, shift, width):
+    return (packed >> (SIDE_SHIFT[0] - SIDE_BITS * s + shift)) & ((1 << width) - 1)
 
 
 _GOLDEN = 0x9E3779B97F4A7C15  # Fibonacci hashing (Knuth, TAOCP 6.4)
@@ -65,134 +102,174 @@ def _slot(key, bits):
     return np.int64((np.uint64(key) * np.uint64(_GOLDEN)) >> np.uint64(64 - bits))
 
 
+MOVE_BITS = 6  # a move code (at most M_PLATE + 31) beside its 57-bit key in one table entry
+
+
 @nb.njit(**JIT)
 def hash_table(keys, moves, bits):
-    """An open-addressing table of the policy (linear probing, 2**bits slots, at most half full): keys
-    int64[2**bits] (-1 empty; a key is never negative) and moves int64[2**bits]."""
+    """An open-addressing table of the policy (linear probing, 2**bits slots, at most half full): int64
+    entries key << MOVE_BITS | move, -1 empty (a key is never negative), one load per probe."""
     size = 1 << bits
-    table_keys = np.full(size, -1, np.int64)
-    table_moves = np.zeros(size, np.int64)
+    table = np.full(size, -1, np.int64)
     for i in range(keys.size):
         h = _slot(keys[i], bits)
-        while table_keys[h] != -1:
+        while table[h] != -1:
             h = (h + 1) & (size - 1)
-        table_keys[h] = keys[i]
-        table_moves[h] = moves[i]
-    return table_keys, table_moves
+        table[h] = (keys[i] << MOVE_BITS) | moves[i]
+    return table
 
 
 @nb.njit(inline="always", **TRIAL_JIT)
-def _lookup(table_keys, table_moves, bits, key):
+def _lookup(table, bits, key):
     """The move of ``key``, or -1 when the table does not hold it."""
     mask = (1 << bits) - 1
     h = _slot(key, bits)
-    while table_keys[h] != key:
-        if table_keys[h] == -1:
-            return -1
+    while True:
+        entry = table[h]
+        if entry == -1:
+            return np.int64(-1)
+        if entry >> MOVE_BITS == key:
+            return entry & ((1 << MOVE_BITS) - 1)
         h = (h + 1) & mask
-    return table_moves[h]
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _spent_out(packed, s, fire_cost):
+    """Whether side s has nothing it could still use: no Lance, no Hide Shield, no Fire Breath it can pay
+    for, no Plate Armor it can pay for (X >= 1 costs 2)."""
+    magic = _field(packed, s, F_MAGIC, 5)
+    return (_field(packed, s, F_LANCES, 4) == 0 and _field(packed, s, F_SHIELDS, 4) == 0
+            and (_field(packed, s, B_FIRE, 1) == 0 or magic < fire_cost)
+            and (_field(packed, s, B_PLATE, 1) == 0 or magic < 2))
 
 
 @nb.njit(**TRIAL_JIT)
-def _record(out, c, winner, damage, unrolled, paid, st, init, params):
+def _record(out, c, winner, damage, unrolled, paid, packed, init, params):
     out[c, H_OUTCOME + (winner * (DAMAGE_MAX + 1) + damage) * 2 + unrolled] += 1
     slot = min(max(paid + PAID_OFFSET, 0), PAID_BINS - 1)
     out[c, H_PAID + winner * PAID_BINS + slot] += 1
+    # what was spent; nothing spent is left to _zeros (fewer writes to the same few counters)
     for s in range(2):
-        magic = params[P_PRE_MAGIC_I + s] + init[s, S_MAGIC] - st[s, S_MAGIC]
-        out[c, H_SPENT + s * SPENT_BINS + min(magic, SPENT_BINS - 1)] += 1
-        out[c, H_SPENT + (2 + s) * SPENT_BINS + init[s, S_LANCES] - st[s, S_LANCES]] += 1
-        out[c, H_SPENT + (4 + s) * SPENT_BINS + init[s, S_SHIELDS] - st[s, S_SHIELDS]] += 1
+        magic = params[P_PRE_MAGIC_I + s] + init[s, S_MAGIC] - _field(packed, s, F_MAGIC, 5)
+        if magic:
+            out[c, H_SPENT + s * SPENT_BINS + min(magic, SPENT_BINS - 1)] += 1
+        lances = init[s, S_LANCES] - _field(packed, s, F_LANCES, 4)
+        if lances:
+            out[c, H_SPENT + (2 + s) * SPENT_BINS + lances] += 1
+        shields = init[s, S_SHIELDS] - _field(packed, s, F_SHIELDS, 4)
+        if shields:
+            out[c, H_SPENT + (4 + s) * SPENT_BINS + shields] += 1
+
+
+@nb.njit(**TRIAL_JIT)
+def _zeros(out, c, trials):
+    """Each spent histogram's count of nothing spent: the chunk's trials less the others."""
+    for k in range(6):
+        at = H_SPENT + k * SPENT_BINS
+        others = 0
+        for i in range(1, SPENT_BINS):
+            others += out[c, at + i]
+        out[c, at] = trials - others
 
 
 @nb.njit(**JIT)
-def combat_chunks(keys, moves, bits, params, init, at, cdf, values, guide, unrolled, seed, first_chunk,
+def combat_chunks(table, bits, params, init, at, cdf, values, guide, unrolled, seed, first_chunk,
                   total_trials, chunk_trials, out):
-    """Whole combats, counted in ``out[c, H_SIZE]`` (the layout above). ``keys``, ``moves``, ``bits``:
-    the policy's :func:`hash_table`; ``params`` int64[N_PARAMS]; ``init`` int64[2, STATE]: both sides'
+    """Whole combats, counted in ``out[c, H_SIZE]`` (the layout above). ``table``, ``bits``: the policy's
+    :func:`hash_table`; ``params`` int64[N_PARAMS]; ``init`` int64[2, STATE]: both sides'
     states after the plans; ``at`` int64[6]: the initiator's and the defender's rolloff tables (table
     start, guide start, guide bits each) in ``cdf``, ``values``, ``guide``; ``unrolled`` int8[n]: the
     defender concedes unrolled against initiator total ``P_UNROLLED_LOW + i``."""
-    st = np.empty((2, STATE), np.int64)
+    start = pack_states(init)
+    absolute = params[P_ABSOLUTE] != 0
+    overshoot = params[P_OVERSHOOT] != 0
+    ties_initiator = params[P_TIES_INITIATOR] != 0
+    acid_spells = params[P_ACID_SPELLS] != 0
     for c in range(out.shape[0]):
         stream, trials = chunk_stream(seed, first_chunk + c, total_trials, chunk_trials)
         for _ in range(trials):
-            st[:, :] = init
+            packed = start
             ti = guide_pick(next_u64(stream), cdf, values, guide, at[0], at[1], at[2]) + params[P_BONUS_I]
             u = ti - params[P_UNROLLED_LOW]
-            if 0 <= u < unrolled.size and unrolled[u] != 0:  # line 313: two instances of damage
+            if 0 <= u < unrolled.size and unrolled[u] != 0:  # lines 313, 331: two instances of damage
                 paid = max(params[P_BONUS_D], 0) if params[P_CONCEDE_BONUSES] else 0
                 damage = 2
                 if params[P_BLAST_I]:
                     damage = 4 if params[P_BLAST_MULTIPLY] else 2
-                _record(out, c, 0, damage, 1, paid, st, init, params)
+                _record(out, c, 0, damage, 1, paid, packed, init, params)
                 continue
             td = guide_pick(next_u64(stream), cdf, values, guide, at[3], at[4], at[5]) + params[P_BONUS_D]
             rolled_i, rolled_d = ti, td
-            mover = 1 if ti >= td else 0  # the initiator wins ties (line 315)
+            mover = np.int64(1 if ti >= td else 0)  # the initiator wins ties (line 315)
             first = mover
-            over = 0
+            over = np.int64(0)
             winner = -1
             while winner < 0:
-                if params[P_ABSOLUTE]:
-                    key = encode(ti, td, st, mover, first, over)
-                else:
-                    key = encode(ti - td, -KEY_OFFSET, st, mover, first, over)
-                move = _lookup(keys, moves, bits, key)
-                if move < 0:
-                    out[c, H_MISSED] += 1
-                    winner = 1 - mover
-                    break
                 me = mover
+                if _spent_out(packed, me, params[P_FIRE_COST_I + me]):
+                    move = np.int64(M_NONE)  # nothing left to use: every policy concedes or hands over
+                else:
+                    if absolute:
+                        key = _key(ti, td, packed, mover, first, over)
+                    else:
+                        key = _key(ti - td, -KEY_OFFSET, packed, mover, first, over)
+                    move = _lookup(table, bits, key)
+                    if move < 0:
+                        out[c, H_MISSED] += 1
+                        winner = 1 - mover
+                        break
                 if move == M_NONE:
                     if over:  # ahead: hand over
-                        mover, over = 1 - me, 0
+                        mover, over = 1 - me, np.int64(0)
                     else:  # behind: concede
                         winner = 1 - me
                     continue
-                destroyed = st[me, S_ACID] != 0 and (move <= M_SHIELD or params[P_ACID_SPELLS] != 0)
+                base = SIDE_SHIFT[0] - SIDE_BITS * me
+                destroyed = (packed >> (base + B_ACID)) & 1 != 0 and (move <= M_SHIELD or acid_spells)
                 add = 0
                 if move == M_LANCE:
-                    st[me, S_LANCES] -= 1
+                    packed -= np.int64(1) << (base + F_LANCES)
                     add = roll_die(stream, 6)
                 elif move == M_SHIELD:
-                    st[me, S_SHIELDS] -= 1
+                    packed -= np.int64(1) << (base + F_SHIELDS)
                     if not destroyed:
-                        st[me, S_SHIELD_USED] = 1
+                        packed |= np.int64(1) << (base + B_SHIELD_USED)
                     add = roll_die(stream, 6)
                 elif move == M_FIRE:
-                    st[me, S_MAGIC] -= params[P_FIRE_COST_I + me]
-                    st[me, S_FIRE] = 0
+                    packed -= params[P_FIRE_COST_I + me] << (base + F_MAGIC)
+                    packed &= ~(np.int64(1) << (base + B_FIRE))
                     add = roll_die(stream, 6)
                 else:
                     x = move - M_PLATE
-                    st[me, S_MAGIC] -= x + 1
-                    st[me, S_PLATE] = 0
+                    packed -= (x + 1) << (base + F_MAGIC)
+                    packed &= ~(np.int64(1) << (base + B_PLATE))
                     if not destroyed:
-                        st[me, S_PLATE_USED] = 1
+                        packed |= np.int64(1) << (base + B_PLATE_USED)
                     add = x
                 if destroyed:  # Acid Rain: used up, no effect (line 440)
-                    st[me, S_ACID] = 0
+                    packed &= ~(np.int64(1) << (base + B_ACID))
                     add = 0
                 if me == 0:
                     ti += add
                 else:
                     td += add
                 mine = ti - td if me == 0 else td - ti
-                if mine > 0 or (mine == 0 and me == 0 and params[P_TIES_INITIATOR] != 0):
-                    if params[P_OVERSHOOT]:
-                        over = 1
+                if mine > 0 or (mine == 0 and me == 0 and ties_initiator):
+                    if overshoot:
+                        over = np.int64(1)
                     else:
-                        mover, over = 1 - me, 0
+                        mover, over = 1 - me, np.int64(0)
                 else:
-                    over = 0
+                    over = np.int64(0)
             loser = 1 - winner
             blast = params[P_BLAST_I + winner]
-            spared = (st[winner, S_SHIELD_USED] != 0 or st[winner, S_PLATE_USED] != 0
+            wbase = SIDE_SHIFT[0] - SIDE_BITS * winner
+            spared = (((packed >> (wbase + B_SHIELD_USED)) | (packed >> (wbase + B_PLATE_USED))) & 1 != 0
                       or (params[P_RANGED] != 0 and loser == 0))
             damage = 0 if spared and not blast else (2 if blast else 1)
             if params[P_BP_ROLLOFF]:
                 paid = rolled_i if loser == 0 else rolled_d
             else:
                 paid = ti if loser == 0 else td
-            _record(out, c, winner, damage, 0, paid, st, init, params)
+            _record(out, c, winner, damage, 0, paid, packed, init, params)
+        _zeros(out, c, trials)

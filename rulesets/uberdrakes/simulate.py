@@ -29,15 +29,22 @@ def _state_array(states) -> np.ndarray:
 
 def policy_table(pol: Policy) -> tuple[np.ndarray, np.ndarray]:
     """(keys int64[k] sorted, moves int64[k]): every decision of the policy, keyed by kernels.encode."""
-    keys, moves = [], []
-    for (diff, totals, states, mover, first, over), move in pol.decisions.items():
-        a, b = (totals if pol.absolute else (diff, -K.KEY_OFFSET))
-        if not (-K.KEY_OFFSET < a < K.KEY_OFFSET and -K.KEY_OFFSET <= b < K.KEY_OFFSET):
-            raise RulesError("totals beyond +-255 cannot be simulated")
-        keys.append(K.encode(a, b, _state_array(states), int(mover), int(first), int(over)))
-        moves.append(K.M_NONE if move is None else
-                     K.M_PLATE + move[1] if move[0] == PLATE else _MOVE[move[0]])
-    keys_a, moves_a = np.array(keys, np.int64), np.array(moves, np.int64)
+    n = len(pol.decisions)
+    items = list(pol.decisions.items())
+    ab = np.array([totals if pol.absolute else (diff, -K.KEY_OFFSET) for (diff, totals, *_), _ in items],
+                  np.int64).reshape(n, 2)
+    a, b = ab[:, 0].copy(), ab[:, 1].copy()
+    who = np.array([k[3:] for k, _ in items], np.int64).reshape(n, 3).T.copy()
+    states = np.array([k[2] for k, _ in items], np.int64).reshape(n, 2, K.STATE)
+    moves = [K.M_NONE if move is None else K.M_PLATE + move[1] if move[0] == PLATE else _MOVE[move[0]]
+             for _, move in items]
+    if n and (np.abs(a).max() >= K.KEY_OFFSET or b.max() >= K.KEY_OFFSET or b.min() < -K.KEY_OFFSET):
+        raise RulesError("totals beyond +-255 cannot be simulated")
+    for field, high in _LIMITS:
+        if n and states[:, :, field].max() > high:
+            raise RulesError(f"a combat with more than {high} of a resource cannot be simulated")
+    keys = K.encode_all(a, b, states, who[0], who[1], who[2])
+    keys_a, moves_a = keys, np.array(moves, np.int64)
     order = np.argsort(keys_a, kind="stable")
     keys_a, moves_a = keys_a[order], moves_a[order]
     if np.any(keys_a[1:] == keys_a[:-1]):
@@ -81,8 +88,9 @@ def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     guide = np.concatenate([t[3] for t in tables])
     at = np.array([0, 0, tables[0][0], tables[0][1].size, tables[0][3].size, tables[1][0]], np.int64)
     bits = max(4, int(2 * keys.size - 1).bit_length())  # at most half full
-    table_keys, table_moves = K.hash_table(keys, moves, bits)
-    return table_keys, table_moves, np.int64(bits), params, init, at, cdf, values, guide, unrolled
+    if moves.size and moves.max() >= 1 << K.MOVE_BITS:
+        raise RulesError(f"Plate Armor's X above {(1 << K.MOVE_BITS) - 1 - K.M_PLATE} cannot be simulated")
+    return K.hash_table(keys, moves, bits), np.int64(bits), params, init, at, cdf, values, guide, unrolled
 
 
 @dataclass(frozen=True)
