@@ -110,84 +110,37 @@ def _table(name: str, rulings, fmt, output, plot) -> None:
         t.plot_table(name, report, plot)
 
 
-@table_uberdrakes.command("rolloff")
-@ruling_option
-@output_options
-def table_rolloff(rulings, fmt, output, plot):
-    """P(the initiator wins the rolloff) for Rage 0..4 against 0..4 and bonus differences -6..+6; --plot
-    draws it as a heatmap.
-
-    Example: balance table uberdrakes rolloff --plot rolloff.png
-    """
-    _table("rolloff", rulings, fmt, output, plot)
-
-
-@table_uberdrakes.command("furnace")
-@ruling_option
-@output_options
-def table_furnace(rulings, fmt, output, plot):
-    """P(an opponent gains a Fatigue) by the Magic spent on a Furnace, 8..12.
-
-    Example: balance table uberdrakes furnace --format markdown
-    """
-    _table("furnace", rulings, fmt, output, plot)
+#: The standard tables: name -> help (the text before the example) and the example's options.
+TABLES = {
+    "rolloff": ("P(the initiator wins the rolloff) for Rage 0..4 against 0..4 and bonus differences -6..+6; "
+                "--plot draws it as a heatmap.", "--plot rolloff.png"),
+    "resources": ("What each item, spell and dragon adds to a combat against an opponent holding nothing "
+                  "(gain in P(win), blood points, damage), per Magic or coin, over a stated grid of Rage and "
+                  "bonuses; exact.", "--ruling UD-policy=optimal"),
+    "furnace": ("P(an opponent gains a Fatigue) by the Magic spent on a Furnace, 8..12.",
+                "--format markdown"),
+    "blood-points": ("Expected plain combats to afford each of the first four Victory Points, as initiator "
+                     "and defender.", "--ruling UD-vp-escalation=per-exchange"),
+    "turn-order": ("Turn order for 2..6 players: P(a tie for the highest 2d6), the tie-breaks "
+                   "(UD-turn-order-ties) and P(each seat goes first).", "--ruling UD-turn-order-ties=2d6"),
+    "caves": ("Coins from the Caves (UD-caves): one entry, 1..5 rounds of visits, and P(affording each item "
+              "price).", "--ruling UD-caves=3"),
+    "urn": ("The Ancient Urn's 1d6 Magic and P(it alone pays for each combat spell).", "--format csv"),
+}
 
 
-@table_uberdrakes.command("blood-points")
-@ruling_option
-@output_options
-def table_blood_points(rulings, fmt, output, plot):
-    """Expected plain combats to afford each of the first four Victory Points, as initiator and defender.
+def _table_command(name: str, text: str, example: str) -> click.Command:
+    @ruling_option
+    @output_options
+    def command(rulings, fmt, output, plot):
+        _table(name, rulings, fmt, output, plot)
 
-    Example: balance table uberdrakes blood-points --ruling UD-vp-escalation=per-exchange
-    """
-    _table("blood-points", rulings, fmt, output, plot)
-
-
-@table_uberdrakes.command("resources")
-@ruling_option
-@output_options
-def table_resources(rulings, fmt, output, plot):
-    """What each item, spell and dragon adds to a combat against an opponent holding nothing (gain in
-    P(win), blood points, damage), per Magic or coin, over a stated grid of Rage and bonuses; exact.
-
-    Example: balance table uberdrakes resources --ruling UD-policy=optimal
-    """
-    _table("resources", rulings, fmt, output, plot)
+    command.__doc__ = f"{text}\n\nExample: balance table uberdrakes {name} {example}"
+    return click.command(name)(command)
 
 
-@table_uberdrakes.command("turn-order")
-@ruling_option
-@output_options
-def table_turn_order(rulings, fmt, output, plot):
-    """Turn order for 2..6 players: P(a tie for the highest 2d6), the tie-breaks (UD-turn-order-ties) and
-    P(each seat goes first).
-
-    Example: balance table uberdrakes turn-order --ruling UD-turn-order-ties=2d6
-    """
-    _table("turn-order", rulings, fmt, output, plot)
-
-
-@table_uberdrakes.command("caves")
-@ruling_option
-@output_options
-def table_caves(rulings, fmt, output, plot):
-    """Coins from the Caves (UD-caves): one entry, 1..5 rounds of visits, and P(affording each item price).
-
-    Example: balance table uberdrakes caves --ruling UD-caves=3
-    """
-    _table("caves", rulings, fmt, output, plot)
-
-
-@table_uberdrakes.command("urn")
-@ruling_option
-@output_options
-def table_urn(rulings, fmt, output, plot):
-    """The Ancient Urn's 1d6 Magic and P(it alone pays for each combat spell).
-
-    Example: balance table uberdrakes urn --format csv
-    """
-    _table("urn", rulings, fmt, output, plot)
+for _name, (_text, _example) in TABLES.items():
+    table_uberdrakes.add_command(_table_command(_name, _text, _example))
 
 
 DRAGONS = ("fire", "water", "earth", "wind", "lightning", "metal")
