@@ -177,8 +177,9 @@ def combat_chunks(table, bits, params, init, at, cdf, values, guide, unrolled, s
                   total_trials, chunk_trials, out):
     """Whole combats, counted in ``out[c, H_SIZE]`` (the layout above). ``table``, ``bits``: the policy's
     :func:`hash_table`; ``params`` int64[N_PARAMS]; ``init`` int64[2, STATE]: both sides'
-    states after the plans; ``at`` int64[6]: the initiator's and the defender's rolloff tables (table
-    start, guide start, guide bits each) in ``cdf``, ``values``, ``guide``; ``unrolled`` int8[n]: the
+    states after the plans; ``at`` int64[10]: the initiator's and the defender's rolloff tables (table
+    start, guide start, guide bits each) and their joint table (the same and the defender's bits) in
+    ``cdf``, ``values``, ``guide``; ``unrolled`` int8[n]: the
     defender concedes unrolled against initiator total ``P_UNROLLED_LOW + i``."""
     start = pack_states(init)
     absolute = params[P_ABSOLUTE] != 0
@@ -189,7 +190,13 @@ def combat_chunks(table, bits, params, init, at, cdf, values, guide, unrolled, s
         stream, trials = chunk_stream(seed, first_chunk + c, total_trials, chunk_trials)
         for _ in range(trials):
             packed = start
-            ti = guide_pick(next_u64(stream), cdf, values, guide, at[0], at[1], at[2]) + params[P_BONUS_I]
+            if unrolled.size == 0:  # both totals with one word (the defender never concedes unrolled)
+                both = guide_pick(next_u64(stream), cdf, values, guide, at[6], at[7], at[8])
+                ti = (both >> at[9]) + params[P_BONUS_I]
+                td = (both & ((1 << at[9]) - 1)) + params[P_BONUS_D]
+            else:
+                ti = guide_pick(next_u64(stream), cdf, values, guide, at[0], at[1], at[2]) + params[P_BONUS_I]
+                td = -1
             u = ti - params[P_UNROLLED_LOW]
             if 0 <= u < unrolled.size and unrolled[u] != 0:  # lines 313, 331: two instances of damage
                 paid = max(params[P_BONUS_D], 0) if params[P_CONCEDE_BONUSES] else 0
@@ -198,7 +205,8 @@ def combat_chunks(table, bits, params, init, at, cdf, values, guide, unrolled, s
                     damage = 4 if params[P_BLAST_MULTIPLY] else 2
                 _record(out, c, 0, damage, 1, paid, packed, init, params)
                 continue
-            td = guide_pick(next_u64(stream), cdf, values, guide, at[3], at[4], at[5]) + params[P_BONUS_D]
+            if unrolled.size != 0:
+                td = guide_pick(next_u64(stream), cdf, values, guide, at[3], at[4], at[5]) + params[P_BONUS_D]
             rolled_i, rolled_d = ti, td
             mover = np.int64(1 if ti >= td else 0)  # the initiator wins ties (line 315)
             first = mover

@@ -55,7 +55,7 @@ def policy_table(pol: Policy) -> tuple[np.ndarray, np.ndarray]:
 def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     """The leading arguments of kernels.combat_chunks for a policy."""
     from rulesets.uberdrakes.combat import _side_state
-    from simcore.sampling import guide_table
+    from simcore.sampling import TablePack, guide_table, joint_table
 
     if rulings.item_die != "add-value" or rulings.counter_sequencing == "declared":
         raise RulesError("the simulated combat plays UD-item-die=add-value with adaptive or overshoot "
@@ -82,11 +82,14 @@ def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     params[K.P_FIRE_COST_I], params[K.P_FIRE_COST_D] = (k.fire_breath_cost for k in setup.kits)
     params[K.P_PRE_MAGIC_I], params[K.P_PRE_MAGIC_D] = (int(s[0]) for s in setup.pre_spent)
     params[K.P_UNROLLED_LOW] = low
-    tables = [guide_table(dice_total_pmf(r)) for r in setup.rage]
-    cdf = np.concatenate([t[1] for t in tables])
-    values = np.concatenate([t[2] for t in tables])
-    guide = np.concatenate([t[3] for t in tables])
-    at = np.array([0, 0, tables[0][0], tables[0][1].size, tables[0][3].size, tables[1][0]], np.int64)
+    pack = TablePack()
+    ri, rd = (dice_total_pmf(r) for r in setup.rage)
+    first = pack.place("initiator", 0, guide_table(ri))
+    second = pack.place("defender", 0, guide_table(rd))
+    w, joint = joint_table(np.outer(ri, rd))  # both totals with one word when no concession can come between
+    both = pack.place("both", w, joint)
+    cdf, values, guide = pack.arrays()
+    at = np.array([*first[:3], *second[:3], *both], np.int64)
     bits = max(4, int(2 * keys.size - 1).bit_length())  # at most half full
     if moves.size and moves.max() >= 1 << K.MOVE_BITS:
         raise RulesError(f"Plate Armor's X above {(1 << K.MOVE_BITS) - 1 - K.M_PLATE} cannot be simulated")
