@@ -108,6 +108,14 @@ def test_expected_combats_by_hand():
     (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--lances", "11"), 2, "--lances"),
     (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--vs-bonus", "-1"), 2, "--vs-bonus"),
     (("efficiency", "uberdrakes", "--unit", "fire-breth"), 1, "did you mean fire-breath"),
+    (("duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--spell", "plate-armor", "--vs-dragon",
+      "metal"), 1, "Metal dragon's spell"),
+    (("duel", "uberdrakes", "--dragon", "fire", "--magic", "3", "--spell", "fire-breath", "--vs-dragon",
+      "metal"), 1, "holds 3"),
+    (("duel", "uberdrakes", "--dragon", "metal", "--magic", "1", "--spell", "plate-armor", "--vs-dragon",
+      "fire"), 1, "at least 2"),
+    (("duel", "uberdrakes", "--dragon", "fire", "--magic", "9", "--spell", "furnace", "--vs-dragon", "metal"),
+     1, "does not act"),
     (("efficiency", "uberdrakes", "--unit", "plate-armor@40"), 1, "1..19"),
     (("whatif", "uberdrakes", "--cost", "plate-armor@2=5"), 1, "X + 1"),
     (("whatif", "uberdrakes", "--cost", "fire-breath=2.5"), 2, "whole number"),
@@ -147,6 +155,15 @@ def test_duel_solves_the_combat_under_both_policies(capsys):
     assert blast.loc["damage instances dealt, initiator", "greedy"] == pytest.approx(
         2 * plain.loc["damage instances dealt, initiator", "greedy"])
     assert blast.loc["Magic spent, initiator", "greedy"] == 3.0
+    # --spell keeps only the named spells: Fire Breath is the Fire dragon's one combat spell, so naming it
+    # changes nothing
+    named = _csv(capsys, "duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--spell", "fire-breath",
+                 "--vs-dragon", "metal").set_index("measure")
+    every = _csv(capsys, "duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--vs-dragon", "metal")
+    assert named.equals(every.set_index("measure"))
+    code, out, err = run(capsys, "duel", "uberdrakes", "--dragon", "water", "--magic", "4", "--spell",
+                         "acid-rain", "--vs-dragon", "fire", "--vs-magic", "4", "--vs-spell", "Fire Breath")
+    assert code == 0, err
     # and the plans are reported
     code, out, err = run(capsys, "duel", "uberdrakes", "--dragon", "water", "--magic", "4", "--vs-dragon",
                          "fire", "--vs-potions", "2")

@@ -58,9 +58,10 @@ def roll(kind: str = "rolloff", *, rage: int = 0, vs_rage: int = 0, bonus: int =
 def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, vs_lances: int = 0,
          shields: int = 0, vs_shields: int = 0, potions: int = 0, vs_potions: int = 0, rage: int = 0,
          vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0, ranged: bool = False, rulings=(),
-         catalogs=()) -> Report:
+         catalogs=(), spells=None, vs_spells=None) -> Report:
     """One combat of dragon ``a`` (the initiator) against dragon ``b``, solved exactly under the greedy and
-    the optimal policy side by side; each dragon brings its spells, items at the catalog's prices."""
+    the optimal policy side by side; each dragon brings its combat spells (or only ``spells``), items at
+    the catalog's prices."""
     from reports.uberdrakes.tables import combat_report
     from rulesets.uberdrakes import catalog as catalog_io
     from rulesets.uberdrakes.combat import Combat, kit_for, solve
@@ -69,8 +70,10 @@ def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, 
     in_force = _in_force(rulings)
     cat = catalog_io.load(user_paths=tuple(catalogs))
     names = (cat.dragon(a).key, cat.dragon(b).key)
-    kit = kit_for(cat, names[0], magic=magic, lances=lances, shields=shields, potions=potions)
-    vs_kit = kit_for(cat, names[1], magic=vs_magic, lances=vs_lances, shields=vs_shields, potions=vs_potions)
+    kit = kit_for(cat, names[0], magic=magic, lances=lances, shields=shields, potions=potions,
+                  spells=spells)
+    vs_kit = kit_for(cat, names[1], magic=vs_magic, lances=vs_lances, shields=vs_shields, potions=vs_potions,
+                     spells=vs_spells)
     combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged)
     outcomes = {p: solve(combat, replace(in_force, policy=p)) for p in ("greedy", "optimal")}
 

@@ -83,11 +83,28 @@ class Kit:
         whole_number("Magic", self.magic, 0, MAX_MAGIC)
 
 
+#: The spells the combat plays (the others act outside a combat, or are priced elsewhere).
+COMBAT_SPELLS = ("fire-breath", "plate-armor", "acid-rain", "windblast")
+
+
 def kit_for(catalog, dragon: str, *, magic: int = 0, lances: int = 0, shields: int = 0,
-            potions: int = 0) -> Kit:
+            potions: int = 0, spells: Sequence[str] | None = None) -> Kit:
     """A side's Kit: its dragon's combat spells at the catalog's Magic costs (Fire Breath, Plate Armor,
-    Acid Rain, Windblast), and items at the catalog's prices (UD-objective's spend; illustrative)."""
+    Acid Rain, Windblast), and items at the catalog's prices (UD-objective's spend; illustrative).
+    ``spells``: only these of its spells (each must be the dragon's, a combat spell, and affordable)."""
     known = {s.key: s for s in catalog.spells_of(dragon)}
+    if spells is not None:
+        chosen = {}
+        for name in spells:
+            spell = catalog.spell_of(dragon, name)  # another dragon's spell: a one-line error
+            if spell.key not in COMBAT_SPELLS:
+                raise RulesError(f"{spell.name} does not act in a combat's rolloff or counterattack; the "
+                                 f"combat plays {', '.join(COMBAT_SPELLS)}")
+            if spell.cost_min > magic:
+                raise RulesError(f"{spell.name} costs {spell.cost_label} Magic (at least {spell.cost_min}); "
+                                 f"this side holds {magic}")
+            chosen[spell.key] = spell
+        known = chosen
 
     def cost(key: str, printed: int) -> int:
         return int(known[key].cost) if key in known and known[key].cost is not None else printed
