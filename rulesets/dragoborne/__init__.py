@@ -1,21 +1,15 @@
-"""Dragoborne (seed 001). Rulings only; the mechanics are not implemented yet."""
+"""Dragoborne (seed 001): three dice as Dragoshields or Dragocross, forts and barriers, 50-card decks.
+
+The package imports its rulings only: the command tree lists them without loading numpy. The mechanics are
+being built (rulesets/dragoborne/dice.py has the dice conditions); the balance layer is not implemented yet.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from rulesets.base import Ruleset
+from rulesets.dragoborne.rules import DragoborneRulings
 
-from rulesets.base import Ruleset, Rulings, parse_int_range, ruling
-
-
-@dataclass(frozen=True)
-class DragoborneRulings(Rulings):
-    """Defaults for the Dragoborne text that can be read more than one way (../shared/RULES.md §5)."""
-
-    die: int = ruling(
-        "DG-die", 6, accepted="a whole number of faces from 2 to 100",
-        meaning="faces of the three dice (the guide never names the die size; default six-sided, 1..6)",
-        source="seed 001, Dice Step", parse=parse_int_range(2, 100))
-
+__all__ = ["RULESET", "DragoborneRulings"]
 
 RULESET = Ruleset(
     name="dragoborne", title="Dragoborne", seed="001", rulings=DragoborneRulings, implemented=False,

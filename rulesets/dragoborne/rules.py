@@ -1,0 +1,68 @@
+"""Dragoborne's rulings and constants (seed 001; ../shared/RULES.md §5).
+
+Pure Python: the command tree imports this module to list the rulings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ruling
+
+#: Dice a player owns, in its banners' colours (lines 145-149).
+DICE = 3
+#: "white" in a card's icon: any colour (lines 15, 19, 282).
+ANY_COLOUR = "white"
+
+
+@dataclass(frozen=True)
+class DragoborneRulings(Rulings):
+    """Defaults for the Dragoborne text that can be read more than one way (../shared/RULES.md §5)."""
+
+    die: int = ruling(
+        "DG-die", 6, accepted="a whole number of faces from 2 to 100",
+        meaning="faces of the three dice, 1..N (the guide never names the die size; default six-sided)",
+        source="seed 001, Dice Step (line 186)", parse=parse_int_range(2, 100))
+    reroll_assigned: str = ruling(
+        "DG-reroll-assigned", "unassigned-only", accepted="unassigned-only|all-keep|all-return",
+        meaning="which dice the Dice Step rolls (\"rolling all your dice\", line 186): only the unassigned "
+                "ones in the Dice Zone (line 131), the assigned ones keeping their values; all-keep: every "
+                "die is rolled and assigned ones stay assigned at the new value; all-return: every die comes "
+                "back to the Dice Zone and is rolled",
+        source="seed 001, lines 131, 186, 243",
+        parse=parse_choice("unassigned-only", "all-keep", "all-return"))
+    shield_persist: bool = ruling(
+        "DG-shield-persist", True, accepted="true|false",
+        meaning="damage to a dragoshield carries over to later turns (the End Phase clears damage \"on all "
+                "creatures\" only, line 255); false: it is cleared like a creature's",
+        source="seed 001, lines 243, 255", parse=parse_bool)
+    condition_dice: str = ruling(
+        "DG-condition-dice", "any", accepted="any|unassigned",
+        meaning="which dice meet a card's DICE X-Y (\"when you have a die of the specified color with a "
+                "value within the specified range\", line 282): any of the player's dice at its current "
+                "value, or only the unassigned ones",
+        source="seed 001, line 282", parse=parse_choice("any", "unassigned"))
+    shield_stack: str = ruling(
+        "DG-shield-stack", "one", accepted="one|stack",
+        meaning="dragoshields per fort: one (the text always says \"the dragoshield\"), or several stacked",
+        source="seed 001, lines 15, 215, 238", parse=parse_choice("one", "stack"))
+    cross_die: str = ruling(
+        "DG-cross-die", "return", accepted="return|discard",
+        meaning="a dragocross die whose creature leaves play: back to the Dice Zone, or to the discard pile "
+                "(as a destroyed dragoshield's, line 215)",
+        source="seed 001, lines 19, 215, 217", parse=parse_choice("return", "discard"))
+    first_turn: str = ruling(
+        "DG-first-turn", "game-turn-1", accepted="game-turn-1|each-player-first",
+        meaning="\"There is no combat phase on turn 1\" (line 233): only the first player's first turn, or "
+                "each player's first turn",
+        source="seed 001, line 233", parse=parse_choice("game-turn-1", "each-player-first"))
+    fort_burst: str = ruling(
+        "DG-fort-burst", "burst-or-hand", accepted="burst-or-hand|burst-and-hand",
+        meaning="a barrier broken by an attack: its Fort Burst may be played, \"If not, add it to your "
+                "hand\" (line 246); burst-and-hand: it goes to hand as well (\"the barrier card being put to "
+                "hand\", line 288)",
+        source="seed 001, lines 246, 288", parse=parse_choice("burst-or-hand", "burst-and-hand"))
+    summoning_sickness: bool = ruling(
+        "DG-summoning-sickness", False, accepted="true|false",
+        meaning="whether a creature summoned this turn may not attack (no rule says so: default false)",
+        source="seed 001, lines 226-238", parse=parse_bool)
