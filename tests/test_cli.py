@@ -275,7 +275,7 @@ BAD = [
      "/no/such/dir"),
     (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--output", "/tmp"), 2, "directory"),
     (("roll", "drakerz", "--dice", "5"), 2, "drakerys"),
-    (("roll", "dragoborne"), 1, "not implemented yet"),
+    (("units", "dragoborne"), 1, "not implemented yet"),
     (("table", "dragoborne", "odds"), 1, "not implemented yet"),
     (("table", "drakerys", "nosuchtable"), 2, "nosuchtable"),
     (("table", "drakerys", "action", "--max-dice", "0"), 2, "--max-dice"),

@@ -22,7 +22,7 @@ from rulesets.base import OptionError, RulesError
 
 #: The games with a command line. Adding a game is one name here (and its two packages); a game whose
 #: ruleset does not fulfil the contract yet (``implemented`` False) gets its own commands only.
-GAMES = ("drakerys", "dragonbond", "warbound", "uberdrakes")
+GAMES = ("drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -1,5 +1,6 @@
-"""UberDrakes on the command line: `roll uberdrakes rolloff` and `table uberdrakes` (rolloff, furnace,
-blood-points), exact. The counterattack game, duels and the balance layer are not built yet.
+"""UberDrakes on the command line: `roll uberdrakes rolloff`, `table uberdrakes …` (seven exact tables),
+`duel uberdrakes` (one combat, greedy and optimal) and `units uberdrakes`; the balance verbs come from the
+contract (reports.cli.balance).
 
 The reports (numpy) are imported when a command runs, not when the tree is built.
 """

@@ -1,0 +1,46 @@
+"""Dragoborne for the Python API (reports.api): its rolls as Reports; the command line calls the same
+functions."""
+
+from __future__ import annotations
+
+from reports.formats import Report
+from rulesets.base import OptionError
+from rulesets.dragoborne.rules import DragoborneRulings
+
+
+def _in_force(rulings) -> DragoborneRulings:
+    if isinstance(rulings, DragoborneRulings):
+        return rulings
+    return DragoborneRulings().with_assignments(rulings)
+
+
+def roll(kind: str = "condition", *, dice: str = "red,red,green", color: str | None = None,
+         range: str | None = None, conditions=(), assigned=(), rulings=()) -> Report:  # noqa: A002
+    """DICE X-Y conditions (``kind`` "condition"), exact: ``color`` and ``range`` give one, ``conditions``
+    more as COLOUR:X-Y; ``assigned`` dice as COLOUR:VALUE."""
+    from reports.dragoborne.dice_tables import condition_report
+    from rulesets.dragoborne.dice import Condition, condition_odds, parse_condition, parse_dice, parse_range
+
+    if kind != "condition":
+        raise OptionError(f"dragoborne rolls kind 'condition', not {kind!r}")
+    in_force = _in_force(rulings)
+    colours = parse_dice(dice)
+    wanted = []
+    if (color is None) != (range is None):
+        raise OptionError("--color and --range go together: a condition is a colour and a range of values")
+    if color is not None:
+        wanted.append(Condition(color.strip().lower(), *parse_range(range)))
+    wanted += [parse_condition(text) for text in conditions]
+    if not wanted:
+        raise OptionError("give a condition: --color C --range X-Y, or --condition COLOUR:X-Y")
+    held: dict[int, int] = {}
+    for text in assigned:
+        c = parse_condition(text)
+        if c.low != c.high:
+            raise OptionError(f"--assigned {text!r}: an assigned die has one value (COLOUR:VALUE)")
+        free = [i for i, col in enumerate(colours) if col == c.colour and i not in held]
+        if not free:
+            raise OptionError(f"--assigned {text!r}: no other {c.colour} die among {', '.join(colours)}")
+        held[free[0]] = c.low
+    odds = condition_odds(colours, tuple(wanted), in_force, held)
+    return condition_report(colours, odds, held, in_force)

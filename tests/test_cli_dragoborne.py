@@ -1,0 +1,60 @@
+"""Dragoborne on the command line so far: `roll dragoborne condition`, with RULES.md's numbers."""
+
+from __future__ import annotations
+
+import pytest
+from cli_run import assert_one_line_error, csv, run
+
+
+def _csv(capsys, *args):
+    code, out, err = run(capsys, *args, "--format", "csv")
+    assert code == 0, err
+    return csv(out)
+
+
+@pytest.mark.parametrize(("dice", "colour", "span", "want"), [
+    ("red,red,green", "red", "4-6", 3 / 4),
+    ("red,red,green", "green", "4-6", 1 / 2),
+    ("red,red,green", "red", "6", 11 / 36),
+    ("red,red,green", "white", "5-6", 19 / 27),
+    ("red,red,red", "red", "1-3", 7 / 8),
+])
+def test_condition(capsys, dice, colour, span, want):
+    df = _csv(capsys, "roll", "dragoborne", "condition", "--dice", dice, "--color", colour, "--range", span)
+    assert df.p_met.iloc[0] == pytest.approx(want, abs=1e-12)
+
+
+def test_several_conditions_assigned_dice_and_rulings(capsys):
+    code, out, err = run(capsys, "roll", "dragoborne", "condition", "--dice", "red,red,green", "--color",
+                         "red", "--range", "4-6", "--condition", "green:1-2", "--format", "json")
+    assert code == 0, err
+    import json
+
+    sections = json.loads(out)["sections"]
+    combined = {r["conditions"]: r["exact"] for r in sections["combined"]}
+    assert combined == {"all": "1/4", "any": "5/6"}  # 3/4 x 1/3; 1 - 1/4 x 2/3
+    # a red die assigned at 5 is held (DG-reroll-assigned=unassigned-only): red 4-6 is sure
+    held = _csv(capsys, "roll", "dragoborne", "condition", "--dice", "red,red,green", "--color", "red",
+                "--range", "4-6", "--assigned", "red:5")
+    assert held.p_met.iloc[0] == 1.0
+    dropped = _csv(capsys, "roll", "dragoborne", "condition", "--dice", "red,red,green", "--color", "red",
+                   "--range", "4-6", "--assigned", "red:5", "--ruling", "DG-condition-dice=unassigned")
+    assert dropped.p_met.iloc[0] == pytest.approx(0.5)
+    d8 = _csv(capsys, "roll", "dragoborne", "condition", "--dice", "red,red,green", "--color", "red",
+              "--range", "7-8", "--ruling", "DG-die=8")
+    assert d8.p_met.iloc[0] == pytest.approx(1 - (6 / 8) ** 2)
+
+
+@pytest.mark.parametrize(("args", "code", "named"), [
+    (("--dice", "red,green", "--color", "red", "--range", "1-2"), 2, "3 dice"),
+    (("--dice", "red,red,green", "--color", "red", "--range", "4-7"), 2, "1-6"),
+    (("--dice", "red,red,green", "--color", "blue", "--range", "4-6"), 2, "no die is blue"),
+    (("--dice", "red,red,green", "--color", "red"), 2, "go together"),
+    (("--dice", "red,red,green"), 2, "give a condition"),
+    (("--dice", "red,red,green", "--condition", "red4-6"), 2, "COLOUR:X-Y"),
+    (("--dice", "red,red,green", "--condition", "red:1-2", "--assigned", "green:1", "--assigned",
+      "green:2"), 2, "no other green die"),
+    (("--dice", "red,red,green", "--condition", "red:1-2", "--ruling", "DG-die=1"), 2, "DG-die"),
+])
+def test_bad_input(capsys, args, code, named):
+    assert_one_line_error(capsys, ("roll", "dragoborne", "condition", *args), code, named)
