@@ -1,0 +1,1 @@
+"""Dragoborne's reports and commands."""
