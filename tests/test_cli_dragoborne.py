@@ -58,3 +58,22 @@ def test_several_conditions_assigned_dice_and_rulings(capsys):
 ])
 def test_bad_input(capsys, args, code, named):
     assert_one_line_error(capsys, ("roll", "dragoborne", "condition", *args), code, named)
+
+
+def test_shield(capsys, tmp_path):
+    code, out, err = run(capsys, "roll", "dragoborne", "shield", "--atk", "3", "--turns", "2", "--format",
+                         "json")
+    assert code == 0, err
+    import json
+
+    sections = json.loads(out)["sections"]
+    assert {r["attacks_absorbed"]: r["exact"] for r in sections["absorbed"]} == {1: "1/2", 2: "1/2"}
+    assert sections["turns"][0]["exact"] == "0"
+    stacked = _csv(capsys, "roll", "dragoborne", "shield", "--atk", "6", "--shields", "2", "--ruling",
+                   "DG-shield-stack=stack")
+    assert stacked.set_index("attacks_absorbed").probability.loc[2] == pytest.approx(1.0)
+    table = _csv(capsys, "table", "dragoborne", "shield").set_index(["atk", "attacks"])
+    assert table.p_stands.loc[(3, 1)] == pytest.approx(0.5) and len(table) == 36
+    assert_one_line_error(capsys, ("roll", "dragoborne", "shield", "--atk", "2", "--shields", "2"), 2,
+                          "DG-shield-stack")
+    assert_one_line_error(capsys, ("roll", "dragoborne", "shield", "--atk", "0"), 2, "--atk")

@@ -39,3 +39,45 @@ def condition_report(colours: tuple[str, ...], odds: ConditionOdds, assigned: di
                   [Section("conditions", "P(a die meets each condition)", each),
                    Section("combined", "P(all of them), P(any of them)", combined),
                    Section("dice", "The dice", dice)], notes=notes)
+
+
+def shield_report(atk: int, shields: int, per_turn: int, turns: int, rulings: DragoborneRulings) -> Report:
+    """A fort's fresh dragoshield(s) against attacks of one ATK: how many attacks they absorb, P(they
+    stand) after each number of attacks in a turn, and over ``turns`` turns of ``per_turn`` attacks."""
+    from rulesets.dragoborne.shields import MAX_ATTACKS, absorbed_pmf, p_stands, p_stands_turns
+
+    pmf = absorbed_pmf(atk, rulings, shields)
+    absorbed = Table.from_rows([(n, float(p), str(p)) for n, p in pmf.items()],
+                               ["attacks_absorbed", "probability", "exact"])
+    top = min(MAX_ATTACKS, max(pmf) + 1)
+    stand = [p_stands(atk, k, rulings, shields) for k in range(0, top + 1)]
+    stands = Table.from_rows([(k, float(p), str(p)) for k, p in enumerate(stand)],
+                             ["attacks", "p_stands", "exact"])
+    sections = [Section("absorbed", "Attacks absorbed before one gets through to the fort", absorbed),
+                Section("stands", "P(the shields still stand) after k attacks in one turn", stands)]
+    if turns and shields == 1:
+        over = p_stands_turns(atk, per_turn, turns, rulings)
+        sections.append(Section("turns", f"Over {turns} turns of {per_turn} attacks",
+                                Table.from_rows([(turns, per_turn, float(over), str(over))],
+                                                ["turns", "attacks_per_turn", "p_stands", "exact"])))
+    plural = "s" if shields > 1 else ""
+    meta = _meta(rulings, ("shields", f"{shields} fresh dragoshield{plural} (a d{rulings.die} each, DG-die)"),
+                 ("attacks", f"ATK {atk} each"))
+    notes = ["a dragoshield is a 0/X defender, X the die's value; it blocks every attack on its fort until "
+             "the damage it has blocked reaches X (lines 15, 215), and damage to it never reaches the fort "
+             "(246): it absorbs ceil(X / ATK) attacks",
+             f"damage carried from turn to turn: DG-shield-persist={str(rulings.shield_persist).lower()}; "
+             f"shields per fort: DG-shield-stack={rulings.shield_stack}"]
+    return Report("Dragoborne: dragoshields against attacks", meta, sections, notes=notes)
+
+
+def shield_table(rulings: DragoborneRulings) -> Report:
+    """P(a fresh dragoshield stands) after 1..6 attacks of ATK 1..6 in a turn."""
+    from rulesets.dragoborne.shields import shield_rows
+
+    rows = [(r.atk, r.attacks, float(r.p_stands)) for r in shield_rows(rulings)]
+    meta = _meta(rulings, ("shield", f"one fresh dragoshield, a d{rulings.die} (DG-die)"))
+    return Report("Dragoborne: P(a dragoshield stands)", meta,
+                  [Section("shield", "P(it stands) by ATK and attacks in one turn",
+                           Table.from_rows(rows, ["atk", "attacks", "p_stands"]))],
+                  notes=["it absorbs ceil(X / ATK) attacks, X the die's value (lines 15, 215, 246)"])
