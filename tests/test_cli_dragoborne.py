@@ -77,3 +77,31 @@ def test_shield(capsys, tmp_path):
     assert_one_line_error(capsys, ("roll", "dragoborne", "shield", "--atk", "2", "--shields", "2"), 2,
                           "DG-shield-stack")
     assert_one_line_error(capsys, ("roll", "dragoborne", "shield", "--atk", "0"), 2, "--atk")
+
+
+def test_opening_hand_and_early_play(capsys):
+    """RULES.md: 22 of 50 cards cost <= 2: P(>= 1 in the opening hand) = 7216/7567; with a shuffle-back
+    mulligan of every card of cost 3+, p + (1 - p) p = 0.997848."""
+    df = _csv(capsys, "table", "dragoborne", "opening-hand", "--curve", "10,12,10,10,8", "--deck", "50")
+    by = df.set_index(["hand", "cost"]).p_at_least_1
+    p = 7216 / 7567
+    assert by.loc[("dealt", "<=2")] == pytest.approx(p, abs=1e-12)
+    assert by.loc[("after back3+", "<=2")] == pytest.approx(p + (1 - p) * p, abs=1e-12)
+    code, out, err = run(capsys, "table", "dragoborne", "opening-hand")
+    assert code == 0 and "overrides: none" in out, err
+    early = _csv(capsys, "table", "dragoborne", "early-play", "--turns", "3")
+    assert len(early) == 6 and set(early.player) == {"first", "second"}
+    assert (early.p_play <= 1.0).all() and (early.p_play > 0.9).all()
+    mull = _csv(capsys, "table", "dragoborne", "mulligan", "--curve", "5,5,5,5,5", "--lenient")
+    assert len(mull) == 7
+
+
+@pytest.mark.parametrize(("args", "code", "named"), [
+    (("opening-hand", "--curve", "10,12,10,10,9", "--deck", "50"), 1, "sums to 51"),
+    (("opening-hand", "--curve", "10,x"), 2, "--curve"),
+    (("opening-hand", "--curve", "5,5,5,5,5"), 1, "50"),
+    (("opening-hand", "--curve", "10,12,10,10,-1", "--deck", "41", "--lenient"), 1, "-1"),
+    (("opening-hand", "--mulligan", "most"), 2, "--mulligan"),
+])
+def test_bad_decks(capsys, args, code, named):
+    assert_one_line_error(capsys, ("table", "dragoborne", *args), code, named)

@@ -1,5 +1,6 @@
-"""Dragoborne on the command line: `roll dragoborne condition | shield` and `table dragoborne shield` (exact)
-so far; the balance verbs come once the ruleset fulfils the contract.
+"""Dragoborne on the command line: `roll dragoborne condition | shield` and `table dragoborne shield |
+opening-hand | mulligan | early-play` (exact) so far; the balance verbs come once the ruleset fulfils the
+contract.
 
 The reports (numpy) are imported when a command runs, not when the tree is built.
 """
@@ -70,7 +71,95 @@ def roll_shield(atk, shields, turns, per_turn, rulings, fmt, output, plot):
 
 @click.group("dragoborne")
 def table_dragoborne():
-    """Dragoborne standard tables, exact: shield."""
+    """Dragoborne standard tables, exact: shield, opening-hand, mulligan, early-play."""
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in str(text).split(","))
+
+
+def _curve(ctx, param, text):
+    """The curve as typed (so that reports state it so), checked to be whole numbers."""
+    try:
+        _counts(text)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not five whole numbers of cards by cost 1,2,3,4,5+ "
+                                 "(e.g. 10,12,10,10,8)") from None
+    return text
+
+
+def _deck(curve: str, deck: int | None) -> tuple[tuple[int, ...], int]:
+    counts = _counts(curve)
+    return counts, sum(counts) if deck is None else deck
+
+
+def _deck_options(f):
+    f = click.option("--lenient", is_flag=True, help="Allow a deck under 50 cards (line 145).")(f)
+    f = click.option("--deck", type=WholeNumber(5, 1000), default=None,
+                     help="The deck's size (default: the curve's sum; they must agree).")(f)
+    f = click.option("--curve", default="10,12,10,10,8", show_default=True, callback=_curve,
+                     metavar="N,N,N,N,N",
+                     help="Cards by cost 1, 2, 3, 4, 5+ (Ambush counts as 2); the recommended curve by "
+                          "default (line 158).")(f)
+    return f
+
+
+MULLIGANS = ("none", "back2+", "back3+", "back4+", "back5+", "curve", "all")
+
+
+@table_dragoborne.command("opening-hand")
+@_deck_options
+@click.option("--mulligan", type=click.Choice(MULLIGANS), default="back3+", show_default=True,
+              help="Which cards go back in the one mulligan (line 172).")
+@ruling_option
+@text_output_options
+def table_opening_hand(curve, deck, lenient, mulligan, rulings, fmt, output, plot):
+    """The 5-card opening hand, as dealt and after the mulligan (returned cards shuffled back, then as
+    many drawn): for each cost, P(holding 0, 1, 2, 3+ and at least one), exact.
+
+    Example: balance table dragoborne opening-hand --curve 10,12,10,10,8 --deck 50
+    """
+    from reports.dragoborne.hands_tables import opening_hand_table
+
+    emit(opening_hand_table(_rulings(rulings), *_deck(curve, deck), lenient, mulligan), fmt, output)
+
+
+@table_dragoborne.command("mulligan")
+@_deck_options
+@click.option("--banners", type=WholeNumber(0, 3), default=3, show_default=True,
+              help="Banners that count as resources (0: they only name colours).")
+@ruling_option
+@text_output_options
+def table_mulligan(curve, deck, lenient, banners, rulings, fmt, output, plot):
+    """Every mulligan strategy compared: how often it sends cards back, what the hand holds after it, and
+    the resources each player can spend on turns 1-5, exact.
+
+    Example: balance table dragoborne mulligan --curve 10,12,10,10,8
+    """
+    from reports.dragoborne.hands_tables import mulligan_table
+
+    emit(mulligan_table(_rulings(rulings), *_deck(curve, deck), lenient, banners), fmt, output)
+
+
+@table_dragoborne.command("early-play")
+@_deck_options
+@click.option("--mulligan", type=click.Choice(MULLIGANS), default="back3+", show_default=True,
+              help="Which cards go back in the one mulligan (line 172).")
+@click.option("--banners", type=WholeNumber(0, 3), default=3, show_default=True,
+              help="Banners that count as resources (0: they only name colours).")
+@click.option("--turns", type=WholeNumber(1, 10), default=5, show_default=True, help="Turns of each player.")
+@ruling_option
+@text_output_options
+def table_early_play(curve, deck, lenient, mulligan, banners, turns, rulings, fmt, output, plot):
+    """For the first and the second player, turn by turn: resources, P(a card can be played), P(every
+    resource spent) and resources spent, exact.
+
+    Example: balance table dragoborne early-play --mulligan none --banners 0
+    """
+    from reports.dragoborne.hands_tables import early_play_table
+
+    emit(early_play_table(_rulings(rulings), *_deck(curve, deck), lenient, mulligan, banners, turns), fmt,
+         output)
 
 
 @table_dragoborne.command("shield")
