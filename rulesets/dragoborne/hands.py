@@ -52,19 +52,21 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rulesets.base import RulesError
+from rulesets.dragoborne.rules import (  # noqa: F401 (re-exported for the tables and tests)
+    BANNERS,
+    BARRIERS,
+    CURVE_CLASSES,
+    HAND,
+    MIN_DECK,
+    RECOMMENDED_CURVE,
+)
 
 Profile = tuple[int, ...]
 Number = float | Fraction
 
 #: The cost of each class; the last class is "5 or more" (line 164), taken as 5.
 COSTS: Profile = (1, 2, 3, 4, 5)
-CLASS_NAMES = ("1", "2", "3", "4", "5+")
-#: The recommended curve for a 50-card deck (lines 159-164).
-RECOMMENDED_CURVE: Profile = (10, 12, 10, 10, 8)
-MIN_DECK = 50  # line 145
-HAND = 5  # line 172
-BARRIERS = 6  # 2 on each of the three forts, line 173
-BANNERS = 3  # line 148
+CLASS_NAMES = CURVE_CLASSES
 HAND_LIMIT = 7  # line 253
 TURNS = 5
 

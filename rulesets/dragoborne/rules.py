@@ -13,6 +13,14 @@ from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ru
 DICE = 3
 #: "white" in a card's icon: any colour (lines 15, 19, 282).
 ANY_COLOUR = "white"
+#: Deck regulations: 50 or more cards, banners not counted (line 145); up to 4 of one card name (line 146);
+#: 3 banner cards in the dice's colours (lines 147-148).
+MIN_DECK, MAX_COPIES, BANNERS = 50, 4, DICE
+#: The opening hand (line 172) and the barriers, 2 on each of the three forts (line 173).
+HAND, BARRIERS = 5, 2 * 3
+#: The recommended curve for 50 cards (lines 159-164), by cost class 1, 2, 3, 4, 5 or more (Ambush: 2).
+CURVE_CLASSES = ("1", "2", "3", "4", "5+")
+RECOMMENDED_CURVE = (10, 12, 10, 10, 8)
 
 
 @dataclass(frozen=True)
