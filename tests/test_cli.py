@@ -275,7 +275,7 @@ BAD = [
      "/no/such/dir"),
     (("roll", "drakerys", "--dice", "5", "--threshold", "6", "--output", "/tmp"), 2, "directory"),
     (("roll", "drakerz", "--dice", "5"), 2, "drakerys"),
-    (("units", "dragoborne"), 1, "not implemented yet"),
+    (("efficiency", "dragoborne"), 1, "not implemented"),
     (("table", "dragoborne", "odds"), 2, "odds"),
     (("table", "drakerys", "nosuchtable"), 2, "nosuchtable"),
     (("table", "drakerys", "action", "--max-dice", "0"), 2, "--max-dice"),

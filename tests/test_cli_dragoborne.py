@@ -105,3 +105,18 @@ def test_opening_hand_and_early_play(capsys):
 ])
 def test_bad_decks(capsys, args, code, named):
     assert_one_line_error(capsys, ("table", "dragoborne", *args), code, named)
+
+
+def test_units_and_a_deck(capsys):
+    code, out, err = run(capsys, "units", "dragoborne", "--format", "json")
+    assert code == 0, err
+    import json
+
+    data = json.loads(out)
+    cards = {r["key"]: r for r in data["sections"]["cards"]}
+    assert len(cards) == 25 and all(r["cost"].endswith("*") for r in cards.values())
+    decks = {r["key"]: r for r in data["sections"]["decks"]}
+    assert decks["red-blaze"]["cards"] == 50 and decks["red-blaze"]["curve"] == "10,12,10,10,8"
+    summary = _csv(capsys, "units", "dragoborne", "--deck", "Green Grove").set_index("measure").value
+    assert summary.loc["cards"] == 50 and summary.loc["cost 2"] == 12
+    assert_one_line_error(capsys, ("units", "dragoborne", "--deck", "blue-tide"), 1, "blue-tide")

@@ -634,7 +634,7 @@ def test_cli_missing_catalog_file_and_plot_are_usage_errors(capsys, tmp_path):
 
 
 def test_cli_other_rulesets_are_not_implemented(capsys):
-    code, _, err = run(capsys, "units", "dragoborne")
+    code, _, err = run(capsys, "duel", "dragoborne", "a", "b")
     assert code == 1 and "not implemented yet" in err
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import WholeNumber, emit, ruling_option, text_output_options
+from reports.cli.options import WholeNumber, catalog_option, emit, ruling_option, text_output_options
 from rulesets.dragoborne.rules import DragoborneRulings
 
 
@@ -175,7 +175,28 @@ def table_shield(rulings, fmt, output, plot):
     emit(shield_table(_rulings(rulings)), fmt, output)
 
 
+@click.command("dragoborne")
+@click.option("--deck", default=None, metavar="NAME",
+              help="Check this deck of the catalog (its key or name).")
+@click.option("--lenient", is_flag=True,
+              help="With --deck: warn about deck size and copies instead of refusing.")
+@catalog_option
+@text_output_options
+def units_dragoborne(deck, lenient, catalogs, fmt, output, plot):
+    """The Dragoborne cards and decks (every value illustrative, marked *: the guide prints no card); --deck
+    checks a deck against the deck regulations (lines 145-150).
+
+    Example: balance units dragoborne --deck red-blaze
+    """
+    from reports.dragoborne.cards import deck_report, units_report
+    from rulesets.dragoborne import catalog as catalog_io
+
+    cat = catalog_io.load(user_paths=tuple(catalogs))
+    emit(deck_report(cat, deck, lenient) if deck else units_report(cat), fmt, output)
+
+
 def register(verbs: dict[str, click.Group]) -> None:
     """Attach the Dragoborne subcommands built so far to the generic verbs."""
     verbs["roll"].add_command(roll_dragoborne)
     verbs["table"].add_command(table_dragoborne)
+    verbs["units"].add_command(units_dragoborne)
