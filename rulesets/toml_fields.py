@@ -106,6 +106,75 @@ class Fields:
         return [type(self)(self.where, f"{self.prefix}{key}[{i}].", item, required, optional)
                 for i, item in enumerate(value)]
 
+    # --- provenance: which values are printed (with their lines) and which illustrative -------------------
+
+    def sources(self, dotted_example: str = "") -> tuple[tuple[str, str], ...]:
+        """The entry's ``sources`` table: value path -> "line N", "lines N-M" or "lines N, M"."""
+        from rulesets.base import source_lines
+
+        table = self.data.get("sources", {})
+        if not isinstance(table, dict):
+            self.fail("sources", f"expected a table of field = \"line N\", got {show(table)}")
+        out = []
+        for path, cite in table.items():
+            try:
+                source_lines(cite if isinstance(cite, str) else "")
+            except RulesError:
+                hint = (f" (quote a dotted path: \"{dotted_example}\" = \"line N\")"
+                        if isinstance(cite, dict) and dotted_example else "")
+                self.fail(f"sources.{path}", f"expected \"line N\", \"lines N-M\" or \"lines N, M\" with the "
+                                             f"lines in order{hint}, got {show(cite)}")
+            out.append((path, cite))
+        return tuple(out)
+
+    def provenance(self, entry: Any, *, implicit: dict[str, str] | None = None, dotted_example: str = "",
+                   whole: bool = False) -> Any:
+        """``entry`` (a rulesets.base.Provenance dataclass) with its sources and illustrative paths read
+        and checked: every listed path names a value field or an ancestor of one, and every value field is
+        covered by exactly one of the two. ``implicit``: sources of printed fields the file need not cite;
+        ``whole``: ``illustrative = true`` may cover them all."""
+        import dataclasses
+
+        from rulesets.base import ancestry
+
+        sources, paths = self.sources(dotted_example), entry.value_paths
+        everything = self.data.get("illustrative")
+        if whole and isinstance(everything, bool):
+            if not everything:
+                self.fail("illustrative", "expected true (every value illustrative) or a list of the "
+                                          "illustrative fields, got false")
+            if sources:
+                self.fail("illustrative", f"true makes every value illustrative, but sources.{sources[0][0]} "
+                                          "cites a line; list the illustrative fields instead")
+            return dataclasses.replace(entry, sources=(), illustrative=paths)
+        illustrative = self.texts("illustrative")
+        listed = {p for p, _ in sources} | set(illustrative)
+        sources += tuple((p, c) for p, c in (implicit or {}).items() if not listed.intersection(ancestry(p)))
+        listable = list(dict.fromkeys(a for p in paths for a in ancestry(p)))
+        named = [(f"illustrative[{i}]", p) for i, p in enumerate(illustrative)]
+        for where, path in [*named, *((f"sources.{p}", p) for p, _ in sources)]:
+            if path not in listable:
+                close = difflib.get_close_matches(path, listable, n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]}?" if close else f"; accepted: {', '.join(listable)}"
+                self.fail(where, f"{show(path)} is not a value field of this entry{hint}")
+        for i, path in enumerate(illustrative):
+            if path in illustrative[:i]:
+                self.fail(f"illustrative[{i}]", f"{show(path)} is listed twice")
+        cited, invented = {p for p, _ in sources}, set(illustrative)
+        for path in paths:
+            chain = ancestry(path)
+            by_source = next((a for a in chain if a in cited), None)
+            by_invention = next((a for a in chain if a in invented), None)
+            if by_source and by_invention:
+                self.fail(path, f"both printed (sources.{by_source}) and illustrative "
+                                f"({show(by_invention)}); a value is one or the other")
+            if not by_source and not by_invention:
+                options = ("list it in illustrative, or mark the entry illustrative = true" if whole
+                           else "or list it in illustrative")
+                self.fail(path, f"neither sourced nor illustrative: give its line (sources.\"{path}\" = "
+                                f"\"line N\"){',' if whole else ''} {options}")
+        return dataclasses.replace(entry, sources=sources, illustrative=illustrative)
+
 
 def parse_toml(label: str, text: str, error: type[RulesError] = RulesError) -> dict[str, Any]:
     """A TOML document, or ``error`` with one line naming ``label``, the line and column, and what is

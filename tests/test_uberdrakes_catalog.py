@@ -504,10 +504,11 @@ MALFORMED = [
     (item(hoard=None), "items.war-horn: hoard: required key missing"),
     (item(ranged_ok='"yes"'), "items.war-horn: ranged_ok: expected true or false, got \"yes\""),
     (item(illustrative='["name", "kind", "timing", "die", "ranged_ok", "hoard", "text"]'),
-     "items.war-horn: price: neither sourced nor illustrative: give its line (sources.price = \"line N\") or "
-     "list it in illustrative"),
+     "items.war-horn: price: neither sourced nor illustrative: give its line "
+     "(sources.\"price\" = \"line N\") or list it in illustrative"),
     (item(sources='{ price = "line 5" }'),
-     "items.war-horn: price: both printed (in sources) and illustrative; a value is one or the other"),
+     "items.war-horn: price: both printed (sources.price) and illustrative (\"price\"); a value is one "
+     "or the other"),
     (item(illustrative='["kind", "timing", "die", "ranged_ok", "price", "hoard", "text"]',
           sources='{ name = "page 5" }'),
      "items.war-horn: sources.name: expected \"line N\", \"lines N-M\" or \"lines N, M\" with the lines in "
@@ -557,7 +558,8 @@ MALFORMED = [
     (WATER + EMBER.replace('"fire"', '"water"').replace("ultimate = false", "ultimate = true"),
      "dragons.water: spells: 2 Ultimate spells (hailstorm, ember); a dragon has one (line 260)"),
     (FIRE.replace('illustrative = ["spells"]', 'illustrative = ["spells", "element"]'),
-     "dragons.fire: element: both printed (in sources) and illustrative; a value is one or the other"),
+     "dragons.fire: element: both printed (sources.element) and illustrative (\"element\"); a value is "
+     "one or the other"),
     ('[item.horn]\nname = "Horn"\n',
      "item: unknown table; accepted: dragons, spells, items; did you mean items?"),
     ('items = 3\n', "items: expected a table of entries, got 3"),

@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.base import RulesError
+from rulesets.base import RulesError, source_lines
 from rulesets.warbound.catalog import (
     ACTIONS,
     PACKAGE_LABEL,
     CatalogError,
     Profile,
     load,
-    source_lines,
     with_formation,
 )
 from rulesets.warbound.deck import Deck, DeckEntry, DeckError, parse_deck, validate_deck

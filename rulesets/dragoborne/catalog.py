@@ -31,7 +31,6 @@ Pure Python: the command tree may import this; tomllib (rulesets.toml_fields) is
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import functools
 import hashlib
@@ -43,7 +42,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, ancestry, lookup, plain_name, source_lines
+from rulesets.base import Provenance, RulesError, lookup, plain_name
 from rulesets.dragoborne.rules import (  # noqa: F401 (re-exported for the catalog's readers)
     ANY_COLOUR,
     BANNERS,
@@ -452,59 +451,10 @@ def _fields() -> type[Fields]:
     return _Fields
 
 
-def _read_sources(f: Any) -> tuple[tuple[str, str], ...]:
-    table = f.data.get("sources", {})
-    if not isinstance(table, dict):
-        f.fail("sources", f"expected a table of field = \"line N\", got {_show(table)}")
-    out = []
-    for path, cite in table.items():
-        try:
-            source_lines(cite if isinstance(cite, str) else "")
-        except RulesError:
-            hint = " (quote a dotted path: \"dragocross.red\" = \"line N\")" if isinstance(cite, dict) else ""
-            f.fail(f"sources.{path}", f"expected \"line N\", \"lines N-M\" or \"lines N, M\" with the lines "
-                                      f"in order{hint}, got {_show(cite)}")
-        out.append((path, cite))
-    return tuple(out)
-
-
 def _provenance(f: Any, entry: Any) -> Any:
-    """``entry`` with its sources and illustrative paths read from ``f`` and checked: every listed path
-    names a value field or an ancestor of one, and every value field is covered by exactly one of the two;
-    ``illustrative = true`` covers them all."""
-    sources, paths = _read_sources(f), entry.value_paths
-    whole = f.data.get("illustrative")
-    if isinstance(whole, bool):
-        if not whole:
-            f.fail("illustrative", "expected true (every value illustrative) or a list of the illustrative "
-                                   "fields, got false")
-        if sources:
-            f.fail("illustrative", f"true makes every value illustrative, but sources.{sources[0][0]} cites "
-                                   f"a line; list the illustrative fields instead")
-        return dataclasses.replace(entry, sources=(), illustrative=paths)
-    illustrative = f.texts("illustrative")
-    listable = list(dict.fromkeys(a for p in paths for a in ancestry(p)))
-    named = [(f"illustrative[{i}]", p) for i, p in enumerate(illustrative)]
-    for where, path in [*named, *((f"sources.{p}", p) for p, _ in sources)]:
-        if path not in listable:
-            close = difflib.get_close_matches(path, listable, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else f"; accepted: {', '.join(listable)}"
-            f.fail(where, f"{_show(path)} is not a value field of this entry{hint}")
-    for i, path in enumerate(illustrative):
-        if path in illustrative[:i]:
-            f.fail(f"illustrative[{i}]", f"{_show(path)} is listed twice")
-    cited, invented = {p for p, _ in sources}, set(illustrative)
-    for path in paths:
-        chain = ancestry(path)
-        by_source = next((a for a in chain if a in cited), None)
-        by_invention = next((a for a in chain if a in invented), None)
-        if by_source and by_invention:
-            f.fail(path, f"both printed (sources.{by_source}) and illustrative ({_show(by_invention)}); a "
-                         "value is one or the other")
-        if not by_source and not by_invention:
-            f.fail(path, f"neither sourced nor illustrative: give its line (sources.\"{path}\" = \"line "
-                         "N\"), list it in illustrative, or mark the entry illustrative = true")
-    return dataclasses.replace(entry, sources=sources, illustrative=illustrative)
+    """``entry`` with its sources and illustrative paths read and checked (rulesets.toml_fields.Fields
+    .provenance); ``illustrative = true`` covers every value."""
+    return f.provenance(entry, dotted_example="dragocross.red", whole=True)
 
 
 def _extras(f: Any) -> dict[str, Any]:

@@ -23,7 +23,6 @@ Pure Python: the command tree may import this; tomllib (rulesets.toml_fields) is
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import functools
 import hashlib
@@ -34,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, lookup, source_lines
+from rulesets.base import Provenance, RulesError, lookup
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -246,43 +245,10 @@ def _fields() -> type[Fields]:
     return _Fields
 
 
-def _read_sources(f: Any) -> tuple[tuple[str, str], ...]:
-    table = f.data.get("sources", {})
-    if not isinstance(table, dict):
-        f.fail("sources", f"expected a table of field = \"line N\", got {_show(table)}")
-    out = []
-    for path, cite in table.items():
-        try:
-            source_lines(cite if isinstance(cite, str) else "")
-        except RulesError:
-            f.fail(f"sources.{path}", f"expected \"line N\", \"lines N-M\" or \"lines N, M\" with the lines "
-                                      f"in order, got {_show(cite)}")
-        out.append((path, cite))
-    return tuple(out)
-
-
 def _provenance(f: Any, entry: Any) -> Any:
-    """``entry`` with its sources and illustrative fields read from ``f`` and checked: every listed field
-    is a value field of the entry, and every value field is in exactly one of the two."""
-    sources, illustrative = _read_sources(f), f.texts("illustrative")
-    paths = entry.value_paths
-    named = [(f"illustrative[{i}]", p) for i, p in enumerate(illustrative)]
-    for where, path in [*named, *((f"sources.{p}", p) for p, _ in sources)]:
-        if path not in paths:
-            close = difflib.get_close_matches(path, paths, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else f"; accepted: {', '.join(paths)}"
-            f.fail(where, f"{_show(path)} is not a value field of this entry{hint}")
-    for i, path in enumerate(illustrative):
-        if path in illustrative[:i]:
-            f.fail(f"illustrative[{i}]", f"{_show(path)} is listed twice")
-    cited = {p for p, _ in sources}
-    for path in paths:
-        if path in cited and path in illustrative:
-            f.fail(path, "both printed (in sources) and illustrative; a value is one or the other")
-        if path not in cited and path not in illustrative:
-            f.fail(path, f"neither sourced nor illustrative: give its line (sources.{path} = \"line N\") or "
-                         "list it in illustrative")
-    return dataclasses.replace(entry, sources=sources, illustrative=illustrative)
+    """``entry`` with its sources and illustrative fields read and checked (rulesets.toml_fields.Fields
+    .provenance)."""
+    return f.provenance(entry)
 
 
 def _extras(f: Any) -> dict[str, Any]:

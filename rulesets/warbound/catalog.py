@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, ancestry, lookup, source_lines
+from rulesets.base import Provenance, RulesError, lookup
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -363,53 +363,10 @@ def _read_profile(f: Any) -> Profile:
         armor_value=f.maybe("armor_value", HIT), equipment_icons=tuple(icons), skills=skills)
 
 
-def _read_sources(f: Any) -> tuple[tuple[str, str], ...]:
-    table = f.data.get("sources", {})
-    if not isinstance(table, dict):
-        f.fail("sources", f"expected a table of path = \"line N\", got {_show(table)}")
-    out = []
-    for path, cite in table.items():
-        try:
-            source_lines(cite if isinstance(cite, str) else "")
-        except RulesError:
-            hint = " (quote a dotted path: \"front.attack\" = \"line N\")" if isinstance(cite, dict) else ""
-            f.fail(f"sources.{path}", f"expected \"line N\", \"lines N-M\" or \"lines N, M\" with the lines "
-                                      f"in order{hint}, got {_show(cite)}")
-        out.append((path, cite))
-    return tuple(out)
-
-
 def _provenance(f: Any, entry: Any, implicit: dict[str, str] | None = None) -> Any:
-    """``entry`` with its sources and illustrative paths read from ``f`` (plus ``implicit`` sources of
-    absent printed fields) and checked: every listed path names a value field or an ancestor of one, and
-    every value field is covered by exactly one of the two."""
-    sources, illustrative = _read_sources(f), f.texts("illustrative")
-    listed = {p for p, _ in sources} | set(illustrative)
-    sources += tuple((p, c) for p, c in (implicit or {}).items()
-                     if not listed.intersection(ancestry(p)))
-    paths = entry.value_paths
-    listable = list(dict.fromkeys(a for p in paths for a in ancestry(p)))
-    named = [(f"illustrative[{i}]", p) for i, p in enumerate(illustrative)]
-    for where, path in [*named, *((f"sources.{p}", p) for p, _ in sources)]:
-        if path not in listable:
-            close = difflib.get_close_matches(path, listable, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else f"; accepted: {', '.join(listable)}"
-            f.fail(where, f"{_show(path)} is not a value field of this entry{hint}")
-    for i, path in enumerate(illustrative):
-        if path in illustrative[:i]:
-            f.fail(f"illustrative[{i}]", f"{_show(path)} is listed twice")
-    cited, invented = {p for p, _ in sources}, set(illustrative)
-    for path in paths:
-        chain = ancestry(path)
-        by_source = next((a for a in chain if a in cited), None)
-        by_invention = next((a for a in chain if a in invented), None)
-        if by_source and by_invention:
-            f.fail(path, f"both printed (sources.{by_source}) and illustrative ({_show(by_invention)}); a "
-                         "value is one or the other")
-        if not by_source and not by_invention:
-            f.fail(path, f"neither sourced nor illustrative: give its line (sources.\"{path}\" = \"line N\") "
-                         "or list it in illustrative")
-    return dataclasses.replace(entry, sources=sources, illustrative=illustrative)
+    """``entry`` with its sources and illustrative paths read and checked (rulesets.toml_fields.Fields
+    .provenance), plus ``implicit`` sources of absent printed fields."""
+    return f.provenance(entry, implicit=implicit, dotted_example="front.attack")
 
 
 def _notes(f: Any) -> str:
