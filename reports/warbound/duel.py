@@ -99,7 +99,7 @@ def _profile_row(c, side: str, p) -> dict:
 
 
 def _ancestors(path: str) -> list[str]:
-    from rulesets.warbound.catalog import ancestry
+    from rulesets.base import ancestry
 
     return [*ancestry(path), path.split(".")[-1]]
 
