@@ -72,3 +72,15 @@ def test_the_table():
 def test_bad_input(call, message):
     with pytest.raises(OptionError, match=message):
         call()
+
+
+@pytest.mark.parametrize("faces", [6, 10])
+def test_the_table_against_icepool(faces):
+    """P(a fresh shield stands after k attacks of ATK a) = P(the die shows more than a x k), as icepool
+    counts it."""
+    import icepool
+
+    die = icepool.d(faces)
+    rulings = DragoborneRulings(die=faces)
+    for r in shield_rows(rulings):
+        assert float(r.p_stands) == pytest.approx(float(die.probability(">", r.atk * r.attacks)), abs=1e-15)
