@@ -188,3 +188,46 @@ def parse_toml(label: str, text: str, error: type[RulesError] = RulesError) -> d
         else:
             message = f"invalid TOML: {message}"
         raise error(f"{label}: {' '.join(message.split())}") from None
+
+
+# --- catalog files: the packaged one, then the user's ---------------------------------------------------
+
+
+def read_text(label: str, read: Any, error: type[RulesError] = RulesError) -> str:
+    """``read()``'s bytes as UTF-8 text; a one-line ``error`` naming ``label`` when they cannot be read."""
+    try:
+        data = read()
+    except OSError as exc:
+        raise error(f"{label}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{label}: not UTF-8 text (byte {exc.start})") from None
+
+
+def catalog_files(package: str, package_file: str, package_label: str, path: Any, user_paths: Any,
+                  error: type[RulesError] = RulesError) -> list[tuple[str, str]]:
+    """(label, text) of the packaged ``data/<package_file>`` of ``package`` (or of ``path``), then of each
+    user file, in order: later files win."""
+    from importlib import resources
+    from pathlib import Path
+
+    if isinstance(user_paths, str | Path):
+        user_paths = (user_paths,)
+    if path is None:
+        packaged = resources.files(package).joinpath("data", package_file)
+        files = [(package_label, read_text(package_label, packaged.read_bytes, error))]
+    else:
+        files = [(str(path), read_text(str(path), Path(path).read_bytes, error))]
+    return files + [(str(user), read_text(str(user), Path(user).read_bytes, error)) for user in user_paths]
+
+
+def fingerprint(files: Sequence[tuple[str, str]], seed: str) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    """(source, sha256, (label, sha256) of each file) of a catalog read from ``files``: the packaged file's
+    own hash when it is the only one, else the hash of the files' hashes."""
+    import hashlib
+
+    hashes = tuple((label, hashlib.sha256(text.encode("utf-8")).hexdigest()) for label, text in files)
+    digest = (hashes[0][1] if len(hashes) == 1
+              else hashlib.sha256("\n".join(h for _, h in hashes).encode()).hexdigest())
+    return f"seed {seed} (" + ", ".join(label for label, _ in files) + ")", digest, hashes

@@ -33,12 +33,10 @@ from __future__ import annotations
 
 import difflib
 import functools
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -661,15 +659,6 @@ def _check(cards: Mapping[str, Card]) -> None:
                 raise CatalogError(f"{card.origin}: cards.{key}: {path}: {unknown}")
 
 
-def _read_bytes(label: str, read: Any) -> str:
-    try:
-        return read().decode("utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{label}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-
-
 def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) -> Catalog:
     """The Dragoborne catalog: ``path`` (default: the packaged, illustrative ``data/examples.toml``), then
     each user file in ``user_paths`` on top (an entry with an existing key in the same table replaces it as
@@ -678,21 +667,13 @@ def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) 
     Raises:
         CatalogError: a file cannot be read or breaks the schema (one line naming file, entry and key).
     """
-    if isinstance(user_paths, str | Path):
-        user_paths = (user_paths,)
-    if path is None:
-        files = [(PACKAGE_LABEL, _read_bytes(PACKAGE_LABEL, resources.files(__package__)
-                                             .joinpath("data", PACKAGE_FILE).read_bytes))]
-    else:
-        files = [(str(path), _read_bytes(str(path), Path(path).read_bytes))]
-    files += [(str(user), _read_bytes(str(user), Path(user).read_bytes)) for user in user_paths]
+    from rulesets.toml_fields import catalog_files, fingerprint
+
+    files = catalog_files(__package__, PACKAGE_FILE, PACKAGE_LABEL, path, user_paths, CatalogError)
     tables: dict[str, dict[str, Any]] = {table: {} for table in TABLES}
     for label, text in files:
         for table, read in _parse(label, text).items():
             tables[table].update(read)
     _check(tables["cards"])
-    hashes = tuple((label, hashlib.sha256(text.encode("utf-8")).hexdigest()) for label, text in files)
-    digest = (hashes[0][1] if len(hashes) == 1
-              else hashlib.sha256("\n".join(h for _, h in hashes).encode()).hexdigest())
-    source = "seed 001 (" + ", ".join(label for label, _ in files) + ")"
+    source, digest, hashes = fingerprint(files, "001")
     return Catalog(**tables, source=source, sha256=digest, files=hashes)

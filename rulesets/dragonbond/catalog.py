@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -580,17 +578,6 @@ def _parse(label: str, text: str) -> dict[str, Unit]:
     return out
 
 
-def _read_bytes(label: str, read: Any) -> str:
-    try:
-        data = read()
-    except OSError as exc:
-        raise CatalogError(f"{label}: cannot read: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-
-
 def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) -> Catalog:
     """The Dragonbond catalog: ``path`` (default: the packaged ``data/examples.toml``), then each user file
     in ``user_paths`` on top (a unit with an existing key replaces it, a new key adds one).
@@ -598,20 +585,11 @@ def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) 
     Raises:
         CatalogError: a file cannot be read or breaks the schema (one line naming file, unit and field).
     """
-    if isinstance(user_paths, str | Path):
-        user_paths = (user_paths,)
-    if path is None:
-        label = PACKAGE_LABEL
-        files = [(label, _read_bytes(label, resources.files(__package__).joinpath("data", PACKAGE_FILE)
-                                     .read_bytes))]
-    else:
-        files = [(str(path), _read_bytes(str(path), Path(path).read_bytes))]
-    for user in user_paths:
-        files.append((str(user), _read_bytes(str(user), Path(user).read_bytes)))
+    from rulesets.toml_fields import catalog_files, fingerprint
+
+    files = catalog_files(__package__, PACKAGE_FILE, PACKAGE_LABEL, path, user_paths, CatalogError)
     units: dict[str, Unit] = {}
     for label, text in files:
         units.update(_parse(label, text))
-    hashes = [hashlib.sha256(text.encode("utf-8")).hexdigest() for _, text in files]
-    digest = hashes[0] if len(hashes) == 1 else hashlib.sha256("\n".join(hashes).encode()).hexdigest()
-    source = "seed 000 (" + ", ".join(label for label, _ in files) + ")"
+    source, digest, _ = fingerprint(files, "000")
     return Catalog(units, source, digest)

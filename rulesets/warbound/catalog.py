@@ -22,11 +22,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -501,15 +499,6 @@ def _check_formations(characters: dict[str, Character], formations: dict[str, Fo
         holder[card.character] = key
 
 
-def _read_bytes(label: str, read: Any) -> str:
-    try:
-        return read().decode("utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{label}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-
-
 def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) -> Catalog:
     """The Warbound catalog: ``path`` (default: the packaged ``data/examples.toml``), then each user file in
     ``user_paths`` on top (an entry with an existing key in the same table replaces it, a new key adds
@@ -518,14 +507,9 @@ def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) 
     Raises:
         CatalogError: a file cannot be read or breaks the schema (one line naming file, entry and key).
     """
-    if isinstance(user_paths, str | Path):
-        user_paths = (user_paths,)
-    if path is None:
-        files = [(PACKAGE_LABEL, _read_bytes(PACKAGE_LABEL, resources.files(__package__)
-                                             .joinpath("data", PACKAGE_FILE).read_bytes))]
-    else:
-        files = [(str(path), _read_bytes(str(path), Path(path).read_bytes))]
-    files += [(str(user), _read_bytes(str(user), Path(user).read_bytes)) for user in user_paths]
+    from rulesets.toml_fields import catalog_files, fingerprint
+
+    files = catalog_files(__package__, PACKAGE_FILE, PACKAGE_LABEL, path, user_paths, CatalogError)
     tables: dict[str, dict[str, Any]] = {table: {} for table in ENTRY_TABLES}
     board = None
     for label, text in files:
@@ -537,8 +521,5 @@ def load(path: Path | str | None = None, user_paths: Sequence[Path | str] = ()) 
         raise CatalogError(f"{files[0][0]}: board: required table missing: [board] with period_1 and "
                            f"period_2 (Actions among {', '.join(ACTIONS)})")
     _check_formations(tables["characters"], tables["formations"])
-    hashes = tuple((label, hashlib.sha256(text.encode("utf-8")).hexdigest()) for label, text in files)
-    digest = (hashes[0][1] if len(hashes) == 1
-              else hashlib.sha256("\n".join(h for _, h in hashes).encode()).hexdigest())
-    source = "seed 004 (" + ", ".join(label for label, _ in files) + ")"
+    source, digest, hashes = fingerprint(files, "004")
     return Catalog(**tables, board=board, source=source, sha256=digest, files=hashes)
