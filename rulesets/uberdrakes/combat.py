@@ -555,14 +555,6 @@ class _Solver:
                 float(max(td, 0)), float(max(td, 0) // 2))
 
 
-def _scaled(v: tuple, p: float) -> tuple:
-    return tuple(p * x for x in v)
-
-
-def _added(a: tuple, b: tuple) -> tuple:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
 def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
     """A value with what the pre-combat plans spent added (Magic, items, spend: indices 5-10)."""
     out = list(v)
