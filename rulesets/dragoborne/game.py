@@ -1,0 +1,137 @@
+"""Dragoborne (seed 001): a whole game between two decks, played by stated policies.
+
+This docstring is the specification of the game the compiled kernel (rulesets/dragoborne/kernels.py) and
+the plain-Python twin (tests/naive_dragoborne.py) both play; "line N" is a line of
+shared/seeds/001_1c5696b006866d5d.txt. Rulings (rulesets/dragoborne/rules.py) are written DG-...; every
+policy below is a reading of ours, not the guide's, and reports say so.
+
+Cards
+-----
+A card is a creature or a spell. A creature has cost (``-``: not playable from hand, line 33), colour, ATK,
+EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). **Not modelled** (card texts
+are free text, no machine reading of them exists): spells are never cast (they are held in hand, and count
+toward the hand limit), Ambush is never set (a creature with Ambush is summoned normally for its cost),
+Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
+when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
+conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), and other card text
+does nothing.
+
+Effective stats of a creature on the board: its base ATK/EDR; if dragocrossed, +1/+1 (line 217) plus the
+bonus the card gives for the crossing die's colour (a ``white`` bonus applies to every colour; a card with
+both a white and a coloured bonus gets both); plus the gain of every DICE X-Y it meets: the owner has a die
+of that colour (white: any colour) whose current value is in low..high (line 282). Under DG-condition-dice
+``any`` every die not discarded counts at its current value (a die in the zone: its roll; a dragoshield: its
+current value after damage; a dragocross die: its roll); under ``unassigned`` only dice in the Dice Zone.
+Keywords gained (Deadly, Assassin, Invade) add to the printed ones.
+
+Indices
+-------
+The game is given a card table: the distinct cards of both decks (and of any replacement card), sorted by
+catalog key; "card index" is a position in it. "Colour index" is a position in the sorted list of every
+colour named by the two decks' banners and the table's cards. Each fort has slots 0 and 1; a creature
+placed at a fort takes its lowest free slot; "fort, slot order" is fort 0 slot 0, fort 0 slot 1, fort 1
+slot 0, ... Dice are numbered 0, 1, 2 like the banners.
+
+Setup (lines 166-174), for each player
+--------------------------------------
+1. The deck is shuffled (uniformly). The first player is chosen with probability 1/2 each (line 170).
+2. Five cards are drawn. Mulligan policy (line 172): the player returns every spell, every card costing
+   ``-`` and every creature costing 4 or more; the returned cards are put in the deck, the deck is
+   shuffled, and that many cards are drawn.
+3. Six barriers, two on each fort, from the top of the deck (line 173). Fort i has banner i's colour (the
+   deck's banners in their catalog order, line 169) and die i has the same colour (lines 147-149).
+4. Dice start in the Dice Zone; they are first rolled at their owner's first Dice Step.
+
+A turn of the active player P against O (lines 176-257); game turns count both players' turns from 1
+---------------------------------------------------------------------------------------------------------
+1. **Stand** (line 182): P's creatures stand.
+2. **Dice** (line 186), DG-reroll-assigned: ``unassigned-only``: each of P's dice in the Dice Zone is rolled
+   (uniform on 1..DG-die); ``all-keep``: every die not discarded is rolled; a dragoshield's value becomes the
+   new roll (its damage gone) and a dragocross die stays on its creature; ``all-return``: every die not
+   discarded returns to the Dice Zone (shields and crosses end), then is rolled.
+3. **Draw** (line 190): if P's deck is empty P loses (deck-out, line 8). Else P draws its top card.
+4. **Resource** (line 194): skipped on the first player's first turn. Else, if P's deck is not empty and
+   P's resources (3 banners + resource cards) are fewer than the resource target, the top card goes to
+   P's resources (a resource of that card's colour). Resource target: the highest cost among the deck's
+   playable creatures (at least 1).
+5. **Summon** (lines 200-205): repeat: among creatures in P's hand with a cost, those P can pay now (line
+   202: unrested resources >= cost, and if cost >= 1 at least one unrested resource of the creature's
+   colour), take the costliest (ties: higher base ATK + EDR, then the lower card index). Pay: one resource
+   of its colour, then each further one from the colour with the most unrested resources (ties: the lower
+   colour index). Place it at the fort with an opening (fewer than 2 creatures, line 122) that has barriers
+   and the fewest creatures (ties: fewer barriers, then the lower fort); if no fort with barriers has an
+   opening, the lowest destroyed fort with one. If all six places are full: if its base ATK + EDR exceeds
+   that of P's weakest creature (lowest base ATK + EDR; ties: the first in fort, slot order), that creature
+   goes to the discard pile (not destroyed, line 205; its dragocross die follows DG-cross-die) and the new
+   one takes its place, else summoning stops. A creature summoned this turn cannot attack under
+   DG-summoning-sickness=true. The loop ends when no creature can be paid for.
+6. **Dice assignment** (lines 210-217): each of P's dice in the Dice Zone, by value from highest (ties: the
+   lower die index), once:
+   - shield candidates: P's forts of the die's colour that have barriers and no dragoshield (under
+     DG-shield-stack=stack, if none: those with one); the candidate with the fewest barriers (ties: lower);
+   - cross candidates: P's creatures without a dragocross die; the one gaining most from this die: gain =
+     (1 + colour bonus ATK) + (1 + colour bonus EDR) + 2 if it gains Deadly (ties: higher base ATK, then
+     the first in fort, slot order);
+   - if there is a shield candidate and (the value >= 3 or there is no cross candidate): a dragoshield of
+     that value; else if there is a cross candidate: dragocross it; else the die stays in the Dice Zone.
+7. **Combat** (lines 228-249), skipped on game turn 1 (DG-first-turn=game-turn-1) or on each player's first
+   turn (each-player-first). Attackers: P's standing creatures with effective ATK >= 1 (summoned this turn
+   excluded under DG-summoning-sickness=true), each once, in order of effective ATK at the start of combat
+   from highest (ties: fort, slot order). When its turn comes (a creature destroyed or rested meanwhile is
+   skipped), the attacker scores every option against the board as it is then, and takes the best one if
+   its score is > 0 (ties: the first listed: forts 0, 1, 2, then assassinations by fort, slot); else it does
+   not attack and stays standing.
+   - Attack fort f of O that has barriers:
+     - O has a dragoshield at f (the oldest, under stack): it blocks (line 238). Score 40 if ATK >= its
+       value, else 15.
+     - else if O has standing creatures at f and the attacker has no Invade for f's colour: O's block choice
+       (below). No blocker chosen: as unblocked. Blocker B: the attacker kills B if it deals damage >= B's
+       EDR - B's damage (or it is Deadly), B kills the attacker likewise. Score: kills and survives 50;
+       kills and dies 20 if B's cost >= the attacker's cost, else -1; survives without killing 10; dies
+       without killing -10.
+     - else unblocked: 100 - f's barriers.
+   - Assassinate (line 308, Assassin of colour C): a rested creature R of O of colour C, at any fort (R is
+     then the blocker; no shield or other creature may block). Score: kills and survives 60; kills and dies
+     25 if R's cost >= the attacker's cost, else -1; does not kill -10.
+   O's block choice (line 238: one standing creature at that fort may block): among O's standing creatures
+   at f, the first category present: (a) survives and kills the attacker; (b) survives; (c) kills the
+   attacker and dies; (d) dies without killing, only if O has exactly 1 barrier left in all. Within a
+   category the lowest cost (ties: the first in slot order). None: no block.
+   Resolution: the attacker rests. A dragoshield: its value drops by the attacker's ATK; at 0 or below it is
+   destroyed and its die discarded (line 215); nothing reaches the fort or the attacker (line 246). A
+   blocker (or the assassinated creature) rests; both deal their effective ATK to each other at once
+   (Deadly: a creature dealt damage by a Deadly creature with ATK >= 1 is destroyed, line 312). Unblocked
+   with ATK >= 1: O's fort f loses its top barrier, which goes to O's hand (line 246).
+   After each attack, every creature whose accumulated damage >= its effective EDR is destroyed (discard
+   pile), repeated until none is; a destroyed creature's dragocross die goes back to its owner's Dice Zone
+   at its value (DG-cross-die=return) or to the discard pile (discard).
+8. **End** (lines 251-257): P discards down to 7 cards in hand (line 253): spells first, then cards costing
+   ``-``, then creatures from the costliest (ties: the higher card index first). Damage on every creature is
+   removed (line 255). DG-shield-persist=false: every dragoshield's value returns to its die's value when it
+   was assigned (or rolled, under all-keep). Then O loses if it has no barrier left (line 257; P cannot lose
+   barriers in its own turn).
+
+A game ends at a loss, or as a draw after MAX_TURNS game turns (a safety bound never reached by 50-card
+decks: each turn draws a card).
+
+Records (one per game)
+----------------------
+The kernel's record fields are named in kernels.R_*: the winner (0 or 1 by deck, 2 a draw), which deck went
+first, the game turns played, how the game ended (barriers, deck-out, draw), and for each deck its barriers
+left, creatures summoned and dice lost.
+"""
+
+from __future__ import annotations
+
+#: Game turns after which a game is a draw (each turn draws a card, so 50-card decks end long before).
+MAX_TURNS = 200
+#: Most cards of a hand after the Draw Step and broken barriers (7 kept at each End Phase, line 253).
+#: A hand can reach 7 + 1 (draw) + 6 (barriers) cards; the bound leaves room.
+MAX_HAND = 32
+#: A shield candidate is taken when the die shows at least this (policy, step 6).
+SHIELD_MIN = 3
+#: The mulligan returns creatures costing at least this (policy, setup 2).
+MULLIGAN_COST = 4
+#: Creature places: 2 at each of 3 forts (line 122).
+FORTS, PER_FORT = 3, 2
+HAND_LIMIT = 7  # line 253
