@@ -70,15 +70,16 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    - shield candidates: P's forts of the die's colour that have barriers and no dragoshield (under
      DG-shield-stack=stack, if none: those with one); the candidate with the fewest barriers (ties: lower);
    - cross candidates: P's creatures without a dragocross die; the one gaining most from this die: gain =
-     (1 + colour bonus ATK) + (1 + colour bonus EDR) + 2 if it gains Deadly (ties: higher base ATK, then
-     the first in fort, slot order);
+     (1 + colour bonus ATK) + (1 + colour bonus EDR) + 2 if the colour bonus gives Deadly (ties: higher
+     base ATK, then the first in fort, slot order; the colour bonus: the card's bonus for the die's colour
+     plus its white bonus);
    - if there is a shield candidate and (the value >= 3 or there is no cross candidate): a dragoshield of
      that value; else if there is a cross candidate: dragocross it; else the die stays in the Dice Zone.
 7. **Combat** (lines 228-249), skipped on game turn 1 (DG-first-turn=game-turn-1) or on each player's first
    turn (each-player-first). Attackers: P's standing creatures with effective ATK >= 1 (summoned this turn
    excluded under DG-summoning-sickness=true), each once, in order of effective ATK at the start of combat
-   from highest (ties: fort, slot order). When its turn comes (a creature destroyed or rested meanwhile is
-   skipped), the attacker scores every option against the board as it is then, and takes the best one if
+   from highest (ties: fort, slot order). When its turn comes (a creature destroyed or rested meanwhile, or
+   whose effective ATK is now 0, is skipped), the attacker scores every option against the board as it is then, and takes the best one if
    its score is > 0 (ties: the first listed: forts 0, 1, 2, then assassinations by fort, slot); else it does
    not attack and stays standing.
    - Attack fort f of O that has barriers:
@@ -105,8 +106,9 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    After each attack, every creature whose accumulated damage >= its effective EDR is destroyed (discard
    pile), repeated until none is; a destroyed creature's dragocross die goes back to its owner's Dice Zone
    at its value (DG-cross-die=return) or to the discard pile (discard).
-8. **End** (lines 251-257): P discards down to 7 cards in hand (line 253): spells first, then cards costing
-   ``-``, then creatures from the costliest (ties: the higher card index first). Damage on every creature is
+8. **End** (lines 251-257): P discards down to 7 cards in hand (line 253), one card at a time: a spell if
+   it holds one (the one of highest card index), else a creature costing ``-`` (highest card index), else
+   the costliest creature (ties: the higher card index). Damage on every creature is
    removed (line 255). DG-shield-persist=false: every dragoshield's value returns to its die's value when it
    was assigned (or rolled, under all-keep). Then O loses if it has no barrier left (line 257; P cannot lose
    barriers in its own turn).
