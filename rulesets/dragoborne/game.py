@@ -79,9 +79,9 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    turn (each-player-first). Attackers: P's standing creatures with effective ATK >= 1 (summoned this turn
    excluded under DG-summoning-sickness=true), each once, in order of effective ATK at the start of combat
    from highest (ties: fort, slot order). When its turn comes (a creature destroyed or rested meanwhile, or
-   whose effective ATK is now 0, is skipped), the attacker scores every option against the board as it is then, and takes the best one if
-   its score is > 0 (ties: the first listed: forts 0, 1, 2, then assassinations by fort, slot); else it does
-   not attack and stays standing.
+   whose effective ATK is now 0, is skipped), the attacker scores every option against the board as it is
+   then, and takes the best one if its score is > 0 (ties: the first listed: forts 0, 1, 2, then
+   assassinations by fort, slot); else it does not attack and stays standing.
    - Attack fort f of O that has barriers:
      - O has a dragoshield at f (the oldest, under stack): it blocks (line 238). Score 40 if ATK >= its
        value, else 15.

@@ -1,0 +1,642 @@
+"""Compiled Dragoborne: whole games between two decks, played as rulesets/dragoborne/game.py specifies.
+
+The plain-Python twin (tests/naive_dragoborne.py) plays the same specification card by card; this kernel
+keeps every zone in small integer arrays allocated once per run. rulesets.dragoborne.simulate builds the
+card tables (:data:`C_*`, :data:`X_*`, :data:`K_*` rows) and the rulings row (:data:`RL_*`).
+
+Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone. An
+engagement's trial plays up to three games from that same starting stream (common random numbers): the
+variant (each side's deck with its replacement card), and, when asked, each side's deck without its
+replacement against the other's variant, so a card's effect on its deck's win rate is a paired difference.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.config import JIT, TRIAL_JIT
+from simcore.rng import STATE_WORDS, seed_trial_stream, uniform_int
+
+FORTS, PER_FORT, PLACES, DICE = 3, 2, 6, 3
+MAX_TURNS = 200
+MAX_HAND = 40
+HAND_LIMIT = 7
+SHIELD_MIN = 3
+MULLIGAN_COST = 4
+OPENING = 5
+BIG = 1 << 30
+
+# card table ``tab`` (int64[n_cards, width]), one row per card: its fields (C_*), then its DICE X-Y
+# conditions (KB + k * N_COND + K_*; K_COLOUR -1: any colour), then its dragocross bonus by die colour
+# (XB + colour * N_CROSS + X_*, the white bonus folded into every colour). Masks: bit j = colour index j.
+(C_CREATURE, C_COLOUR, C_COST, C_ATK, C_EDR, C_DEADLY, C_ASSASSIN, C_INVADE, C_NCOND, N_CARD) = range(10)
+(K_COLOUR, K_LOW, K_HIGH, K_ATK, K_EDR, K_DEADLY, K_ASSASSIN, K_INVADE, N_COND) = range(9)
+(X_ATK, X_EDR, X_DEADLY, X_ASSASSIN, X_INVADE, N_CROSS) = range(6)
+MAX_CONDITIONS = 4
+KB = N_CARD
+XB = KB + MAX_CONDITIONS * N_COND
+# rulings row (int64[N_RULINGS])
+(RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
+ N_RULINGS) = range(9)
+REROLL_UNASSIGNED, REROLL_ALL_KEEP, REROLL_ALL_RETURN = range(3)
+
+# A player's whole state is one row of ``st`` (int64[2, width]): its fields (PL_*), then its six creature
+# places (CRB + place * N_PLACE + CR_*; card -1: empty), its three dice (DB + die * N_DIE + D_*), its three
+# forts (FB + fort * N_FORT + F_*: colour, barriers left, the barrier cards bottom first), its hand (HB + i),
+# its resources by colour (RB + colour) and its deck (DK + i, the top at PL_TOP). One array keeps the calls
+# between the per-turn functions cheap.
+(PL_TOP, PL_SIZE, PL_HAND, PL_RES, PL_TARGET, PL_SUMMONED, PL_DICE_LOST, PL_OWN_TURNS, PL_ORDER,
+ N_PLAYER) = range(10)
+(CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, N_PLACE) = range(6)
+(D_COLOUR, D_LOC, D_VALUE, D_BASE, D_FORT, D_SLOT, D_ORDER, N_DIE) = range(8)
+LOC_ZONE, LOC_SHIELD, LOC_CROSS, LOC_GONE = range(4)
+(F_COLOUR, F_BARRIERS, F_CARD0, F_CARD1, N_FORT) = range(5)
+MAX_COLOURS = 60
+CRB = N_PLAYER
+DB = CRB + PLACES * N_PLACE
+FB = DB + DICE * N_DIE
+HB = FB + FORTS * N_FORT
+RB = HB + MAX_HAND
+DK = RB + MAX_COLOURS
+
+# record fields (int64[n, N_RECORD])
+(R_WINNER, R_FIRST, R_TURNS, R_END, R_BARRIERS_0, R_BARRIERS_1, R_SUMMONED_0, R_SUMMONED_1, R_DICE_LOST_0,
+ R_DICE_LOST_1, R_BASE_WINNER_0, R_BASE_WINNER_1, N_RECORD) = range(13)
+END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
+DRAW = 2
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _shuffle(a, lo, hi, stream):
+    """Fisher-Yates on a[lo:hi]."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + uniform_int(stream, i - lo + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+@nb.njit(**TRIAL_JIT)
+def _cond_met(st, p, colour, low, high, zone_only):
+    for d in range(DICE):
+        loc = st[p, DB + d * N_DIE + D_LOC]
+        if loc == LOC_GONE or (zone_only and loc != LOC_ZONE):
+            continue
+        if colour >= 0 and st[p, DB + d * N_DIE + D_COLOUR] != colour:
+            continue
+        v = st[p, DB + d * N_DIE + D_VALUE]
+        if v >= 1 and low <= v <= high:
+            return True
+    return False
+
+
+@nb.njit(**TRIAL_JIT)
+def _eff(st, p, s, tab, zone_only):
+    """Effective (ATK, EDR, Deadly, Assassin mask, Invade mask) of the creature at place s of player p."""
+    c = st[p, CRB + s * N_PLACE + CR_CARD]
+    atk = tab[c, C_ATK]
+    edr = tab[c, C_EDR]
+    deadly = tab[c, C_DEADLY]
+    ass = tab[c, C_ASSASSIN]
+    inv = tab[c, C_INVADE]
+    d = st[p, CRB + s * N_PLACE + CR_DIE]
+    if d >= 0:
+        col = st[p, DB + d * N_DIE + D_COLOUR]
+        atk += 1 + tab[c, XB + col * N_CROSS + X_ATK]
+        edr += 1 + tab[c, XB + col * N_CROSS + X_EDR]
+        deadly |= tab[c, XB + col * N_CROSS + X_DEADLY]
+        ass |= tab[c, XB + col * N_CROSS + X_ASSASSIN]
+        inv |= tab[c, XB + col * N_CROSS + X_INVADE]
+    for k in range(tab[c, C_NCOND]):
+        q = KB + k * N_COND
+        if _cond_met(st, p, tab[c, q + K_COLOUR], tab[c, q + K_LOW], tab[c, q + K_HIGH], zone_only):
+            atk += tab[c, KB + k * N_COND + K_ATK]
+            edr += tab[c, KB + k * N_COND + K_EDR]
+            deadly |= tab[c, KB + k * N_COND + K_DEADLY]
+            ass |= tab[c, KB + k * N_COND + K_ASSASSIN]
+            inv |= tab[c, KB + k * N_COND + K_INVADE]
+    return atk, edr, deadly, ass, inv
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _kills(atk, deadly, edr_left):
+    """Whether a hit of this ATK destroys a creature with this much EDR left (Deadly: any damage, line 312;
+    0 ATK deals none)."""
+    return atk >= 1 and (deadly != 0 or atk >= edr_left)
+
+
+@nb.njit(**TRIAL_JIT)
+def _leave(st, p, s, rl):
+    """The creature at place s leaves play; its dragocross die follows DG-cross-die."""
+    d = st[p, CRB + s * N_PLACE + CR_DIE]
+    if d >= 0:
+        if rl[RL_CROSS_DISCARD]:
+            st[p, DB + d * N_DIE + D_LOC] = LOC_GONE
+            st[p, PL_DICE_LOST] += 1
+        else:
+            st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+    st[p, CRB + s * N_PLACE + CR_CARD] = -1
+    st[p, CRB + s * N_PLACE + CR_DIE] = -1
+    st[p, CRB + s * N_PLACE + CR_DMG] = 0
+    st[p, CRB + s * N_PLACE + CR_RESTED] = 0
+    st[p, CRB + s * N_PLACE + CR_NEW] = 0
+
+
+@nb.njit(**TRIAL_JIT)
+def _sweep(st, tab, rl):
+    """Destroy every creature whose damage reaches its effective EDR, until none does (a die coming back or
+    a shield worn down can change DICE X-Y gains)."""
+    zone_only = rl[RL_ZONE_ONLY] != 0
+    changed = True
+    while changed:
+        changed = False
+        for p in range(2):
+            for s in range(PLACES):
+                if st[p, CRB + s * N_PLACE + CR_CARD] >= 0 and st[p, CRB + s * N_PLACE + CR_DMG] > 0:
+                    edr = _eff(st, p, s, tab, zone_only)[1]
+                    if st[p, CRB + s * N_PLACE + CR_DMG] >= edr:
+                        _leave(st, p, s, rl)
+                        changed = True
+
+
+@nb.njit(inline="always", **TRIAL_JIT)
+def _barriers(st, p):
+    return st[p, FB + F_BARRIERS] + st[p, FB + N_FORT + F_BARRIERS] + st[p, FB + 2 * N_FORT + F_BARRIERS]
+
+
+@nb.njit(**TRIAL_JIT)
+def _block_choice(st, o, f, atk, deadly, edr_left, tab, zone_only):
+    """O's blocker at fort f against an attacker (game.py step 7), or -1."""
+    best, best_cat, best_cost = -1, 9, BIG
+    for k in range(PER_FORT):
+        s = f * PER_FORT + k
+        if st[o, CRB + s * N_PLACE + CR_CARD] < 0 or st[o, CRB + s * N_PLACE + CR_RESTED]:
+            continue
+        batk, bedr, bdeadly, _, _ = _eff(st, o, s, tab, zone_only)
+        survives = not _kills(atk, deadly, bedr - st[o, CRB + s * N_PLACE + CR_DMG])
+        kills = _kills(batk, bdeadly, edr_left)
+        cat = 0 if (survives and kills) else (1 if survives else (2 if kills else 3))
+        cost = tab[st[o, CRB + s * N_PLACE + CR_CARD], C_COST]
+        if cat < best_cat or (cat == best_cat and cost < best_cost):
+            best, best_cat, best_cost = s, cat, cost
+    if best_cat == 3:
+        total = _barriers(st, o)
+        if total != 1:
+            return -1
+    return best
+
+
+@nb.njit(**TRIAL_JIT)
+def _oldest_shield(st, o, f):
+    best, order = -1, BIG
+    for d in range(DICE):
+        q = DB + d * N_DIE
+        if st[o, q + D_LOC] == LOC_SHIELD and st[o, q + D_FORT] == f and st[o, q + D_ORDER] < order:
+            best, order = d, st[o, DB + d * N_DIE + D_ORDER]
+    return best
+
+
+@nb.njit(**TRIAL_JIT)
+def _exchange(st, p, s, o, b, atk, deadly, tab, zone_only):
+    """The attacker at (p, s) and the blocker at (o, b) deal their effective ATK to each other at once."""
+    batk, _, bdeadly, _, _ = _eff(st, o, b, tab, zone_only)
+    st[o, CRB + (b) * N_PLACE + CR_RESTED] = 1
+    if atk >= 1:
+        st[o, CRB + (b) * N_PLACE + CR_DMG] += BIG if deadly else atk
+    if batk >= 1:
+        st[p, CRB + s * N_PLACE + CR_DMG] += BIG if bdeadly else batk
+
+
+@nb.njit(**TRIAL_JIT)
+def _combat(st, p, tab, rl, order, keys):
+    """Player p's combat phase (game.py step 7); ``order`` and ``keys``: scratch int64[PLACES]."""
+    o = 1 - p
+    zone_only = rl[RL_ZONE_ONLY] != 0
+    n = 0
+    for s in range(PLACES):
+        q = CRB + s * N_PLACE
+        if st[p, q + CR_CARD] < 0 or st[p, q + CR_RESTED] or (rl[RL_SICKNESS] and st[p, q + CR_NEW]):
+            continue
+        atk = _eff(st, p, s, tab, zone_only)[0]
+        if atk < 1:
+            continue
+        # insertion by ATK descending, place order on ties
+        i = n
+        while i > 0 and keys[i - 1] < atk:
+            keys[i] = keys[i - 1]
+            order[i] = order[i - 1]
+            i -= 1
+        keys[i] = atk
+        order[i] = s
+        n += 1
+    for i in range(n):
+        s = order[i]
+        if st[p, CRB + s * N_PLACE + CR_CARD] < 0 or st[p, CRB + s * N_PLACE + CR_RESTED]:
+            continue
+        atk, edr, deadly, ass, inv = _eff(st, p, s, tab, zone_only)
+        if atk < 1:
+            continue
+        edr_left = edr - st[p, CRB + s * N_PLACE + CR_DMG]
+        my_cost = tab[st[p, CRB + s * N_PLACE + CR_CARD], C_COST]
+        best_score, best_f, best_r, best_b = 0, -1, -1, -1
+        for f in range(FORTS):
+            barriers = st[o, FB + f * N_FORT + F_BARRIERS]
+            if barriers <= 0:
+                continue
+            b = -1
+            sh = _oldest_shield(st, o, f)
+            if sh >= 0:
+                score = 40 if atk >= st[o, DB + sh * N_DIE + D_VALUE] else 15
+            else:
+                if not (inv >> st[o, FB + f * N_FORT + F_COLOUR]) & 1:
+                    b = _block_choice(st, o, f, atk, deadly, edr_left, tab, zone_only)
+                if b < 0:
+                    score = 100 - barriers
+                else:
+                    batk, bedr, bdeadly, _, _ = _eff(st, o, b, tab, zone_only)
+                    kills = _kills(atk, deadly, bedr - st[o, CRB + (b) * N_PLACE + CR_DMG])
+                    dies = _kills(batk, bdeadly, edr_left)
+                    if kills and not dies:
+                        score = 50
+                    elif kills:
+                        score = 20 if tab[st[o, CRB + (b) * N_PLACE + CR_CARD], C_COST] >= my_cost else -1
+                    elif not dies:
+                        score = 10
+                    else:
+                        score = -10
+            if score > best_score:
+                best_score, best_f, best_r, best_b = score, f, -1, b
+        if ass != 0:
+            for r in range(PLACES):
+                c = st[o, CRB + (r) * N_PLACE + CR_CARD]
+                if c < 0 or not st[o, CRB + (r) * N_PLACE + CR_RESTED] or not (ass >> tab[c, C_COLOUR]) & 1:
+                    continue
+                ratk, redr, rdeadly, _, _ = _eff(st, o, r, tab, zone_only)
+                kills = _kills(atk, deadly, redr - st[o, CRB + (r) * N_PLACE + CR_DMG])
+                dies = _kills(ratk, rdeadly, edr_left)
+                if kills and not dies:
+                    score = 60
+                elif kills:
+                    score = 25 if tab[c, C_COST] >= my_cost else -1
+                else:
+                    score = -10
+                if score > best_score:
+                    best_score, best_f, best_r, best_b = score, -1, r, -1
+        if best_score <= 0:
+            continue
+        st[p, CRB + s * N_PLACE + CR_RESTED] = 1
+        if best_r >= 0:
+            _exchange(st, p, s, o, best_r, atk, deadly, tab, zone_only)
+        else:
+            f = best_f
+            sh = _oldest_shield(st, o, f)
+            if sh >= 0:
+                st[o, DB + sh * N_DIE + D_VALUE] -= atk
+                if st[o, DB + sh * N_DIE + D_VALUE] <= 0:
+                    st[o, DB + sh * N_DIE + D_LOC] = LOC_GONE
+                    st[o, PL_DICE_LOST] += 1
+            elif best_b >= 0:
+                _exchange(st, p, s, o, best_b, atk, deadly, tab, zone_only)
+            else:
+                k = st[o, FB + f * N_FORT + F_BARRIERS] - 1
+                st[o, FB + f * N_FORT + F_BARRIERS] = k
+                st[o, HB + st[o, PL_HAND]] = st[o, FB + f * N_FORT + F_CARD0 + k]
+                st[o, PL_HAND] += 1
+        _sweep(st, tab, rl)
+
+
+@nb.njit(**TRIAL_JIT)
+def _summon(st, p, tab, free, rl):
+    """Player p's summons (game.py step 5)."""
+    ncol = free.shape[0]
+    nfree = 0
+    for c in range(ncol):
+        free[c] = st[p, RB + c]
+        nfree += free[c]
+    while True:
+        best, bcost, bbase = -1, -1, -1
+        bi = -1
+        for i in range(st[p, PL_HAND]):
+            c = st[p, HB + i]
+            if not tab[c, C_CREATURE]:
+                continue
+            cost = tab[c, C_COST]
+            if cost < 0 or cost > nfree or (cost >= 1 and free[tab[c, C_COLOUR]] == 0):
+                continue
+            base = tab[c, C_ATK] + tab[c, C_EDR]
+            if cost > bcost or (cost == bcost and (base > bbase or (base == bbase and c < best))):
+                best, bcost, bbase, bi = c, cost, base, i
+        if best < 0:
+            return
+        # a place: the fort with barriers and an opening holding fewest creatures (ties: fewer barriers,
+        # lower fort); else the lowest destroyed fort with an opening
+        place, pn, pb = -1, BIG, BIG
+        for f in range(FORTS):
+            if st[p, FB + f * N_FORT + F_BARRIERS] <= 0:
+                continue
+            m = 0
+            for k in range(PER_FORT):
+                if st[p, CRB + (f * PER_FORT + k) * N_PLACE + CR_CARD] >= 0:
+                    m += 1
+            if m < PER_FORT and (m < pn or (m == pn and st[p, FB + f * N_FORT + F_BARRIERS] < pb)):
+                pn, pb = m, st[p, FB + f * N_FORT + F_BARRIERS]
+                place = f
+        slot = -1
+        if place >= 0:
+            for k in range(PER_FORT):
+                if st[p, CRB + (place * PER_FORT + k) * N_PLACE + CR_CARD] < 0:
+                    slot = place * PER_FORT + k
+                    break
+        else:
+            for s in range(PLACES):
+                if st[p, CRB + s * N_PLACE + CR_CARD] < 0:
+                    slot = s
+                    break
+        if slot < 0:
+            weakest, wbase = -1, BIG
+            for s in range(PLACES):
+                c = st[p, CRB + s * N_PLACE + CR_CARD]
+                wb = tab[c, C_ATK] + tab[c, C_EDR]
+                if wb < wbase:
+                    weakest, wbase = s, wb
+            if bbase <= wbase:
+                return
+            _leave(st, p, weakest, rl)
+            slot = weakest
+        # pay: one of its colour, then each from the colour with most unrested resources
+        if bcost >= 1:
+            free[tab[best, C_COLOUR]] -= 1
+            for _ in range(bcost - 1):
+                m, mc = -1, -1
+                for c in range(ncol):
+                    if free[c] > m:
+                        m, mc = free[c], c
+                free[mc] -= 1
+        nfree -= bcost
+        last = st[p, PL_HAND] - 1
+        st[p, HB + bi] = st[p, HB + last]
+        st[p, PL_HAND] = last
+        st[p, CRB + (slot) * N_PLACE + CR_CARD] = best
+        st[p, CRB + (slot) * N_PLACE + CR_DMG] = 0
+        st[p, CRB + (slot) * N_PLACE + CR_RESTED] = 0
+        st[p, CRB + (slot) * N_PLACE + CR_NEW] = 1
+        st[p, CRB + (slot) * N_PLACE + CR_DIE] = -1
+        st[p, PL_SUMMONED] += 1
+
+
+@nb.njit(**TRIAL_JIT)
+def _assign(st, p, tab, rl):
+    """Player p's dice in the Dice Zone, by value from highest (game.py step 6)."""
+    done = 0
+    for _ in range(DICE):
+        d, dv = -1, -1
+        for e in range(DICE):
+            if st[p, DB + e * N_DIE + D_LOC] != LOC_ZONE or (done >> e) & 1:
+                continue
+            if st[p, DB + e * N_DIE + D_VALUE] > dv:
+                d, dv = e, st[p, DB + e * N_DIE + D_VALUE]
+        if d < 0:
+            return
+        done |= 1 << d
+        col = st[p, DB + d * N_DIE + D_COLOUR]
+        shield = -1
+        for stacked in range(2):
+            if stacked == 1 and (shield >= 0 or not rl[RL_STACK]):
+                break
+            sb = BIG
+            for f in range(FORTS):
+                b = st[p, FB + f * N_FORT + F_BARRIERS]
+                if st[p, FB + f * N_FORT + F_COLOUR] != col or b <= 0 or b >= sb:
+                    continue
+                has = False
+                for e in range(DICE):
+                    if st[p, DB + e * N_DIE + D_LOC] == LOC_SHIELD and st[p, DB + e * N_DIE + D_FORT] == f:
+                        has = True
+                if has != (stacked == 1):
+                    continue
+                shield, sb = f, b
+        target, tgain, tatk = -1, -1, -1
+        for s in range(PLACES):
+            c = st[p, CRB + s * N_PLACE + CR_CARD]
+            if c < 0 or st[p, CRB + s * N_PLACE + CR_DIE] >= 0:
+                continue
+            q = XB + col * N_CROSS
+            gain = 2 + tab[c, q + X_ATK] + tab[c, q + X_EDR] + (2 if tab[c, q + X_DEADLY] else 0)
+            if gain > tgain or (gain == tgain and tab[c, C_ATK] > tatk):
+                target, tgain, tatk = s, gain, tab[c, C_ATK]
+        if shield >= 0 and (dv >= SHIELD_MIN or target < 0):
+            st[p, DB + d * N_DIE + D_LOC] = LOC_SHIELD
+            st[p, DB + d * N_DIE + D_FORT] = shield
+            st[p, DB + d * N_DIE + D_BASE] = dv
+            st[p, DB + d * N_DIE + D_ORDER] = st[p, PL_ORDER]
+            st[p, PL_ORDER] += 1
+        elif target >= 0:
+            st[p, DB + d * N_DIE + D_LOC] = LOC_CROSS
+            st[p, DB + d * N_DIE + D_SLOT] = target
+            st[p, CRB + (target) * N_PLACE + CR_DIE] = d
+
+
+@nb.njit(**TRIAL_JIT)
+def _dice_step(st, p, rl, stream):
+    mode = rl[RL_REROLL]
+    for d in range(DICE):
+        loc = st[p, DB + d * N_DIE + D_LOC]
+        if loc == LOC_GONE:
+            continue
+        if mode == REROLL_UNASSIGNED and loc != LOC_ZONE:
+            continue
+        if mode == REROLL_ALL_RETURN and loc != LOC_ZONE:
+            if loc == LOC_CROSS:
+                st[p, CRB + (st[p, DB + d * N_DIE + D_SLOT]) * N_PLACE + CR_DIE] = -1
+            st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+        v = 1 + uniform_int(stream, rl[RL_DIE])
+        st[p, DB + d * N_DIE + D_VALUE] = v
+        st[p, DB + d * N_DIE + D_BASE] = v
+
+
+@nb.njit(**TRIAL_JIT)
+def _discard(st, p, tab):
+    """Down to 7 cards (game.py step 8)."""
+    while st[p, PL_HAND] > HAND_LIMIT:
+        bi, bkey = -1, -1
+        for i in range(st[p, PL_HAND]):
+            c = st[p, HB + i]
+            if not tab[c, C_CREATURE]:
+                key = (3 << 40) + c
+            elif tab[c, C_COST] < 0:
+                key = (2 << 40) + c
+            else:
+                key = (1 << 40) + (tab[c, C_COST] << 20) + c
+            if key > bkey:
+                bi, bkey = i, key
+        last = st[p, PL_HAND] - 1
+        st[p, HB + bi] = st[p, HB + last]
+        st[p, PL_HAND] = last
+
+
+@nb.njit(**TRIAL_JIT)
+def _setup(st, p, src, size, tab, banners, stream):
+    for i in range(size):
+        st[p, DK + i] = src[i]
+    _shuffle(st[p], DK, DK + size, stream)
+    for i in range(OPENING):
+        st[p, HB + i] = st[p, DK + i]
+    # mulligan: spells, "-" and creatures costing MULLIGAN_COST+ go back, the deck is shuffled, as many drawn
+    kept = 0
+    back = 0
+    for i in range(OPENING):
+        c = st[p, HB + i]
+        if (not tab[c, C_CREATURE]) or tab[c, C_COST] < 0 or tab[c, C_COST] >= MULLIGAN_COST:
+            st[p, DK + back] = c  # positions 0..4 of the deck held the hand: reuse them
+            back += 1
+        else:
+            st[p, HB + kept] = c
+            kept += 1
+    top = OPENING - back
+    # the returned cards sit at deck[0:back]; move them to deck[top:OPENING] and shuffle deck[top:size]
+    for i in range(back - 1, -1, -1):
+        st[p, DK + top + i] = st[p, DK + i]
+    _shuffle(st[p], DK + top, DK + size, stream)
+    for i in range(back):
+        st[p, HB + kept + i] = st[p, DK + top + i]
+    top += back
+    st[p, PL_HAND] = OPENING
+    for f in range(FORTS):
+        st[p, FB + f * N_FORT + F_COLOUR] = banners[f]
+        st[p, FB + f * N_FORT + F_BARRIERS] = 2
+        st[p, FB + f * N_FORT + F_CARD0] = st[p, DK + top]
+        st[p, FB + f * N_FORT + F_CARD1] = st[p, DK + top + 1]
+        top += 2
+    st[p, PL_TOP] = top
+    st[p, PL_SIZE] = size
+    st[p, PL_SUMMONED] = 0
+    st[p, PL_DICE_LOST] = 0
+    st[p, PL_OWN_TURNS] = 0
+    st[p, PL_ORDER] = 0
+    for d in range(DICE):
+        st[p, DB + d * N_DIE + D_COLOUR] = banners[d]
+        st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+        st[p, DB + d * N_DIE + D_VALUE] = 0
+        st[p, DB + d * N_DIE + D_BASE] = 0
+        st[p, DB + d * N_DIE + D_SLOT] = -1
+    for s in range(PLACES):
+        st[p, CRB + s * N_PLACE + CR_CARD] = -1
+        st[p, CRB + s * N_PLACE + CR_DIE] = -1
+        st[p, CRB + s * N_PLACE + CR_DMG] = 0
+        st[p, CRB + s * N_PLACE + CR_RESTED] = 0
+        st[p, CRB + s * N_PLACE + CR_NEW] = 0
+
+
+@nb.njit(**TRIAL_JIT)
+def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stream, out):
+    """One game (game.py); ``out``: (winner, first, turns, end, barriers 0, barriers 1, summoned 0,
+    summoned 1, dice lost 0, dice lost 1)."""
+    first = uniform_int(stream, 2)
+    _setup(st, 0, src0, n0, tab, banners[0], stream)
+    _setup(st, 1, src1, n1, tab, banners[1], stream)
+    for p in range(2):
+        st[p, PL_TARGET] = targets[p]
+        st[p, PL_RES] = DICE
+        for c in range(free.shape[0]):
+            st[p, RB + c] = 0
+        for f in range(FORTS):
+            st[p, RB + banners[p, f]] += 1
+    winner, end, turn = DRAW, END_DRAW, 0
+    p = first
+    for turn in range(1, MAX_TURNS + 1):
+        o = 1 - p
+        st[p, PL_OWN_TURNS] += 1
+        for s in range(PLACES):
+            st[p, CRB + s * N_PLACE + CR_RESTED] = 0
+        _dice_step(st, p, rl, stream)
+        top = st[p, PL_TOP]
+        if top >= st[p, PL_SIZE]:
+            winner, end = o, END_DECK_OUT
+            break
+        st[p, HB + st[p, PL_HAND]] = st[p, DK + top]
+        st[p, PL_HAND] += 1
+        top += 1
+        if not (p == first and st[p, PL_OWN_TURNS] == 1) and top < st[p, PL_SIZE] \
+                and st[p, PL_RES] < st[p, PL_TARGET]:
+            st[p, RB + tab[st[p, DK + top], C_COLOUR]] += 1
+            st[p, PL_RES] += 1
+            top += 1
+        st[p, PL_TOP] = top
+        _summon(st, p, tab, free, rl)
+        _assign(st, p, tab, rl)
+        if not (turn == 1 if rl[RL_EACH_FIRST] == 0 else st[p, PL_OWN_TURNS] == 1):
+            _combat(st, p, tab, rl, scratch[0], scratch[1])
+        _discard(st, p, tab)
+        for q in range(2):
+            for s in range(PLACES):
+                st[q, CRB + s * N_PLACE + CR_DMG] = 0
+        for s in range(PLACES):
+            st[p, CRB + s * N_PLACE + CR_NEW] = 0
+        if not rl[RL_PERSIST]:
+            for q in range(2):
+                for d in range(DICE):
+                    if st[q, DB + d * N_DIE + D_LOC] == LOC_SHIELD:
+                        st[q, DB + d * N_DIE + D_VALUE] = st[q, DB + d * N_DIE + D_BASE]
+        if _barriers(st, o) == 0:
+            winner, end = p, END_BARRIERS
+            break
+        p = o
+    out[0] = winner
+    out[1] = first
+    out[2] = turn
+    out[3] = end
+    for q in range(2):
+        out[4 + q] = _barriers(st, q)
+        out[6 + q] = st[q, PL_SUMMONED]
+        out[8 + q] = st[q, PL_DICE_LOST]
+
+
+
+
+@nb.njit(**JIT)
+def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselines, tab, rl, ncol, seed,
+                 first_trial, out):
+    """simcore.runner's records contract: ``out[k]`` is the record of trial ``first_trial + k``.
+
+    decks int64[2, m]: each side's deck (card indices, ``sizes`` of them); ``replace[s]`` >= 0: the card that
+    replaces, in each trial, one copy at a position drawn uniformly from ``swaps[s, :swap_n[s]]`` (drawn
+    first, from the trial's stream); ``baselines``: also play each side's deck unchanged against the other's
+    variant, from the same stream (R_BASE_WINNER_s: the winner then; -1 when not played).
+    """
+    m = decks.shape[1]
+    st = np.zeros((2, DK + m), np.int64)
+    src = np.empty((2, m), np.int64)
+    free = np.empty(ncol, np.int64)
+    scratch = np.empty((2, PLACES), np.int64)
+    stream = np.empty(STATE_WORDS, np.uint64)
+    start = np.empty(STATE_WORDS, np.uint64)
+    rec = np.empty(10, np.int64)
+    pos = np.empty(2, np.int64)
+    for k in range(out.shape[0]):
+        seed_trial_stream(seed, first_trial + k, start)
+        for s in range(2):
+            for i in range(sizes[s]):
+                src[s, i] = decks[s, i]
+            pos[s] = -1
+            if replace[s] >= 0:
+                pos[s] = swaps[s, uniform_int(start, swap_n[s])]
+                src[s, pos[s]] = replace[s]
+        stream[:] = start
+        _game(st, src[0], sizes[0], src[1], sizes[1], banners, targets, tab, rl, free, scratch, stream, rec)
+        for j in range(10):
+            out[k, j] = rec[j]
+        out[k, R_BASE_WINNER_0] = -1
+        out[k, R_BASE_WINNER_1] = -1
+        if baselines:
+            variant = rec[0]
+            for s in range(2):
+                if pos[s] < 0:
+                    out[k, R_BASE_WINNER_0 + s] = variant
+                    continue
+                src[s, pos[s]] = decks[s, pos[s]]
+                stream[:] = start
+                _game(st, src[0], sizes[0], src[1], sizes[1], banners, targets, tab, rl, free, scratch,
+                      stream, rec)
+                out[k, R_BASE_WINNER_0 + s] = rec[0]
+                src[s, pos[s]] = replace[s]

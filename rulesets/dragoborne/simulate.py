@@ -1,0 +1,204 @@
+"""Dragoborne games by Monte Carlo: the card tables the kernel reads, runs of games, and their summaries.
+
+The game is rulesets/dragoborne/game.py's (its docstring is the specification); rulesets/dragoborne/kernels.py
+plays it. A run is simcore.runner's records run: game t draws from the stream (seed, t) alone, so the
+result is bit-identical for any thread count, and two runs of the same seed meet the same shuffles and
+dice until their decks differ (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rulesets.base import OptionError, RulesError
+from rulesets.dragoborne import kernels as K
+from rulesets.dragoborne.catalog import Card, Catalog, Deck
+from rulesets.dragoborne.rules import ANY_COLOUR, DragoborneRulings
+from simcore import runner
+
+#: What the game does not model (game.py's "Cards"): stated in every report of a simulated game.
+NOT_MODELLED = (
+    "spells are never cast (their texts are free text; they are held in hand)",
+    "Ambush is never set (a creature with Ambush is summoned for its cost)",
+    "Fort Burst is never played (every broken barrier goes to hand: both DG-fort-burst readings agree then)",
+    "Immune has no effect (it acts against spells and abilities, line 316)",
+    "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
+    "other card text (abilities) does nothing",
+)
+POLICY = ("mulligan: spells, '-' cards and creatures costing 4+ go back; resource: taken while resources "
+          "are fewer than the deck's costliest creature; summon: the costliest creature payable, first; "
+          "dice: "
+          f"a dragoshield when the die shows {K.SHIELD_MIN}+ and its fort has none, else dragocross the "
+          "creature gaining most; attack: each creature scores every fort and Assassin target and attacks "
+          "the best if its score is positive; block: a blocker that survives or kills, a chump only on the "
+          "last barrier; discard: spells first, then the costliest creatures (rulesets/dragoborne/game.py)")
+MAX_CONDITIONS = K.MAX_CONDITIONS
+
+
+@dataclass(frozen=True)
+class Table:
+    """The kernel's card table: ``keys[i]`` is card index i (sorted), ``colours[j]`` colour index j."""
+
+    keys: tuple[str, ...]
+    colours: tuple[str, ...]
+    tab: np.ndarray
+    index: dict[str, int] = field(default_factory=dict)
+
+
+def _mask(keywords, name: str, colours: Sequence[str]) -> int:
+    mask = 0
+    for k in keywords:
+        if k.name == name and k.colour in colours:
+            mask |= 1 << colours.index(k.colour)
+    return mask
+
+
+def _has(keywords, name: str) -> int:
+    return int(any(k.name == name for k in keywords))
+
+
+def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
+    """The table of these cards (sorted by key; duplicates once) and the colours they and ``banners`` name."""
+    by_key = {c.key: c for c in cards}
+    keys = tuple(sorted(by_key))
+    colours = tuple(sorted({*banners, *(by_key[k].colour for k in keys)}))
+    if len(colours) > K.MAX_COLOURS:
+        raise RulesError(f"{len(colours)} colours: the game handles at most {K.MAX_COLOURS}")
+    n, m = len(keys), len(colours)
+    tab = np.zeros((n, K.XB + m * K.N_CROSS), np.int64)
+    ctab = tab[:, :K.N_CARD]
+    cond = tab[:, K.KB:K.XB].reshape(n, K.MAX_CONDITIONS, K.N_COND)
+    cross = tab[:, K.XB:].reshape(n, m, K.N_CROSS)
+    for i, key in enumerate(keys):
+        c = by_key[key]
+        ctab[i, K.C_CREATURE] = int(c.is_creature)
+        ctab[i, K.C_COLOUR] = colours.index(c.colour)
+        ctab[i, K.C_COST] = -1 if c.cost is None else c.cost
+        ctab[i, K.C_ATK] = c.atk or 0
+        ctab[i, K.C_EDR] = c.edr or 0
+        ctab[i, K.C_DEADLY] = _has(c.keywords, "deadly")
+        ctab[i, K.C_ASSASSIN] = _mask(c.keywords, "assassin", colours)
+        ctab[i, K.C_INVADE] = _mask(c.keywords, "invade", colours)
+        for bonus in c.dragocross:
+            targets = range(m) if bonus.colour == ANY_COLOUR else (
+                [colours.index(bonus.colour)] if bonus.colour in colours else [])
+            for j in targets:
+                cross[i, j, K.X_ATK] += bonus.atk
+                cross[i, j, K.X_EDR] += bonus.edr
+                cross[i, j, K.X_DEADLY] |= _has(bonus.keywords, "deadly")
+                cross[i, j, K.X_ASSASSIN] |= _mask(bonus.keywords, "assassin", colours)
+                cross[i, j, K.X_INVADE] |= _mask(bonus.keywords, "invade", colours)
+        conditions = [d for d in c.dice if d.colour == ANY_COLOUR or d.colour in colours]
+        if len(conditions) > MAX_CONDITIONS:
+            raise RulesError(f"{c.name}: {len(conditions)} DICE X-Y conditions; the game handles "
+                             f"{MAX_CONDITIONS}")
+        ctab[i, K.C_NCOND] = len(conditions)
+        for k, d in enumerate(conditions):
+            colour = -1 if d.colour == ANY_COLOUR else colours.index(d.colour)
+            cond[i, k] = (colour, d.low, d.high, d.atk, d.edr, _has(d.keywords, "deadly"),
+                          _mask(d.keywords, "assassin", colours), _mask(d.keywords, "invade", colours))
+    return Table(keys, colours, tab, {k: i for i, k in enumerate(keys)})
+
+
+def rulings_row(rulings: DragoborneRulings) -> np.ndarray:
+    row = np.zeros(K.N_RULINGS, np.int64)
+    row[K.RL_DIE] = rulings.die
+    row[K.RL_REROLL] = ("unassigned-only", "all-keep", "all-return").index(rulings.reroll_assigned)
+    row[K.RL_PERSIST] = int(rulings.shield_persist)
+    row[K.RL_ZONE_ONLY] = int(rulings.condition_dice == "unassigned")
+    row[K.RL_STACK] = int(rulings.shield_stack == "stack")
+    row[K.RL_CROSS_DISCARD] = int(rulings.cross_die == "discard")
+    row[K.RL_EACH_FIRST] = int(rulings.first_turn == "each-player-first")
+    row[K.RL_SICKNESS] = int(rulings.summoning_sickness)
+    return row
+
+
+def deck_list(deck: Deck) -> list[str]:
+    """The deck's cards, one key per copy, in key order (the order the kernel shuffles from)."""
+    return [key for key in sorted(deck.copies) for _ in range(deck.copies[key])]
+
+
+def resource_target(cards: Sequence[Card]) -> int:
+    """game.py step 4: the costliest playable creature of the deck (at least 1)."""
+    return max([c.cost for c in cards if c.is_creature and c.cost is not None] + [1])
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two decks (side 0, side 1), each with an optional replacement card, ready for the kernel."""
+
+    decks: tuple[Deck, Deck]
+    replace: tuple[Card | None, Card | None]
+    table: Table
+    args_head: tuple
+    notes: tuple[str, ...] = ()
+
+
+def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
+            replace: tuple[Card | None, Card | None] = (None, None), baselines: bool = False,
+            rulings: DragoborneRulings | None = None) -> Matchup:
+    """The kernel's arguments for deck_a (side 0) against deck_b, a replacement card in each if given: in
+    each game it takes the place of one copy of the deck's cards of the same curve class (not itself),
+    drawn uniformly - "an average card of the same cost"."""
+    rulings = rulings or DragoborneRulings()
+    decks = tuple(catalog.deck(d) if isinstance(d, str) else d for d in (deck_a, deck_b))
+    lists = [deck_list(d) for d in decks]
+    cards = [catalog.card(k) for lst in lists for k in lst] + [c for c in replace if c is not None]
+    table = card_table(cards, [b for d in decks for b in d.banners])
+    for d in decks:
+        if len(d.banners) != K.DICE:
+            raise RulesError(f"deck {d.name}: {len(d.banners)} banners; a deck has {K.DICE} (line 148)")
+    m = max(len(lst) for lst in lists)
+    arr = np.zeros((2, m), np.int64)
+    sizes = np.array([len(lst) for lst in lists], np.int64)
+    swaps = np.zeros((2, m), np.int64)
+    swap_n = np.zeros(2, np.int64)
+    rep = np.full(2, -1, np.int64)
+    targets = np.zeros(2, np.int64)
+    notes = []
+    for s, lst in enumerate(lists):
+        arr[s, :len(lst)] = [table.index[k] for k in lst]
+        deck_cards = [catalog.card(k) for k in lst]
+        card = replace[s]
+        targets[s] = resource_target(deck_cards + ([card] if card is not None else []))
+        if card is None:
+            continue
+        rep[s] = table.index[card.key]
+        same = [i for i, c in enumerate(deck_cards)
+                if c.key != card.key and c.curve_class == card.curve_class]
+        if not same:
+            same = [i for i, c in enumerate(deck_cards) if c.key != card.key]
+            notes.append(f"{decks[s].name} has no other card of {card.name}'s cost class: it replaces a "
+                         "copy of any card")
+        if not same:
+            raise RulesError(f"{decks[s].name} holds only {card.name}: nothing to replace")
+        swaps[s, :len(same)] = same
+        swap_n[s] = len(same)
+    banners = np.array([[table.colours.index(b) for b in d.banners] for d in decks], np.int64)
+    head = (arr, sizes, banners, targets, swaps, swap_n, rep, bool(baselines), table.tab,
+            rulings_row(rulings), len(table.colours))
+    return Matchup(decks, replace, table, head, tuple(notes))
+
+
+def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, precision: float | None = None,
+        progress=None, block_trials: int = 4096) -> runner.RecordsResult:
+    """``trials`` games of the matchup (records, simcore.runner.run_records)."""
+    statistic = None
+    if precision is not None:
+        from simcore.stats import proportion
+
+        def statistic(records):
+            return proportion(int((records[:, K.R_WINNER] == 0).sum()), len(records))
+    return runner.run_records(K.game_records, m.args_head, K.N_RECORD, trials, seed, threads=threads,
+                              precision=precision, statistic=statistic, progress=progress,
+                              block_trials=block_trials)
+
+
+def check_deck_sizes(decks: Sequence[Deck]) -> None:
+    for d in decks:
+        if d.size < 10:
+            raise OptionError(f"deck {d.name}: {d.size} cards; a game needs at least 10 (5 in hand, 6 "
+                              "barriers)")
