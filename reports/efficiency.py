@@ -254,6 +254,16 @@ def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
             low, high = fieller(num, den, v_num, v_den, cov)
             out.append(FairCost(float(value), float(max(low, 0.0)), float(high)))
         return out
+    if rule.kind == "zero":
+        out = []
+        for c, v, se in zip(field.contestants, values, value_stderrs, strict=True):
+            if abs(v) <= Z95 * se or v == 0:
+                out.append(FairCost(c.cost, c.cost, c.cost))
+            elif v > 0:  # under-costed: the fair cost lies above today's
+                out.append(FairCost(np.nan, float(np.nextafter(c.cost, np.inf)), np.inf))
+            else:
+                out.append(FairCost(np.nan, 0.0, float(np.nextafter(c.cost, -np.inf))))
+        return out
     costs = np.array([c.cost for c in field.contestants])
     vpc = values / costs
     median = float(np.median(vpc))
@@ -396,7 +406,15 @@ def _digits(values) -> int:
 
 
 def _cost_text(x: float) -> str:
-    return "∞" if np.isinf(x) else f"{x:.0f}"
+    return "∞" if np.isinf(x) else ("?" if np.isnan(x) else f"{x:.0f}")
+
+
+def _fair_text(f: float, lo: float, hi: float) -> str:
+    """A fair cost with its interval; one not estimated (the ``zero`` rule) as the side of today's cost it
+    lies on."""
+    if np.isnan(f):
+        return f"above {lo:g}" if np.isinf(hi) else f"below {hi:g}"
+    return f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
 
 
 def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
@@ -415,8 +433,7 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     if exact:
         out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
     else:
-        out["fair cost [95%]"] = [f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
-                                  for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
+        out["fair cost [95%]"] = [_fair_text(f, lo, hi) for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
                                                        rank["fair_cost_high"], strict=True)]
     out["verdict"] = rank["verdict"]
     return pd.DataFrame(out)

@@ -5,7 +5,8 @@ The field is played once as it is (its value per cost gives the field median). T
 contestant meets every other in both roles on the same streams and with the same trials as in the
 baseline: a cost point re-scores the baseline's trials (nothing is simulated again), a stat point is
 simulated anew. For a cost sweep, the **break-even cost** is where the contestant's value per cost crosses
-the field median (linear interpolation between points); its 95% interval is where the edges of the 95%
+the field median (or, under the ``zero`` fair-cost rule, where its value crosses 0; linear interpolation
+between points); its 95% interval is where the edges of the 95%
 band cross it.
 """
 
@@ -151,15 +152,21 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
             rows.append({"unit": base_cs[t].name, "parameter": sweep_plan.parameter, "point": point,
                          "metric": metric, "value": float(val), "stderr": float(se)})
     curve = pd.DataFrame(rows)
-    even = break_even(curve, median) if sweep_plan.kind == "cost" else None
+    even = None
+    if sweep_plan.kind == "cost":
+        if ruleset.fair_cost_rule.kind == "zero":  # par is a value of 0 at any cost
+            even = break_even(curve, 0.0, "value")
+        else:
+            even = break_even(curve, median)
     return Sweep(sweep_plan, key, base_cs[t].name, baseline, curve, median, even)
 
 
-def break_even(curve: pd.DataFrame, median: float) -> tuple[float, float, float] | None:
-    """(cost, low, high) where value per cost crosses the field median, or None when it does not within the
-    range. The curve and its standard error are interpolated linearly between points; the interval is the
+def break_even(curve: pd.DataFrame, median: float, metric: str = "value_per_cost"
+               ) -> tuple[float, float, float] | None:
+    """(cost, low, high) where ``metric`` (value per cost) crosses ``median`` (the field median), or None when
+    it does not within the range. The curve and its standard error are interpolated linearly between points; the interval is the
     span of costs whose 95% band contains the median (it ends at the range's end when the band does)."""
-    vpc = curve[curve.metric == "value_per_cost"]
+    vpc = curve[curve.metric == metric]
     x = vpc["point"].astype(float).to_numpy()
     y = vpc["value"].to_numpy() - median
     se = vpc["stderr"].to_numpy()
@@ -200,8 +207,9 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
     facts: dict = {"field_median_value_per_cost": result.field_median}
     if result.plan.kind == "cost":
         if result.break_even is None:
-            meta.append(("break-even cost", "not within the range swept: value per cost stays on one side of "
-                                            "the field median"))
+            meta.append(("break-even cost", "not within the range swept: value stays on one side of 0"
+                         if rs.fair_cost_rule.kind == "zero" else
+                         "not within the range swept: value per cost stays on one side of the field median"))
             facts["break_even"] = None
         else:
             mid, lo, hi = result.break_even

@@ -213,6 +213,9 @@ class FairCostRule:
     ``even-trade``: the cost at which what it takes equals what it gives over its engagements, i.e.
     sum(mean ``gain``) / sum(mean ``loss``), where ``gain`` is cost destroyed (in cost units) and ``loss`` the
     fraction of itself lost per engagement.
+    ``zero``: for a value measured against an average entry of the same cost (0 is par at any cost): fair
+    when the value's 95% interval contains 0, under-costed when it lies above, over-costed below. No fair-cost
+    number is estimated (it would need the value at other costs: a cost sweep finds where it crosses 0).
     """
 
     kind: str
@@ -221,8 +224,8 @@ class FairCostRule:
     loss: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ("median", "even-trade"):
-            raise ValueError(f"fair-cost rule {self.kind!r} is not median or even-trade")
+        if self.kind not in ("median", "even-trade", "zero"):
+            raise ValueError(f"fair-cost rule {self.kind!r} is not median, even-trade or zero")
         if self.kind == "even-trade" and not (self.gain and self.loss):
             raise ValueError("an even-trade fair cost names its gain and loss metrics")
 

@@ -1,6 +1,7 @@
-"""Dragoborne on the command line: `roll dragoborne condition | shield` and `table dragoborne shield |
-opening-hand | mulligan | early-play` (exact) so far; the balance verbs come once the ruleset fulfils the
-contract.
+"""Dragoborne on the command line: `roll dragoborne condition | shield | assign` and `table dragoborne
+shield | opening-hand | mulligan | early-play` (exact), `duel dragoborne DECK_A DECK_B` (whole games by
+Monte Carlo) and `units dragoborne`; efficiency, whatif, sweep and `table dragoborne all` come from the
+contract (rulesets/dragoborne/contest.py).
 
 The reports (numpy) are imported when a command runs, not when the tree is built.
 """
@@ -9,7 +10,17 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import WholeNumber, catalog_option, emit, ruling_option, text_output_options
+from reports.cli.options import (
+    WholeNumber,
+    catalog_option,
+    emit,
+    mc_options_for,
+    mc_progress,
+    monte_carlo_settings,
+    ruling_option,
+    text_output_options,
+)
+from rulesets.base import OptionError
 from rulesets.dragoborne.rules import DragoborneRulings
 
 
@@ -19,7 +30,7 @@ def _rulings(assignments) -> DragoborneRulings:
 
 @click.group("dragoborne")
 def roll_dragoborne():
-    """Dragoborne rolls, exact: condition, shield."""
+    """Dragoborne rolls, exact: condition, shield, assign."""
 
 
 @roll_dragoborne.command("condition", context_settings={"max_content_width": 100})
@@ -195,8 +206,40 @@ def units_dragoborne(deck, lenient, catalogs, fmt, output, plot):
     emit(deck_report(cat, deck, lenient) if deck else units_report(cat), fmt, output)
 
 
+@click.command("dragoborne", context_settings={"max_content_width": 100})
+@click.argument("deck_a", metavar="DECK_A")
+@click.argument("deck_b", metavar="DECK_B")
+@click.option("--lenient", is_flag=True,
+              help="Play decks under 50 cards or with more than 4 copies, with a warning.")
+@catalog_option
+@mc_options_for("P(DECK_A wins)", probability=True, exact=False)
+@ruling_option
+@text_output_options
+def duel_dragoborne(deck_a, deck_b, lenient, catalogs, trials, precision, seed, threads, rulings, fmt, output,
+                    plot):
+    """Whole games between two decks of the catalog, played by stated policies (rulesets/dragoborne/game.py):
+    P(each deck wins), the effect of going first, the game's length and how games end, with intervals.
+
+    Example: balance duel dragoborne red-blaze green-grove --precision 0.005
+    """
+    from reports.dragoborne.duel import DEFAULT_DUEL_TRIALS, duel
+    from simcore import config
+
+    typed = trials is not None
+    if typed and trials > config.MAX_RECORD_TRIALS:
+        raise OptionError(f"--trials {trials}: a duel run keeps one record per game, so at most "
+                          f"{config.MAX_RECORD_TRIALS:.0e}")
+    _, cap, seed = monte_carlo_settings(trials, precision, seed)
+    if not typed:
+        cap = min(cap, config.MAX_RECORD_TRIALS) if precision is not None else DEFAULT_DUEL_TRIALS
+    emit(duel(deck_a, deck_b, _rulings(rulings), catalogs=catalogs, trials=cap, seed=seed,
+              precision=precision, threads=threads, lenient=lenient, progress=mc_progress("games", precision)),
+         fmt, output)
+
+
 def register(verbs: dict[str, click.Group]) -> None:
-    """Attach the Dragoborne subcommands built so far to the generic verbs."""
+    """Attach the Dragoborne subcommands to the generic verbs."""
     verbs["roll"].add_command(roll_dragoborne)
     verbs["table"].add_command(table_dragoborne)
+    verbs["duel"].add_command(duel_dragoborne)
     verbs["units"].add_command(units_dragoborne)

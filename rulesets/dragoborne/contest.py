@@ -1,0 +1,247 @@
+"""Dragoborne in the balance layer (the contract of rulesets/base.py).
+
+Contestants are the catalog's creature cards that can be played from hand, priced by their cost in
+resources (lines 33, 202). A card's worth is measured in its deck: in every game one copy of it takes the
+place of one copy of the deck's cards of the same cost class (lines 158-164, Ambush counting as 2), drawn
+uniformly, so that it replaces "an average card of the same cost". Its home deck is the catalog deck with
+the most banners of its colour (ties: the first by key).
+
+An engagement of card A (side 0) against card B is a run of whole games (rulesets/dragoborne/game.py): A's
+home deck holding A against B's home deck holding B. Each game is played three times from the same random
+stream (common random numbers): as it is, with side 0's deck unchanged, and with side 1's unchanged. The
+primary value, ``win_gain``, is the change in a side's win (1 or 0) that its card made in that game: what one
+copy of the card adds to its deck's win rate over an average card of the same cost, against a deck holding
+the other card. A fair card's gain is 0 at any cost, so the fair-cost rule is ``zero`` (the verdict is the
+sign of the gain's interval; a cost sweep finds the cost where it crosses 0).
+
+Spells are not contestants: the game casts none (their texts are free text), so their worth cannot be
+measured; reports say so.
+
+numpy and the kernels are imported by the functions that use them: the command tree imports this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rulesets.base import (
+    Contestant,
+    CostChange,
+    Engagement,
+    FairCostRule,
+    Metric,
+    OptionError,
+    RulesError,
+    Ruleset,
+    StandardTable,
+    StatChange,
+)
+from rulesets.dragoborne.rules import DragoborneRulings
+
+DEFAULT_TRIALS = 10_000
+PRECISION_TRIAL_CAP = 400_000
+STATS = ("atk", "edr", "cost")
+STAT_RANGE = (0, 20)
+
+
+def home_deck(card: Any, catalog: Any) -> Any:
+    """The catalog deck with the most banners of the card's colour (ties: the first by key)."""
+    if not catalog.decks:
+        raise RulesError("the catalog has no deck: a card's worth is measured in a deck (give one with "
+                         "--catalog)")
+    return max(sorted(catalog.decks.values(), key=lambda d: d.key),
+               key=lambda d: sum(b == card.colour for b in d.banners))
+
+
+def _contestant(card: Any, catalog: Any) -> Contestant:
+    deck = home_deck(card, catalog)
+    play = (card, deck.key, tuple(sorted(deck.copies.items())), tuple(deck.banners))
+    return Contestant(key=card.key, name=card.name, cost=float(card.cost), cost_unit="resources",
+                      group=card.key, play=play,
+                      labels=(("card", card.name), ("colour", card.colour), ("deck", deck.name)),
+                      illustrative=card.is_illustrative, subject=(card, deck, catalog))
+
+
+def _samples(records, a: Contestant, b: Contestant):
+    import numpy as np
+
+    from rulesets.dragoborne import kernels as K
+
+    w = records[:, K.R_WINNER]
+    out = {}
+    sides = (0, 1)
+    win = np.stack([(w == s).astype(np.float64) for s in sides])
+    loss = np.stack([(w == 1 - s).astype(np.float64) for s in sides])
+    base = np.stack([(records[:, K.R_BASE_WINNER_0 + s] == s).astype(np.float64) for s in sides])
+    out["win"] = win
+    out["loss"] = loss
+    out["draw"] = np.stack([(w == K.DRAW).astype(np.float64)] * 2)
+    out["win_gain"] = win - base
+    out["net_win"] = win - loss
+    out["first"] = np.stack([(records[:, K.R_FIRST] == s).astype(np.float64) for s in sides])
+    out["turns"] = np.stack([records[:, K.R_TURNS].astype(np.float64)] * 2)
+    out["barriers_left"] = np.stack([records[:, K.R_BARRIERS_0 + s].astype(np.float64) for s in sides])
+    out["summoned"] = np.stack([records[:, K.R_SUMMONED_0 + s].astype(np.float64) for s in sides])
+    out["dice_lost"] = np.stack([records[:, K.R_DICE_LOST_0 + s].astype(np.float64) for s in sides])
+    out["decked_out"] = np.stack([((w == 1 - s) & (records[:, K.R_END] == K.END_DECK_OUT)).astype(np.float64)
+                                  for s in sides])
+    return out
+
+
+class DragoborneRuleset(Ruleset):
+    """Dragoborne (seed 001) fulfilling the contract: creature cards measured in their decks' games."""
+
+    cost_unit = "resources"
+    examples = {"efficiency": "--unit pyre-drake --unit magma-hound --unit scorch-knight --format markdown",
+                "whatif": '--set "pyre-drake.atk=3" --unit pyre-drake --unit magma-hound --unit scorch-knight',
+                "sweep": '--cost "pyre-drake=2..6" --unit pyre-drake --unit magma-hound --unit scorch-knight '
+                         '--plot drake.png'}
+    engagement = ("whole games (rulesets/dragoborne/game.py's stated policies): card A's home deck, one copy "
+                  "of A replacing an average card of its cost class, against card B's home deck with B; each "
+                  "game played again from the same shuffles and dice with either deck unchanged")
+    roles = ("deck with A", "deck with B")
+    metrics = (
+        Metric("win", "P(this side's deck wins)"),
+        Metric("loss", "P(this side's deck loses)"),
+        Metric("draw", "P(a draw: the safety bound of 200 game turns)"),
+        Metric("win_gain", "change in this deck's win that its card made, over an average card of the same "
+                           "cost (paired games; the primary value)"),
+        Metric("net_win", "win - loss (the meta-game payoff)"),
+        Metric("first", "P(this side went first)"),
+        Metric("turns", "game turns played"),
+        Metric("barriers_left", "this side's barriers left at the end"),
+        Metric("summoned", "creatures this side summoned"),
+        Metric("dice_lost", "this side's dice destroyed as dragoshields (or discarded with a creature)"),
+        Metric("decked_out", "P(this side lost by drawing from an empty deck)"),
+    )
+    primary_metric = "win_gain"
+    win_metric = "win"
+    payoff_metric = "net_win"
+    payoff_description = "P(win) - P(loss) of the deck holding the card, averaged over both roles"
+    fair_cost_rule = FairCostRule(
+        "zero", "par: a card whose win_gain is 0 is worth its cost (it is measured against an average card "
+                "of the same cost); fair when the gain's 95% interval contains 0, under-costed above, "
+                "over-costed below; `balance sweep dragoborne --cost CARD=A..B` finds the cost where the gain "
+                "crosses 0")
+    value_per_cost_description = "win_gain per resource of the card's cost"
+
+    def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
+        from rulesets.dragoborne import catalog as catalog_io
+
+        return catalog_io.load(user_paths=tuple(paths))
+
+    def catalog_files(self, catalog: Any) -> list[tuple[str, str]]:
+        return list(catalog.files)
+
+    def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
+        playable = {c.key: c for c in catalog.cards.values() if c.is_creature and c.cost is not None}
+        if only:
+            keys = []
+            for name in only:
+                card = catalog.card(name)
+                if card.key not in playable:
+                    why = ("a spell: the game casts no spell (card texts are not modelled), so its worth "
+                           "cannot be measured") if not card.is_creature else \
+                        "costs \"-\": not playable from hand (line 33)"
+                    raise RulesError(f"{card.name} is {why}")
+                keys.append(card.key)
+            wanted = set(keys)
+        else:
+            wanted = set(playable)
+        return [_contestant(playable[k], catalog) for k in sorted(playable) if k in wanted]
+
+    def engage(self, a: Contestant, b: Contestant, rulings: DragoborneRulings, *, seed: int,
+               trials: int | None = None, precision: float | None = None,
+               threads: int | None = None) -> Engagement:
+        from rulesets.dragoborne import simulate
+
+        card_a, deck_a, catalog = a.subject
+        card_b, deck_b, _ = b.subject
+        if trials is None:
+            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        m = simulate.matchup(catalog, deck_a, deck_b, (card_a, card_b), baselines=True, rulings=rulings)
+        result = simulate.run(m, trials, seed, threads=threads, precision=precision)
+        return Engagement(a, b, seed=seed, raw=result.records, score=_samples, method="Monte Carlo")
+
+    def stats(self) -> tuple[str, ...]:
+        return STATS
+
+    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
+        cards = dict(catalog.cards)
+
+        def target(name: str, text: str):
+            key = name.strip().lower()
+            found = cards.get(key) or next((c for c in cards.values() if c.name.lower() == key), None)
+            if found is None:
+                close = difflib.get_close_matches(key, list(cards), n=3)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                raise RulesError(f"{text!r}: no card {name!r} in the catalog{hint}")
+            if not found.is_creature:
+                raise OptionError(f"{text!r}: {found.name} is a spell; the game casts no spell, so changing it "
+                                  "changes nothing")
+            return found
+
+        def whole(text: str, value: str, what: str) -> int:
+            try:
+                number = int(value)
+            except ValueError:
+                raise OptionError(f"{text!r}: {what} {value!r} is not a whole number "
+                                  f"{STAT_RANGE[0]}..{STAT_RANGE[1]}") from None
+            if not STAT_RANGE[0] <= number <= STAT_RANGE[1]:
+                raise OptionError(f"{text!r}: {what} {number} is outside {STAT_RANGE[0]}..{STAT_RANGE[1]}")
+            return number
+
+        for change in sets:
+            card = target(change.target, change.text)
+            if change.stat not in STATS:
+                close = difflib.get_close_matches(change.stat, STATS, n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise OptionError(f"{change.text!r}: unknown stat {change.stat!r}{hint}; accepted: "
+                                  f"{', '.join(STATS)}")
+            if change.op != "=":
+                raise OptionError(f"{change.text!r}: {change.stat} takes =, not {change.op}")
+            cards[card.key] = dataclasses.replace(card, **{change.stat: whole(change.text, change.value,
+                                                                              change.stat)})
+        for change in costs:
+            card = target(change.target, change.text)
+            cost = change.cost
+            if cost != int(cost):
+                raise OptionError(f"{change.text!r}: a cost is a whole number of resources")
+            cards[card.key] = dataclasses.replace(card, cost=whole(change.text, str(int(cost)), "cost"))
+        return dataclasses.replace(catalog, cards=cards)
+
+    def tables(self) -> dict[str, StandardTable]:
+        from reports.dragoborne import dice_tables as d
+        from reports.dragoborne import hands_tables as h
+
+        return {
+            "shield": StandardTable("shield", "P(a fresh dragoshield stands) after 1-6 attacks of ATK 1-6",
+                                    d.shield_table),
+            "opening-hand": StandardTable("opening-hand", "The opening hand by cost, as dealt and after the "
+                                                          "mulligan (recommended curve)", h.opening_hand_table),
+            "mulligan": StandardTable("mulligan", "Mulligan strategies compared (recommended curve)",
+                                      h.mulligan_table),
+            "early-play": StandardTable("early-play", "Playing on curve, turns 1-5, first and second player",
+                                        h.early_play_table),
+        }
+
+    def value_per_cost(self, value: float, cost: float) -> float:
+        return value / cost if cost > 0 else value
+
+    def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
+        from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY
+
+        notes = ["the game guide prints no card: every card and deck of the packaged catalog is illustrative "
+                 "(`balance units dragoborne` lists them); give real ones with --catalog",
+                 f"policies (a reading of ours, the same for both decks): {POLICY}",
+                 f"not modelled: {'; '.join(NOT_MODELLED)}"]
+        spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
+        if spells:
+            notes.append(f"not measured (spells: the game casts none): {', '.join(spells)}")
+        homes = sorted({f"{c.labels[1][1]} cards: {c.labels[2][1]}" for c in contestants})
+        notes.append("home decks (the most banners of the card's colour): " + "; ".join(homes))
+        return notes
