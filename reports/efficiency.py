@@ -433,8 +433,9 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     if exact:
         out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
     else:
-        out["fair cost [95%]"] = [_fair_text(f, lo, hi) for f, lo, hi in zip(rank["fair_cost"], rank["fair_cost_low"],
-                                                       rank["fair_cost_high"], strict=True)]
+        out["fair cost [95%]"] = [_fair_text(f, lo, hi) for f, lo, hi in
+                                  zip(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
+                                      strict=True)]
     out["verdict"] = rank["verdict"]
     return pd.DataFrame(out)
 

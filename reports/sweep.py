@@ -164,8 +164,9 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
 def break_even(curve: pd.DataFrame, median: float, metric: str = "value_per_cost"
                ) -> tuple[float, float, float] | None:
     """(cost, low, high) where ``metric`` (value per cost) crosses ``median`` (the field median), or None when
-    it does not within the range. The curve and its standard error are interpolated linearly between points; the interval is the
-    span of costs whose 95% band contains the median (it ends at the range's end when the band does)."""
+    it does not within the range. The curve and its standard error are interpolated linearly between
+    points; the interval is the span of costs whose 95% band contains the median (it ends at the range's end
+    when the band does)."""
     vpc = curve[curve.metric == metric]
     x = vpc["point"].astype(float).to_numpy()
     y = vpc["value"].to_numpy() - median

@@ -233,7 +233,8 @@ def duel_dragoborne(deck_a, deck_b, lenient, catalogs, trials, precision, seed, 
     if not typed:
         cap = min(cap, config.MAX_RECORD_TRIALS) if precision is not None else DEFAULT_DUEL_TRIALS
     emit(duel(deck_a, deck_b, _rulings(rulings), catalogs=catalogs, trials=cap, seed=seed,
-              precision=precision, threads=threads, lenient=lenient, progress=mc_progress("games", precision)),
+              precision=precision, threads=threads, lenient=lenient,
+              progress=mc_progress("games", precision)),
          fmt, output)
 
 

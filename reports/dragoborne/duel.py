@@ -57,9 +57,10 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
     a_first = first == 0
     n1, n2 = int(a_first.sum()), int((~a_first).sum())
     k1, k2 = int((w[a_first] == 0).sum()), int((w[~a_first] == 0).sum())
+    p1, p2 = (k1 / n1 if n1 else 0.0), (k2 / n2 if n2 else 0.0)
     rows += [(f"P({a} wins | {a} goes first)", *_prop(k1, n1)),
              (f"P({a} wins | {b} goes first)", *_prop(k2, n2)),
-             (f"going first adds to {a}'s P(win)", *_diff(k1 / n1 if n1 else 0, n1, k2 / n2 if n2 else 0, n2)),
+             (f"going first adds to {a}'s P(win)", *_diff(p1, n1, p2, n2)),
              ("game turns played (both players')", *_mean(records[:, K.R_TURNS].astype(float))),
              ("P(ended by barriers)", *_prop(int((records[:, K.R_END] == K.END_BARRIERS).sum()), n)),
              ("P(ended by a deck-out)", *_prop(int((records[:, K.R_END] == K.END_DECK_OUT).sum()), n))]

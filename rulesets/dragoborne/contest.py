@@ -97,7 +97,8 @@ class DragoborneRuleset(Ruleset):
 
     cost_unit = "resources"
     examples = {"efficiency": "--unit pyre-drake --unit magma-hound --unit scorch-knight --format markdown",
-                "whatif": '--set "pyre-drake.atk=3" --unit pyre-drake --unit magma-hound --unit scorch-knight',
+                "whatif": '--set "pyre-drake.atk=3" --unit pyre-drake --unit magma-hound '
+                          '--unit scorch-knight',
                 "sweep": '--cost "pyre-drake=2..6" --unit pyre-drake --unit magma-hound --unit scorch-knight '
                          '--plot drake.png'}
     engagement = ("whole games (rulesets/dragoborne/game.py's stated policies): card A's home deck, one copy "
@@ -125,8 +126,8 @@ class DragoborneRuleset(Ruleset):
     fair_cost_rule = FairCostRule(
         "zero", "par: a card whose win_gain is 0 is worth its cost (it is measured against an average card "
                 "of the same cost); fair when the gain's 95% interval contains 0, under-costed above, "
-                "over-costed below; `balance sweep dragoborne --cost CARD=A..B` finds the cost where the gain "
-                "crosses 0")
+                "over-costed below; `balance sweep dragoborne --cost CARD=A..B` finds the cost where the "
+                "gain crosses 0")
     value_per_cost_description = "win_gain per resource of the card's cost"
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
@@ -181,8 +182,8 @@ class DragoborneRuleset(Ruleset):
                 hint = f"; did you mean {', '.join(close)}?" if close else ""
                 raise RulesError(f"{text!r}: no card {name!r} in the catalog{hint}")
             if not found.is_creature:
-                raise OptionError(f"{text!r}: {found.name} is a spell; the game casts no spell, so changing it "
-                                  "changes nothing")
+                raise OptionError(f"{text!r}: {found.name} is a spell; the game casts no spell, so "
+                                  "changing it changes nothing")
             return found
 
         def whole(text: str, value: str, what: str) -> int:
@@ -221,8 +222,9 @@ class DragoborneRuleset(Ruleset):
         return {
             "shield": StandardTable("shield", "P(a fresh dragoshield stands) after 1-6 attacks of ATK 1-6",
                                     d.shield_table),
-            "opening-hand": StandardTable("opening-hand", "The opening hand by cost, as dealt and after the "
-                                                          "mulligan (recommended curve)", h.opening_hand_table),
+            "opening-hand": StandardTable("opening-hand", "The opening hand by cost, as dealt and after "
+                                                          "the mulligan (recommended curve)",
+                                          h.opening_hand_table),
             "mulligan": StandardTable("mulligan", "Mulligan strategies compared (recommended curve)",
                                       h.mulligan_table),
             "early-play": StandardTable("early-play", "Playing on curve, turns 1-5, first and second player",
