@@ -218,10 +218,15 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
     se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)
+    # two decimals, more when the values are small (a win-rate change of a few thousandths)
+    small = np.abs(wide["value"].to_numpy(dtype=float))
+    small = small[np.isfinite(small) & (small > 0)]
+    digits = 2 if not small.size or small.max() >= 0.1 else 4
     view = pd.DataFrame({
         result.plan.parameter: result.plan.points,
         rs.cost_unit: [f"{c:g}" for c in wide["cost"]],
-        "value": [f"{v:.2f} ± {Z95 * s:.2f}" for v, s in zip(wide["value"], se["value"], strict=True)],
+        "value": [f"{v:.{digits}f} ± {Z95 * s:.{digits}f}"
+                  for v, s in zip(wide["value"], se["value"], strict=True)],
         "value / cost": [f"{v:.4f} ± {Z95 * s:.4f}"
                          for v, s in zip(wide["value_per_cost"], se["value_per_cost"], strict=True)],
         "win": [f"{v:.3f} ± {Z95 * s:.3f}" for v, s in zip(wide["win"], se["win"], strict=True)],

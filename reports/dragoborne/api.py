@@ -1,11 +1,44 @@
-"""Dragoborne for the Python API (reports.api): its rolls as Reports; the command line calls the same
-functions."""
+"""Dragoborne for the Python API (reports.api): its standard tables, rolls, games and catalog as Reports;
+the command line calls the same functions."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from reports.formats import Report
+from reports.tables import Rounding
 from rulesets.base import OptionError
 from rulesets.dragoborne.rules import DragoborneRulings
+
+
+def table_report(name: str, data: Report, rounding: Rounding) -> Report:
+    """The standard tables are Reports already (their probabilities kept whole)."""
+    return data
+
+
+def has_plot(name: str) -> bool:
+    """No Dragoborne standard table has a plot."""
+    return False
+
+
+def table_plot(name: str, data: Report, path: Path) -> None:
+    raise OptionError(f"the Dragoborne table {name!r} has no plot")
+
+
+def duel(a: str, b: str, *, rulings=(), catalogs=(), trials: int | None = None, seed: int | None = None,
+         precision: float | None = None, threads: int | None = None, lenient: bool = False) -> Report:
+    """Whole games between decks ``a`` and ``b`` of the catalog (reports.dragoborne.duel)."""
+    from reports.dragoborne.duel import duel as play
+
+    return play(a, b, _in_force(rulings), catalogs=catalogs, trials=trials, seed=0 if seed is None else seed,
+                precision=precision, threads=threads, lenient=lenient)
+
+
+def units(*, catalogs=()) -> Report:
+    from reports.dragoborne.cards import units_report
+    from rulesets.dragoborne import catalog as catalog_io
+
+    return units_report(catalog_io.load(user_paths=tuple(catalogs)))
 
 
 def _in_force(rulings) -> DragoborneRulings:
