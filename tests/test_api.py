@@ -51,9 +51,23 @@ def test_table_roll_duel_units():
     assert "crows" in set(units.key)
 
 
-def test_api_errors_are_rules_errors():
-    with pytest.raises(RulesError, match="not implemented"):
-        api.efficiency("dragoborne")
+def unimplemented_game(monkeypatch):
+    """A sixth, unimplemented ruleset "chess" in the registry (all five games fulfil the contract)."""
+    import rulesets
+    from rulesets.base import Ruleset
+    from rulesets.dragoborne.rules import DragoborneRulings
+
+    fake = Ruleset("chess", "Chess", "999", DragoborneRulings, "a ruleset that declares its rulings only")
+    real = rulesets.get
+    monkeypatch.setattr(rulesets, "_NAMES", (*rulesets._NAMES, "chess"))
+    monkeypatch.setattr(rulesets, "get", lambda name: fake if name.strip().lower() == "chess" else real(name))
+    return fake
+
+
+def test_api_errors_are_rules_errors(monkeypatch):
+    unimplemented_game(monkeypatch)
+    with pytest.raises(RulesError, match="chess is not implemented"):
+        api.efficiency("chess")
     with pytest.raises(RulesError, match="no table"):
         api.table("drakerys", "nosuch")
     with pytest.raises(OptionError, match="UNIT.STAT=VALUE"):

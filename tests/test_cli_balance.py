@@ -147,7 +147,6 @@ def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
     (("sweep", "drakerys", "--set", "crows.combat=4"), 2, "range"),
     (("efficiency", "drakerys", "--unit", "nobody"), 1, "nobody"),
     (("efficiency", "drakerys", "--unit", "prisoner-cage"), 1, "Prisoner"),
-    (("efficiency", "dragoborne"), 1, "not implemented"),
 ])
 def test_bad_balance_input_is_one_line(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)

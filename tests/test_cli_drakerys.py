@@ -133,7 +133,6 @@ BAD = [
     (("duel", "drakerys", "crows", "warriors", "--catalog", "/no/such.toml"), 2, "/no/such.toml"),
     (("efficiency", "drakerys", "--unit", "crows@12"), 1, "at least two"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "scouts"), 1, "no fighting profile"),
-    (("duel", "dragoborne", "a", "b"), 1, "not implemented yet"),
     (("efficiency", "drakerys", "--unit", "crows", "--unit", "warriors", "--save", "/proc/no/such"), 2,
      "--save"),
     # the bound a unit's Health sets, said in words (it read "12 is not a whole number from 0 to 0")

@@ -103,7 +103,6 @@ def test_expected_combats_by_hand():
     (("roll", "uberdrakes", "rolloff", "--rage", "-1"), 2, "--rage"),
     (("roll", "uberdrakes", "rolloff", "--bonus", "99"), 2, "--bonus"),
     (("roll", "uberdrakes", "rolloff", "--ruling", "UD-camouflage=4"), 2, "UD-camouflage"),
-    (("duel", "dragoborne", "a", "b"), 1, "not implemented yet"),
     (("duel", "uberdrakes", "--dragon", "gold", "--vs-dragon", "fire"), 2, "gold"),
     (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--lances", "11"), 2, "--lances"),
     (("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "fire", "--vs-bonus", "-1"), 2, "--vs-bonus"),

@@ -633,11 +633,6 @@ def test_cli_missing_catalog_file_and_plot_are_usage_errors(capsys, tmp_path):
     assert not (tmp_path / "x.png").exists()
 
 
-def test_cli_other_rulesets_are_not_implemented(capsys):
-    code, _, err = run(capsys, "duel", "dragoborne", "a", "b")
-    assert code == 1 and "not implemented yet" in err
-
-
 def test_ashral_army_list_header_against_its_sheets(catalog):
     """The quirk's numbers, from the catalog: the four Ashral sheets add up to 16 warriors, 465 AP and
     Rarity 4, where the army list's header prints 14 / 465 / 4."""

@@ -67,16 +67,6 @@ END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
 DRAW = 2
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
-def _shuffle(a, lo, hi, stream):
-    """Fisher-Yates on a[lo:hi]."""
-    for i in range(hi - 1, lo, -1):
-        j = lo + uniform_int(stream, i - lo + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-
-
 @nb.njit(**TRIAL_JIT)
 def _cond_met(st, p, colour, low, high, zone_only):
     for d in range(DICE):
@@ -475,41 +465,52 @@ def _discard(st, p, tab):
         st[p, PL_HAND] = last
 
 
+@nb.njit(inline="always", **TRIAL_JIT)
+def _draw(st, p, stream):
+    """The top card of p's deck. The deck is shuffled lazily: the card drawn is a uniform pick from the cards
+    left (swapped to the top), which is a uniform shuffle's top card, one random number per card drawn."""
+    top = st[p, PL_TOP]
+    j = DK + top + uniform_int(stream, st[p, PL_SIZE] - top)
+    c = st[p, j]
+    st[p, j] = st[p, DK + top]
+    st[p, DK + top] = c
+    st[p, PL_TOP] = top + 1
+    return c
+
+
 @nb.njit(**TRIAL_JIT)
 def _setup(st, p, src, size, tab, banners, stream):
     for i in range(size):
         st[p, DK + i] = src[i]
-    _shuffle(st[p], DK, DK + size, stream)
+    st[p, PL_SIZE] = size
+    st[p, PL_TOP] = 0
     for i in range(OPENING):
-        st[p, HB + i] = st[p, DK + i]
-    # mulligan: spells, "-" and creatures costing MULLIGAN_COST+ go back, the deck is shuffled, as many drawn
+        st[p, HB + i] = _draw(st, p, stream)
+    # mulligan: spells, "-" and creatures costing MULLIGAN_COST+ go back into the deck (which is shuffled:
+    # the cards left, returned ones included, are drawn uniformly), then as many are drawn
     kept = 0
     back = 0
     for i in range(OPENING):
         c = st[p, HB + i]
         if (not tab[c, C_CREATURE]) or tab[c, C_COST] < 0 or tab[c, C_COST] >= MULLIGAN_COST:
-            st[p, DK + back] = c  # positions 0..4 of the deck held the hand: reuse them
+            st[p, DK + back] = c  # deck positions 0..4 held the hand: reuse them
             back += 1
         else:
             st[p, HB + kept] = c
             kept += 1
+    # the returned cards sit at deck[0:back]; move them to deck[5 - back:5], into the cards left
     top = OPENING - back
-    # the returned cards sit at deck[0:back]; move them to deck[top:OPENING] and shuffle deck[top:size]
     for i in range(back - 1, -1, -1):
         st[p, DK + top + i] = st[p, DK + i]
-    _shuffle(st[p], DK + top, DK + size, stream)
+    st[p, PL_TOP] = top
     for i in range(back):
-        st[p, HB + kept + i] = st[p, DK + top + i]
-    top += back
+        st[p, HB + kept + i] = _draw(st, p, stream)
     st[p, PL_HAND] = OPENING
     for f in range(FORTS):
         st[p, FB + f * N_FORT + F_COLOUR] = banners[f]
         st[p, FB + f * N_FORT + F_BARRIERS] = 2
-        st[p, FB + f * N_FORT + F_CARD0] = st[p, DK + top]
-        st[p, FB + f * N_FORT + F_CARD1] = st[p, DK + top + 1]
-        top += 2
-    st[p, PL_TOP] = top
-    st[p, PL_SIZE] = size
+        st[p, FB + f * N_FORT + F_CARD0] = _draw(st, p, stream)
+        st[p, FB + f * N_FORT + F_CARD1] = _draw(st, p, stream)
     st[p, PL_SUMMONED] = 0
     st[p, PL_DICE_LOST] = 0
     st[p, PL_OWN_TURNS] = 0
@@ -550,19 +551,15 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
         for s in range(PLACES):
             st[p, CRB + s * N_PLACE + CR_RESTED] = 0
         _dice_step(st, p, rl, stream)
-        top = st[p, PL_TOP]
-        if top >= st[p, PL_SIZE]:
+        if st[p, PL_TOP] >= st[p, PL_SIZE]:
             winner, end = o, END_DECK_OUT
             break
-        st[p, HB + st[p, PL_HAND]] = st[p, DK + top]
+        st[p, HB + st[p, PL_HAND]] = _draw(st, p, stream)
         st[p, PL_HAND] += 1
-        top += 1
-        if not (p == first and st[p, PL_OWN_TURNS] == 1) and top < st[p, PL_SIZE] \
+        if not (p == first and st[p, PL_OWN_TURNS] == 1) and st[p, PL_TOP] < st[p, PL_SIZE] \
                 and st[p, PL_RES] < st[p, PL_TARGET]:
-            st[p, RB + tab[st[p, DK + top], C_COLOUR]] += 1
+            st[p, RB + tab[_draw(st, p, stream), C_COLOUR]] += 1
             st[p, PL_RES] += 1
-            top += 1
-        st[p, PL_TOP] = top
         _summon(st, p, tab, free, rl)
         _assign(st, p, tab, rl)
         if not (turn == 1 if rl[RL_EACH_FIRST] == 0 else st[p, PL_OWN_TURNS] == 1):

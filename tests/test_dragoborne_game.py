@@ -1,0 +1,190 @@
+"""The compiled Dragoborne game (rulesets/dragoborne/kernels.py): reproducibility, common random numbers,
+the card tables, every ruling, and the balance layer's engagement.
+
+Agreement with the plain-Python twin is tests/test_naive_dragoborne_kernel.py's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from rulesets.base import OptionError, RulesError, StatChange
+from rulesets.dragoborne import catalog as catalog_io
+from rulesets.dragoborne import kernels as K
+from rulesets.dragoborne import simulate as S
+from rulesets.dragoborne.rules import DragoborneRulings
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalog_io.load()
+
+
+def _run(cat, trials=4000, seed=7, threads=1, rulings=None, replace=(None, None), baselines=False):
+    m = S.matchup(cat, "red-blaze", "green-grove", replace, baselines, rulings)
+    return S.run(m, trials, seed, threads=threads).records
+
+
+def test_records_are_games(cat):
+    r = _run(cat)
+    assert r.shape == (4000, K.N_RECORD)
+    assert set(np.unique(r[:, K.R_WINNER])) <= {0, 1}
+    assert set(np.unique(r[:, K.R_FIRST])) == {0, 1}
+    # six barriers fall one attack at a time, none on game turn 1: a game lasts at least 4 game turns
+    assert r[:, K.R_TURNS].min() >= 4
+    ended = r[:, K.R_END] == K.END_BARRIERS
+    loser = 1 - r[ended, K.R_WINNER]
+    assert (r[ended][np.arange(ended.sum()), K.R_BARRIERS_0 + loser] == 0).all()
+    winner = r[ended, K.R_WINNER]
+    assert (r[ended][np.arange(ended.sum()), K.R_BARRIERS_0 + winner] > 0).all()
+    assert (r[:, K.R_DICE_LOST_0:K.R_DICE_LOST_1 + 1] <= 3).all()
+    assert (r[:, K.R_BASE_WINNER_0] == -1).all()
+
+
+def test_same_seed_same_games_any_threads_any_batching(cat):
+    a = _run(cat, 5000, seed=3, threads=1)
+    b = _run(cat, 5000, seed=3, threads=2)
+    assert np.array_equal(a, b)
+    m = S.matchup(cat, "red-blaze", "green-grove")
+    c = S.run(m, 5000, 3, threads=2, block_trials=333).records
+    assert np.array_equal(a, c)
+    assert np.array_equal(a[:1000], _run(cat, 1000, seed=3))
+    assert not np.array_equal(a, _run(cat, 5000, seed=4))
+
+
+def test_first_player_is_a_fair_coin_and_decks_differ(cat):
+    r = _run(cat, 20000, seed=11, threads=2)
+    first = r[:, K.R_FIRST].mean()
+    assert abs(first - 0.5) < 4 * np.sqrt(0.25 / len(r))
+    # the mirror match is fair: P(side 0 wins) = 1/2 within noise
+    m = S.matchup(cat, "red-blaze", "red-blaze")
+    mirror = S.run(m, 20000, 5, threads=2).records
+    assert abs((mirror[:, K.R_WINNER] == 0).mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
+
+
+def test_baselines_are_the_same_games_without_the_replacement(cat):
+    """Common random numbers: with no replacement the baseline games are the variant game itself; with a
+    replacement, most games are unchanged (one card of fifty) and the baselines equal an unreplaced run."""
+    plain = _run(cat, 3000, seed=9)
+    same = _run(cat, 3000, seed=9, baselines=True)
+    assert np.array_equal(same[:, K.R_BASE_WINNER_0], same[:, K.R_WINNER])
+    assert np.array_equal(same[:, K.R_BASE_WINNER_1], same[:, K.R_WINNER])
+    assert np.array_equal(plain[:, :K.R_BASE_WINNER_0], same[:, :K.R_BASE_WINNER_0])
+    drake = cat.card("pyre-drake")
+    paired = _run(cat, 3000, seed=9, replace=(drake, None), baselines=True)
+    assert (paired[:, K.R_BASE_WINNER_1] == paired[:, K.R_WINNER]).all()  # side 1 holds no replacement
+    changed = (paired[:, K.R_BASE_WINNER_0] != paired[:, K.R_WINNER]).mean()
+    assert 0 < changed < 0.3
+
+
+def test_a_replacement_takes_a_card_of_its_cost_class(cat):
+    drake = cat.card("pyre-drake")
+    m = S.matchup(cat, "red-blaze", "green-grove", (drake, None))
+    arr, sizes, _, _, swaps, swap_n, rep, *_ = m.args_head
+    keys = [m.table.keys[arr[0, i]] for i in swaps[0, :swap_n[0]]]
+    assert set(keys) == {"magma-hound", "natures-wrath"}  # cost 4, not Pyre Drake itself
+    assert len(keys) == 4 + 2
+    assert m.table.keys[rep[0]] == "pyre-drake" and rep[1] == -1
+
+
+def test_card_table_folds_white_bonus_and_masks(cat):
+    t = S.card_table([cat.card(k) for k in ("magma-hound", "canopy-hunter", "ash-scout", "inferno-wyrm")],
+                     ["red", "green"])
+    assert t.colours == ("green", "red")
+    hound, hunter = t.index["magma-hound"], t.index["canopy-hunter"]
+    red, green = t.colours.index("red"), t.colours.index("green")
+    cross = t.tab[:, K.XB:].reshape(len(t.keys), 2, K.N_CROSS)
+    assert cross[hound, red, K.X_ATK] == 1 and cross[hound, red, K.X_DEADLY] == 1
+    assert cross[hound, green].sum() == 0
+    assert cross[hunter, green, K.X_DEADLY] == 1
+    assert t.tab[hunter, K.C_ASSASSIN] == 1 << red
+    assert t.tab[t.index["ash-scout"], K.C_INVADE] == 1 << green
+    wyrm = t.index["inferno-wyrm"]
+    cond = t.tab[:, K.KB:K.XB].reshape(len(t.keys), K.MAX_CONDITIONS, K.N_COND)
+    assert t.tab[wyrm, K.C_NCOND] == 1 and tuple(cond[wyrm, 0, :5]) == (-1, 6, 6, 2, 0)
+
+
+@pytest.mark.parametrize("assignment", [
+    {"DG-die": "8"}, {"DG-reroll-assigned": "all-keep"}, {"DG-reroll-assigned": "all-return"},
+    {"DG-shield-persist": "false"}, {"DG-condition-dice": "unassigned"}, {"DG-shield-stack": "stack"},
+    {"DG-cross-die": "discard"}, {"DG-first-turn": "each-player-first"}, {"DG-summoning-sickness": "true"},
+])
+def test_every_ruling_plays_and_changes_games(cat, assignment):
+    base = _run(cat, 3000, seed=21)
+    r = _run(cat, 3000, seed=21, rulings=DragoborneRulings().with_assignments(f"{k}={v}" for k, v in assignment.items()))
+    assert set(np.unique(r[:, K.R_WINNER])) <= {0, 1, 2}
+    assert not np.array_equal(base[:, :K.R_BASE_WINNER_0], r[:, :K.R_BASE_WINNER_0])
+
+
+def test_rulings_move_what_they_should(cat):
+    base = _run(cat, 20000, seed=2, threads=2)
+    sick = _run(cat, 20000, seed=2, threads=2,
+                rulings=DragoborneRulings().with_assignments(["DG-summoning-sickness=true"]))
+    # creatures that cannot attack the turn they arrive make games longer
+    assert sick[:, K.R_TURNS].mean() > base[:, K.R_TURNS].mean() + 0.3
+    each = _run(cat, 20000, seed=2, threads=2,
+                rulings=DragoborneRulings().with_assignments(["DG-first-turn=each-player-first"]))
+    # the second player loses its first combat too (it had one on game turn 2): going first is worth more
+    first = (base[:, K.R_WINNER] == base[:, K.R_FIRST]).mean()
+    first_each = (each[:, K.R_WINNER] == each[:, K.R_FIRST]).mean()
+    assert first_each > first + 0.05
+    discard = _run(cat, 20000, seed=2, threads=2,
+                   rulings=DragoborneRulings().with_assignments(["DG-cross-die=discard"]))
+    assert discard[:, K.R_DICE_LOST_0].mean() > base[:, K.R_DICE_LOST_0].mean()
+
+
+def test_contract_contestants_and_engagement(cat):
+    from rulesets import get
+
+    rs = get("dragoborne")
+    cs = rs.contestants(cat)
+    keys = [c.key for c in cs]
+    assert "pyre-drake" in keys and "spark-bolt" not in keys and "ruin-of-embers" not in keys
+    assert all(c.cost >= 1 and c.illustrative for c in cs)
+    drake, hound = (next(c for c in cs if c.key == k) for k in ("pyre-drake", "magma-hound"))
+    assert dict(drake.labels)["deck"] == "Red Blaze"
+    assert dict(next(c for c in cs if c.key == "elder-treant").labels)["deck"] == "Green Grove"
+    e = rs.engage(drake, hound, DragoborneRulings(), seed=5, trials=2000)
+    s = e.samples()
+    assert s["win"].shape == (2, 2000)
+    assert np.allclose(s["win"][0] + s["win"][1] + s["draw"][0], 1)
+    assert np.allclose(s["net_win"][0], -s["net_win"][1])
+    assert set(np.unique(s["win_gain"])) <= {-1.0, 0.0, 1.0}
+    with pytest.raises(RulesError, match="spell"):
+        rs.contestants(cat, ["spark-bolt"])
+    with pytest.raises(RulesError, match="Ruin of Embers is a spell"):
+        rs.contestants(cat, ["ruin-of-embers"])
+
+
+def test_variant_changes_the_card_everywhere(cat):
+    from rulesets import get
+
+    rs = get("dragoborne")
+    v = rs.variant(cat, [StatChange("pyre-drake", "atk", "=", "6")], [])
+    assert v.card("pyre-drake").atk == 6 and cat.card("pyre-drake").atk == 4
+    base = _run(cat, 3000, seed=1)
+    changed = S.run(S.matchup(v, "red-blaze", "green-grove"), 3000, 1, threads=1).records
+    assert not np.array_equal(base, changed)
+    with pytest.raises(OptionError, match="unknown stat 'atak'"):
+        rs.variant(cat, [StatChange("pyre-drake", "atak", "=", "6")], [])
+    with pytest.raises(OptionError, match="outside 0..20"):
+        rs.variant(cat, [StatChange("pyre-drake", "edr", "=", "21")], [])
+    with pytest.raises(OptionError, match="spell"):
+        rs.variant(cat, [StatChange("spark-bolt", "atk", "=", "1")], [])
+    with pytest.raises(RulesError, match="no card"):
+        rs.variant(cat, [StatChange("pyre-drak", "atk", "=", "1")], [])
+
+
+def test_a_deck_of_spells_cannot_summon(cat):
+    """A deck holding no creature never attacks: it loses, by barriers, every game."""
+    spells = {k: 4 for k in ("spark-bolt", "blazing-fury", "fire-rain", "volcanic-wrath")}
+    spells |= {k: 4 for k in ("verdant-growth", "wild-charge", "natures-wrath")}
+    spells |= {"vine-snare": 4, "ruin-of-embers": 4}
+    deck = dataclasses.replace(cat.deck("red-blaze"), key="spells", name="Spells", cards=tuple(spells.items()))
+    m = S.matchup(cat, deck, "green-grove")
+    r = S.run(m, 500, 3, threads=1).records
+    assert (r[:, K.R_WINNER] == 1).all()
+    assert (r[:, K.R_SUMMONED_0] == 0).all()
