@@ -114,7 +114,8 @@ def test_card_table_folds_white_bonus_and_masks(cat):
 ])
 def test_every_ruling_plays_and_changes_games(cat, assignment):
     base = _run(cat, 3000, seed=21)
-    r = _run(cat, 3000, seed=21, rulings=DragoborneRulings().with_assignments(f"{k}={v}" for k, v in assignment.items()))
+    rulings = DragoborneRulings().with_assignments(f"{k}={v}" for k, v in assignment.items())
+    r = _run(cat, 3000, seed=21, rulings=rulings)
     assert set(np.unique(r[:, K.R_WINNER])) <= {0, 1, 2}
     assert not np.array_equal(base[:, :K.R_BASE_WINNER_0], r[:, :K.R_BASE_WINNER_0])
 
@@ -183,7 +184,8 @@ def test_a_deck_of_spells_cannot_summon(cat):
     spells = {k: 4 for k in ("spark-bolt", "blazing-fury", "fire-rain", "volcanic-wrath")}
     spells |= {k: 4 for k in ("verdant-growth", "wild-charge", "natures-wrath")}
     spells |= {"vine-snare": 4, "ruin-of-embers": 4}
-    deck = dataclasses.replace(cat.deck("red-blaze"), key="spells", name="Spells", cards=tuple(spells.items()))
+    deck = dataclasses.replace(cat.deck("red-blaze"), key="spells", name="Spells",
+                               cards=tuple(spells.items()))
     m = S.matchup(cat, deck, "green-grove")
     r = S.run(m, 500, 3, threads=1).records
     assert (r[:, K.R_WINNER] == 1).all()
