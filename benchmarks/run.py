@@ -1121,6 +1121,60 @@ def _ud_combat_row(what: str, combat, rulings) -> Row:
     return (label, measured, "≥ 5 M/s and ≥ 300×", rate >= 5e6 and rate / twin_rate >= 300 and abs(z) <= 5)
 
 
+DG_NAIVE_GAMES = 2_000
+
+
+def bench_dragoborne_game() -> list[Row]:
+    """Whole Dragoborne games by Monte Carlo, 1 thread: the kernel against the plain-Python twin, the two
+    packaged decks."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from naive_dragoborne import play_games
+
+    from rulesets.dragoborne import catalog as catalog_io
+    from rulesets.dragoborne import kernels as K
+    from rulesets.dragoborne import simulate as S
+    from rulesets.dragoborne.rules import DragoborneRulings
+
+    cat = catalog_io.load()
+    m = S.matchup(cat, "red-blaze", "green-grove")
+
+    def ours(t: int):
+        return S.run(m, t, 1, threads=1)
+
+    ours(1000)
+    decks = (cat.deck("red-blaze"), cat.deck("green-grove"))
+
+    def twin():
+        return play_games(cat, *decks, DragoborneRulings(), DG_NAIVE_GAMES, 1)
+
+    trials = calibrated_trials(ours, 200_000)
+    (ours_s, run), (twin_s, games) = best_times([lambda: ours(trials), twin])
+    rate, twin_rate = trials / ours_s, DG_NAIVE_GAMES / twin_s
+    p = float((run.records[:, K.R_WINNER] == 0).mean())
+    q = sum(g["winner"] == 0 for g in games) / len(games)
+    z = z_score(Estimate(p, (p * (1 - p) / trials) ** 0.5, trials),
+                Estimate(q, (q * (1 - q) / len(games)) ** 0.5, len(games)))
+    label = ("Dragoborne whole games by Monte Carlo (Red Blaze against Green Grove, default rulings), 1 "
+             "thread: the kernel (every card drawn, every die rolled, the stated policies) vs the "
+             "plain-Python twin (tests/naive_dragoborne.py on `random.Random`, the same specification)")
+    measured = (f"{rate / 1e3:.0f} k games/s; twin {twin_rate:,.0f} games/s; {rate / twin_rate:.0f}×; "
+                f"P(Red Blaze wins) kernel {p:.3f} vs twin {q:.3f}: z = {z:+.1f}")
+    met = rate >= 2e5 and rate / twin_rate >= 100 and abs(z) <= 5
+    return [(label, measured, "≥ 200 k/s and ≥ 100×", met)]
+
+
+def bench_dragoborne_hand() -> list[Row]:
+    """`balance table dragoborne opening-hand` for a 60-card deck, in process, as the command computes it."""
+    from reports.dragoborne.hands_tables import opening_hand_table
+    from rulesets.dragoborne.rules import DragoborneRulings
+
+    curve = (12, 14, 12, 12, 10)
+    (seconds, _), = best_times([lambda: opening_hand_table(DragoborneRulings(), curve, 60, False, "back3+")])
+    label = ("Dragoborne opening-hand table, exact (every hand profile, the mulligan as printed), a 60-card "
+             "deck (curve 12, 14, 12, 12, 10), in process")
+    return [(label, f"{seconds * 1e3:.1f} ms", "< 50 ms", seconds < 0.05)]
+
+
 # ---------------------------------------------------------------------------------------------------
 # the table
 # ---------------------------------------------------------------------------------------------------
@@ -1156,6 +1210,9 @@ BENCHES = (
     Bench("uberdrakes-game", "UberDrakes counterattack game, optimal, exact", bench_uberdrakes_game),
     Bench("uberdrakes-combat", "UberDrakes whole combat by Monte Carlo vs plain-Python twin",
           bench_uberdrakes_combat),
+    Bench("dragoborne-game", "Dragoborne whole games by Monte Carlo vs plain-Python twin",
+          bench_dragoborne_game),
+    Bench("dragoborne-hand", "Dragoborne exact opening-hand table, 60 cards", bench_dragoborne_hand),
 )
 
 
