@@ -44,7 +44,8 @@ Setup (lines 166-174), for each player
 
 A turn of the active player P against O (lines 176-257); game turns count both players' turns from 1
 ---------------------------------------------------------------------------------------------------------
-1. **Stand** (line 182): P's creatures stand.
+1. **Stand** (line 182: "all of the turn player's cards"): P's creatures and resources stand (so every
+   resource, banners included, pays once each turn).
 2. **Dice** (line 186), DG-reroll-assigned: ``unassigned-only``: each of P's dice in the Dice Zone is rolled
    (uniform on 1..DG-die); ``all-keep``: every die not discarded is rolled; a dragoshield's value becomes the
    new roll (its damage gone) and a dragocross die stays on its creature; ``all-return``: every die not
@@ -52,8 +53,8 @@ A turn of the active player P against O (lines 176-257); game turns count both p
 3. **Draw** (line 190): if P's deck is empty P loses (deck-out, line 8). Else P draws its top card.
 4. **Resource** (line 194): skipped on the first player's first turn. Else, if P's deck is not empty and
    P's resources (3 banners + resource cards) are fewer than the resource target, the top card goes to
-   P's resources (a resource of that card's colour). Resource target: the highest cost among the deck's
-   playable creatures (at least 1).
+   P's resources (a resource of that card's colour, standing: it pays this turn). Resource target: the
+   highest cost among the playable creatures of the deck as built (fixed for the game; at least 1).
 5. **Summon** (lines 200-205): repeat: among creatures in P's hand with a cost, those P can pay now (line
    202: unrested resources >= cost, and if cost >= 1 at least one unrested resource of the creature's
    colour), take the costliest (ties: higher base ATK + EDR, then the lower card index). Pay: one resource
@@ -63,7 +64,8 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    opening, the lowest destroyed fort with one. If all six places are full: if its base ATK + EDR exceeds
    that of P's weakest creature (lowest base ATK + EDR; ties: the first in fort, slot order), that creature
    goes to the discard pile (not destroyed, line 205; its dragocross die follows DG-cross-die) and the new
-   one takes its place, else summoning stops. A creature summoned this turn cannot attack under
+   one takes its place, else summoning stops (nothing paid; the card stays in hand). A summoned creature
+   enters standing. A creature summoned this turn cannot attack under
    DG-summoning-sickness=true. The loop ends when no creature can be paid for.
 6. **Dice assignment** (lines 210-217): each of P's dice in the Dice Zone, by value from highest (ties: the
    lower die index), once:
@@ -86,10 +88,10 @@ A turn of the active player P against O (lines 176-257); game turns count both p
      - O has a dragoshield at f (the oldest, under stack): it blocks (line 238). Score 40 if ATK >= its
        value, else 15.
      - else if O has standing creatures at f and the attacker has no Invade for f's colour: O's block choice
-       (below). No blocker chosen: as unblocked. Blocker B: the attacker kills B if it deals damage >= B's
-       EDR - B's damage (or it is Deadly), B kills the attacker likewise. Score: kills and survives 50;
-       kills and dies 20 if B's cost >= the attacker's cost, else -1; survives without killing 10; dies
-       without killing -10.
+       (below). No blocker chosen: as unblocked. Blocker B: the attacker kills B if its ATK >= 1 and (its
+       ATK >= B's EDR - B's damage, or it is Deadly), B kills the attacker likewise. Score: kills and
+       survives 50; kills and dies 20 if B's cost >= the attacker's cost, else -1; survives without killing
+       10; dies without killing -10.
      - else unblocked: 100 - f's barriers.
    - Assassinate (line 308, Assassin of colour C): a rested creature R of O of colour C, at any fort (R is
      then the blocker; no shield or other creature may block). Score: kills and survives 60; kills and dies
@@ -104,8 +106,9 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    (Deadly: a creature dealt damage by a Deadly creature with ATK >= 1 is destroyed, line 312). Unblocked
    with ATK >= 1: O's fort f loses its top barrier, which goes to O's hand (line 246).
    After each attack, every creature whose accumulated damage >= its effective EDR is destroyed (discard
-   pile), repeated until none is; a destroyed creature's dragocross die goes back to its owner's Dice Zone
-   at its value (DG-cross-die=return) or to the discard pile (discard).
+   pile), all of them at once, and again (a die coming back can change a DICE X-Y) until none is; a destroyed
+   creature's dragocross die goes back to its owner's Dice Zone at its value (DG-cross-die=return) or to the
+   discard pile (discard).
 8. **End** (lines 251-257): P discards down to 7 cards in hand (line 253), one card at a time: a spell if
    it holds one (the one of highest card index), else a creature costing ``-`` (highest card index), else
    the costliest creature (ties: the higher card index). Damage on every creature is

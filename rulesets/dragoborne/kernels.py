@@ -135,19 +135,22 @@ def _leave(st, p, s, rl):
 
 @nb.njit(**TRIAL_JIT)
 def _sweep(st, tab, rl):
-    """Destroy every creature whose damage reaches its effective EDR, until none does (a die coming back or
-    a shield worn down can change DICE X-Y gains)."""
+    """Destroy every creature whose damage reaches its effective EDR, in passes (all of a pass at once),
+    until a pass destroys none (a die coming back or a shield worn down can change DICE X-Y gains)."""
     zone_only = rl[RL_ZONE_ONLY] != 0
-    changed = True
-    while changed:
-        changed = False
+    while True:
+        marked = 0
         for p in range(2):
             for s in range(PLACES):
                 if st[p, CRB + s * N_PLACE + CR_CARD] >= 0 and st[p, CRB + s * N_PLACE + CR_DMG] > 0:
-                    edr = _eff(st, p, s, tab, zone_only)[1]
-                    if st[p, CRB + s * N_PLACE + CR_DMG] >= edr:
-                        _leave(st, p, s, rl)
-                        changed = True
+                    if st[p, CRB + s * N_PLACE + CR_DMG] >= _eff(st, p, s, tab, zone_only)[1]:
+                        marked |= 1 << (p * PLACES + s)
+        if marked == 0:
+            return
+        for p in range(2):
+            for s in range(PLACES):
+                if (marked >> (p * PLACES + s)) & 1:
+                    _leave(st, p, s, rl)
 
 
 @nb.njit(inline="always", **TRIAL_JIT)
