@@ -1,4 +1,5 @@
-"""Dragoborne on the command line so far: `roll dragoborne condition`, with RULES.md's numbers."""
+"""Dragoborne on the command line: the exact rolls and tables with RULES.md's numbers, the whole game
+(`duel`), and the balance verbs."""
 
 from __future__ import annotations
 
@@ -120,3 +121,67 @@ def test_units_and_a_deck(capsys):
     summary = _csv(capsys, "units", "dragoborne", "--deck", "Green Grove").set_index("measure").value
     assert summary.loc["cards"] == 50 and summary.loc["cost 2"] == 12
     assert_one_line_error(capsys, ("units", "dragoborne", "--deck", "blue-tide"), 1, "blue-tide")
+
+
+# --- the whole game and the balance verbs ------------------------------------------------------------------
+
+def test_duel_reports_wins_first_player_length_and_early_play(capsys):
+    code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "20000",
+                         "--seed", "3", "--format", "json")
+    assert code == 0, err
+    import json
+
+    doc = json.loads(out)
+    duel = {r["measure"]: r for r in doc["sections"]["duel"]}
+    a, b = duel["P(Red Blaze wins)"]["value"], duel["P(Green Grove wins)"]["value"]
+    assert a + b + duel["P(draw: 200 game turns)"]["value"] == pytest.approx(1)
+    assert duel["P(Red Blaze wins)"]["ci_low"] < a < duel["P(Red Blaze wins)"]["ci_high"]
+    first = duel["P(Red Blaze wins | Red Blaze goes first)"]["value"]
+    second = duel["P(Red Blaze wins | Green Grove goes first)"]["value"]
+    assert duel["going first adds to Red Blaze's P(win)"]["value"] == pytest.approx(first - second)
+    length = doc["sections"]["length"]
+    assert sum(r["games"] for r in length) == 20000 and min(r["game_turns"] for r in length) >= 4
+    assert {r["own_turn"] for r in doc["sections"]["early"]} == {1, 2, 3, 4}
+    # the same seed gives the same report, whatever the threads
+    code2, out2, _ = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "20000",
+                         "--seed", "3", "--format", "json", "--threads", "1")
+    assert json.loads(out2)["sections"] == doc["sections"]
+
+
+def test_duel_compare_mulligans(capsys):
+    df = _csv(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "3000",
+              "--compare-mulligans")
+    assert list(df.mulligan) == ["policy", "none", "back2+", "back3+", "back4+", "back5+", "all"]
+    assert ((df.ci_low <= df.p_red_blaze_wins) & (df.p_red_blaze_wins <= df.ci_high)).all()
+
+
+def test_efficiency_whatif_sweep_and_tables(capsys, tmp_path):
+    units = ("--unit", "pyre-drake", "--unit", "magma-hound", "--unit", "scorch-knight")
+    rank = _csv(capsys, "efficiency", "dragoborne", *units, "--trials", "2000")
+    assert set(rank.key) == {"pyre-drake", "magma-hound", "scorch-knight"}
+    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed"}
+    for _, row in rank.iterrows():  # the zero rule: the verdict is the sign of the gain's interval
+        z = row.value / row.value_stderr if row.value_stderr > 0 else 0.0
+        assert row.verdict == ("fair" if abs(z) <= 1.96 else "under-costed" if z > 0 else "over-costed")
+    what = _csv(capsys, "whatif", "dragoborne", "--set", "pyre-drake.atk=8", *units, "--trials", "2000")
+    assert len(what)
+    sweep = _csv(capsys, "sweep", "dragoborne", "--cost", "pyre-drake=3..5", *units, "--trials", "2000")
+    assert set(sweep.point.astype(str)) == {"3", "4", "5"}
+    code, _, err = run(capsys, "table", "dragoborne", "all", "--output", str(tmp_path / "t"))
+    assert code == 0, err
+    assert {p.name for p in (tmp_path / "t").iterdir()} >= {"index.html", "shield.csv", "opening-hand.md"}
+
+
+@pytest.mark.parametrize(("args", "code", "named"), [
+    (("duel", "dragoborne", "red-blaze", "blue-tide"), 1, "blue-tide"),
+    (("duel", "dragoborne", "red-blaze", "green-grove", "--mulligan", "curve"), 2, "curve"),
+    (("duel", "dragoborne", "red-blaze", "green-grove", "--compare-mulligans", "--precision", "0.01"), 2,
+     "--compare-mulligans"),
+    (("efficiency", "dragoborne", "--unit", "spark-bolt", "--unit", "pyre-drake"), 1,
+     "Spark Bolt is a spell"),
+    (("whatif", "dragoborne", "--set", "pyre-drake.atak=3"), 2, "atak"),
+    (("whatif", "dragoborne", "--set", "pyre-drake.edr=99"), 2, "outside 0..20"),
+    (("whatif", "dragoborne", "--cost", "pyre-drake=2.5"), 2, "whole number"),
+])
+def test_bad_game_input(capsys, args, code, named):
+    assert_one_line_error(capsys, args, code, named)

@@ -190,3 +190,22 @@ def test_a_deck_of_spells_cannot_summon(cat):
     r = S.run(m, 500, 3, threads=1).records
     assert (r[:, K.R_WINNER] == 1).all()
     assert (r[:, K.R_SUMMONED_0] == 0).all()
+
+
+def test_first_turn_summons_match_the_hypergeometric(cat):
+    """With no mulligan, a player's first turn summons iff its 6 cards (5 dealt, 1 drawn: a uniform draw from
+    the deck) hold a creature it can pay: cost <= 3 for the first player (3 banners, no resource step),
+    cost <= 4 for the second (a resource card too). Red Blaze: 23 creatures of cost <= 3, 31 of cost <= 4;
+    every colour of it is a banner's. Exact: 1 - C(50 - n, 6) / C(50, 6)."""
+    from math import comb
+
+    m = S.matchup(cat, "red-blaze", "green-grove", mulligan="none")
+    r = S.run(m, 60000, 13, threads=2).records
+    summoned = (r[:, K.R_CURVE_0] & 1).astype(bool)
+    first = r[:, K.R_FIRST] == 0
+    for mask, n in ((first, 23), (~first, 31)):
+        want = 1 - comb(50 - n, 6) / comb(50, 6)
+        got = summoned[mask].mean()
+        assert abs(got - want) < 5 * np.sqrt(want * (1 - want) / mask.sum()), (n, got, want)
+    with pytest.raises(OptionError, match="curve"):
+        S.matchup(cat, "red-blaze", "green-grove", mulligan="curve")

@@ -116,6 +116,8 @@ def _deck_options(f):
 
 
 MULLIGANS = ("none", "back2+", "back3+", "back4+", "back5+", "curve", "all")
+#: The strategies the whole game plays (rulesets.dragoborne.simulate.MULLIGANS; "curve" is exact-only).
+GAME_MULLIGANS = ("policy", "none", "back2+", "back3+", "back4+", "back5+", "all")
 
 
 @table_dragoborne.command("opening-hand")
@@ -211,14 +213,21 @@ def units_dragoborne(deck, lenient, catalogs, fmt, output, plot):
 @click.argument("deck_b", metavar="DECK_B")
 @click.option("--lenient", is_flag=True,
               help="Play decks under 50 cards or with more than 4 copies, with a warning.")
+@click.option("--mulligan", type=click.Choice(GAME_MULLIGANS), default="policy", show_default=True,
+              help="Which cards both players send back in the one mulligan (line 172); policy: spells, '-' "
+                   "cards and creatures costing 4+.")
+@click.option("--compare-mulligans", is_flag=True,
+              help="Play every mulligan strategy in turn on the same seed: P(DECK_A wins) and early play "
+                   "(a creature summoned, every resource spent on own turns 1-4), with intervals.")
 @catalog_option
 @mc_options_for("P(DECK_A wins)", probability=True, exact=False)
 @ruling_option
 @text_output_options
-def duel_dragoborne(deck_a, deck_b, lenient, catalogs, trials, precision, seed, threads, rulings, fmt, output,
-                    plot):
+def duel_dragoborne(deck_a, deck_b, lenient, mulligan, compare_mulligans, catalogs, trials, precision, seed,
+                    threads, rulings, fmt, output, plot):
     """Whole games between two decks of the catalog, played by stated policies (rulesets/dragoborne/game.py):
-    P(each deck wins), the effect of going first, the game's length and how games end, with intervals.
+    P(each deck wins), the effect of going first, the game's length, how games end and each deck's early
+    play, with intervals.
 
     Example: balance duel dragoborne red-blaze green-grove --precision 0.005
     """
@@ -229,17 +238,23 @@ def duel_dragoborne(deck_a, deck_b, lenient, catalogs, trials, precision, seed, 
     if typed and trials > config.MAX_RECORD_TRIALS:
         raise OptionError(f"--trials {trials}: a duel run keeps one record per game, so at most "
                           f"{config.MAX_RECORD_TRIALS:.0e}")
+    if compare_mulligans and precision is not None:
+        raise OptionError("--compare-mulligans plays a fixed number of games per strategy: give --trials, "
+                          "not --precision")
     _, cap, seed = monte_carlo_settings(trials, precision, seed)
     if not typed:
         cap = min(cap, config.MAX_RECORD_TRIALS) if precision is not None else DEFAULT_DUEL_TRIALS
     emit(duel(deck_a, deck_b, _rulings(rulings), catalogs=catalogs, trials=cap, seed=seed,
-              precision=precision, threads=threads, lenient=lenient,
-              progress=mc_progress("games", precision)),
+              precision=precision, threads=threads, lenient=lenient, mulligan=mulligan,
+              compare_mulligans=compare_mulligans, progress=mc_progress("games", precision)),
          fmt, output)
 
 
 def register(verbs: dict[str, click.Group]) -> None:
     """Attach the Dragoborne subcommands to the generic verbs."""
+    from reports.dragoborne.assign_cli import roll_assign
+
+    roll_dragoborne.add_command(roll_assign)
     verbs["roll"].add_command(roll_dragoborne)
     verbs["table"].add_command(table_dragoborne)
     verbs["duel"].add_command(duel_dragoborne)

@@ -42,6 +42,19 @@ def _diff(p1, n1, p2, n2) -> tuple[float, float, float, float]:
     return d, se, d - Z95 * se, d + Z95 * se
 
 
+def early_rows(records: np.ndarray, names: tuple[str, str]) -> list[tuple]:
+    """For each deck and own turn 1..K.CURVE_TURNS: P(it summoned a creature), P(it spent every resource)."""
+    n = len(records)
+    rows = []
+    for s, name in enumerate(names):
+        bits = records[:, K.R_CURVE_0 + s]
+        for t in range(1, K.CURVE_TURNS + 1):
+            rows.append((name, t, "summoned a creature", *_prop(int(((bits >> (t - 1)) & 1).sum()), n)))
+            rows.append((name, t, "spent every resource",
+                         *_prop(int(((bits >> (K.CURVE_TURNS + t - 1)) & 1).sum()), n)))
+    return rows
+
+
 def duel_report(records: np.ndarray, names: tuple[str, str], rulings: DragoborneRulings, *, seed: int,
                 precision: float | None, stopped: bool, catalog, warnings=()) -> Report:
     """P(win) per deck, the effect of going first, the game's length and how games end."""
@@ -69,6 +82,8 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
                  (f"{name}: creatures summoned", *_mean(records[:, K.R_SUMMONED_0 + s].astype(float))),
                  (f"{name}: dice lost", *_mean(records[:, K.R_DICE_LOST_0 + s].astype(float)))]
     outcome = Table.from_rows(rows, ["measure", "value", "stderr", "ci_low", "ci_high"])
+    early = Table.from_rows(early_rows(records, names), ["deck", "own_turn", "measure", "value", "stderr",
+                                                         "ci_low", "ci_high"])
     turns = records[:, K.R_TURNS]
     values, counts = np.unique(turns, return_counts=True)
     length = Table.from_rows([(int(t), int(c), c / n, float((turns <= t).sum() / n))
@@ -89,14 +104,17 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
         notes.append(catalog.illustrative_note)
     return Report(f"Dragoborne: {a} against {b}", meta,
                   [Section("duel", "Outcome of the games", outcome),
-                   Section("length", "Game length (game turns, both players' turns counted)", length)],
+                   Section("length", "Game length (game turns, both players' turns counted)", length),
+                   Section("early", "Early play: each deck's own turns 1-4 (a player on turn t may have lost "
+                                    "before; P over all games)", early)],
                   notes=notes)
 
 
 def duel(deck_a: str, deck_b: str, rulings: DragoborneRulings, *, catalogs=(), trials: int | None = None,
          seed: int = 0, precision: float | None = None, threads: int | None = None, lenient: bool = False,
-         progress=None) -> Report:
-    """Load, check both decks, play the games, report."""
+         mulligan: str = "policy", compare_mulligans: bool = False, progress=None) -> Report:
+    """Load, check both decks, play the games, report; ``compare_mulligans``: every mulligan strategy in
+    turn (both decks playing it), on the same seed."""
     from rulesets.dragoborne import catalog as catalog_io
     from rulesets.dragoborne import simulate
 
@@ -105,10 +123,59 @@ def duel(deck_a: str, deck_b: str, rulings: DragoborneRulings, *, catalogs=(), t
     warnings = [w for d in decks for w in catalog_io.validate_deck(d, cat, lenient)]
     if trials is None:
         trials = 10**6 if precision is not None else DEFAULT_DUEL_TRIALS
-    m = simulate.matchup(cat, decks[0], decks[1], rulings=rulings)
-    result = simulate.run(m, trials, seed, threads=threads, precision=precision, progress=progress)
     names = (decks[0].name, decks[1].name)
     if names[0] == names[1]:
         names = (f"{names[0]} (A)", f"{names[1]} (B)")
-    return duel_report(result.records, names, rulings, seed=seed, precision=precision,
-                       stopped=result.stopped_by_precision, catalog=cat, warnings=warnings)
+    if compare_mulligans:
+        runs = {}
+        for name in simulate.MULLIGANS:
+            m = simulate.matchup(cat, decks[0], decks[1], rulings=rulings, mulligan=name)
+            runs[name] = simulate.run(m, trials, seed, threads=threads).records
+        return mulligan_report(runs, names, rulings, seed=seed, catalog=cat, warnings=warnings)
+    m = simulate.matchup(cat, decks[0], decks[1], rulings=rulings, mulligan=mulligan)
+    result = simulate.run(m, trials, seed, threads=threads, precision=precision, progress=progress)
+    report = duel_report(result.records, names, rulings, seed=seed, precision=precision,
+                         stopped=result.stopped_by_precision, catalog=cat, warnings=warnings)
+    report.meta.insert(3, ("mulligan", MULLIGAN_TEXT[mulligan]))
+    return report
+
+
+MULLIGAN_TEXT = {
+    "policy": "policy: spells, '-' cards and creatures costing 4 or more go back (game.py)",
+    "none": "none: the hand is kept",
+    **{f"back{k}+": f"back{k}+: every card costing {k} or more (and '-') goes back" for k in range(2, 6)},
+    "all": "all: the whole hand goes back",
+}
+
+
+def mulligan_report(runs: dict, names: tuple[str, str], rulings: DragoborneRulings, *, seed: int, catalog,
+                    warnings=()) -> Report:
+    """Every mulligan strategy (both decks playing it): P(A wins) and each deck's early play, with
+    intervals, from the same seed (common random numbers: the same shuffles and dice until the hands
+    differ)."""
+    rows, early = [], []
+    n = 0
+    for name, records in runs.items():
+        n = len(records)
+        w = records[:, K.R_WINNER]
+        rows.append((name, MULLIGAN_TEXT[name], *_prop(int((w == 0).sum()), n)))
+        for deck, t, what, *est in early_rows(records, names):
+            early.append((name, deck, t, what, *est))
+    wins = Table.from_rows(rows, ["mulligan", "strategy", f"p_{names[0]}_wins".replace(" ", "_").lower(),
+                                  "stderr", "ci_low", "ci_high"])
+    play = Table.from_rows(early, ["mulligan", "deck", "own_turn", "measure", "value", "stderr", "ci_low",
+                                   "ci_high"])
+    meta = [("ruleset", RULESET), ("A", names[0]), ("B", names[1]),
+            ("method", f"Monte Carlo, {n:,} games per strategy, seed {seed} for each (common random "
+                       "numbers); 95% Wilson intervals"),
+            ("catalog", f"{catalog.source}, sha256 {catalog.sha256[:16]}"), ("rulings", rulings.describe())]
+    from rulesets.dragoborne.simulate import NOT_MODELLED
+
+    notes = ["both decks play the strategy of the row; `balance table dragoborne mulligan` gives the exact "
+             "hand-only comparison (the hand is the only randomness there)",
+             f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
+    if catalog.illustrative_note:
+        notes.append(catalog.illustrative_note)
+    return Report(f"Dragoborne: mulligan strategies, {names[0]} against {names[1]}", meta,
+                  [Section("wins", "P(A wins) by mulligan strategy", wins),
+                   Section("early", "Early play by strategy: own turns 1-4", play)], notes=notes)

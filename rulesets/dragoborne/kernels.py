@@ -37,8 +37,13 @@ MAX_CONDITIONS = 4
 KB = N_CARD
 XB = KB + MAX_CONDITIONS * N_COND
 # rulings row (int64[N_RULINGS])
+# (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, MG_*, and its cost K for MG_BACK: not rulings, but
+# policies the caller chooses, carried in the same row)
 (RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
- N_RULINGS) = range(9)
+ RL_MULLIGAN, RL_MULLIGAN_COST, N_RULINGS) = range(11)
+MG_POLICY, MG_BACK, MG_NONE, MG_ALL = range(4)
+#: Own turns whose early play is recorded (R_CURVE_*).
+CURVE_TURNS = 4
 REROLL_UNASSIGNED, REROLL_ALL_KEEP, REROLL_ALL_RETURN = range(3)
 
 # A player's whole state is one row of ``st`` (int64[2, width]): its fields (PL_*), then its six creature
@@ -61,8 +66,11 @@ RB = HB + MAX_HAND
 DK = RB + MAX_COLOURS
 
 # record fields (int64[n, N_RECORD])
+# R_CURVE_s: bit t-1 set when side s summoned a creature on its own turn t (1..CURVE_TURNS), bit
+# CURVE_TURNS + t - 1 when it spent every resource that turn
 (R_WINNER, R_FIRST, R_TURNS, R_END, R_BARRIERS_0, R_BARRIERS_1, R_SUMMONED_0, R_SUMMONED_1, R_DICE_LOST_0,
- R_DICE_LOST_1, R_BASE_WINNER_0, R_BASE_WINNER_1, N_RECORD) = range(13)
+ R_DICE_LOST_1, R_CURVE_0, R_CURVE_1, R_BASE_WINNER_0, R_BASE_WINNER_1, N_RECORD) = range(15)
+N_GAME = R_BASE_WINNER_0
 END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
 DRAW = 2
 
@@ -301,12 +309,13 @@ def _combat(st, p, tab, rl, order, keys):
 
 @nb.njit(**TRIAL_JIT)
 def _summon(st, p, tab, free, rl):
-    """Player p's summons (game.py step 5)."""
+    """Player p's summons (game.py step 5): (resources left unspent, creatures summoned)."""
     ncol = free.shape[0]
     nfree = 0
     for c in range(ncol):
         free[c] = st[p, RB + c]
         nfree += free[c]
+    played = 0
     while True:
         best, bcost, bbase = -1, -1, -1
         bi = -1
@@ -321,7 +330,7 @@ def _summon(st, p, tab, free, rl):
             if cost > bcost or (cost == bcost and (base > bbase or (base == bbase and c < best))):
                 best, bcost, bbase, bi = c, cost, base, i
         if best < 0:
-            return
+            return nfree, played
         # a place: the fort with barriers and an opening holding fewest creatures (ties: fewer barriers,
         # lower fort); else the lowest destroyed fort with an opening
         place, pn, pb = -1, BIG, BIG
@@ -354,7 +363,7 @@ def _summon(st, p, tab, free, rl):
                 if wb < wbase:
                     weakest, wbase = s, wb
             if bbase <= wbase:
-                return
+                return nfree, played
             _leave(st, p, weakest, rl)
             slot = weakest
         # pay: one of its colour, then each from the colour with most unrested resources
@@ -376,6 +385,7 @@ def _summon(st, p, tab, free, rl):
         st[p, CRB + (slot) * N_PLACE + CR_NEW] = 1
         st[p, CRB + (slot) * N_PLACE + CR_DIE] = -1
         st[p, PL_SUMMONED] += 1
+        played += 1
 
 
 @nb.njit(**TRIAL_JIT)
@@ -482,20 +492,29 @@ def _draw(st, p, stream):
 
 
 @nb.njit(**TRIAL_JIT)
-def _setup(st, p, src, size, tab, banners, stream):
+def _setup(st, p, src, size, tab, rl, banners, stream):
     for i in range(size):
         st[p, DK + i] = src[i]
     st[p, PL_SIZE] = size
     st[p, PL_TOP] = 0
     for i in range(OPENING):
         st[p, HB + i] = _draw(st, p, stream)
-    # mulligan: spells, "-" and creatures costing MULLIGAN_COST+ go back into the deck (which is shuffled:
-    # the cards left, returned ones included, are drawn uniformly), then as many are drawn
+    # mulligan (game.py setup 2): the chosen cards go back into the deck (which is shuffled: the cards
+    # left, returned ones included, are drawn uniformly), then as many are drawn
     kept = 0
     back = 0
+    kind = rl[RL_MULLIGAN]
+    k = rl[RL_MULLIGAN_COST]
     for i in range(OPENING):
         c = st[p, HB + i]
-        if (not tab[c, C_CREATURE]) or tab[c, C_COST] < 0 or tab[c, C_COST] >= MULLIGAN_COST:
+        cost = tab[c, C_COST]
+        if kind == MG_POLICY:
+            goes = (not tab[c, C_CREATURE]) or cost < 0 or cost >= MULLIGAN_COST
+        elif kind == MG_BACK:
+            goes = cost < 0 or cost >= k
+        else:
+            goes = kind == MG_ALL
+        if goes:
             st[p, DK + back] = c  # deck positions 0..4 held the hand: reuse them
             back += 1
         else:
@@ -534,11 +553,12 @@ def _setup(st, p, src, size, tab, banners, stream):
 
 @nb.njit(**TRIAL_JIT)
 def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stream, out):
-    """One game (game.py); ``out``: (winner, first, turns, end, barriers 0, barriers 1, summoned 0,
-    summoned 1, dice lost 0, dice lost 1)."""
+    """One game (game.py); ``out``: its record's first N_GAME fields (R_WINNER .. R_CURVE_1)."""
     first = uniform_int(stream, 2)
-    _setup(st, 0, src0, n0, tab, banners[0], stream)
-    _setup(st, 1, src1, n1, tab, banners[1], stream)
+    _setup(st, 0, src0, n0, tab, rl, banners[0], stream)
+    _setup(st, 1, src1, n1, tab, rl, banners[1], stream)
+    curve0 = 0
+    curve1 = 0
     for p in range(2):
         st[p, PL_TARGET] = targets[p]
         st[p, PL_RES] = DICE
@@ -563,7 +583,14 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
                 and st[p, PL_RES] < st[p, PL_TARGET]:
             st[p, RB + tab[_draw(st, p, stream), C_COLOUR]] += 1
             st[p, PL_RES] += 1
-        _summon(st, p, tab, free, rl)
+        left, played = _summon(st, p, tab, free, rl)
+        t = st[p, PL_OWN_TURNS]
+        if t <= CURVE_TURNS:
+            bits = (1 << (t - 1) if played else 0) | (1 << (CURVE_TURNS + t - 1) if left == 0 else 0)
+            if p == 0:
+                curve0 |= bits
+            else:
+                curve1 |= bits
         _assign(st, p, tab, rl)
         if not (turn == 1 if rl[RL_EACH_FIRST] == 0 else st[p, PL_OWN_TURNS] == 1):
             _combat(st, p, tab, rl, scratch[0], scratch[1])
@@ -590,6 +617,8 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
         out[4 + q] = _barriers(st, q)
         out[6 + q] = st[q, PL_SUMMONED]
         out[8 + q] = st[q, PL_DICE_LOST]
+    out[R_CURVE_0] = curve0
+    out[R_CURVE_1] = curve1
 
 
 
@@ -611,7 +640,7 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
     scratch = np.empty((2, PLACES), np.int64)
     stream = np.empty(STATE_WORDS, np.uint64)
     start = np.empty(STATE_WORDS, np.uint64)
-    rec = np.empty(10, np.int64)
+    rec = np.empty(N_GAME, np.int64)
     pos = np.empty(2, np.int64)
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, start)
@@ -624,7 +653,7 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
                 src[s, pos[s]] = replace[s]
         stream[:] = start
         _game(st, src[0], sizes[0], src[1], sizes[1], banners, targets, tab, rl, free, scratch, stream, rec)
-        for j in range(10):
+        for j in range(N_GAME):
             out[k, j] = rec[j]
         out[k, R_BASE_WINNER_0] = -1
         out[k, R_BASE_WINNER_1] = -1

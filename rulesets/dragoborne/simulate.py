@@ -28,9 +28,9 @@ NOT_MODELLED = (
     "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
     "other card text (abilities) does nothing",
 )
-POLICY = ("mulligan: spells, '-' cards and creatures costing 4+ go back; resource: taken while resources "
-          "are fewer than the deck's costliest creature; summon: the costliest creature payable, first; "
-          "dice: "
+POLICY = ("mulligan (unless chosen): spells, '-' cards and creatures costing 4+ go back; resource: taken "
+          "while resources are fewer than the deck's costliest creature; summon: the costliest creature "
+          "payable, first; dice: "
           f"a dragoshield when the die shows {K.SHIELD_MIN}+ and its fort has none, else dragocross the "
           "creature gaining most; attack: each creature scores every fort and Assassin target and attacks "
           "the best if its score is positive; block: a blocker that survives or kills, a chump only on the "
@@ -103,8 +103,22 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
     return Table(keys, colours, tab, {k: i for i, k in enumerate(keys)})
 
 
-def rulings_row(rulings: DragoborneRulings) -> np.ndarray:
+#: Mulligan strategies the game plays (setup 2 of game.py): "policy" is the default.
+MULLIGANS = ("policy", "none", "back2+", "back3+", "back4+", "back5+", "all")
+
+
+def mulligan_code(mulligan: str) -> tuple[int, int]:
+    """(K.MG_*, K) of a strategy name."""
+    if mulligan not in MULLIGANS:
+        raise OptionError(f"mulligan {mulligan!r}: accepted {', '.join(MULLIGANS)}")
+    if mulligan.startswith("back"):
+        return K.MG_BACK, int(mulligan[4])
+    return {"policy": K.MG_POLICY, "none": K.MG_NONE, "all": K.MG_ALL}[mulligan], 0
+
+
+def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndarray:
     row = np.zeros(K.N_RULINGS, np.int64)
+    row[K.RL_MULLIGAN], row[K.RL_MULLIGAN_COST] = mulligan_code(mulligan)
     row[K.RL_DIE] = rulings.die
     row[K.RL_REROLL] = ("unassigned-only", "all-keep", "all-return").index(rulings.reroll_assigned)
     row[K.RL_PERSIST] = int(rulings.shield_persist)
@@ -139,7 +153,7 @@ class Matchup:
 
 def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
             replace: tuple[Card | None, Card | None] = (None, None), baselines: bool = False,
-            rulings: DragoborneRulings | None = None) -> Matchup:
+            rulings: DragoborneRulings | None = None, mulligan: str = "policy") -> Matchup:
     """The kernel's arguments for deck_a (side 0) against deck_b, a replacement card in each if given: in
     each game it takes the place of one copy of the deck's cards of the same curve class (not itself),
     drawn uniformly - "an average card of the same cost"."""
@@ -179,7 +193,7 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
         swap_n[s] = len(same)
     banners = np.array([[table.colours.index(b) for b in d.banners] for d in decks], np.int64)
     head = (arr, sizes, banners, targets, swaps, swap_n, rep, bool(baselines), table.tab,
-            rulings_row(rulings), len(table.colours))
+            rulings_row(rulings, mulligan), len(table.colours))
     return Matchup(decks, replace, table, head, tuple(notes))
 
 
