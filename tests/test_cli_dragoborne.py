@@ -185,3 +185,18 @@ def test_efficiency_whatif_sweep_and_tables(capsys, tmp_path):
 ])
 def test_bad_game_input(capsys, args, code, named):
     assert_one_line_error(capsys, args, code, named)
+
+
+def test_duel_refuses_a_small_deck_unless_lenient(capsys, tmp_path):
+    user = tmp_path / "decks.toml"
+    user.write_text('[decks.tiny]\nname = "Tiny"\nbanners = ["red", "red", "green"]\nillustrative = true\n'
+                    '[decks.tiny.cards]\ncinder-whelp = 4\nash-scout = 4\nember-raider = 4\n'
+                    'scorch-knight = 4\npyre-drake = 4\nmagma-hound = 4\ninferno-wyrm = 4\nmoss-sprite = 4\n'
+                    'thorn-scout = 4\ngrove-warden = 4\n', encoding="utf-8")
+    assert_one_line_error(capsys, ("duel", "dragoborne", "tiny", "green-grove", "--catalog", str(user),
+                                   "--trials", "100"), 1, "40 cards")
+    code, out, err = run(capsys, "duel", "dragoborne", "tiny", "green-grove", "--catalog", str(user),
+                         "--trials", "2000", "--lenient")
+    assert code == 0, err
+    text = " ".join(out.split())  # notes are wrapped
+    assert "40 cards; a deck needs 50 or more" in text and "accepted: lenient" in text

@@ -75,7 +75,7 @@ END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
 DRAW = 2
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _cond_met(st, p, colour, low, high, zone_only):
     for d in range(DICE):
         loc = st[p, DB + d * N_DIE + D_LOC]
@@ -89,7 +89,7 @@ def _cond_met(st, p, colour, low, high, zone_only):
     return False
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(inline="always", **TRIAL_JIT)
 def _eff(st, p, s, tab, zone_only):
     """Effective (ATK, EDR, Deadly, Assassin mask, Invade mask) of the creature at place s of player p."""
     c = st[p, CRB + s * N_PLACE + CR_CARD]
