@@ -132,7 +132,7 @@ from __future__ import annotations
 MAX_TURNS = 200
 #: Most cards of a hand after the Draw Step and broken barriers (7 kept at each End Phase, line 253).
 #: A hand can reach 7 + 1 (draw) + 6 (barriers) cards; the bound leaves room.
-MAX_HAND = 32
+MAX_HAND = 40
 #: A shield candidate is taken when the die shows at least this (policy, step 6).
 SHIELD_MIN = 3
 #: The mulligan returns creatures costing at least this (policy, setup 2).

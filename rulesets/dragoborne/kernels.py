@@ -15,16 +15,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from rulesets.dragoborne.game import (
+    FORTS,
+    HAND_LIMIT,
+    MAX_HAND,
+    MAX_TURNS,
+    MULLIGAN_COST,
+    PER_FORT,
+    SHIELD_MIN,
+)
+from rulesets.dragoborne.rules import DICE, HAND
 from simcore.config import JIT, TRIAL_JIT
 from simcore.rng import STATE_WORDS, seed_trial_stream, uniform_int
 
-FORTS, PER_FORT, PLACES, DICE = 3, 2, 6, 3
-MAX_TURNS = 200
-MAX_HAND = 40
-HAND_LIMIT = 7
-SHIELD_MIN = 3
-MULLIGAN_COST = 4
-OPENING = 5
+PLACES = FORTS * PER_FORT
+OPENING = HAND
 BIG = 1 << 30
 
 # card table ``tab`` (int64[n_cards, width]), one row per card: its fields (C_*), then its DICE X-Y

@@ -210,9 +210,3 @@ def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, preci
                               precision=precision, statistic=statistic, progress=progress,
                               block_trials=block_trials)
 
-
-def check_deck_sizes(decks: Sequence[Deck]) -> None:
-    for d in decks:
-        if d.size < 10:
-            raise OptionError(f"deck {d.name}: {d.size} cards; a game needs at least 10 (5 in hand, 6 "
-                              "barriers)")
