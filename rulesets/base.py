@@ -51,6 +51,20 @@ def lookup(entries: Mapping[str, Any], name: str, what: str) -> Any:
     raise RulesError(f"unknown {what} {name!r}{hint}; known: {', '.join(sorted(entries))}")
 
 
+class EntryTables:
+    """A catalog whose tables of entries (attributes ``{key: entry with .name}``) are found by key or printed
+    name: ``ENTRY_TABLES`` maps each such table to the word for one of its entries ("card")."""
+
+    ENTRY_TABLES: ClassVar[Mapping[str, str]] = {}
+
+    def entry(self, table: str, name: str) -> Any:
+        """The entry of ``table`` with this key or printed name (case, spaces, hyphens and apostrophes
+        ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
+        if table not in self.ENTRY_TABLES:
+            raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(self.ENTRY_TABLES)}")
+        return lookup(getattr(self, table), name, self.ENTRY_TABLES[table])
+
+
 class OptionError(RulesError):
     """A value typed by the user that is malformed or not accepted (a usage error: exit code 2)."""
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, lookup, plain_name
+from rulesets.base import EntryTables, Provenance, RulesError, lookup, plain_name
 from rulesets.dragoborne.rules import (  # noqa: F401 (re-exported for the catalog's readers)
     ANY_COLOUR,
     BANNERS,
@@ -243,7 +243,7 @@ class Deck(Provenance):
 
 
 @dataclass(frozen=True)
-class Catalog:
+class Catalog(EntryTables):
     """The cards and decks of the packaged file and the user files; ``files`` the (file, sha256) of every
     file read, packaged first; ``sha256`` the packaged file's own hash when no user file was given, else the
     hash of the files' hashes."""
@@ -253,13 +253,8 @@ class Catalog:
     source: str
     sha256: str
     files: tuple[tuple[str, str], ...]
+    ENTRY_TABLES = TABLES
 
-    def entry(self, table: str, name: str) -> Any:
-        """The entry of ``table`` with this key or printed name (case, spaces, hyphens and apostrophes
-        ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
-        if table not in TABLES:
-            raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(TABLES)}")
-        return lookup(getattr(self, table), name, TABLES[table])
 
     def card(self, name: str) -> Card:
         """A card by key or name: ``pyre-drake``, ``Pyre Drake``."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, lookup
+from rulesets.base import EntryTables, Provenance, RulesError
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -170,7 +170,7 @@ class Item(Provenance):
 
 
 @dataclass(frozen=True)
-class Catalog:
+class Catalog(EntryTables):
     """The dragons, spells and items of the packaged file and the user files; ``files`` the (file, sha256)
     of every file read, packaged first; ``sha256`` the packaged file's own hash when no user file was
     given, else the hash of the files' hashes."""
@@ -181,13 +181,8 @@ class Catalog:
     source: str
     sha256: str
     files: tuple[tuple[str, str], ...]
+    ENTRY_TABLES = TABLES
 
-    def entry(self, table: str, name: str) -> Any:
-        """The entry of ``table`` with this key or printed name (case, spaces, hyphens and apostrophes
-        ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
-        if table not in TABLES:
-            raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(TABLES)}")
-        return lookup(getattr(self, table), name, TABLES[table])
 
     def dragon(self, name: str) -> Dragon:
         """A dragon by key or name: ``fire``, ``Fire Dragon``."""

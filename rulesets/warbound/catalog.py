@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets.base import Provenance, RulesError, lookup
+from rulesets.base import EntryTables, Provenance, RulesError
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -229,7 +229,7 @@ class ActionBoard:
 
 
 @dataclass(frozen=True)
-class Catalog:
+class Catalog(EntryTables):
     """The cards of the packaged file and the user files; ``files`` the (file, sha256) of every file read,
     packaged first; ``sha256`` the packaged file's own hash when no user file was given."""
 
@@ -242,13 +242,8 @@ class Catalog:
     source: str
     sha256: str
     files: tuple[tuple[str, str], ...]
+    ENTRY_TABLES = ENTRY_TABLES
 
-    def entry(self, table: str, name: str) -> Any:
-        """The entry of ``table`` with this key or printed name (case, spaces, hyphens and apostrophes
-        ignored); a RulesError naming it, with the closest and the known keys, otherwise."""
-        if table not in ENTRY_TABLES:
-            raise RulesError(f"unknown catalog table {table!r}; accepted: {', '.join(ENTRY_TABLES)}")
-        return lookup(getattr(self, table), name, ENTRY_TABLES[table])
 
     def character(self, name: str) -> Character:
         return self.entry("characters", name)
