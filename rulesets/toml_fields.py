@@ -7,7 +7,7 @@ import difflib
 import json
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from rulesets.base import RulesError
@@ -231,3 +231,36 @@ def fingerprint(files: Sequence[tuple[str, str]], seed: str) -> tuple[str, str, 
     digest = (hashes[0][1] if len(hashes) == 1
               else hashlib.sha256("\n".join(h for _, h in hashes).encode()).hexdigest())
     return f"seed {seed} (" + ", ".join(label for label, _ in files) + ")", digest, hashes
+
+
+#: A catalog key: the lower-case slug of a name.
+CATALOG_KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def parse_entries(label: str, text: str, error: type[RulesError],
+                  readers: Mapping[str, Callable[[str, str, Any], Any]], example: Callable[[str, str], str],
+                  others: Sequence[str] = ()) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """One catalog file's entries, by table, each read by ``readers[table](where, key, data)``; and the
+    raw value of each table in ``others`` it holds. Every error is one line naming the file, the table and
+    the key: an unknown table (with the closest), a table that is not a table of entries, a key that is not
+    a slug (``example(table, key)`` suggests one)."""
+    document = parse_toml(label, text, error)
+    accepted = [*readers, *others]
+    out: dict[str, dict[str, Any]] = {table: {} for table in readers}
+    raw: dict[str, Any] = {}
+    for table, entries in document.items():
+        if table not in accepted:
+            close = difflib.get_close_matches(table, accepted, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            raise error(f"{label}: {table}: unknown table; accepted: {', '.join(accepted)}{hint}")
+        if table in others:
+            raw[table] = entries
+            continue
+        if not isinstance(entries, dict):
+            raise error(f"{label}: {table}: expected a table of entries, got {show(entries)}")
+        for key, data in entries.items():
+            if not CATALOG_KEY.match(key):
+                raise error(f"{label}: {table}.{key}: a key is a lower-case slug of the name, e.g. "
+                            f"{example(table, key)!r}")
+            out[table][key] = readers[table](f"{label}: {table}.{key}", key, data)
+    return out, raw

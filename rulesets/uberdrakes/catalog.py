@@ -322,24 +322,10 @@ _READERS = {"dragons": _read_dragon, "spells": _read_spell, "items": _read_item}
 
 def _parse(label: str, text: str) -> dict[str, dict[str, Any]]:
     """The entries of one catalog file, by table."""
-    from rulesets.toml_fields import parse_toml
+    from rulesets.toml_fields import parse_entries
 
-    document = parse_toml(label, text, CatalogError)
-    out: dict[str, dict[str, Any]] = {table: {} for table in TABLES}
-    for table, entries in document.items():
-        if table not in TABLES:
-            close = difflib.get_close_matches(table, list(TABLES), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise CatalogError(f"{label}: {table}: unknown table; accepted: {', '.join(TABLES)}{hint}")
-        if not isinstance(entries, dict):
-            raise CatalogError(f"{label}: {table}: expected a table of entries, got {_show(entries)}")
-        for key, data in entries.items():
-            if not _KEY.match(key):
-                example = slug(key) or _EXAMPLE_KEYS[table]
-                raise CatalogError(f"{label}: {table}.{key}: a key is a lower-case slug of the name, e.g. "
-                                   f"{example!r}")
-            out[table][key] = _READERS[table](f"{label}: {table}.{key}", key, data)
-    return out
+    return parse_entries(label, text, CatalogError, _READERS,
+                         lambda table, key: slug(key) or _EXAMPLE_KEYS[table])[0]
 
 
 def _unknown(what: str, value: str, known: Sequence[str]) -> str:

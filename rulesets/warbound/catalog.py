@@ -454,26 +454,11 @@ def _read_board(where: str, data: Any) -> ActionBoard:
 
 def _parse(label: str, text: str) -> tuple[dict[str, dict[str, Any]], ActionBoard | None]:
     """The entries of one catalog file, by table, and its Action Board (None if it has none)."""
-    from rulesets.toml_fields import parse_toml
+    from rulesets.toml_fields import parse_entries
 
-    document = parse_toml(label, text, CatalogError)
-    out: dict[str, dict[str, Any]] = {table: {} for table in ENTRY_TABLES}
-    board = None
-    for table, entries in document.items():
-        if table not in TABLES:
-            close = difflib.get_close_matches(table, TABLES, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise CatalogError(f"{label}: {table}: unknown table; accepted: {', '.join(TABLES)}{hint}")
-        if table == "board":
-            board = _read_board(f"{label}: board", entries)
-            continue
-        if not isinstance(entries, dict):
-            raise CatalogError(f"{label}: {table}: expected a table of entries, got {_show(entries)}")
-        for key, data in entries.items():
-            if not _KEY.match(key):
-                raise CatalogError(f"{label}: {table}.{key}: a key is a lower-case slug of the name, e.g. "
-                                   f"{slug(key) or 'roh-na'!r}")
-            out[table][key] = _READERS[table](f"{label}: {table}.{key}", key, data)
+    out, raw = parse_entries(label, text, CatalogError, _READERS, lambda table, key: slug(key) or "roh-na",
+                             others=("board",))
+    board = _read_board(f"{label}: board", raw["board"]) if "board" in raw else None
     return out, board
 
 
