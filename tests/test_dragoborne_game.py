@@ -209,3 +209,19 @@ def test_first_turn_summons_match_the_hypergeometric(cat):
         assert abs(got - want) < 5 * np.sqrt(want * (1 - want) / mask.sum()), (n, got, want)
     with pytest.raises(OptionError, match="curve"):
         S.matchup(cat, "red-blaze", "green-grove", mulligan="curve")
+
+
+def test_a_card_alone_in_its_cost_class_replaces_any_card_and_reports_say_so(cat):
+    from rulesets import get
+
+    deck = cat.deck("red-blaze")
+    cards = tuple((k, n) for k, n in deck.cards if k not in ("magma-hound", "natures-wrath"))
+    lean = dataclasses.replace(cat, decks={**cat.decks, "red-blaze": dataclasses.replace(deck, cards=cards)})
+    rs = get("dragoborne")
+    drake = next(c for c in rs.contestants(lean) if c.key == "pyre-drake")
+    notes = rs.notes(lean, [drake])
+    assert any("replaces a copy of any card: Pyre Drake (in Red Blaze)" in n for n in notes)
+    m = S.matchup(lean, "red-blaze", "green-grove", (cat.card("pyre-drake"), None))
+    arr, sizes, _, _, swaps, swap_n, *_ = m.args_head
+    assert swap_n[0] == sizes[0] - 4  # every card but Pyre Drake's own four copies
+    assert S.run(m, 200, 1, threads=1).records.shape[0] == 200

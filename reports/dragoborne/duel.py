@@ -65,7 +65,7 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
     a, b = names
     rows = [(f"P({a} wins)", *_prop(int((w == 0).sum()), n)),
             (f"P({b} wins)", *_prop(int((w == 1).sum()), n)),
-            ("P(draw: 200 game turns)", *_prop(int((w == K.DRAW).sum()), n)),
+            (f"P(draw: {K.MAX_TURNS} game turns)", *_prop(int((w == K.DRAW).sum()), n)),
             ("P(the first player wins)", *_prop(int((w == first).sum()), n))]
     a_first = first == 0
     n1, n2 = int(a_first.sum()), int((~a_first).sum())

@@ -40,6 +40,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
+from rulesets.dragoborne.game import MAX_TURNS
 from rulesets.dragoborne.rules import DragoborneRulings
 
 DEFAULT_TRIALS = 10_000
@@ -108,7 +109,7 @@ class DragoborneRuleset(Ruleset):
     metrics = (
         Metric("win", "P(this side's deck wins)"),
         Metric("loss", "P(this side's deck loses)"),
-        Metric("draw", "P(a draw: the safety bound of 200 game turns)"),
+        Metric("draw", f"P(a draw: the safety bound of {MAX_TURNS} game turns)"),
         Metric("win_gain", "change in this deck's win that its card made, over an average card of the same "
                            "cost (paired games; the primary value)"),
         Metric("net_win", "win - loss (the meta-game payoff)"),
@@ -246,4 +247,13 @@ class DragoborneRuleset(Ruleset):
             notes.append(f"not measured (spells: the game casts none): {', '.join(spells)}")
         homes = sorted({f"{c.labels[1][1]} cards: {c.labels[2][1]}" for c in contestants})
         notes.append("home decks (the most banners of the card's colour): " + "; ".join(homes))
+        alone = []
+        for c in contestants:
+            card, deck, _ = c.subject
+            same = [k for k in deck.copies if k != card.key]
+            if not any(catalog.card(k).curve_class == card.curve_class for k in same):
+                alone.append(f"{card.name} (in {deck.name})")
+        if alone:
+            notes.append("no other card of the same cost class in the home deck, so the card replaces a copy "
+                         "of any card: " + ", ".join(alone))
         return notes

@@ -148,7 +148,6 @@ class Matchup:
     replace: tuple[Card | None, Card | None]
     table: Table
     args_head: tuple
-    notes: tuple[str, ...] = ()
 
 
 def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
@@ -156,7 +155,8 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
             rulings: DragoborneRulings | None = None, mulligan: str = "policy") -> Matchup:
     """The kernel's arguments for deck_a (side 0) against deck_b, a replacement card in each if given: in
     each game it takes the place of one copy of the deck's cards of the same curve class (not itself),
-    drawn uniformly - "an average card of the same cost"."""
+    drawn uniformly - "an average card of the same cost" (of any card when the deck has none of that class:
+    contest.DragoborneRuleset.notes says so)."""
     rulings = rulings or DragoborneRulings()
     decks = tuple(catalog.deck(d) if isinstance(d, str) else d for d in (deck_a, deck_b))
     lists = [deck_list(d) for d in decks]
@@ -172,7 +172,6 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
     swap_n = np.zeros(2, np.int64)
     rep = np.full(2, -1, np.int64)
     targets = np.zeros(2, np.int64)
-    notes = []
     for s, lst in enumerate(lists):
         arr[s, :len(lst)] = [table.index[k] for k in lst]
         deck_cards = [catalog.card(k) for k in lst]
@@ -185,8 +184,6 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
                 if c.key != card.key and c.curve_class == card.curve_class]
         if not same:
             same = [i for i, c in enumerate(deck_cards) if c.key != card.key]
-            notes.append(f"{decks[s].name} has no other card of {card.name}'s cost class: it replaces a "
-                         "copy of any card")
         if not same:
             raise RulesError(f"{decks[s].name} holds only {card.name}: nothing to replace")
         swaps[s, :len(same)] = same
@@ -194,7 +191,7 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
     banners = np.array([[table.colours.index(b) for b in d.banners] for d in decks], np.int64)
     head = (arr, sizes, banners, targets, swaps, swap_n, rep, bool(baselines), table.tab,
             rulings_row(rulings, mulligan), len(table.colours))
-    return Matchup(decks, replace, table, head, tuple(notes))
+    return Matchup(decks, replace, table, head)
 
 
 def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, precision: float | None = None,
