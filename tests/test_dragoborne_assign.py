@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from fractions import Fraction
 from itertools import product
 
@@ -259,17 +258,14 @@ def test_policy_agrees_with_the_plain_python_twin(rulings):
     assert taken == {"held", "zone", "shield", "cross"}
 
 
-def test_typical_board_is_fast():
+def test_a_typical_board_of_six_a_side():
     board = parse_board(["red:2", "red:2", "green:2"], ["green:2", "green:1:3", "red:2"],
                         mine=["3/2@0", "pyre-drake@1", "2/3@2,cross-green=+1/+0", "1/1@0", "ember-raider@1",
                               "canopy-hunter@2"],
                         theirs=["2/2@0", "grove-warden@1,rested", "elder-treant@2", "3/1@0,rested",
                                 "briar-stalker@1", "thorn-scout@2"])
-    start = time.perf_counter()
-    a = analyse(board, RULINGS)
-    elapsed = time.perf_counter() - start
+    a = analyse(board, RULINGS)  # timed by no test (the standards): about 1 s on the bench machine
     assert len(a.rows) > 300 and sum(r.p_best for r in a.rows) == 1
-    assert elapsed < 6.0  # about 1.3 s here; generous against slow machines
 
 
 # --- the board grammar ------------------------------------------------------------------------------------
