@@ -163,6 +163,13 @@ def test_efficiency_whatif_sweep_and_tables(capsys, tmp_path):
     for _, row in rank.iterrows():  # the zero rule: the verdict is the sign of the gain's interval
         z = row.value / row.value_stderr if row.value_stderr > 0 else 0.0
         assert row.verdict == ("fair" if abs(z) <= 1.96 else "under-costed" if z > 0 else "over-costed")
+    code, out, err = run(capsys, "efficiency", "dragoborne", *units, "--trials", "2000", "--summary")
+    assert code == 0, err
+    assert "nan" not in out  # the zero rule's fair cost is a side of today's cost, not a number
+    for _, row in rank.iterrows():
+        side = {"under-costed": f"above {row.cost:g}", "over-costed": f"below {row.cost:g}"}
+        expected = side.get(row.verdict, f"{row.cost:.2f} [{row.cost:.2f}, {row.cost:.2f}]")
+        assert f"{row.key}: {row.cost:g} resources, fair cost {expected} resources, {row.verdict}" in out
     what = _csv(capsys, "whatif", "dragoborne", "--set", "pyre-drake.atk=8", *units, "--trials", "2000")
     assert len(what)
     sweep = _csv(capsys, "sweep", "dragoborne", "--cost", "pyre-drake=3..5", *units, "--trials", "2000")

@@ -143,9 +143,12 @@ def _summary(report, saved: list[Path]) -> str:
     d = 0 if len(rank) and rank["cost"].min() >= 20 else 2
 
     def line(row) -> str:
-        return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost "
-                f"{row['fair_cost']:.{d}f} [{row['fair_cost_low']:.{d}f}, {row['fair_cost_high']:.{d}f}] "
-                f"{unit}, {row['verdict']}")
+        f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
+        # the `zero` rule estimates no fair cost, only the side of today's cost it lies on
+        fair = (("above " if hi == float("inf") else "below ") + f"{lo if hi == float('inf') else hi:g}"
+                if f != f else f"{f:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]")
+        return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost {fair} {unit}, "
+                f"{row['verdict']}")
 
     out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
     out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts
