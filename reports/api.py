@@ -32,7 +32,7 @@ import rulesets
 from reports import efficiency as eff
 from reports import sweep as sweeps
 from reports import whatif as whatifs
-from reports.files import OutputSet
+from reports.files import OutputSet, OutputSubset
 from reports.formats import Report
 from reports.provenance import provenance
 from reports.tables import Rounding
@@ -265,7 +265,7 @@ def table_report(ruleset: str, name: str, *, rulings=None) -> Report:
     return _game(ruleset).table_report(name, tables[name].compute(in_force), Rounding())
 
 
-def export_tables(ruleset: str, folder: Path | OutputSet, *, rulings=None, digits: int = 4,
+def export_tables(ruleset: str, folder: Path | OutputSet | OutputSubset, *, rulings=None, digits: int = 4,
                   percent: bool = False, overrides: Sequence[str] = ()) -> list[Path]:
     """Write every standard table into ``folder`` (see :mod:`reports.exports`), whole or not at all; returns
     the files written (none yet when ``folder`` is an OutputSet still open: they are written when it ends).
@@ -279,7 +279,7 @@ def export_tables(ruleset: str, folder: Path | OutputSet, *, rulings=None, digit
     reports_ = {name: game.table_report(name, d, Rounding(digits, percent)) for name, d in data.items()}
     plots = {name: (lambda path, name=name: game.table_plot(name, data[name], path))
              for name in data if game.has_plot(name)}
-    if isinstance(folder, OutputSet):
+    if not isinstance(folder, str | Path):  # an OutputSet (or part of one) still open
         exports.export(rs, in_force, reports_, folder, digits=digits, percent=percent, overrides=overrides,
                        plots=plots)
         return []

@@ -362,6 +362,11 @@ class OutputSet:
         """Stage ``text`` (UTF-8) as ``name``; returns the final path."""
         return self.write_bytes(name, text.encode("utf-8"))
 
+    def under(self, prefix: str | PurePath) -> OutputSubset:
+        """A view that stages its files under the sub-folder ``prefix`` of this set (written with it)."""
+        self.path(prefix)  # a relative path inside the folder
+        return OutputSubset(self, PurePath(prefix))
+
     def _commit(self) -> None:
         done: list[_Staged] = []
         try:
@@ -386,3 +391,34 @@ class OutputSet:
     def _remove_folders(self) -> None:
         _remove_empty(self._created)
         self._created.clear()
+
+
+class OutputSubset:
+    """Part of an :class:`OutputSet`: names are taken inside the sub-folder ``prefix``; the files are written
+    (or not) with the set."""
+
+    def __init__(self, owner: OutputSet, prefix: PurePath) -> None:
+        self.owner, self.prefix = owner, prefix
+        self.folder = owner.folder / prefix
+
+    def path(self, name: str | PurePath) -> Path:
+        return self.owner.path(self.prefix / self._inside(name))
+
+    def _inside(self, name: str | PurePath) -> PurePath:
+        rel = PurePath(name)
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+            raise ValueError(f"output name {str(name)!r} must be a file name or a relative path inside "
+                             f"{_quoted(self.folder)}")
+        return rel
+
+    def under(self, prefix: str | PurePath) -> OutputSubset:
+        return OutputSubset(self.owner, self.prefix / self._inside(prefix))
+
+    def write_with(self, name: str | PurePath, writer: Writer) -> Path:
+        return self.owner.write_with(self.prefix / self._inside(name), writer)
+
+    def write_bytes(self, name: str | PurePath, data: bytes) -> Path:
+        return self.owner.write_bytes(self.prefix / self._inside(name), data)
+
+    def write_text(self, name: str | PurePath, text: str) -> Path:
+        return self.owner.write_text(self.prefix / self._inside(name), text)

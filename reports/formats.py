@@ -313,14 +313,19 @@ def _render_markdown(report: Report) -> str:
     out = [f"# {_md_escape(report.title)}", ""]
     out += [f"- **{_md_escape(k)}**: {_md_escape(v)}" for k, v in report.meta]
     for s in report.shown():
-        header, rows, right = _grid(s)
-        out += ["", f"## {_md_escape(s.title)}", ""]
-        out.append("| " + " | ".join(_md_escape(c) for c in header) + " |")
-        out.append("|" + "|".join("---:" if n else ":---" for n in right) + "|")
-        out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
-        out += ["", *[f"*{_md_escape(n)}*" for n in s.notes]] if s.notes else []
+        out += ["", f"## {_md_escape(s.title)}", "", *markdown_table(s)]
     out += ["", *[f"> {_md_escape(n)}" for n in report.notes]] if report.notes else []
     return "\n".join(out) + "\n"
+
+
+def markdown_table(s: Section) -> list[str]:
+    """A section as the lines of a Markdown table, its notes after it."""
+    header, rows, right = _grid(s)
+    out = ["| " + " | ".join(_md_escape(c) for c in header) + " |",
+           "|" + "|".join("---:" if n else ":---" for n in right) + "|"]
+    out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
+    out += ["", *[f"*{_md_escape(n)}*" for n in s.notes]] if s.notes else []
+    return out
 
 
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
@@ -350,24 +355,34 @@ def _render_latex(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
+#: The style sheet of every HTML page (inline: the pages need no other file and no network).
+HTML_STYLE = ("body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em}"
+              "table{border-collapse:collapse;margin-bottom:1em}th,td{border:1px solid #ccc;padding:2px 8px}"
+              "td.n{text-align:right}")
+
+
+def html_table(s: Section) -> list[str]:
+    """A section as the lines of an HTML table, its notes after it."""
+    e = html.escape
+    header, rows, numeric = _grid(s)
+    out = ["<table>", "<thead><tr>" + "".join(f"<th>{e(c)}</th>" for c in header) + "</tr></thead>",
+           "<tbody>"]
+    for r in rows:
+        cells = "".join(f'<td class="n">{e(c)}</td>' if n else f"<td>{e(c)}</td>"
+                        for c, n in zip(r, numeric, strict=True))
+        out.append(f"<tr>{cells}</tr>")
+    return out + ["</tbody>", "</table>"] + [f"<p><em>{e(n)}</em></p>" for n in s.notes]
+
+
 def _render_html(report: Report) -> str:
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{e(report.title)}</title>",
-           "<style>body{font-family:sans-serif}table{border-collapse:collapse;margin-bottom:1em}"
-           "th,td{border:1px solid #ccc;padding:2px 8px}td.n{text-align:right}</style>",
+           f"<title>{e(report.title)}</title>", f"<style>{HTML_STYLE}</style>",
            "</head>", "<body>", f"<h1>{e(report.title)}</h1>", "<dl>"]
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
     out.append("</dl>")
     for s in report.shown():
-        header, rows, numeric = _grid(s)
-        out += [f"<h2>{e(s.title)}</h2>", "<table>", "<thead><tr>"
-                + "".join(f"<th>{e(c)}</th>" for c in header) + "</tr></thead>", "<tbody>"]
-        for r in rows:
-            cells = "".join(f'<td class="n">{e(c)}</td>' if n else f"<td>{e(c)}</td>"
-                            for c, n in zip(r, numeric, strict=True))
-            out.append(f"<tr>{cells}</tr>")
-        out += ["</tbody>", "</table>"] + [f"<p><em>{e(n)}</em></p>" for n in s.notes]
+        out += [f"<h2>{e(s.title)}</h2>", *html_table(s)]
     out += [f"<p><strong>note:</strong> {e(n)}</p>" for n in report.notes]
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"

@@ -14,6 +14,7 @@ import sys
 import click
 
 from reports.cli import balance, options
+from reports.cli.report_cmd import report_command
 from reports.cli.rulesets_cmd import rulesets_command
 from reports.cli.verbs import VERBS, when_needed
 from reports.files import SharedOutputError
@@ -39,6 +40,7 @@ def cli():
 
 
 cli.add_command(rulesets_command)
+cli.add_command(report_command)
 for _verb in VERBS.values():
     cli.add_command(_verb)
 

@@ -260,6 +260,12 @@ def progress_reporter(label: str, unit: str = "trials", *, may_stop_early: bool 
             if done >= total:
                 bar.close()
 
+    def close() -> None:
+        """Take the bar off the terminal (a run that ends before its total)."""
+        if state["bar"] is not None:
+            state["bar"].close()
+
+    report.close = close
     return report
 
 
@@ -269,7 +275,8 @@ def mc_progress(label: str, precision: float | None):
 
 
 #: Options that say what is asked for or where it goes, and change no number: not overrides.
-_NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads", "wide", "summary"})
+_NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads", "wide", "summary",
+                            "scheduler", "dask"})
 
 
 def typed_options(ctx: click.Context) -> list[str]:

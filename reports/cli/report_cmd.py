@@ -1,0 +1,97 @@
+"""`balance report [GAME]... --output DIR`: the whole balance report of every game as a static site
+(reports.site). Names no game: the games are the registry's implemented rulesets.
+
+reports.site and reports.api (pandas, the kernels) are imported when the command runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reports.cli.options import WholeNumber, mc_options_for, progress_reporter, ruling_option
+
+
+def _games(names: tuple[str, ...]):
+    """The rulesets to report on: those named (in the order given, each once), else every implemented one."""
+    import rulesets
+    from rulesets.base import OptionError
+
+    if not names:
+        return [rs for rs in rulesets.available() if rs.implemented]
+    out = []
+    for name in names:
+        try:
+            rs = rulesets.get(name)
+        except rulesets.RulesError as exc:
+            raise OptionError(str(exc)) from None
+        if not rs.implemented:
+            raise rulesets.RulesError(f"{rs.name} is not implemented yet: `balance report` cannot cover it")
+        if rs not in out:
+            out.append(rs)
+    return out
+
+
+def _check_folder(folder: Path, force: bool) -> None:
+    """An existing folder with something in it is written into only with --force (before any work)."""
+    if folder.exists() and not folder.is_dir():
+        raise click.BadParameter(f"{str(folder)!r} exists and is not a folder", param_hint="'--output'")
+    if folder.is_dir() and not force:
+        try:
+            entries = sum(1 for _ in folder.iterdir())
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {str(folder)!r}: {exc.strerror or exc}",
+                                     param_hint="'--output'") from None
+        if entries:
+            raise click.BadParameter(
+                f"{str(folder)!r} is not empty ({entries} entr{'y' if entries == 1 else 'ies'}); give "
+                "--force to write the report into it (files of the same name are replaced, others left), or "
+                "name a new or empty folder", param_hint="'--output'")
+
+
+@click.command("report")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--output", "-o", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write the site into (created; written whole or not at all).")
+@click.option("--force", is_flag=True,
+              help="Write into an existing non-empty folder: files of the same name are replaced, other "
+                   "files are left as they are.")
+@click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
+              help="Decimal places of probabilities in the rulebook tables' Markdown, LaTeX and HTML.")
+@ruling_option
+@mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)", probability=True,
+                exact=False)
+def report_command(games, folder, force, digits, trials, precision, seed, threads, rulings):
+    """The whole balance report of every game (or of the GAMEs named) as a static site: index.html and
+    index.md linking one page per game with its ranking, fair costs and verdicts, meta-game, win-matrix
+    heatmap, rulebook tables, rulings in force and provenance; CSVs and PNGs beside them. A --ruling goes to
+    the game that has it.
+
+    Example: balance report --output out/ --force
+    """
+    from reports import site
+    from reports.cli.balance import _output_set, _precision
+    from simcore import config
+
+    chosen = _games(games)
+    in_force = site.split_rulings(chosen, rulings)
+    _check_folder(folder, force)
+    seed = config.DEFAULT_SEED if seed is None else seed
+    precision = _precision(trials, precision)
+    bars: list = []
+
+    def started(rs) -> None:
+        if bars:
+            bars[-1].close()
+        bars.append(progress_reporter(f"report: {rs.name}", "engagements"))
+
+    def progress(done: int, total: int) -> None:
+        bars[-1](done, total)
+
+    with _output_set(folder, "--output") as out:
+        pages = site.build(chosen, out, rulings=in_force, seed=seed, precision=precision, trials=trials,
+                           threads=threads, digits=digits, progress=progress, started=started)
+        if bars:
+            bars[-1].close()
+    click.echo(f"wrote {len(out.written)} files into {folder}", err=True)
+    click.echo(site.summary(pages, folder))

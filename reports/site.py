@@ -1,0 +1,312 @@
+"""`balance report --output DIR`: the whole balance report of every game as a static site.
+
+The folder holds ``index.html`` and ``index.md`` linking one page per game, and for each game a folder::
+
+    <game>/index.html, index.md   ranking with fair costs and verdicts, meta-game, win-matrix heatmap,
+                                  the rulebook tables, the rulings in force (with their defaults and
+                                  meanings), the provenance and the notes
+    <game>/efficiency.csv ...     the ranking, meta-game and every engagement as CSV, the report as JSON
+                                  and Markdown, efficiency.png (the heatmap)
+    <game>/tables/                every standard rulebook table (`balance table <game> all`)
+
+Every page is self-contained HTML (an inline style sheet, images beside it, no network). Nothing in the
+output depends on the clock or the machine: the same seed gives the same bytes, however many threads or
+cluster workers ran the matchups. The folder is written whole or not at all (reports.files.OutputSet).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from reports.files import OutputSet, OutputSubset
+from reports.formats import HTML_STYLE, Report, Section, html_table, markdown_table, render
+from rulesets.base import Ruleset, RulingError, Rulings
+
+Progress = Callable[[int, int], None]
+
+#: The files of a game's efficiency report, in the order the page lists them.
+EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair cost, verdict (CSV)"),
+                    ("metagame.csv", "the meta-game: equilibrium share and Nash rating (CSV)"),
+                    ("matchups.csv", "every engagement, every metric, both sides (tidy CSV)"),
+                    ("efficiency.json", "the whole efficiency report with its provenance (JSON)"),
+                    ("efficiency.md", "the whole efficiency report (Markdown)"),
+                    ("efficiency.png", "the win matrix as a heatmap (PNG)"))
+
+
+@dataclass
+class GamePage:
+    """What the index says about one game once its page is written."""
+
+    ruleset: Ruleset
+    entries: int
+    verdicts: dict[str, int]
+    method: str
+    illustrative: str | None
+    tables: int
+    notes: list[str] = field(default_factory=list)
+
+
+def split_rulings(games: Sequence[Ruleset], texts: Sequence[str]) -> dict[str, Rulings]:
+    """Each game's rulings from ``NAME=VALUE`` strings, each routed to the game that has the ruling."""
+    assigned: dict[str, list[str]] = {rs.name: [] for rs in games}
+    for text in texts:
+        key = text.partition("=")[0].strip()
+        owner = None
+        for rs in games:
+            try:
+                rs.rulings().spec(key)
+            except RulingError:
+                continue
+            owner = rs.name
+            break
+        if owner is None:
+            known = ", ".join(s.key for rs in games for s in rs.rulings().specs())
+            raise RulingError(f"unknown ruling {key!r}; the games in this report accept: {known}")
+        assigned[owner].append(text)
+    return {rs.name: rs.rulings().with_assignments(assigned[rs.name]) for rs in games}
+
+
+def field_size(ruleset: Ruleset, rulings: Rulings) -> int:
+    """How many engagements the game's efficiency report plays (every contestant, both roles)."""
+    n = len(ruleset.contestants(ruleset.catalog_for(ruleset.load_catalog(()), rulings)))
+    return n * (n - 1)
+
+
+def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Rulings], seed: int,
+          precision: float | None, trials: int | None, threads: int | None, digits: int = 4,
+          progress: Progress | None = None, started: Callable[[Ruleset], None] | None = None
+          ) -> list[GamePage]:
+    """Stage the whole site into ``out``; returns what each game's page holds, in ``games`` order.
+
+    ``progress(done, total)`` counts engagements over every game; ``started(ruleset)`` is called as each
+    game begins.
+    """
+    from reports import api
+
+    sizes = [field_size(rs, rulings[rs.name]) for rs in games]
+    total = sum(sizes)
+    pages = []
+    for k, rs in enumerate(games):
+        if started is not None:
+            started(rs)
+        before = sum(sizes[:k])
+        step = None if progress is None else (lambda done, _t, before=before: progress(before + done, total))
+        report, grid = api.efficiency_report(rs.name, rulings=rulings[rs.name], seed=seed,
+                                             precision=precision, trials=trials, threads=threads,
+                                             progress=step)
+        game_out = out.under(rs.name)
+        _write_efficiency(rs, report, grid, game_out)
+        # staged into the set, written when it ends
+        api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
+        entries = _table_entries(rs)
+        page = _page(rs, rulings[rs.name], report, entries)
+        game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
+        game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
+        pages.append(page)
+    out.write_text("index.html", _index_html(pages, seed, precision, trials))
+    out.write_text("index.md", _index_md(pages, seed, precision, trials))
+    return pages
+
+
+def _write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSubset) -> None:
+    from reports import api
+
+    out.write_text("efficiency.csv", render(report, "csv"))
+    for section in report.sections[1:3]:
+        out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
+    out.write_text("efficiency.md", render(report, "markdown"))
+    out.write_text("efficiency.json", render(report, "json"))
+    how = dict(report.meta).get("method", "").split("; ±")[0]
+    out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, rs, _wrapped(how)))
+
+
+def _wrapped(text: str, width: int = 110) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width)
+
+
+def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
+    """(name, title, files) of each standard table, as `table <game> all` writes them."""
+    from reports import api
+    from reports.exports import FILES
+
+    game = api._game(rs.name)
+    out = []
+    for name, spec in rs.tables().items():
+        files = [f"{name}{suffix}" for suffix, _ in FILES]
+        if game.has_plot(name):
+            files.append(f"{name}.png")
+        out.append((name, spec.title, files))
+    return out
+
+
+def _page(rs: Ruleset, rulings: Rulings, report: Report, entries) -> GamePage:
+    meta = dict(report.meta)
+    rank = report.sections[0].data
+    counts = rank["verdict"].value_counts()
+    verdicts = {v: int(counts.get(v, 0)) for v in ("under-costed", "fair", "over-costed")}
+    return GamePage(rs, len(rank), verdicts, meta.get("method", ""), meta.get("illustrative data"),
+                    len(entries), list(report.notes))
+
+
+def verdict_text(page: GamePage) -> str:
+    return ", ".join(f"{n} {v}" for v, n in page.verdicts.items())
+
+
+def _rulings_rows(rulings: Rulings) -> Section:
+    from reports.formats import Table
+
+    rows = [{"ruling": s.key, "in force": s.format(getattr(rulings, s.field)),
+             "default": s.format(s.default), "accepted": s.accepted.replace("|", " | "),
+             "meaning": s.meaning, "source": s.source} for s in rulings.specs()]
+    return Section("rulings", "Rulings in force", Table.from_records(rows),
+                   ["switch one with --ruling NAME=VALUE (balance report, or any verb of the game)"])
+
+
+# --- HTML ------------------------------------------------------------------------------------------------
+
+
+def _head(title: str) -> list[str]:
+    e = html.escape
+    return ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{e(title)}</title>",
+            f"<style>{HTML_STYLE}.warn{{background:#fff3cd;border:1px solid #e0c36c;padding:4px 8px}}"
+            "nav a{margin-right:1em}img{max-width:100%;height:auto}</style>", "</head>", "<body>"]
+
+
+def _illustrative_html(page: GamePage) -> list[str]:
+    if not page.illustrative:
+        return []
+    return [f'<p class="warn"><strong>Illustrative data.</strong> {html.escape(page.illustrative)}. '
+            "Costs and values built on them show how the tool works, not how the game is balanced.</p>"]
+
+
+def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
+    e = html.escape
+    rs = page.ruleset
+    views = {s.name: s for s in report.views}
+    title = f"{rs.title}: balance report"
+    out = _head(title)
+    out += ['<p><a href="../index.html">All games</a></p>', f"<h1>{e(title)}</h1>", *_illustrative_html(page),
+            "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in
+                              (("ranking", "Ranking"), ("metagame", "Meta-game"), ("matrix", "Win matrix"),
+                               ("tables", "Rulebook tables"), ("rulings", "Rulings"),
+                               ("provenance", "Provenance"), ("files", "Files"))) + "</nav>",
+            f"<p><strong>Verdicts:</strong> {e(verdict_text(page))} ({page.entries} entries).</p>",
+            '<h2 id="ranking">Ranking with fair costs and verdicts</h2>', *html_table(views["ranking"]),
+            f'<h2 id="metagame">{e(views["metagame"].title)}</h2>', *html_table(views["metagame"]),
+            f'<h2 id="matrix">{e(views["matrix"].title)}</h2>',
+            f'<p><img src="efficiency.png" alt="{e(rs.title)}: win probability of each row entry against '
+            'each column entry"></p>', '<p>The numbers: <a href="matchups.csv">matchups.csv</a> (every '
+            'engagement and metric, with standard errors and trials).</p>',
+            '<h2 id="tables">Rulebook tables (exact)</h2>',
+            '<p>Every table in Markdown, CSV (full precision), LaTeX and HTML; the folder\'s own index: '
+            '<a href="tables/index.html">tables/index.html</a>.</p>', "<table>",
+            "<thead><tr><th>table</th><th>files</th></tr></thead>", "<tbody>"]
+    for name, table_title, files in entries:
+        links = " ".join(f'<a href="tables/{e(f)}">{e(f.rsplit(".", 1)[1])}</a>' for f in files)
+        image = next((f for f in files if f.endswith(".png")), None)
+        figure = f'<br><img src="tables/{e(image)}" alt="{e(table_title)}" width="480">' if image else ""
+        out.append(f"<tr><td>{e(table_title)} (<code>{e(name)}</code>){figure}</td><td>{links}</td></tr>")
+    out += ["</tbody>", "</table>", '<h2 id="rulings">Rulings in force</h2>',
+            *html_table(_rulings_rows(rulings)), '<h2 id="provenance">Provenance and method</h2>', "<dl>"]
+    out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
+    out += ["</dl>", "<h2>Notes</h2>", "<ul>", *[f"<li>{e(n)}</li>" for n in report.notes], "</ul>",
+            '<h2 id="files">Files</h2>', "<ul>"]
+    out += [f'<li><a href="{f}">{f}</a>: {e(what)}</li>' for f, what in EFFICIENCY_FILES]
+    out += ['<li><a href="tables/index.html">tables/</a>: the rulebook tables</li>',
+            '<li><a href="index.md">index.md</a>: this page in Markdown</li>', "</ul>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+def _settings(seed: int, precision: float | None, trials: int | None) -> str:
+    how = (f"each engagement's win probability to a 95% half-width of {precision:g}" if precision
+           else f"{trials:,} trials per engagement")
+    return f"seed {seed}; Monte Carlo engagements run until {how}; exact games computed exactly"
+
+
+def _index_html(pages: Sequence[GamePage], seed: int, precision: float | None, trials: int | None) -> str:
+    from reports.provenance import version
+
+    e = html.escape
+    out = _head("Balance report: every game")
+    out += ["<h1>Balance report: every game</h1>",
+            f"<p>{e(_settings(seed, precision, trials))}; balance {e(version())}.</p>", "<table>",
+            "<thead><tr><th>game</th><th>entries</th><th>verdicts</th><th>rulebook tables</th>"
+            "<th>method</th><th>data</th></tr></thead>", "<tbody>"]
+    for p in pages:
+        data = "illustrative (see the page)" if p.illustrative else "as printed in the rulebook"
+        out.append(f'<tr><td><a href="{e(p.ruleset.name)}/index.html">{e(p.ruleset.title)}</a></td>'
+                   f'<td class="n">{p.entries}</td><td>{e(verdict_text(p))}</td><td class="n">{p.tables}</td>'
+                   f"<td>{e(p.method.split(':')[0])}</td><td>{e(data)}</td></tr>")
+    out += ["</tbody>", "</table>"]
+    for p in pages:
+        if p.illustrative:
+            out.append(f'<p class="warn"><strong>{e(p.ruleset.title)}: illustrative data.</strong> '
+                       f"{e(p.illustrative)}.</p>")
+    out += ['<p>This page in Markdown: <a href="index.md">index.md</a>.</p>', "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+# --- Markdown --------------------------------------------------------------------------------------------
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
+    rs = page.ruleset
+    views = {s.name: s for s in report.views}
+    out = [f"# {_md(rs.title)}: balance report", "", "[All games](../index.md)", ""]
+    if page.illustrative:
+        out += [f"> **Illustrative data.** {_md(page.illustrative)}. Costs and values built on them show how "
+                "the tool works, not how the game is balanced.", ""]
+    out += [f"**Verdicts:** {verdict_text(page)} ({page.entries} entries).", "",
+            "## Ranking with fair costs and verdicts", "", *markdown_table(views["ranking"]), "",
+            f"## {_md(views['metagame'].title)}", "", *markdown_table(views["metagame"]), "",
+            f"## {_md(views['matrix'].title)}", "", "![win matrix](efficiency.png)", "",
+            "The numbers: [matchups.csv](matchups.csv).", "", "## Rulebook tables (exact)", "",
+            "| table | files |", "|:---|:---|"]
+    for name, table_title, files in entries:
+        links = " · ".join(f"[{f.rsplit('.', 1)[1]}](tables/{f})" for f in files)
+        out.append(f"| {_md(table_title)} (`{name}`) | {links} |")
+    out += ["", "## Rulings in force", "", *markdown_table(_rulings_rows(rulings)), "",
+            "## Provenance and method", ""]
+    out += [f"- **{_md(k)}**: {_md(v)}" for k, v in report.meta]
+    out += ["", "## Notes", "", *[f"- {_md(n)}" for n in report.notes], "", "## Files", ""]
+    out += [f"- [{f}]({f}): {what}" for f, what in EFFICIENCY_FILES]
+    out += ["- [tables/](tables/index.md): the rulebook tables", ""]
+    return "\n".join(out)
+
+
+def _index_md(pages: Sequence[GamePage], seed: int, precision: float | None, trials: int | None) -> str:
+    from reports.provenance import version
+
+    out = ["# Balance report: every game", "", f"{_settings(seed, precision, trials)}; balance {version()}.",
+           "", "| game | entries | verdicts | rulebook tables | method | data |",
+           "|:---|---:|:---|---:|:---|:---|"]
+    for p in pages:
+        data = "illustrative (see the page)" if p.illustrative else "as printed in the rulebook"
+        out.append(f"| [{_md(p.ruleset.title)}]({p.ruleset.name}/index.md) | {p.entries} | "
+                   f"{verdict_text(p)} | {p.tables} | {_md(p.method.split(':')[0])} | {data} |")
+    out.append("")
+    out += [f"> **{_md(p.ruleset.title)}: illustrative data.** {_md(p.illustrative)}.\n" for p in pages
+            if p.illustrative]
+    return "\n".join(out)
+
+
+def summary(pages: Sequence[GamePage], folder: PurePath) -> str:
+    """The lines printed at the end of a report: each game's verdicts, and where the site is."""
+    lines = ["verdicts:"]
+    for p in pages:
+        flag = " (illustrative data)" if p.illustrative else ""
+        lines.append(f"  {p.ruleset.name}: {p.entries} entries: {verdict_text(p)}{flag}")
+    lines.append(f"the report: {folder / 'index.html'} (and index.md)")
+    return "\n".join(lines)
+
