@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# the whole balance report of every game as a static site: $(OUT)/index.html (rewritten on each run)
 run: setup
-	$(BIN)/balance efficiency drakerys --save $(OUT) --summary
+	$(BIN)/balance report --output $(OUT) --force
 
 test: setup
 	$(BIN)/python -m pytest

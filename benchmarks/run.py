@@ -21,7 +21,10 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
 * ``table``: the exact Action Table against the fastest icepool formulation that agrees to 1e-12
   (every formulation tried is listed under the table);
 * ``compile``: numba compile time of each public entry point, in a fresh process with an empty cache;
-* ``make-run``: ``balance efficiency drakerys --save DIR`` (what ``make run`` does), cold and warm cache;
+* ``make-run``: ``balance efficiency drakerys --save DIR`` (issue 7's ``make run`` workload), cold and
+  warm cache;
+* ``report``: ``balance report --output DIR`` (what ``make run`` does: every game's site), cold and
+  warm cache;
 * ``startup``: ``balance --help`` and ``balance table drakerys action``, whole process, warm;
 * ``efficiency-threads``: ``balance efficiency drakerys`` on 1 and 2 threads, idle and beside a
   CPU-bound process (two rows); the saved CSVs must be bit-identical;
@@ -566,9 +569,9 @@ def bench_compile() -> list[Row]:
 
 
 def bench_make_run() -> list[Row]:
-    """`balance efficiency drakerys --save DIR` (what `make run` does), cold and warm numba cache."""
-    label = ("`make run` workload, `balance efficiency drakerys --save DIR`, whole process, all cores: cold "
-             "(empty NUMBA_CACHE_DIR) then warm (same cache)")
+    """`balance efficiency drakerys --save DIR` (issue 7's `make run` workload), cold and warm numba cache."""
+    label = ("Drakerys efficiency report (issue 7's `make run` workload), `balance efficiency drakerys "
+             "--save DIR`, whole process, all cores: cold (empty NUMBA_CACHE_DIR) then warm (same cache)")
     target = "cold ≤ 15 s, warm ≤ 4 s"
     if _cli_missing():
         return [(label, "n/a (balance command missing)", target, None)]
@@ -582,6 +585,25 @@ def bench_make_run() -> list[Row]:
             walls.append(wall)
     cold, warm = walls
     return [(label, f"cold {cold:.1f} s; warm {warm:.1f} s", target, cold <= 15 and warm <= 4)]
+
+
+def bench_report() -> list[Row]:
+    """`balance report --output DIR` (what `make run` does): every game's site, cold and warm numba cache."""
+    label = ("`make run` workload, `balance report --output DIR` (the site of all five games), whole "
+             "process, all cores: cold (empty NUMBA_CACHE_DIR) then warm (same cache)")
+    target = "warm < 300 s"
+    if _cli_missing():
+        return [(label, "n/a (balance command missing)", target, None)]
+    walls = []
+    with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache:
+        for _ in ("cold", "warm"):
+            with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
+                wall, done = _balance(["report", "--output", str(Path(out) / "site")], numba_cache=cache)
+            if done.returncode != 0:
+                return [(label, _failure(done), target, None)]
+            walls.append(wall)
+    cold, warm = walls
+    return [(label, f"cold {cold:.0f} s; warm {warm:.0f} s", target, warm < 300)]
 
 
 def bench_startup() -> list[Row]:
@@ -1193,7 +1215,8 @@ BENCHES = (
     Bench("fight", "full Fight vs plain-Python twin", bench_fight),
     Bench("table", "exact Action Table vs icepool", bench_table),
     Bench("compile", "compile time per entry point (fresh process, empty cache)", bench_compile),
-    Bench("make-run", "`make run` workload, cold and warm", bench_make_run),
+    Bench("make-run", "Drakerys efficiency report (issue 7's `make run`), cold and warm", bench_make_run),
+    Bench("report", "`make run`: `balance report`, every game's site, cold and warm", bench_report),
     Bench("startup", "`balance --help` and `balance table drakerys action`", bench_startup),
     Bench("efficiency-threads", "`balance efficiency drakerys`, 1 vs 2 threads, idle and loaded",
           bench_efficiency_threads),
