@@ -89,21 +89,25 @@ def plot_differences(rows, path: Path, *, title: str) -> None:
 
 
 def plot_sweep(result, path: Path) -> None:
-    """Value per cost against the swept parameter with its 95% band, the field median, the break-even."""
-    curve = result.curve[result.curve.metric == "value_per_cost"]
+    """The curve the break-even is read on, with its 95% band, the level it crosses and the break-even: the
+    value against 0 (even-trade and zero fair-cost rules), or value per cost against the field median."""
+    on_value = result.baseline.ruleset.fair_cost_rule.kind in ("zero", "even-trade")
+    metric, level = ("value", 0.0) if on_value else ("value_per_cost", result.field_median)
+    curve = result.curve[result.curve.metric == metric]
     x = curve["point"].astype(float).to_numpy()
     y = curve["value"].to_numpy()
     se = curve["stderr"].to_numpy()
+    label = "value" if on_value else "value per cost"
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(x, y, "o-", color="#4c72b0", label=f"{result.name}: value per cost")
+    ax.plot(x, y, "o-", color="#4c72b0", label=f"{result.name}: {label}")
     ax.fill_between(x, y - Z95 * se, y + Z95 * se, color="#4c72b0", alpha=0.25, label="95% band")
-    ax.axhline(result.field_median, color="#dd8452", ls="--", label="field median")
+    ax.axhline(level, color="#dd8452", ls="--", label="0 (even)" if on_value else "field median")
     if result.break_even is not None:
         mid, low, high = result.break_even
         ax.axvline(mid, color="#55a868", label=f"break-even {mid:.1f}")
         ax.axvspan(low, high, color="#55a868", alpha=0.15)
     ax.set_xlabel(result.plan.parameter)
-    ax.set_ylabel("value per cost")
+    ax.set_ylabel(label)
     ax.set_title(f"Sweep of {result.name}'s {result.plan.parameter}", fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)

@@ -43,3 +43,25 @@ def test_heatmap_without_annotation_has_no_glyphs(captured, tmp_path):
     (fig,) = captured
     assert all(not c.get_paths() or c.get_offsets().size == 0 for a in fig.axes for c in a.collections
                if type(c).__name__ == "PathCollection")
+
+
+@pytest.mark.parametrize(("kind", "metric", "level"), [("even-trade", "value", 0.0), ("zero", "value", 0.0),
+                                                       ("median", "value_per_cost", 0.25)])
+def test_sweep_plot_draws_the_curve_its_break_even_is_read_on(captured, tmp_path, kind, metric, level):
+    from types import SimpleNamespace
+
+    points = ["1", "2", "3"]
+    rows = [{"point": p, "metric": m, "value": v, "stderr": 0.01}
+            for p, a, b in zip(points, (0.5, 0.1, -0.3), (0.9, 0.4, 0.1), strict=True)
+            for m, v in (("value", a), ("value_per_cost", b))]
+    result = SimpleNamespace(
+        curve=pd.DataFrame(rows), name="X", field_median=0.25, break_even=(2.2, 2.1, 2.3),
+        plan=SimpleNamespace(parameter="cost"),
+        baseline=SimpleNamespace(ruleset=SimpleNamespace(fair_cost_rule=SimpleNamespace(kind=kind))))
+    plots.plot_sweep(result, tmp_path / "s.png")
+    (fig,) = captured
+    (ax,) = fig.axes
+    line = ax.get_lines()[0]
+    expected = [r["value"] for r in rows if r["metric"] == metric]
+    assert list(line.get_ydata()) == expected
+    assert ax.get_lines()[1].get_ydata()[0] == level  # the level crossed: 0, or the field median

@@ -308,9 +308,9 @@ class DrakerysRuleset(Ruleset):
 
     def notes(self, catalog: Catalog, contestants: Sequence[Contestant]) -> list[str]:
         units = list(dict.fromkeys(c.subject.unit for c in contestants))
-        notes = ["every duel opens with a Charge: shooters' Shooting actions open no duel here "
-                 "(`balance duel drakerys A B --shoot-from CM` shows them), and no Heroic Action dice are "
-                 "used"]
+        notes = ["every duel starts as DK-engagement-start says (the engagement line: 30 cm apart by "
+                 "default, so shooters open fire while the other side closes; contact: side 0 charges), and "
+                 "no Heroic Action dice are used"]
         return notes + modelling_notes(*units)
 
 
