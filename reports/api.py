@@ -153,8 +153,8 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
                         trials=trials, threads=threads, progress=progress, whole_field=whole_field)
     meta = provenance(rs, base_rulings, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     change = [*sets, *(f"cost {c}" for c in costs)]
-    if changed_rulings != base_rulings:
-        change.append(f"rulings {changed_rulings.describe()}")
+    before = dict(base_rulings.in_force())
+    change += [f"ruling {k} {before[k]} → {v}" for k, v in changed_rulings.in_force() if before[k] != v]
     return rs, catalog, w, meta, change
 
 

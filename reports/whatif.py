@@ -282,8 +282,10 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
             ("method", w.baseline.method(
                 f"Monte Carlo on common random numbers, seed {w.baseline.seed}: the baseline {how} "
                 f"({low:,} to {high:,} trials), the variant on the same streams and trials; "
-                f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others play "
-                "the same and are re-scored)")),
+                + (f"all {len(w.paired):,} engagements simulated again"
+                   if w.simulated_again == len(w.paired) else
+                   f"{w.simulated_again:,} of {len(w.paired):,} engagements simulated again (the others play "
+                   "the same and are re-scored)"))),
             ("headline", f"{head['metric']} of {head['contestants']}: difference {head['difference']:.3f}, "
                          f"paired 95% half-width {head['paired_half_width']:.3f}, two independent runs "
                          f"of the same size would give {head['independent_half_width']:.3f}"),
@@ -326,8 +328,9 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     ]
     sections = [Section("differences", "Differences (tidy)", table),
                 Section("costing", "Rank, fair cost and verdict", cost_table)]
+    costing_notes = [] if len(cost_view) else ["none: no rank or verdict moved"]
     views = [Section("differences", "Differences, variant - baseline", view),
              Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)",
-                     cost_view)]
+                     cost_view, costing_notes)]
     return Report(f"{rs.title}: what-if", meta, sections, views, report_notes,
                   facts={"headline": head}), table

@@ -108,6 +108,9 @@ def test_whatif_skills_and_rulings_combine(capsys):
     doc = json.loads(out)
     assert "DK-crit-chain=false" in doc["meta"]["variant rulings"]
     assert "DK-crit-chain=true" in doc["meta"]["rulings"]
+    # the change names the ruling that changed, not every ruling
+    assert doc["meta"]["change"] == "soldiers.skills+=swashbuckler; ruling DK-crit-chain true → false"
+    assert "all 72 engagements simulated again" in doc["meta"]["method"]
 
 
 def test_sweep_cost_break_even_and_stat(capsys, tmp_path):

@@ -493,7 +493,7 @@ def test_whatif_panic_side_set_to_none(capsys):
     assert set(diff.key) == KEYS
     # the COPP's engagements (10 of the 12: all but Roh'na against its own Formation, both roles) are played
     # again; a panicked COPP that cannot Fight plays differently
-    assert "10 of 10 engagements simulated again" in " ".join(doc["meta"]["method"].split())
+    assert "all 10 engagements simulated again" in " ".join(doc["meta"]["method"].split())
     assert (diff[diff.key.str.startswith("copp")].difference != 0).any()
 
 
