@@ -4,10 +4,11 @@ numbers.
 The field is played once as it is (its value per cost gives the field median). Then at every point the
 contestant meets every other in both roles on the same streams and with the same trials as in the
 baseline: a cost point re-scores the baseline's trials (nothing is simulated again), a stat point is
-simulated anew. For a cost sweep, the **break-even cost** is where the contestant's value per cost crosses
-the field median (or, under the ``zero`` fair-cost rule, where its value crosses 0; linear interpolation
-between points); its 95% interval is where the edges of the 95%
-band cross it.
+simulated anew. For a cost sweep, the **break-even cost** is where the contestant's value crosses 0 under the
+``even-trade`` and ``zero`` fair-cost rules (a net value of 0 is the even-trade price: the same point as
+the efficiency report's fair cost), and where its value per cost crosses the field median under the
+``median`` rule; linear interpolation between points; its 95% interval is where the edges of the 95% band
+cross it.
 """
 
 from __future__ import annotations
@@ -123,22 +124,31 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
     median = float(np.median(rank["value_per_cost"]))
     names = [m.name for m in ruleset.metrics]
     v, w = names.index(ruleset.primary_metric), names.index(ruleset.win_metric)
+
+    def side_of(item: tuple) -> SideSummary:
+        """The target's side of engagement (i, j) of contestants a, b (played again, as many trials as the
+        baseline's)."""
+        i, j, a, b, base_trials = item
+        eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b), trials=base_trials or trials,
+                             threads=1)
+        return summarize(eng, 0 if i == t else 1, names)
+
     rows = []
     for point in sweep_plan.points:
         cs = ruleset.contestants(ruleset.variant(catalog, *sweep_plan.change(point)), only)
 
-        def side_of(pair: tuple[int, int], cs: list = cs) -> SideSummary:
-            i, j = pair
-            base = kept[i, j]
-            a, b = cs[i], cs[j]
-            if (a.play, b.play) == (base.a.play, base.b.play):
-                eng = base.recosted(a, b)
-            else:
-                eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b),
-                                     trials=base.trials or trials, threads=1)
-            return summarize(eng, 0 if i == t else 1, names)
+        # a pair whose play is unchanged re-scores the baseline's trials here (cheap); only the others are
+        # played again, each sent with no more than it needs (not the baseline's engagements)
+        same = [(cs[i].play, cs[j].play) == (kept[i, j].a.play, kept[i, j].b.play) for i, j in pairs_of_t]
+        sides = [summarize(kept[i, j].recosted(cs[i], cs[j]), 0 if i == t else 1, names) if s else None
+                 for (i, j), s in zip(pairs_of_t, same, strict=True)]
+        if any(same):
+            reached(done[0])(sum(same))
+        again = [(i, j, cs[i], cs[j], kept[i, j].trials) for (i, j), s in zip(pairs_of_t, same, strict=True)
+                 if not s]
 
-        sides = map_ordered(side_of, pairs_of_t, check_threads(threads), reached(done[0]))
+        fresh = iter(map_ordered(side_of, again, check_threads(threads), reached(done[0])))
+        sides = [s if s is not None else next(fresh) for s in sides]
         k = len(sides)
         value = sum(s.mean[v] for s in sides) / k
         value_se = float(np.sqrt(sum(s.cov[v, v] for s in sides))) / k
@@ -154,7 +164,7 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
     curve = pd.DataFrame(rows)
     even = None
     if sweep_plan.kind == "cost":
-        if ruleset.fair_cost_rule.kind == "zero":  # par is a value of 0 at any cost
+        if ruleset.fair_cost_rule.kind in ("zero", "even-trade"):  # par: a net value of 0 at any cost
             even = break_even(curve, 0.0, "value")
         else:
             even = break_even(curve, median)
@@ -209,12 +219,14 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
     if result.plan.kind == "cost":
         if result.break_even is None:
             meta.append(("break-even cost", "not within the range swept: value stays on one side of 0"
-                         if rs.fair_cost_rule.kind == "zero" else
+                         if rs.fair_cost_rule.kind in ("zero", "even-trade") else
                          "not within the range swept: value per cost stays on one side of the field median"))
             facts["break_even"] = None
         else:
             mid, lo, hi = result.break_even
-            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit} [95%: {lo:.1f}, {hi:.1f}]"))
+            where = ("where its value crosses 0" if rs.fair_cost_rule.kind in ("zero", "even-trade")
+                     else "where its value per cost crosses the field median")
+            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit} [95%: {lo:.1f}, {hi:.1f}] ({where})"))
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
     se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)

@@ -20,6 +20,9 @@ R = TypeVar("R")
 _lock = threading.Lock()
 _pools: dict[int, ThreadPoolExecutor] = {}
 _worker = threading.local()
+#: While set (:func:`simcore.distributed.installed` sets it), ``_backend(fn, items, done)`` runs the calls of
+#: :func:`map_ordered` (not nested in another's) instead of the threads and returns their results in order.
+_backend: Callable[[Callable, list, Callable[[int], None] | None], list] | None = None
 
 
 def available_threads() -> int:
@@ -64,9 +67,12 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
     the list is the same for any thread count. The calls run in this thread when ``threads`` is 1, when
     there is one item, or when this thread is itself one of the pool's workers (a nested map would wait on
     the threads it occupies). ``done(k)`` is called in this thread as the k-th call finishes. The first
-    exception raised by a call (or a Ctrl-C) is raised here, the calls not yet started cancelled.
+    exception raised by a call (or a Ctrl-C) is raised here, the calls not yet started cancelled. While a
+    backend is installed (:mod:`simcore.distributed`) it runs the calls instead, ``threads`` ignored.
     """
     items = list(items)
+    if _backend is not None and not getattr(_worker, "busy", False):
+        return _backend(fn, items, done)
     if threads <= 1 or len(items) <= 1 or getattr(_worker, "busy", False):
         out = []
         for k, x in enumerate(items):

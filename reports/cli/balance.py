@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from reports.cli.cluster import cluster_options
 from reports.cli.options import (
     WholeNumber,
     catalog_option,
@@ -37,8 +38,8 @@ def _field_options(f):
     --ruling and the output options (and the click context, for the overrides a report states)."""
     engagements = mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)",
                                  probability=True, exact=False)
-    for option in (click.pass_context, output_options, ruling_option, engagements, catalog_option,
-                   _unit_option):
+    for option in (click.pass_context, output_options, ruling_option, cluster_options, engagements,
+                   catalog_option, _unit_option):
         f = option(f)
     return f
 

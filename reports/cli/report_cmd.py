@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from reports.cli.cluster import cluster_options
 from reports.cli.options import WholeNumber, mc_options_for, progress_reporter, ruling_option
 
 
@@ -59,13 +60,14 @@ def _check_folder(folder: Path, force: bool) -> None:
 @click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
               help="Decimal places of probabilities in the rulebook tables' Markdown, LaTeX and HTML.")
 @ruling_option
+@cluster_options
 @mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)", probability=True,
                 exact=False)
 def report_command(games, folder, force, digits, trials, precision, seed, threads, rulings):
     """The whole balance report of every game (or of the GAMEs named) as a static site: index.html and
     index.md linking one page per game with its ranking, fair costs and verdicts, meta-game, win-matrix
     heatmap, rulebook tables, rulings in force and provenance; CSVs and PNGs beside them. A --ruling goes to
-    the game that has it.
+    the game that has it. --scheduler or --dask runs the matchups on a Dask cluster: the same bytes.
 
     Example: balance report --output out/ --force
     """
