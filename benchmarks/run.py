@@ -568,6 +568,20 @@ def bench_compile() -> list[Row]:
     return [(label, f"{measured}; total {sum(compile_s.values()):.1f} s", "information", None)]
 
 
+def _cold_and_warm(args: Callable[[str], list[str]]) -> tuple[float, float] | subprocess.CompletedProcess:
+    """Wall times of `balance ARGS(out)` with an empty NUMBA_CACHE_DIR, then again with the same cache, each
+    writing into a fresh temporary folder ``out``; the failed process when one fails."""
+    walls = []
+    with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache:
+        for _ in ("cold", "warm"):
+            with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
+                wall, done = _balance(args(out), numba_cache=cache)
+            if done.returncode != 0:
+                return done
+            walls.append(wall)
+    return walls[0], walls[1]
+
+
 def bench_make_run() -> list[Row]:
     """`balance efficiency drakerys --save DIR` (issue 7's `make run` workload), cold and warm numba cache."""
     label = ("Drakerys efficiency report (issue 7's `make run` workload), `balance efficiency drakerys "
@@ -575,14 +589,9 @@ def bench_make_run() -> list[Row]:
     target = "cold ≤ 15 s, warm ≤ 4 s"
     if _cli_missing():
         return [(label, "n/a (balance command missing)", target, None)]
-    walls = []
-    with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache:
-        for _ in ("cold", "warm"):
-            with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
-                wall, done = _balance(["efficiency", "drakerys", "--save", out], numba_cache=cache)
-            if done.returncode != 0:
-                return [(label, _failure(done), target, None)]
-            walls.append(wall)
+    walls = _cold_and_warm(lambda out: ["efficiency", "drakerys", "--save", out])
+    if isinstance(walls, subprocess.CompletedProcess):
+        return [(label, _failure(walls), target, None)]
     cold, warm = walls
     return [(label, f"cold {cold:.1f} s; warm {warm:.1f} s", target, cold <= 15 and warm <= 4)]
 
@@ -594,14 +603,9 @@ def bench_report() -> list[Row]:
     target = "warm < 300 s"
     if _cli_missing():
         return [(label, "n/a (balance command missing)", target, None)]
-    walls = []
-    with tempfile.TemporaryDirectory(prefix="bench-numba-") as cache:
-        for _ in ("cold", "warm"):
-            with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
-                wall, done = _balance(["report", "--output", str(Path(out) / "site")], numba_cache=cache)
-            if done.returncode != 0:
-                return [(label, _failure(done), target, None)]
-            walls.append(wall)
+    walls = _cold_and_warm(lambda out: ["report", "--output", str(Path(out) / "site")])
+    if isinstance(walls, subprocess.CompletedProcess):
+        return [(label, _failure(walls), target, None)]
     cold, warm = walls
     return [(label, f"cold {cold:.0f} s; warm {warm:.0f} s", target, warm < 300)]
 

@@ -78,10 +78,19 @@ def _index_html(ruleset: Ruleset, meta, rounding: Rounding, entries) -> str:
     out += [f"<dt>rounding</dt><dd>{e(rounding.describe())} in the Markdown, LaTeX and HTML tables; "
             "CSV keeps full precision</dd>", "</dl>", "<table>",
             "<thead><tr><th>table</th><th>files</th></tr></thead>", "<tbody>"]
-    for name, title, files in entries:
-        links = " ".join(f'<a href="{e(f)}">{e(f.rsplit(".", 1)[1])}</a>' for f in files)
-        image = next((f for f in files if f.endswith(".png")), None)
-        figure = f'<br><img src="{e(image)}" alt="{e(title)}" width="480">' if image else ""
-        out.append(f"<tr><td>{e(title)} (<code>{e(name)}</code>){figure}</td><td>{links}</td></tr>")
+    out += table_rows_html(entries)
     out += ["</tbody>", "</table>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def table_rows_html(entries, folder: str = "") -> list[str]:
+    """One HTML table row per (name, title, files): the title with the plot, if any, and a link to each
+    file (``folder`` before each path)."""
+    e = html.escape
+    out = []
+    for name, title, files in entries:
+        links = " ".join(f'<a href="{e(folder + f)}">{e(f.rsplit(".", 1)[1])}</a>' for f in files)
+        image = next((f for f in files if f.endswith(".png")), None)
+        figure = f'<br><img src="{e(folder + image)}" alt="{e(title)}" width="480">' if image else ""
+        out.append(f"<tr><td>{e(title)} (<code>{e(name)}</code>){figure}</td><td>{links}</td></tr>")
+    return out

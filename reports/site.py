@@ -187,6 +187,8 @@ def _illustrative_html(page: GamePage) -> list[str]:
 
 
 def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
+    from reports.exports import table_rows_html
+
     e = html.escape
     rs = page.ruleset
     views = {s.name: s for s in report.views}
@@ -208,11 +210,7 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
             '<p>Every table in Markdown, CSV (full precision), LaTeX and HTML; the folder\'s own index: '
             '<a href="tables/index.html">tables/index.html</a>.</p>', "<table>",
             "<thead><tr><th>table</th><th>files</th></tr></thead>", "<tbody>"]
-    for name, table_title, files in entries:
-        links = " ".join(f'<a href="tables/{e(f)}">{e(f.rsplit(".", 1)[1])}</a>' for f in files)
-        image = next((f for f in files if f.endswith(".png")), None)
-        figure = f'<br><img src="tables/{e(image)}" alt="{e(table_title)}" width="480">' if image else ""
-        out.append(f"<tr><td>{e(table_title)} (<code>{e(name)}</code>){figure}</td><td>{links}</td></tr>")
+    out += table_rows_html(entries, "tables/")
     out += ["</tbody>", "</table>", '<h2 id="rulings">Rulings in force</h2>',
             *html_table(_rulings_rows(rulings)), '<h2 id="provenance">Provenance and method</h2>', "<dl>"]
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
