@@ -234,8 +234,10 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
     small = np.abs(wide["value"].to_numpy(dtype=float))
     small = small[np.isfinite(small) & (small > 0)]
     digits = 2 if not small.size or small.max() >= 0.1 else 4
+    # a cost sweep's points are the costs: one column for both
+    head = {} if result.plan.kind == "cost" else {result.plan.parameter: result.plan.points}
     view = pd.DataFrame({
-        result.plan.parameter: result.plan.points,
+        **head,
         rs.cost_unit: [f"{c:g}" for c in wide["cost"]],
         "value": [f"{v:.{digits}f} ± {Z95 * s:.{digits}f}"
                   for v, s in zip(wide["value"], se["value"], strict=True)],
