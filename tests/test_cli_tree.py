@@ -86,3 +86,15 @@ def test_every_plot_option_offered_draws_something():
                    "roll drakerys invocation"):
         assert silent not in offers
     assert {"roll drakerys fight", "duel drakerys", "efficiency drakerys", "table drakerys action"} <= offers
+
+
+@pytest.mark.parametrize("game", [g for g in IMPLEMENTED if g != "drakerys"])
+@pytest.mark.parametrize("verb", ["whatif", "sweep", "efficiency"])
+def test_generic_help_speaks_of_the_game_itself(verb, game):
+    """The generic verbs' help gives the game's own examples and stats, not Drakerys' (crows, skills)."""
+    command = VERBS[verb].commands[game]
+    text = " ".join(" ".join(p.get_help_record(click.Context(command))[1].split())
+                    for p in command.params if p.get_help_record(click.Context(command))) + command.help
+    assert "crows" not in text.lower()
+    if "skills" not in get_ruleset(game).stats():
+        assert "skills" not in text

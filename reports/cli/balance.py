@@ -7,6 +7,7 @@ command runs, not when the command tree is built, so `balance --help` stays quic
 from __future__ import annotations
 
 import contextlib
+import re
 import textwrap
 from pathlib import Path
 
@@ -170,13 +171,45 @@ def _summary(report, saved: list[Path]) -> str:
                      for text in out)
 
 
+def _example(ruleset: Ruleset, verb: str, option: str) -> str | None:
+    """The value of ``option`` in the ruleset's own example of ``verb`` (`--set "KEY.STAT=VALUE"`), if any."""
+    found = re.search(rf'{option} "([^"]+)"', ruleset.examples.get(verb, ""))
+    return found.group(1) if found else None
+
+
+#: What UNIT names in --cost: a unit, or one of its entries where it has several (sizes, a formation, an X).
+_ENTRY = ("a unit's name or key (its standard entry) or the key of one entry as the reports name it "
+          "(UNIT@SIZE, UNIT@FORMATION, ...)")
+
+
+def _set_help(ruleset: Ruleset) -> str:
+    skills = ", or UNIT.skills+=SKILL / -=SKILL" if "skills" in ruleset.stats() else ""
+    example = _example(ruleset, "whatif", "--set")
+    return (f"Change a stat (repeatable): UNIT.STAT=VALUE{skills}"
+            + (f', e.g. "{example}"' if example else "") + f". Stats: {', '.join(ruleset.stats())}.")
+
+
+def _sweep_set_help(ruleset: Ruleset) -> str:
+    example = _example(ruleset, "whatif", "--set")
+    if example:
+        head, _, value = example.partition("=")
+        if value.isdigit():
+            example = f"{head}={value}..{int(value) + 2}"
+    return ("Sweep a stat over a range" + (f', e.g. "{example}"' if example and ".." in example else "")
+            + f". Stats: {', '.join(ruleset.stats())}.")
+
+
+def _sweep_cost_help(ruleset: Ruleset) -> str:
+    example = _example(ruleset, "sweep", "--cost")
+    return ("Sweep a cost over a range" + (f', e.g. "{example}"' if example else "")
+            + f"; UNIT is {_ENTRY}.")
+
+
 def whatif_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
-    @click.option("--set", "sets", multiple=True, metavar="UNIT.STAT=VALUE",
-                  help="Change a stat (repeatable): UNIT.STAT=VALUE, or UNIT.skills+=SKILL / -=SKILL. "
-                       f"Stats: {', '.join(ruleset.stats())}.")
+    @click.option("--set", "sets", multiple=True, metavar="UNIT.STAT=VALUE", help=_set_help(ruleset))
     @click.option("--cost", "costs", multiple=True, metavar="UNIT=COST",
-                  help="Change a cost (repeatable): UNIT=COST (the size on its sheet) or UNIT@SIZE=COST.")
+                  help=f"Change a cost (repeatable): UNIT=COST, UNIT being {_ENTRY}.")
     @click.option("--baseline-ruling", "baseline_rulings", multiple=True, metavar="NAME=VALUE",
                   help="Rulings of the baseline (and of the variant unless --ruling changes them).")
     @click.option("--whole-field", is_flag=True,
@@ -210,9 +243,9 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
 def sweep_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
     @click.option("--set", "set_range", default=None, metavar="UNIT.STAT=LOW..HIGH[/STEP]",
-                  help="Sweep a stat over a range, e.g. \"crows.combat=2..6\".")
+                  help=_sweep_set_help(ruleset))
     @click.option("--cost", "cost_range", default=None, metavar="UNIT=LOW..HIGH[/STEP]",
-                  help="Sweep a cost over a range, e.g. \"crows=60..240/20\" (UNIT@SIZE for another size).")
+                  help=_sweep_cost_help(ruleset))
     @_field_options
     def sweep(ctx, set_range, cost_range, only, catalogs, trials, precision, seed, threads, rulings, fmt,
               output, plot):
