@@ -405,16 +405,23 @@ def _digits(values) -> int:
     return 1 if finite.size and finite.max() >= 10 else 3
 
 
-def _cost_text(x: float) -> str:
-    return "∞" if np.isinf(x) else ("?" if np.isnan(x) else f"{x:.0f}")
+def _cost_text(x: float, digits: int = 0) -> str:
+    return "∞" if np.isinf(x) else ("?" if np.isnan(x) else f"{x:.{digits}f}")
 
 
-def _fair_text(f: float, lo: float, hi: float) -> str:
+def cost_digits(costs) -> int:
+    """Decimals a cost is shown with: none for costs in the tens and hundreds (AP, points), two for a few
+    tokens, resources or Magic."""
+    costs = np.asarray(costs, dtype=float)
+    return 0 if costs.size and costs.min() >= 20 else 2
+
+
+def _fair_text(f: float, lo: float, hi: float, digits: int = 0) -> str:
     """A fair cost with its interval; one not estimated (the ``zero`` rule) as the side of today's cost it
     lies on."""
     if np.isnan(f):
         return f"above {lo:g}" if np.isinf(hi) else f"below {hi:g}"
-    return f"{_cost_text(f)} [{_cost_text(lo)}, {_cost_text(hi)}]"
+    return f"{_cost_text(f, digits)} [{_cost_text(lo, digits)}, {_cost_text(hi, digits)}]"
 
 
 def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
@@ -433,7 +440,8 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     if exact:
         out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
     else:
-        out["fair cost [95%]"] = [_fair_text(f, lo, hi) for f, lo, hi in
+        d = cost_digits(rank["cost"])
+        out["fair cost [95%]"] = [_fair_text(f, lo, hi, d) for f, lo, hi in
                                   zip(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
                                       strict=True)]
     out["verdict"] = rank["verdict"]

@@ -303,3 +303,10 @@ def test_break_even_and_its_interval_by_hand():
     grid_step = 100 / 4000
     assert low == pytest.approx(50 - half, abs=grid_step) and high == pytest.approx(50 + half, abs=grid_step)
     assert sweeps.break_even(curve, 5.0) is None  # never crosses
+
+
+def test_fair_costs_of_a_few_tokens_keep_two_decimals():
+    assert eff.cost_digits([50, 120]) == 0 and eff.cost_digits([2, 3, 4]) == 2 and eff.cost_digits([]) == 2
+    assert eff._fair_text(2.304, 2.281, 2.326, eff.cost_digits([2, 3])) == "2.30 [2.28, 2.33]"
+    assert eff._fair_text(110.4, 109.2, 111.0) == "110 [109, 111]"
+    assert eff._fair_text(np.nan, 3.0000001, np.inf) == "above 3"

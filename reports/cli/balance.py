@@ -138,11 +138,12 @@ SUMMARY_WIDTH = 100
 def _summary(report, saved: list[Path]) -> str:
     """A few lines for a terminal: what was computed and how, the verdicts, both ends of the ranking with
     fair costs, and where the whole report is."""
+    from reports.efficiency import cost_digits
+
     meta = dict(report.meta)
     rank = report.sections[0].data
     unit = rank["cost_unit"].iloc[0] if len(rank) else ""
-    # whole numbers for costs in the tens and hundreds (AP, points), two decimals for a few Order tokens
-    d = 0 if len(rank) and rank["cost"].min() >= 20 else 2
+    d = cost_digits(rank["cost"])
 
     def line(row) -> str:
         f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
