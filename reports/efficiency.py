@@ -398,11 +398,18 @@ def _pm(value: float, stderr: float, digits: int, exact: bool = False) -> str:
     return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
 
 
-def _digits(values) -> int:
-    """Decimals for values of this size: 1 for points and tokens in the tens, 3 for fractions."""
+def _digits(values, half_widths=None) -> int:
+    """Decimals for values of this size: 1 for points and tokens in the tens, 3 for fractions; more (up to 5)
+    when a 95% half-width would otherwise show as 0 (a win-rate change of a few thousandths)."""
     finite = np.abs(np.asarray(values, dtype=float))
     finite = finite[np.isfinite(finite)]
-    return 1 if finite.size and finite.max() >= 10 else 3
+    digits = 1 if finite.size and finite.max() >= 10 else 3
+    if half_widths is not None:
+        widths = np.asarray(half_widths, dtype=float)
+        widths = widths[np.isfinite(widths) & (widths > 0)]
+        while widths.size and digits < 5 and widths.min() < 0.5 * 10.0 ** -digits:
+            digits += 1
+    return digits
 
 
 def _cost_text(x: float, digits: int = 0) -> str:
@@ -432,7 +439,7 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     for col in label_columns:
         out[col] = rank[col]
     out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
-    digits = _digits(rank["value"])
+    digits = _digits(rank["value"], None if exact else Z95 * rank["value_stderr"])
     out["value"] = [_pm(v, s, digits, exact)
                     for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
     out["value / cost"] = [f"{v:.{max(digits, 3) + (1 if exact else 0)}f}" for v in rank["value_per_cost"]]

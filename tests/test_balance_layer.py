@@ -310,3 +310,12 @@ def test_fair_costs_of_a_few_tokens_keep_two_decimals():
     assert eff._fair_text(2.304, 2.281, 2.326, eff.cost_digits([2, 3])) == "2.30 [2.28, 2.33]"
     assert eff._fair_text(110.4, 109.2, 111.0) == "110 [109, 111]"
     assert eff._fair_text(np.nan, 3.0000001, np.inf) == "above 3"
+
+
+def test_a_half_width_never_shows_as_zero():
+    assert eff._digits([0.004, 0.007]) == 3
+    assert eff._digits([0.004, 0.007], [0.0003, 0.0004]) == 4  # ± 0.0003, not ± 0.000
+    assert eff._digits([0.004], [0.00003]) == 5
+    assert eff._digits([0.004], [1e-9]) == 5  # at most five decimals
+    assert eff._digits([42.0], [0.3]) == 1 and eff._digits([42.0], [0.03]) == 2
+    assert eff._digits([0.5], [0.0]) == 3  # exact: nothing to show
