@@ -98,11 +98,11 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
                                              precision=precision, trials=trials, threads=threads,
                                              progress=step)
         game_out = out.under(rs.name)
-        _write_efficiency(rs, report, grid, game_out)
+        write_efficiency(rs, report, grid, game_out)
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
-        page = _page(rs, rulings[rs.name], report, entries)
+        page = _page(rs, report, entries)
         game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
         game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
         pages.append(page)
@@ -111,22 +111,25 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     return pages
 
 
-def _write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSubset) -> None:
-    from reports import api
-
+def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset) -> None:
+    """Stage a game's efficiency report into ``out``: the ranking, meta-game and engagements as CSV, the
+    report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page)."""
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
         out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
     out.write_text("efficiency.md", render(report, "markdown"))
     out.write_text("efficiency.json", render(report, "json"))
-    how = dict(report.meta).get("method", "").split("; ±")[0]
-    out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, rs, _wrapped(how)))
+    out.write_with("efficiency.png", lambda p: plot_win_matrix(rs, report, grid, p))
 
 
-def _wrapped(text: str, width: int = 110) -> str:
+def plot_win_matrix(rs: Ruleset, report: Report, grid, path) -> None:
+    """The efficiency report's win matrix as a heatmap, its method (seed and trials) under the title."""
     import textwrap
 
-    return textwrap.fill(text, width)
+    from reports import api
+
+    how = dict(report.meta).get("method", "").split("; ±")[0]
+    api.plot_win_matrix(grid, path, rs, textwrap.fill(how, 110))
 
 
 def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
@@ -144,7 +147,7 @@ def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def _page(rs: Ruleset, rulings: Rulings, report: Report, entries) -> GamePage:
+def _page(rs: Ruleset, report: Report, entries) -> GamePage:
     meta = dict(report.meta)
     rank = report.sections[0].data
     counts = rank["verdict"].value_counts()

@@ -99,10 +99,9 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
         from reports import api
-        from reports.formats import render
+        from reports.site import EFFICIENCY_FILES, plot_win_matrix, write_efficiency
 
-        saved = ("efficiency.csv", "metagame.csv", "matchups.csv", "efficiency.md", "efficiency.json",
-                 "efficiency.png")
+        saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
         # the folder is made before any work, and removed again if the run fails
@@ -111,21 +110,14 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads,
                 overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
-            how = textwrap.fill(dict(report.meta).get("method", "").split("; ±")[0], 110)
             if out is not None:
-                out.write_text("efficiency.csv", render(report, "csv"))
-                for section in report.sections[1:3]:
-                    out.write_text(f"{section.name}.csv",
-                                   section.data.to_csv(index=False, lineterminator="\n"))
-                out.write_text("efficiency.md", render(report, "markdown"))
-                out.write_text("efficiency.json", render(report, "json"))
-                out.write_with("efficiency.png", lambda p: api.plot_win_matrix(grid, p, ruleset, how))
+                write_efficiency(ruleset, report, grid, out)
         if summary:
             click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
         else:
             emit(report, fmt, output)
         if plot is not None:
-            api.plot_win_matrix(grid, plot, ruleset, how)
+            plot_win_matrix(ruleset, report, grid, plot)
 
     return _for(efficiency, ruleset, "efficiency")
 
