@@ -300,13 +300,18 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     shown = table[table.metric.isin([rs.primary_metric, rs.win_metric, "value_per_cost"])]
     shown = shown[shown.key.isin(keys) | shown.significant] if keys else shown
     shown = shown.assign(_changed=~shown.key.isin(keys)).sort_values("_changed", kind="stable")
+    exact = w.baseline.exact and w.variant.exact
+    if exact:  # no Monte Carlo error: the difference alone, and whether it is not 0
+        diff = {"difference": [f"{d:+.6f}" for d in shown["difference"]],
+                "changed": shown["significant"].map(lambda s: "yes" if s else "")}
+    else:
+        diff = {"difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
+                                     zip(shown["difference"], shown["diff_low"], shown["diff_high"],
+                                         strict=True)],
+                "significant": shown["significant"].map(lambda s: "yes" if s else "")}
     view = pd.DataFrame({**{c: shown[c] for c in cols}, "metric": shown["metric"],
                          "baseline": shown["baseline"].map(_num),
-                         "variant": shown["variant"].map(_num),
-                         "difference [95%]": [f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]" for d, lo, hi in
-                                              zip(shown["difference"], shown["diff_low"], shown["diff_high"],
-                                                  strict=True)],
-                         "significant": shown["significant"].map(lambda s: "yes" if s else "")})
+                         "variant": shown["variant"].map(_num), **diff})
     moved = cost_table[(cost_table["rank"] != cost_table["variant_rank"])
                        | (cost_table["verdict"] != cost_table["variant_verdict"])
                        | cost_table.key.isin(keys)]
@@ -321,9 +326,12 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
                                           zip(moved["verdict"], moved["variant_verdict"], strict=True)]})
     report_notes = [
         "differences are variant - baseline, averaged over each entry's engagements in both roles; "
-        "significant: the 95% interval excludes 0",
-        "the view shows the changed entries and every significant difference of the value, value per cost "
-        "and win probability; the tidy table (CSV, JSON) holds every entry and metric",
+        + ("exact: no Monte Carlo error, so every difference that is not 0 is real (changed)" if exact else
+           "significant: the 95% interval excludes 0"),
+        "the view shows the changed entries and every " + ("difference that is not 0" if exact else
+                                                           "significant difference")
+        + " of the value, value per cost and win probability; the tidy table (CSV, JSON) holds every entry "
+        "and metric",
         *notes,
     ]
     sections = [Section("differences", "Differences (tidy)", table),

@@ -3,6 +3,7 @@ resources, with the rulebook's numbers."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction as F
 
 import pytest
@@ -213,6 +214,11 @@ def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
     diff = csv(out)
     row = diff[(diff.key == "fire-breath") & (diff.metric == "value_per_cost")].iloc[0]
     assert row.variant == pytest.approx(row.baseline * 4 / 3, rel=1e-12)
+    # exact: the view gives each difference alone (no zero-width interval) and whether it changed
+    code, out, err = run(capsys, "whatif", "uberdrakes", *units, "--cost", "fire-breath=3")
+    assert code == 0, err
+    assert "difference [95%]" not in out and "significant" not in out
+    assert re.search(r"Fire Breath\s.*value_per_cost\s.*\+0\.\d{6}\s+yes", out)
     code, out, err = run(capsys, "sweep", "uberdrakes", *units, "--cost", "dragon-lance=2..6",
                          "--plot", str(tmp_path / "lance.png"))
     assert code == 0, err
