@@ -398,7 +398,7 @@ def _pm(value: float, stderr: float, digits: int, exact: bool = False) -> str:
     return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
 
 
-def _digits(values, half_widths=None) -> int:
+def decimals(values, half_widths=None) -> int:
     """Decimals for values of this size: 1 for points and tokens in the tens, 3 for fractions; more (up to 5)
     when a 95% half-width would otherwise show as 0 (a win-rate change of a few thousandths)."""
     finite = np.abs(np.asarray(values, dtype=float))
@@ -410,6 +410,13 @@ def _digits(values, half_widths=None) -> int:
         while widths.size and digits < 5 and widths.min() < 0.5 * 10.0 ** -digits:
             digits += 1
     return digits
+
+
+def per_cost_is_value(values, per_cost) -> bool:
+    """Whether the value per cost is the value itself (a game whose value is already per unit of cost,
+    Warbound's net tokens' worth per token): the views then show it once."""
+    return bool(np.array_equal(np.asarray(values, dtype=float), np.asarray(per_cost, dtype=float),
+                               equal_nan=True))
 
 
 def _cost_text(x: float, digits: int = 0) -> str:
@@ -439,10 +446,12 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     for col in label_columns:
         out[col] = rank[col]
     out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
-    digits = _digits(rank["value"], None if exact else Z95 * rank["value_stderr"])
+    digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
     out["value"] = [_pm(v, s, digits, exact)
                     for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
-    out["value / cost"] = [f"{v:.{max(digits, 3) + (1 if exact else 0)}f}" for v in rank["value_per_cost"]]
+    if not per_cost_is_value(rank["value"], rank["value_per_cost"]):
+        per_cost = max(digits, 3) + (1 if exact else 0)
+        out["value / cost"] = [f"{v:.{per_cost}f}" for v in rank["value_per_cost"]]
     out["win"] = [_pm(v, s, 3, exact) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
     if exact:
         out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from reports.efficiency import Field, SideSummary, engagement_seed, play_field, ranking, summarize
+from reports.efficiency import (
+    Field,
+    SideSummary,
+    decimals,
+    engagement_seed,
+    per_cost_is_value,
+    play_field,
+    ranking,
+    summarize,
+)
 from rulesets.base import (
     CostChange,
     OptionError,
@@ -230,21 +239,19 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
     se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)
-    # two decimals, more when the values are small (a win-rate change of a few thousandths)
-    small = np.abs(wide["value"].to_numpy(dtype=float))
-    small = small[np.isfinite(small) & (small > 0)]
-    digits = 2 if not small.size or small.max() >= 0.1 else 4
+    # decimals by the values' size, more until no 95% half-width shows as 0 (efficiency's rule)
+    def column(metric: str, at_least: int = 0) -> list[str]:
+        values, half = wide[metric].to_numpy(dtype=float), Z95 * se[metric].to_numpy(dtype=float)
+        d = max(decimals(values, half), at_least)
+        return [f"{v:.{d}f} ± {h:.{d}f}" for v, h in zip(values, half, strict=True)]
+
     # a cost sweep's points are the costs: one column for both
     head = {} if result.plan.kind == "cost" else {result.plan.parameter: result.plan.points}
-    view = pd.DataFrame({
-        **head,
-        rs.cost_unit: [f"{c:g}" for c in wide["cost"]],
-        "value": [f"{v:.{digits}f} ± {Z95 * s:.{digits}f}"
-                  for v, s in zip(wide["value"], se["value"], strict=True)],
-        "value / cost": [f"{v:.4f} ± {Z95 * s:.4f}"
-                         for v, s in zip(wide["value_per_cost"], se["value_per_cost"], strict=True)],
-        "win": [f"{v:.3f} ± {Z95 * s:.3f}" for v, s in zip(wide["win"], se["win"], strict=True)],
-    })
+    columns = {"value": column("value")}
+    if not per_cost_is_value(wide["value"], wide["value_per_cost"]):
+        columns["value / cost"] = column("value_per_cost", 3)
+    view = pd.DataFrame({**head, rs.cost_unit: [f"{c:g}" for c in wide["cost"]], **columns,
+                         "win": column("win", 3)})
     return Report(f"{rs.title}: sweep of {result.name}'s {result.plan.parameter}", meta,
                   [Section("sweep", "Sweep (tidy)", curve)], [Section("sweep", "Sweep", view)],
                   list(notes), facts=facts)

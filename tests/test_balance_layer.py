@@ -313,9 +313,9 @@ def test_fair_costs_of_a_few_tokens_keep_two_decimals():
 
 
 def test_a_half_width_never_shows_as_zero():
-    assert eff._digits([0.004, 0.007]) == 3
-    assert eff._digits([0.004, 0.007], [0.0003, 0.0004]) == 4  # ± 0.0003, not ± 0.000
-    assert eff._digits([0.004], [0.00003]) == 5
-    assert eff._digits([0.004], [1e-9]) == 5  # at most five decimals
-    assert eff._digits([42.0], [0.3]) == 1 and eff._digits([42.0], [0.03]) == 2
-    assert eff._digits([0.5], [0.0]) == 3  # exact: nothing to show
+    assert eff.decimals([0.004, 0.007]) == 3
+    assert eff.decimals([0.004, 0.007], [0.0003, 0.0004]) == 4  # ± 0.0003, not ± 0.000
+    assert eff.decimals([0.004], [0.00003]) == 5
+    assert eff.decimals([0.004], [1e-9]) == 5  # at most five decimals
+    assert eff.decimals([42.0], [0.3]) == 1 and eff.decimals([42.0], [0.03]) == 2
+    assert eff.decimals([0.5], [0.0]) == 3  # exact: nothing to show

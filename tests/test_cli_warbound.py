@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction as F
 
 import pandas as pd
@@ -455,6 +456,19 @@ def test_efficiency_summary(capsys):
     assert "top 4 by value per Order tokens" in out
     assert "illustrative data: 4 of 4 entries" in out
     assert "copp@formation: 4 Order tokens, fair cost" in out
+
+
+def test_the_value_is_per_token_already_so_the_views_show_it_once(capsys):
+    """Warbound's value is net tokens' worth per token of cost: a 'value / cost' column would repeat it."""
+    header = next(line for line in ok(capsys, "efficiency", "warbound", *FIELD).splitlines()
+                  if line.startswith("rank "))
+    assert "value" in header and "value / cost" not in header
+    sweep = ok(capsys, "sweep", "warbound", "--cost", "copp=2..4", *FIELD)
+    table = sweep[sweep.index("\nSweep\n"):].splitlines()[2:5]
+    assert "value / cost" not in sweep and len(table) == 3
+    for line in table:  # every 95% half-width shows a non-zero digit (the win at 4 tokens is ~0.07)
+        for half in re.findall(r"± (\d+\.\d+)", line):
+            assert float(half) > 0, line
 
 
 def test_whatif_set_changes_copp_and_a_no_op_changes_nothing(capsys):
