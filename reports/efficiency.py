@@ -133,7 +133,8 @@ class Field:
     def method(self, monte_carlo: str) -> str:
         """The report's method line: ``monte_carlo`` (how the trials were run), or that all is exact."""
         if self.exact:
-            return "exact: every engagement computed exactly (no trials, no Monte Carlo error)"
+            return ("exact: every engagement computed exactly (no trials, no Monte Carlo error; --trials, "
+                    "--precision and --seed change nothing)")
         return monte_carlo
 
 

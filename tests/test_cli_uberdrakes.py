@@ -192,6 +192,11 @@ def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
     code, out, err = run(capsys, "efficiency", "uberdrakes", *units)
     assert code == 0, err
     assert "method: exact" in out and "±" not in out.split("Ranking")[1].split("Meta-game")[0]
+    # the Monte Carlo options are accepted (scripts over every game) and said to change nothing
+    code, given, err = run(capsys, "efficiency", "uberdrakes", *units, "--precision", "0.001", "--seed", "7")
+    assert code == 0, err
+    assert "--precision and --seed change nothing" in " ".join(given.split())
+    assert given.split("Ranking")[1] == out.split("Ranking")[1]
     rank = _csv(capsys, "efficiency", "uberdrakes", *units).set_index("key")
     assert set(rank.index) == {"fire-breath", "dragon-lance", "plate-armor@2"}
     assert (rank.value_stderr == 0).all()

@@ -37,7 +37,8 @@ def _unit_option(f):
 def _field_options(f):
     """What every verb over a field of contestants takes: --unit, --catalog, the Monte Carlo options,
     --ruling and the output options (and the click context, for the overrides a report states)."""
-    engagements = mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)",
+    engagements = mc_options_for("each simulated engagement's P(side 0 wins) (default 0.01 unless --trials "
+                                 "is given; a game whose engagements are exact ignores it)",
                                  probability=True, exact=False)
     for option in (click.pass_context, output_options, ruling_option, cluster_options, engagements,
                    catalog_option, _unit_option):

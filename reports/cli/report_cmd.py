@@ -61,8 +61,8 @@ def _check_folder(folder: Path, force: bool) -> None:
               help="Decimal places of probabilities in the rulebook tables' Markdown, LaTeX and HTML.")
 @ruling_option
 @cluster_options
-@mc_options_for("each engagement's P(side 0 wins) (default 0.01 unless --trials is given)", probability=True,
-                exact=False)
+@mc_options_for("each simulated engagement's P(side 0 wins) (default 0.01 unless --trials is given; a game "
+                "whose engagements are exact ignores it)", probability=True, exact=False)
 def report_command(games, folder, force, digits, trials, precision, seed, threads, rulings):
     """The whole balance report of every game (or of the GAMEs named) as a static site: index.html and
     index.md linking one page per game with its ranking, fair costs and verdicts, meta-game, win-matrix
