@@ -509,7 +509,11 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
         "Nash rating [95%]": [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi in
                               zip(shown["nash_rating"], shown["nash_rating_low"], shown["nash_rating_high"],
                                   strict=True)]})
-    matrix_view = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}").reset_index()
+    # columns by the entries' rank numbers (the rows'): full names as headers made Drakerys' matrix 529
+    # characters wide; the data section and matchups.csv keep the names
+    cells = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}")
+    matrix_view = pd.DataFrame({"#": [str(i + 1) for i in range(len(grid))], "entry": list(grid.index),
+                                **{str(i + 1): cells.iloc[:, i].tolist() for i in range(grid.shape[1])}})
     verdicts = rank["verdict"].value_counts()
     summary = ", ".join(f"{verdicts.get(v, 0)} {v}" for v in ("under-costed", "fair", "over-costed"))
     report_notes = [
@@ -528,6 +532,6 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
              Section("metagame", "Meta-game: the equilibrium mix (entries with a share or one within 95%)",
                      meta_view),
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
-                     matrix_view)]
+                     matrix_view, ["columns: the opponents by their row numbers (#), the ranking's order"])]
     return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,
                   views, report_notes), grid

@@ -460,9 +460,13 @@ def test_efficiency_summary(capsys):
 
 def test_the_value_is_per_token_already_so_the_views_show_it_once(capsys):
     """Warbound's value is net tokens' worth per token of cost: a 'value / cost' column would repeat it."""
-    header = next(line for line in ok(capsys, "efficiency", "warbound", *FIELD).splitlines()
-                  if line.startswith("rank "))
+    text = ok(capsys, "efficiency", "warbound", *FIELD)
+    header = next(line for line in text.splitlines() if line.startswith("rank "))
     assert "value" in header and "value / cost" not in header
+    # the win matrix's columns are the rows' numbers, not the entries' names again
+    matrix = text[text.index("\nWin probability of the row entry"):].splitlines()[2:7]
+    assert matrix[0].split() == ["#", "entry", "1", "2", "3", "4"]
+    assert [row.split()[0] for row in matrix[1:]] == ["1", "2", "3", "4"]
     sweep = ok(capsys, "sweep", "warbound", "--cost", "copp=2..4", *FIELD)
     table = sweep[sweep.index("\nSweep\n"):].splitlines()[2:5]
     assert "value / cost" not in sweep and len(table) == 3
