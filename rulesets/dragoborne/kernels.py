@@ -8,6 +8,11 @@ Records contract (simcore.runner.run_records): trial t draws from the stream (se
 engagement's trial plays up to three games from that same starting stream (common random numbers): the
 variant (each side's deck with its replacement card), and, when asked, each side's deck without its
 replacement against the other's variant, so a card's effect on its deck's win rate is a paired difference.
+
+Speed notes: numba does not inline one compiled function into another, and it passes every array as a
+struct of several words, so the per-turn functions take few arrays: the player state ``st`` (which also
+carries the rulings and the scratch space) and the kernel's own card table ``ct``. Choices over a random
+hand are made by comparing precomputed keys without data-dependent branches (those mispredict).
 """
 
 from __future__ import annotations
@@ -41,6 +46,16 @@ BIG = 1 << 30
 MAX_CONDITIONS = 4
 KB = N_CARD
 XB = KB + MAX_CONDITIONS * N_COND
+# The kernel's own card table ``ct`` (built by game_records from ``tab`` and the rulings): tab's fields and
+# conditions in the same columns (0 .. XB - 1), then fields derived from them (G_*), then tab's dragocross
+# bonuses (YB + colour * N_CROSS + X_*). G_SUMMON: the summon order key (step 5: cost, then base ATK + EDR,
+# then the lower card index; higher first; -1: never summoned, a spell or a '-' cost); G_DISCARD: the
+# discard order key (step 8, higher first); G_BASE: base ATK + EDR; G_MULLIGAN: 1 if the mulligan strategy
+# returns the card.
+G_SUMMON, G_DISCARD, G_BASE, G_MULLIGAN = range(XB, XB + 4)
+N_DERIVED = 4
+YB = XB + N_DERIVED
+KEY_BITS = 20
 # rulings row (int64[N_RULINGS])
 # (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, MG_*, and its cost K for MG_BACK: not rulings, but
 # policies the caller chooses, carried in the same row)
@@ -54,8 +69,10 @@ REROLL_UNASSIGNED, REROLL_ALL_KEEP, REROLL_ALL_RETURN = range(3)
 # A player's whole state is one row of ``st`` (int64[2, width]): its fields (PL_*), then its six creature
 # places (CRB + place * N_PLACE + CR_*; card -1: empty), its three dice (DB + die * N_DIE + D_*), its three
 # forts (FB + fort * N_FORT + F_*: colour, barriers left, the barrier cards bottom first), its hand (HB + i),
-# its resources by colour (RB + colour) and its deck (DK + i, the top at PL_TOP). One array keeps the calls
-# between the per-turn functions cheap.
+# its resources by colour (RB + colour), the rulings row (LB + RL_*, the same in both rows), scratch space
+# (the unrested resources by colour while summoning, FRB + colour; the attack order, OB + i, and its keys,
+# AB + i) and its deck (DK + i, the top at PL_TOP). One array keeps the calls between the per-turn functions
+# cheap.
 (PL_TOP, PL_SIZE, PL_HAND, PL_RES, PL_TARGET, PL_SUMMONED, PL_DICE_LOST, PL_OWN_TURNS, PL_ORDER,
  N_PLAYER) = range(10)
 (CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, N_PLACE) = range(6)
@@ -68,7 +85,11 @@ DB = CRB + PLACES * N_PLACE
 FB = DB + DICE * N_DIE
 HB = FB + FORTS * N_FORT
 RB = HB + MAX_HAND
-DK = RB + MAX_COLOURS
+LB = RB + MAX_COLOURS
+FRB = LB + N_RULINGS
+OB = FRB + MAX_COLOURS
+AB = OB + PLACES
+DK = AB + PLACES
 
 # record fields (int64[n, N_RECORD])
 # R_CURVE_s: bit t-1 set when side s summoned a creature on its own turn t (1..CURVE_TURNS), bit
@@ -95,30 +116,30 @@ def _cond_met(st, p, colour, low, high, zone_only):
 
 
 @nb.njit(inline="always", **TRIAL_JIT)
-def _eff(st, p, s, tab, zone_only):
+def _eff(st, p, s, ct, zone_only):
     """Effective (ATK, EDR, Deadly, Assassin mask, Invade mask) of the creature at place s of player p."""
     c = st[p, CRB + s * N_PLACE + CR_CARD]
-    atk = tab[c, C_ATK]
-    edr = tab[c, C_EDR]
-    deadly = tab[c, C_DEADLY]
-    ass = tab[c, C_ASSASSIN]
-    inv = tab[c, C_INVADE]
+    atk = ct[c, C_ATK]
+    edr = ct[c, C_EDR]
+    deadly = ct[c, C_DEADLY]
+    ass = ct[c, C_ASSASSIN]
+    inv = ct[c, C_INVADE]
     d = st[p, CRB + s * N_PLACE + CR_DIE]
     if d >= 0:
-        col = st[p, DB + d * N_DIE + D_COLOUR]
-        atk += 1 + tab[c, XB + col * N_CROSS + X_ATK]
-        edr += 1 + tab[c, XB + col * N_CROSS + X_EDR]
-        deadly |= tab[c, XB + col * N_CROSS + X_DEADLY]
-        ass |= tab[c, XB + col * N_CROSS + X_ASSASSIN]
-        inv |= tab[c, XB + col * N_CROSS + X_INVADE]
-    for k in range(tab[c, C_NCOND]):
+        q = YB + st[p, DB + d * N_DIE + D_COLOUR] * N_CROSS
+        atk += 1 + ct[c, q + X_ATK]
+        edr += 1 + ct[c, q + X_EDR]
+        deadly |= ct[c, q + X_DEADLY]
+        ass |= ct[c, q + X_ASSASSIN]
+        inv |= ct[c, q + X_INVADE]
+    for k in range(ct[c, C_NCOND]):
         q = KB + k * N_COND
-        if _cond_met(st, p, tab[c, q + K_COLOUR], tab[c, q + K_LOW], tab[c, q + K_HIGH], zone_only):
-            atk += tab[c, KB + k * N_COND + K_ATK]
-            edr += tab[c, KB + k * N_COND + K_EDR]
-            deadly |= tab[c, KB + k * N_COND + K_DEADLY]
-            ass |= tab[c, KB + k * N_COND + K_ASSASSIN]
-            inv |= tab[c, KB + k * N_COND + K_INVADE]
+        if _cond_met(st, p, ct[c, q + K_COLOUR], ct[c, q + K_LOW], ct[c, q + K_HIGH], zone_only):
+            atk += ct[c, q + K_ATK]
+            edr += ct[c, q + K_EDR]
+            deadly |= ct[c, q + K_DEADLY]
+            ass |= ct[c, q + K_ASSASSIN]
+            inv |= ct[c, q + K_INVADE]
     return atk, edr, deadly, ass, inv
 
 
@@ -130,11 +151,11 @@ def _kills(atk, deadly, edr_left):
 
 
 @nb.njit(**TRIAL_JIT)
-def _leave(st, p, s, rl):
+def _leave(st, p, s):
     """The creature at place s leaves play; its dragocross die follows DG-cross-die."""
     d = st[p, CRB + s * N_PLACE + CR_DIE]
     if d >= 0:
-        if rl[RL_CROSS_DISCARD]:
+        if st[p, LB + RL_CROSS_DISCARD]:
             st[p, DB + d * N_DIE + D_LOC] = LOC_GONE
             st[p, PL_DICE_LOST] += 1
         else:
@@ -147,23 +168,23 @@ def _leave(st, p, s, rl):
 
 
 @nb.njit(**TRIAL_JIT)
-def _sweep(st, tab, rl):
+def _sweep(st, ct):
     """Destroy every creature whose damage reaches its effective EDR, in passes (all of a pass at once),
     until a pass destroys none (a die coming back or a shield worn down can change DICE X-Y gains)."""
-    zone_only = rl[RL_ZONE_ONLY] != 0
+    zone_only = st[0, LB + RL_ZONE_ONLY] != 0
     while True:
         marked = 0
         for p in range(2):
             for s in range(PLACES):
                 if st[p, CRB + s * N_PLACE + CR_CARD] >= 0 and st[p, CRB + s * N_PLACE + CR_DMG] > 0:
-                    if st[p, CRB + s * N_PLACE + CR_DMG] >= _eff(st, p, s, tab, zone_only)[1]:
+                    if st[p, CRB + s * N_PLACE + CR_DMG] >= _eff(st, p, s, ct, zone_only)[1]:
                         marked |= 1 << (p * PLACES + s)
         if marked == 0:
             return
         for p in range(2):
             for s in range(PLACES):
                 if (marked >> (p * PLACES + s)) & 1:
-                    _leave(st, p, s, rl)
+                    _leave(st, p, s)
 
 
 @nb.njit(inline="always", **TRIAL_JIT)
@@ -172,25 +193,26 @@ def _barriers(st, p):
 
 
 @nb.njit(**TRIAL_JIT)
-def _block_choice(st, o, f, atk, deadly, edr_left, tab, zone_only):
-    """O's blocker at fort f against an attacker (game.py step 7), or -1."""
+def _block_choice(st, o, f, atk, deadly, edr_left, ct, zone_only):
+    """O's blocker at fort f against an attacker (game.py step 7), or -1, and its category: 0 survives and
+    kills the attacker, 1 survives, 2 kills and dies, 3 dies without killing."""
     best, best_cat, best_cost = -1, 9, BIG
     for k in range(PER_FORT):
         s = f * PER_FORT + k
         if st[o, CRB + s * N_PLACE + CR_CARD] < 0 or st[o, CRB + s * N_PLACE + CR_RESTED]:
             continue
-        batk, bedr, bdeadly, _, _ = _eff(st, o, s, tab, zone_only)
+        batk, bedr, bdeadly, _, _ = _eff(st, o, s, ct, zone_only)
         survives = not _kills(atk, deadly, bedr - st[o, CRB + s * N_PLACE + CR_DMG])
         kills = _kills(batk, bdeadly, edr_left)
         cat = 0 if (survives and kills) else (1 if survives else (2 if kills else 3))
-        cost = tab[st[o, CRB + s * N_PLACE + CR_CARD], C_COST]
+        cost = ct[st[o, CRB + s * N_PLACE + CR_CARD], C_COST]
         if cat < best_cat or (cat == best_cat and cost < best_cost):
             best, best_cat, best_cost = s, cat, cost
     if best_cat == 3:
         total = _barriers(st, o)
         if total != 1:
-            return -1
-    return best
+            return -1, best_cat
+    return best, best_cat
 
 
 @nb.njit(**TRIAL_JIT)
@@ -204,9 +226,9 @@ def _oldest_shield(st, o, f):
 
 
 @nb.njit(**TRIAL_JIT)
-def _exchange(st, p, s, o, b, atk, deadly, tab, zone_only):
+def _exchange(st, p, s, o, b, atk, deadly, ct, zone_only):
     """The attacker at (p, s) and the blocker at (o, b) deal their effective ATK to each other at once."""
-    batk, _, bdeadly, _, _ = _eff(st, o, b, tab, zone_only)
+    batk, _, bdeadly, _, _ = _eff(st, o, b, ct, zone_only)
     st[o, CRB + (b) * N_PLACE + CR_RESTED] = 1
     if atk >= 1:
         st[o, CRB + (b) * N_PLACE + CR_DMG] += BIG if deadly else atk
@@ -215,36 +237,40 @@ def _exchange(st, p, s, o, b, atk, deadly, tab, zone_only):
 
 
 @nb.njit(**TRIAL_JIT)
-def _combat(st, p, tab, rl, order, keys):
-    """Player p's combat phase (game.py step 7); ``order`` and ``keys``: scratch int64[PLACES]."""
+def _combat(st, p, ct):
+    """Player p's combat phase (game.py step 7)."""
     o = 1 - p
-    zone_only = rl[RL_ZONE_ONLY] != 0
+    zone_only = st[p, LB + RL_ZONE_ONLY] != 0
+    sickness = st[p, LB + RL_SICKNESS] != 0
+    # whether any creature took damage this combat: until one has, a sweep finds nothing to destroy (it
+    # looks only at damaged creatures), so it is skipped
+    hurt = False
     n = 0
     for s in range(PLACES):
         q = CRB + s * N_PLACE
-        if st[p, q + CR_CARD] < 0 or st[p, q + CR_RESTED] or (rl[RL_SICKNESS] and st[p, q + CR_NEW]):
+        if st[p, q + CR_CARD] < 0 or st[p, q + CR_RESTED] or (sickness and st[p, q + CR_NEW]):
             continue
-        atk = _eff(st, p, s, tab, zone_only)[0]
+        atk = _eff(st, p, s, ct, zone_only)[0]
         if atk < 1:
             continue
-        # insertion by ATK descending, place order on ties
+        # insertion by ATK descending, place order on ties (order: st[p, OB + i], its keys st[p, AB + i])
         i = n
-        while i > 0 and keys[i - 1] < atk:
-            keys[i] = keys[i - 1]
-            order[i] = order[i - 1]
+        while i > 0 and st[p, AB + i - 1] < atk:
+            st[p, AB + i] = st[p, AB + i - 1]
+            st[p, OB + i] = st[p, OB + i - 1]
             i -= 1
-        keys[i] = atk
-        order[i] = s
+        st[p, AB + i] = atk
+        st[p, OB + i] = s
         n += 1
     for i in range(n):
-        s = order[i]
+        s = st[p, OB + i]
         if st[p, CRB + s * N_PLACE + CR_CARD] < 0 or st[p, CRB + s * N_PLACE + CR_RESTED]:
             continue
-        atk, edr, deadly, ass, inv = _eff(st, p, s, tab, zone_only)
+        atk, edr, deadly, ass, inv = _eff(st, p, s, ct, zone_only)
         if atk < 1:
             continue
         edr_left = edr - st[p, CRB + s * N_PLACE + CR_DMG]
-        my_cost = tab[st[p, CRB + s * N_PLACE + CR_CARD], C_COST]
+        my_cost = ct[st[p, CRB + s * N_PLACE + CR_CARD], C_COST]
         best_score, best_f, best_r, best_b = 0, -1, -1, -1
         for f in range(FORTS):
             barriers = st[o, FB + f * N_FORT + F_BARRIERS]
@@ -255,36 +281,35 @@ def _combat(st, p, tab, rl, order, keys):
             if sh >= 0:
                 score = 40 if atk >= st[o, DB + sh * N_DIE + D_VALUE] else 15
             else:
+                cat = 0
                 if not (inv >> st[o, FB + f * N_FORT + F_COLOUR]) & 1:
-                    b = _block_choice(st, o, f, atk, deadly, edr_left, tab, zone_only)
+                    b, cat = _block_choice(st, o, f, atk, deadly, edr_left, ct, zone_only)
                 if b < 0:
                     score = 100 - barriers
+                # the blocker's category says whether the attacker kills it (it does not survive) and dies
+                # (it kills the attacker)
+                elif cat == 3:
+                    score = 50
+                elif cat == 2:
+                    score = 20 if ct[st[o, CRB + (b) * N_PLACE + CR_CARD], C_COST] >= my_cost else -1
+                elif cat == 1:
+                    score = 10
                 else:
-                    batk, bedr, bdeadly, _, _ = _eff(st, o, b, tab, zone_only)
-                    kills = _kills(atk, deadly, bedr - st[o, CRB + (b) * N_PLACE + CR_DMG])
-                    dies = _kills(batk, bdeadly, edr_left)
-                    if kills and not dies:
-                        score = 50
-                    elif kills:
-                        score = 20 if tab[st[o, CRB + (b) * N_PLACE + CR_CARD], C_COST] >= my_cost else -1
-                    elif not dies:
-                        score = 10
-                    else:
-                        score = -10
+                    score = -10
             if score > best_score:
                 best_score, best_f, best_r, best_b = score, f, -1, b
         if ass != 0:
             for r in range(PLACES):
                 c = st[o, CRB + (r) * N_PLACE + CR_CARD]
-                if c < 0 or not st[o, CRB + (r) * N_PLACE + CR_RESTED] or not (ass >> tab[c, C_COLOUR]) & 1:
+                if c < 0 or not st[o, CRB + (r) * N_PLACE + CR_RESTED] or not (ass >> ct[c, C_COLOUR]) & 1:
                     continue
-                ratk, redr, rdeadly, _, _ = _eff(st, o, r, tab, zone_only)
+                ratk, redr, rdeadly, _, _ = _eff(st, o, r, ct, zone_only)
                 kills = _kills(atk, deadly, redr - st[o, CRB + (r) * N_PLACE + CR_DMG])
                 dies = _kills(ratk, rdeadly, edr_left)
                 if kills and not dies:
                     score = 60
                 elif kills:
-                    score = 25 if tab[c, C_COST] >= my_cost else -1
+                    score = 25 if ct[c, C_COST] >= my_cost else -1
                 else:
                     score = -10
                 if score > best_score:
@@ -293,7 +318,8 @@ def _combat(st, p, tab, rl, order, keys):
             continue
         st[p, CRB + s * N_PLACE + CR_RESTED] = 1
         if best_r >= 0:
-            _exchange(st, p, s, o, best_r, atk, deadly, tab, zone_only)
+            _exchange(st, p, s, o, best_r, atk, deadly, ct, zone_only)
+            hurt = True
         else:
             f = best_f
             sh = _oldest_shield(st, o, f)
@@ -303,39 +329,43 @@ def _combat(st, p, tab, rl, order, keys):
                     st[o, DB + sh * N_DIE + D_LOC] = LOC_GONE
                     st[o, PL_DICE_LOST] += 1
             elif best_b >= 0:
-                _exchange(st, p, s, o, best_b, atk, deadly, tab, zone_only)
+                _exchange(st, p, s, o, best_b, atk, deadly, ct, zone_only)
+                hurt = True
             else:
                 k = st[o, FB + f * N_FORT + F_BARRIERS] - 1
                 st[o, FB + f * N_FORT + F_BARRIERS] = k
                 st[o, HB + st[o, PL_HAND]] = st[o, FB + f * N_FORT + F_CARD0 + k]
                 st[o, PL_HAND] += 1
-        _sweep(st, tab, rl)
+        if hurt:
+            _sweep(st, ct)
 
 
 @nb.njit(**TRIAL_JIT)
-def _summon(st, p, tab, free, rl):
+def _summon(st, p, ct, ncol):
     """Player p's summons (game.py step 5): (resources left unspent, creatures summoned)."""
-    ncol = free.shape[0]
     nfree = 0
     for c in range(ncol):
-        free[c] = st[p, RB + c]
-        nfree += free[c]
+        st[p, FRB + c] = st[p, RB + c]
+        nfree += st[p, RB + c]
     played = 0
     while True:
-        best, bcost, bbase = -1, -1, -1
-        bi = -1
+        # the payable creature of highest summon key (G_SUMMON), the first in hand on ties (the same card)
+        # (every load is unconditional, so that the compiler can use conditional moves)
+        bkey, bi = -1, -1
         for i in range(st[p, PL_HAND]):
             c = st[p, HB + i]
-            if not tab[c, C_CREATURE]:
-                continue
-            cost = tab[c, C_COST]
-            if cost < 0 or cost > nfree or (cost >= 1 and free[tab[c, C_COLOUR]] == 0):
-                continue
-            base = tab[c, C_ATK] + tab[c, C_EDR]
-            if cost > bcost or (cost == bcost and (base > bbase or (base == bbase and c < best))):
-                best, bcost, bbase, bi = c, cost, base, i
-        if best < 0:
+            cost = ct[c, C_COST]
+            key = ct[c, G_SUMMON]
+            ok = (cost <= nfree) & ((cost == 0) | (st[p, FRB + ct[c, C_COLOUR]] > 0))
+            key = key if ok else -1
+            better = key > bkey
+            bkey = key if better else bkey
+            bi = i if better else bi
+        if bkey < 0:
             return nfree, played
+        best = st[p, HB + bi]
+        bcost = ct[best, C_COST]
+        bbase = ct[best, G_BASE]
         # a place: the fort with barriers and an opening holding fewest creatures (ties: fewer barriers,
         # lower fort); else the lowest destroyed fort with an opening
         place, pn, pb = -1, BIG, BIG
@@ -363,23 +393,22 @@ def _summon(st, p, tab, free, rl):
         if slot < 0:
             weakest, wbase = -1, BIG
             for s in range(PLACES):
-                c = st[p, CRB + s * N_PLACE + CR_CARD]
-                wb = tab[c, C_ATK] + tab[c, C_EDR]
+                wb = ct[st[p, CRB + s * N_PLACE + CR_CARD], G_BASE]
                 if wb < wbase:
                     weakest, wbase = s, wb
             if bbase <= wbase:
                 return nfree, played
-            _leave(st, p, weakest, rl)
+            _leave(st, p, weakest)
             slot = weakest
         # pay: one of its colour, then each from the colour with most unrested resources
         if bcost >= 1:
-            free[tab[best, C_COLOUR]] -= 1
+            st[p, FRB + ct[best, C_COLOUR]] -= 1
             for _ in range(bcost - 1):
                 m, mc = -1, -1
                 for c in range(ncol):
-                    if free[c] > m:
-                        m, mc = free[c], c
-                free[mc] -= 1
+                    if st[p, FRB + c] > m:
+                        m, mc = st[p, FRB + c], c
+                st[p, FRB + mc] -= 1
         nfree -= bcost
         last = st[p, PL_HAND] - 1
         st[p, HB + bi] = st[p, HB + last]
@@ -394,7 +423,7 @@ def _summon(st, p, tab, free, rl):
 
 
 @nb.njit(**TRIAL_JIT)
-def _assign(st, p, tab, rl):
+def _assign(st, p, ct):
     """Player p's dice in the Dice Zone, by value from highest (game.py step 6)."""
     done = 0
     for _ in range(DICE):
@@ -410,7 +439,7 @@ def _assign(st, p, tab, rl):
         col = st[p, DB + d * N_DIE + D_COLOUR]
         shield = -1
         for stacked in range(2):
-            if stacked == 1 and (shield >= 0 or not rl[RL_STACK]):
+            if stacked == 1 and (shield >= 0 or not st[p, LB + RL_STACK]):
                 break
             sb = BIG
             for f in range(FORTS):
@@ -425,14 +454,14 @@ def _assign(st, p, tab, rl):
                     continue
                 shield, sb = f, b
         target, tgain, tatk = -1, -1, -1
+        q = YB + col * N_CROSS
         for s in range(PLACES):
             c = st[p, CRB + s * N_PLACE + CR_CARD]
             if c < 0 or st[p, CRB + s * N_PLACE + CR_DIE] >= 0:
                 continue
-            q = XB + col * N_CROSS
-            gain = 2 + tab[c, q + X_ATK] + tab[c, q + X_EDR] + (2 if tab[c, q + X_DEADLY] else 0)
-            if gain > tgain or (gain == tgain and tab[c, C_ATK] > tatk):
-                target, tgain, tatk = s, gain, tab[c, C_ATK]
+            gain = 2 + ct[c, q + X_ATK] + ct[c, q + X_EDR] + (2 if ct[c, q + X_DEADLY] else 0)
+            if gain > tgain or (gain == tgain and ct[c, C_ATK] > tatk):
+                target, tgain, tatk = s, gain, ct[c, C_ATK]
         if shield >= 0 and (dv >= SHIELD_MIN or target < 0):
             st[p, DB + d * N_DIE + D_LOC] = LOC_SHIELD
             st[p, DB + d * N_DIE + D_FORT] = shield
@@ -446,8 +475,9 @@ def _assign(st, p, tab, rl):
 
 
 @nb.njit(**TRIAL_JIT)
-def _dice_step(st, p, rl, stream):
-    mode = rl[RL_REROLL]
+def _dice_step(st, p, stream):
+    mode = st[p, LB + RL_REROLL]
+    sides = st[p, LB + RL_DIE]
     for d in range(DICE):
         loc = st[p, DB + d * N_DIE + D_LOC]
         if loc == LOC_GONE:
@@ -458,26 +488,21 @@ def _dice_step(st, p, rl, stream):
             if loc == LOC_CROSS:
                 st[p, CRB + (st[p, DB + d * N_DIE + D_SLOT]) * N_PLACE + CR_DIE] = -1
             st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
-        v = 1 + uniform_int(stream, rl[RL_DIE])
+        v = 1 + uniform_int(stream, sides)
         st[p, DB + d * N_DIE + D_VALUE] = v
         st[p, DB + d * N_DIE + D_BASE] = v
 
 
 @nb.njit(**TRIAL_JIT)
-def _discard(st, p, tab):
-    """Down to 7 cards (game.py step 8)."""
+def _discard(st, p, ct):
+    """Down to 7 cards (game.py step 8): the card of highest discard key (G_DISCARD) each time."""
     while st[p, PL_HAND] > HAND_LIMIT:
         bi, bkey = -1, -1
         for i in range(st[p, PL_HAND]):
-            c = st[p, HB + i]
-            if not tab[c, C_CREATURE]:
-                key = (3 << 40) + c
-            elif tab[c, C_COST] < 0:
-                key = (2 << 40) + c
-            else:
-                key = (1 << 40) + (tab[c, C_COST] << 20) + c
-            if key > bkey:
-                bi, bkey = i, key
+            key = ct[st[p, HB + i], G_DISCARD]
+            better = key > bkey
+            bkey = key if better else bkey
+            bi = i if better else bi
         last = st[p, PL_HAND] - 1
         st[p, HB + bi] = st[p, HB + last]
         st[p, PL_HAND] = last
@@ -497,29 +522,21 @@ def _draw(st, p, stream):
 
 
 @nb.njit(**TRIAL_JIT)
-def _setup(st, p, src, size, tab, rl, banners, stream):
+def _setup(st, p, src, size, ct, stream):
+    """Player p's setup (game.py setup 1-4); the fort and die colours and the rulings are in st already."""
     for i in range(size):
         st[p, DK + i] = src[i]
     st[p, PL_SIZE] = size
     st[p, PL_TOP] = 0
     for i in range(OPENING):
         st[p, HB + i] = _draw(st, p, stream)
-    # mulligan (game.py setup 2): the chosen cards go back into the deck (which is shuffled: the cards
-    # left, returned ones included, are drawn uniformly), then as many are drawn
+    # mulligan (game.py setup 2): the chosen cards (G_MULLIGAN) go back into the deck (which is shuffled:
+    # the cards left, returned ones included, are drawn uniformly), then as many are drawn
     kept = 0
     back = 0
-    kind = rl[RL_MULLIGAN]
-    k = rl[RL_MULLIGAN_COST]
     for i in range(OPENING):
         c = st[p, HB + i]
-        cost = tab[c, C_COST]
-        if kind == MG_POLICY:
-            goes = (not tab[c, C_CREATURE]) or cost < 0 or cost >= MULLIGAN_COST
-        elif kind == MG_BACK:
-            goes = cost < 0 or cost >= k
-        else:
-            goes = kind == MG_ALL
-        if goes:
+        if ct[c, G_MULLIGAN]:
             st[p, DK + back] = c  # deck positions 0..4 held the hand: reuse them
             back += 1
         else:
@@ -534,7 +551,6 @@ def _setup(st, p, src, size, tab, rl, banners, stream):
         st[p, HB + kept + i] = _draw(st, p, stream)
     st[p, PL_HAND] = OPENING
     for f in range(FORTS):
-        st[p, FB + f * N_FORT + F_COLOUR] = banners[f]
         st[p, FB + f * N_FORT + F_BARRIERS] = 2
         st[p, FB + f * N_FORT + F_CARD0] = _draw(st, p, stream)
         st[p, FB + f * N_FORT + F_CARD1] = _draw(st, p, stream)
@@ -543,7 +559,6 @@ def _setup(st, p, src, size, tab, rl, banners, stream):
     st[p, PL_OWN_TURNS] = 0
     st[p, PL_ORDER] = 0
     for d in range(DICE):
-        st[p, DB + d * N_DIE + D_COLOUR] = banners[d]
         st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
         st[p, DB + d * N_DIE + D_VALUE] = 0
         st[p, DB + d * N_DIE + D_BASE] = 0
@@ -557,20 +572,21 @@ def _setup(st, p, src, size, tab, rl, banners, stream):
 
 
 @nb.njit(**TRIAL_JIT)
-def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stream, out):
+def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
     """One game (game.py); ``out``: its record's first N_GAME fields (R_WINNER .. R_CURVE_1)."""
     first = uniform_int(stream, 2)
-    _setup(st, 0, src0, n0, tab, rl, banners[0], stream)
-    _setup(st, 1, src1, n1, tab, rl, banners[1], stream)
+    _setup(st, 0, src0, n0, ct, stream)
+    _setup(st, 1, src1, n1, ct, stream)
     curve0 = 0
     curve1 = 0
     for p in range(2):
-        st[p, PL_TARGET] = targets[p]
         st[p, PL_RES] = DICE
-        for c in range(free.shape[0]):
+        for c in range(ncol):
             st[p, RB + c] = 0
         for f in range(FORTS):
-            st[p, RB + banners[p, f]] += 1
+            st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
+    each_first = st[0, LB + RL_EACH_FIRST] != 0
+    persist = st[0, LB + RL_PERSIST] != 0
     winner, end, turn = DRAW, END_DRAW, 0
     p = first
     for turn in range(1, MAX_TURNS + 1):
@@ -578,7 +594,7 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
         st[p, PL_OWN_TURNS] += 1
         for s in range(PLACES):
             st[p, CRB + s * N_PLACE + CR_RESTED] = 0
-        _dice_step(st, p, rl, stream)
+        _dice_step(st, p, stream)
         if st[p, PL_TOP] >= st[p, PL_SIZE]:
             winner, end = o, END_DECK_OUT
             break
@@ -586,9 +602,9 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
         st[p, PL_HAND] += 1
         if not (p == first and st[p, PL_OWN_TURNS] == 1) and st[p, PL_TOP] < st[p, PL_SIZE] \
                 and st[p, PL_RES] < st[p, PL_TARGET]:
-            st[p, RB + tab[_draw(st, p, stream), C_COLOUR]] += 1
+            st[p, RB + ct[_draw(st, p, stream), C_COLOUR]] += 1
             st[p, PL_RES] += 1
-        left, played = _summon(st, p, tab, free, rl)
+        left, played = _summon(st, p, ct, ncol)
         t = st[p, PL_OWN_TURNS]
         if t <= CURVE_TURNS:
             bits = (1 << (t - 1) if played else 0) | (1 << (CURVE_TURNS + t - 1) if left == 0 else 0)
@@ -596,16 +612,16 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
                 curve0 |= bits
             else:
                 curve1 |= bits
-        _assign(st, p, tab, rl)
-        if not (turn == 1 if rl[RL_EACH_FIRST] == 0 else st[p, PL_OWN_TURNS] == 1):
-            _combat(st, p, tab, rl, scratch[0], scratch[1])
-        _discard(st, p, tab)
+        _assign(st, p, ct)
+        if not (st[p, PL_OWN_TURNS] == 1 if each_first else turn == 1):
+            _combat(st, p, ct)
+        _discard(st, p, ct)
         for q in range(2):
             for s in range(PLACES):
                 st[q, CRB + s * N_PLACE + CR_DMG] = 0
         for s in range(PLACES):
             st[p, CRB + s * N_PLACE + CR_NEW] = 0
-        if not rl[RL_PERSIST]:
+        if not persist:
             for q in range(2):
                 for d in range(DICE):
                     if st[q, DB + d * N_DIE + D_LOC] == LOC_SHIELD:
@@ -626,6 +642,40 @@ def _game(st, src0, n0, src1, n1, banners, targets, tab, rl, free, scratch, stre
     out[R_CURVE_1] = curve1
 
 
+@nb.njit(**JIT)
+def kernel_table(tab, rl):
+    """The kernel's card table ``ct`` (G_* fields derived, the mulligan strategy of ``rl`` applied)."""
+    n = tab.shape[0]
+    ncross = tab.shape[1] - XB
+    ct = np.empty((n, YB + ncross), np.int64)
+    ct[:, :XB] = tab[:, :XB]
+    ct[:, YB:] = tab[:, XB:]
+    low = (1 << KEY_BITS) - 1
+    kind = rl[RL_MULLIGAN]
+    k = rl[RL_MULLIGAN_COST]
+    for c in range(n):
+        cost = tab[c, C_COST]
+        creature = tab[c, C_CREATURE] != 0
+        base = tab[c, C_ATK] + tab[c, C_EDR]
+        ct[c, G_BASE] = base
+        if creature and cost >= 0:
+            ct[c, G_SUMMON] = (cost << 2 * KEY_BITS) + (base << KEY_BITS) + low - c
+        else:
+            ct[c, G_SUMMON] = -1
+        if not creature:
+            ct[c, G_DISCARD] = (3 << 40) + c
+        elif cost < 0:
+            ct[c, G_DISCARD] = (2 << 40) + c
+        else:
+            ct[c, G_DISCARD] = (1 << 40) + (cost << 20) + c
+        if kind == MG_POLICY:
+            goes = (not creature) or cost < 0 or cost >= MULLIGAN_COST
+        elif kind == MG_BACK:
+            goes = cost < 0 or cost >= k
+        else:
+            goes = kind == MG_ALL
+        ct[c, G_MULLIGAN] = 1 if goes else 0
+    return ct
 
 
 @nb.njit(**JIT)
@@ -639,25 +689,35 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
     variant, from the same stream (R_BASE_WINNER_s: the winner then; -1 when not played).
     """
     m = decks.shape[1]
+    ct = kernel_table(tab, rl)
     st = np.zeros((2, DK + m), np.int64)
+    # what no game changes: the rulings, the resource targets, the fort and die colours
+    for p in range(2):
+        for i in range(N_RULINGS):
+            st[p, LB + i] = rl[i]
+        st[p, PL_TARGET] = targets[p]
+        for f in range(FORTS):
+            st[p, FB + f * N_FORT + F_COLOUR] = banners[p, f]
+        for d in range(DICE):
+            st[p, DB + d * N_DIE + D_COLOUR] = banners[p, d]
     src = np.empty((2, m), np.int64)
-    free = np.empty(ncol, np.int64)
-    scratch = np.empty((2, PLACES), np.int64)
+    for s in range(2):
+        for i in range(sizes[s]):
+            src[s, i] = decks[s, i]
     stream = np.empty(STATE_WORDS, np.uint64)
     start = np.empty(STATE_WORDS, np.uint64)
     rec = np.empty(N_GAME, np.int64)
     pos = np.empty(2, np.int64)
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, start)
+        # src holds the decks as built between trials: the replacement card goes in for this trial
         for s in range(2):
-            for i in range(sizes[s]):
-                src[s, i] = decks[s, i]
             pos[s] = -1
             if replace[s] >= 0:
                 pos[s] = swaps[s, uniform_int(start, swap_n[s])]
                 src[s, pos[s]] = replace[s]
         stream[:] = start
-        _game(st, src[0], sizes[0], src[1], sizes[1], banners, targets, tab, rl, free, scratch, stream, rec)
+        _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
         for j in range(N_GAME):
             out[k, j] = rec[j]
         out[k, R_BASE_WINNER_0] = -1
@@ -670,7 +730,9 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
                     continue
                 src[s, pos[s]] = decks[s, pos[s]]
                 stream[:] = start
-                _game(st, src[0], sizes[0], src[1], sizes[1], banners, targets, tab, rl, free, scratch,
-                      stream, rec)
+                _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
                 out[k, R_BASE_WINNER_0 + s] = rec[0]
                 src[s, pos[s]] = replace[s]
+        for s in range(2):
+            if pos[s] >= 0:
+                src[s, pos[s]] = decks[s, pos[s]]
