@@ -395,7 +395,8 @@ def matchups(field: Field) -> pd.DataFrame:
 # --- the report ----------------------------------------------------------------------------------------
 
 
-def _pm(value: float, stderr: float, digits: int, exact: bool = False) -> str:
+def plus_minus(value: float, stderr: float, digits: int, exact: bool = False) -> str:
+    """``value ± its 95% half-width``; the value alone when it is exact."""
     return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
 
 
@@ -448,12 +449,12 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
         out[col] = rank[col]
     out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
     digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
-    out["value"] = [_pm(v, s, digits, exact)
+    out["value"] = [plus_minus(v, s, digits, exact)
                     for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
     if not per_cost_is_value(rank["value"], rank["value_per_cost"]):
         per_cost = max(digits, 3) + (1 if exact else 0)
         out["value / cost"] = [f"{v:.{per_cost}f}" for v in rank["value_per_cost"]]
-    out["win"] = [_pm(v, s, 3, exact) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
+    out["win"] = [plus_minus(v, s, 3, exact) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
     if exact:
         out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
     else:

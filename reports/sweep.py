@@ -26,6 +26,7 @@ from reports.efficiency import (
     engagement_seed,
     per_cost_is_value,
     play_field,
+    plus_minus,
     ranking,
     summarize,
 )
@@ -213,6 +214,7 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
 
     rs = result.baseline.ruleset
     curve = result.curve
+    exact = result.baseline.exact
     low, high = result.baseline.trial_range()
     how = (f"each engagement's win probability to a 95% half-width of {result.baseline.precision:g} in the "
            f"baseline" if result.baseline.precision else f"{result.baseline.trials:,} trials per engagement")
@@ -235,15 +237,17 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
             mid, lo, hi = result.break_even
             where = ("where its value crosses 0" if rs.fair_cost_rule.kind in ("zero", "even-trade")
                      else "where its value per cost crosses the field median")
-            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit} [95%: {lo:.1f}, {hi:.1f}] ({where})"))
+            interval = "" if exact else f" [95%: {lo:.1f}, {hi:.1f}]"
+            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit}{interval} ({where})"))
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
     se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)
-    # decimals by the values' size, more until no 95% half-width shows as 0 (efficiency's rule)
+    # decimals by the values' size, more until no 95% half-width shows as 0; exact: the values alone
+    # (efficiency's rules)
     def column(metric: str, at_least: int = 0) -> list[str]:
-        values, half = wide[metric].to_numpy(dtype=float), Z95 * se[metric].to_numpy(dtype=float)
-        d = max(decimals(values, half), at_least)
-        return [f"{v:.{d}f} ± {h:.{d}f}" for v, h in zip(values, half, strict=True)]
+        values, stderr = wide[metric].to_numpy(dtype=float), se[metric].to_numpy(dtype=float)
+        d = max(decimals(values, None if exact else Z95 * stderr), at_least)
+        return [plus_minus(v, e, d, exact) for v, e in zip(values, stderr, strict=True)]
 
     # a cost sweep's points are the costs: one column for both
     head = {} if result.plan.kind == "cost" else {result.plan.parameter: result.plan.points}

@@ -228,6 +228,8 @@ def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
                          "--plot", str(tmp_path / "lance.png"))
     assert code == 0, err
     assert "break-even cost" in out and (tmp_path / "lance.png").stat().st_size > 1000
+    # exact: values alone and the break-even without a zero-width interval
+    assert "±" not in out and "[95%" not in out
     code, _, err = run(capsys, "table", "uberdrakes", "all", "--output", str(tmp_path / "all"))
     assert code == 0, err
     names = {p.stem for p in (tmp_path / "all").iterdir()}
