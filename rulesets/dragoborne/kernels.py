@@ -55,6 +55,7 @@ XB = KB + MAX_CONDITIONS * N_COND
 G_SUMMON, G_DISCARD, G_BASE, G_MULLIGAN = range(XB, XB + 4)
 N_DERIVED = 4
 YB = XB + N_DERIVED
+# bits of each part of the summon and discard keys (costs, ATK + EDR and card indices stay below 2**20)
 KEY_BITS = 20
 # rulings row (int64[N_RULINGS])
 # (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, MG_*, and its cost K for MG_BACK: not rulings, but
@@ -663,11 +664,11 @@ def kernel_table(tab, rl):
         else:
             ct[c, G_SUMMON] = -1
         if not creature:
-            ct[c, G_DISCARD] = (3 << 40) + c
+            ct[c, G_DISCARD] = (3 << 2 * KEY_BITS) + c
         elif cost < 0:
-            ct[c, G_DISCARD] = (2 << 40) + c
+            ct[c, G_DISCARD] = (2 << 2 * KEY_BITS) + c
         else:
-            ct[c, G_DISCARD] = (1 << 40) + (cost << 20) + c
+            ct[c, G_DISCARD] = (1 << 2 * KEY_BITS) + (cost << KEY_BITS) + c
         if kind == MG_POLICY:
             goes = (not creature) or cost < 0 or cost >= MULLIGAN_COST
         elif kind == MG_BACK:
