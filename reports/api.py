@@ -30,6 +30,7 @@ import pandas as pd
 
 import rulesets
 from reports import efficiency as eff
+from reports import metagame
 from reports import sweep as sweeps
 from reports import whatif as whatifs
 from reports.files import OutputSet, OutputSubset
@@ -90,8 +91,9 @@ def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
+    # the meta-game's solvers are imported while the engagements run on the other threads
     field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
-                           threads=threads, progress=progress)
+                           threads=threads, progress=progress, meanwhile=metagame.load_solvers)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return rs, catalog, field, meta
 

@@ -146,12 +146,14 @@ def pairings(n: int) -> list[tuple[int, int]]:
 def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings, *, seed: int,
                precision: float | None = DEFAULT_PRECISION, trials: int | None = None,
                threads: int | None = None, progress: Progress | None = None,
-               keep: Callable[[int, int], bool] | None = None, kept: dict | None = None) -> Field:
+               keep: Callable[[int, int], bool] | None = None, kept: dict | None = None,
+               meanwhile: Callable[[], object] | None = None) -> Field:
     """Engage every contestant with every other, in both roles.
 
     The engagements are spread whole over ``threads`` threads (each on its own seeded streams, so the field
     is the same for any thread count). ``keep(i, j)`` true: the whole engagement of i against j is stored
-    in ``kept[i, j]`` (for re-scoring).
+    in ``kept[i, j]`` (for re-scoring). ``meanwhile()`` runs in this thread while the engagements run on
+    others (see :func:`simcore.parallel.map_ordered`).
     """
     if len(contestants) < 2:
         raise RulesError("a field needs at least two contestants")
@@ -171,7 +173,7 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
     except ValueError as exc:
         raise RulesError(str(exc)) from None
     played = map_ordered(play, todo, threads,
-                         None if progress is None else lambda k: progress(k, len(todo)))
+                         None if progress is None else lambda k: progress(k, len(todo)), meanwhile)
     pairs = {}
     for (i, j), (summaries, stored) in zip(todo, played, strict=True):
         pairs[i, j] = summaries

@@ -67,8 +67,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.linalg import null_space
-from scipy.optimize import linprog
+
+# scipy.optimize (HiGHS) and scipy.linalg are imported where they are used: together about 0.35 s of a
+# process that has pandas and numba already, which a command without a meta-game should not pay and an
+# efficiency report on several threads pays while its engagements run (load_solvers).
 
 #: An entry is in the support when its share exceeds this.
 SUPPORT_TOL = 1e-9
@@ -193,7 +195,16 @@ def _result(names: tuple[str, ...], p: np.ndarray, a: np.ndarray, value: float) 
     return MetaGame(labels=names, shares=shares, nash_ratings=ratings, value=float(value), support=support)
 
 
+def load_solvers() -> None:
+    """Import what the meta-game solves with (scipy's HiGHS and linear algebra), so that its first use does
+    not wait for the import: called while the engagements of a field run on other threads."""
+    import scipy.linalg  # noqa: F401
+    import scipy.optimize  # noqa: F401
+
+
 def _linprog(c, a_ub, b_ub, a_eq=None, b_eq=None, bounds=None, tight=True):
+    from scipy.optimize import linprog
+
     for options in (_HIGHS_OPTIONS, {}) if tight else ({},):  # defaults if tight tolerances trouble HiGHS
         res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
                       options=options)
@@ -313,6 +324,8 @@ def _max_entropy(m: np.ndarray, inside: np.ndarray, point: np.ndarray) -> np.nda
 
 def _directions(basis: np.ndarray) -> np.ndarray:
     """Orthonormal directions inside span(basis) that keep the sum of shares: orthogonal to (1, ..., 1)."""
+    from scipy.linalg import null_space
+
     return basis @ null_space(basis.sum(axis=0)[None, :])
 
 

@@ -60,7 +60,8 @@ def _in_worker(fn: Callable[[T], R], x: T) -> R:
 
 
 def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
-                done: Callable[[int], None] | None = None) -> list[R]:
+                done: Callable[[int], None] | None = None,
+                meanwhile: Callable[[], object] | None = None) -> list[R]:
     """``[fn(x) for x in items]`` with the calls spread over ``threads`` threads.
 
     ``fn`` must give the same result on any thread (each Monte Carlo run on its own seeded streams), so
@@ -69,6 +70,10 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
     the threads it occupies). ``done(k)`` is called in this thread as the k-th call finishes. The first
     exception raised by a call (or a Ctrl-C) is raised here, the calls not yet started cancelled. While a
     backend is installed (:mod:`simcore.distributed`) it runs the calls instead, ``threads`` ignored.
+
+    ``meanwhile()``, when given, is called in this thread once the calls are running on the pool (never
+    when they run here): serial work the caller needs later, such as an import, done while this thread
+    would only wait. Its exception, like a call's, cancels the calls not yet started.
     """
     items = list(items)
     if _backend is not None and not getattr(_worker, "busy", False):
@@ -82,6 +87,8 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
         return out
     futures = [_pool(threads).submit(_in_worker, fn, x) for x in items]
     try:
+        if meanwhile is not None:
+            meanwhile()
         finished = 0
         pending = set(futures)
         while pending:

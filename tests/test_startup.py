@@ -102,6 +102,17 @@ def test_exact_tables_import_nothing_heavy(args):
     assert heavy_imports(args) == []
 
 
+def test_scipy_optimize_is_imported_only_for_a_meta_game():
+    """HiGHS (scipy.optimize, ~0.35 s to import) is loaded by reports that solve a meta-game, not by a
+    duel or a what-if (numba itself loads scipy.linalg for its BLAS bindings)."""
+    mc = ["--trials", "300", "--seed", "1"]
+    assert heavy_imports(["duel", "drakerys", "crows", "gold-keepers", *mc],
+                         ["whatif", "drakerys", "--set", "crows.combat=4", "--unit", "crows", "--unit",
+                          "warriors", *mc], heavy=("scipy.optimize",)) == []
+    assert heavy_imports(["efficiency", "drakerys", "--unit", "crows", *mc],
+                         heavy=("scipy.optimize",)) == ["scipy.optimize"]
+
+
 def test_exporting_every_table_loads_no_numba(tmp_path):
     """`table drakerys all` goes through the Python API (pandas, scipy) and draws PNGs (matplotlib), but
     computes nothing by simulation."""
