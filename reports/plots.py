@@ -99,13 +99,16 @@ def plot_sweep(result, path: Path) -> None:
     se = curve["stderr"].to_numpy()
     label = "value" if on_value else "value per cost"
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(x, y, "o-", color="#4c72b0", label=f"{result.name}: {label}")
-    ax.fill_between(x, y - Z95 * se, y + Z95 * se, color="#4c72b0", alpha=0.25, label="95% band")
+    exact = result.baseline.exact  # exact values: no band and no interval to draw
+    ax.plot(x, y, "o-", color="#4c72b0", label=f"{result.name}: {label}" + (" (exact)" if exact else ""))
+    if not exact:
+        ax.fill_between(x, y - Z95 * se, y + Z95 * se, color="#4c72b0", alpha=0.25, label="95% band")
     ax.axhline(level, color="#dd8452", ls="--", label="0 (even)" if on_value else "field median")
     if result.break_even is not None:
         mid, low, high = result.break_even
         ax.axvline(mid, color="#55a868", label=f"break-even {mid:.1f}")
-        ax.axvspan(low, high, color="#55a868", alpha=0.15)
+        if not exact:
+            ax.axvspan(low, high, color="#55a868", alpha=0.15)
     ax.set_xlabel(result.plan.parameter)
     ax.set_ylabel(label)
     ax.set_title(f"Sweep of {result.name}'s {result.plan.parameter}", fontsize=9)

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from reports import plots
+from simcore.stats import Z95
 
 
 @pytest.fixture
@@ -57,7 +58,8 @@ def test_sweep_plot_draws_the_curve_its_break_even_is_read_on(captured, tmp_path
     result = SimpleNamespace(
         curve=pd.DataFrame(rows), name="X", field_median=0.25, break_even=(2.2, 2.1, 2.3),
         plan=SimpleNamespace(parameter="cost"),
-        baseline=SimpleNamespace(ruleset=SimpleNamespace(fair_cost_rule=SimpleNamespace(kind=kind))))
+        baseline=SimpleNamespace(ruleset=SimpleNamespace(fair_cost_rule=SimpleNamespace(kind=kind)),
+                                 exact=False))
     plots.plot_sweep(result, tmp_path / "s.png")
     (fig,) = captured
     (ax,) = fig.axes
@@ -65,3 +67,24 @@ def test_sweep_plot_draws_the_curve_its_break_even_is_read_on(captured, tmp_path
     expected = [r["value"] for r in rows if r["metric"] == metric]
     assert list(line.get_ydata()) == expected
     assert ax.get_lines()[1].get_ydata()[0] == level  # the level crossed: 0, or the field median
+    band, span = ax.collections[0], ax.patches[0]  # the 95% band around the curve, the break-even's interval
+    assert band.get_paths()[0].vertices[:, 1].max() == pytest.approx(max(expected) + Z95 * 0.01, abs=1e-12)
+    assert span.get_x() == pytest.approx(2.1) and span.get_width() == pytest.approx(0.2)
+
+
+def test_exact_sweep_plot_draws_no_band_and_no_interval(captured, tmp_path):
+    """Exact values (UberDrakes) have no error: no zero-width band, no zero-width interval span."""
+    from types import SimpleNamespace
+
+    rows = [{"point": p, "metric": "value", "value": v, "stderr": 0.0} for p, v in (("1", 0.2), ("2", -0.1))]
+    result = SimpleNamespace(
+        curve=pd.DataFrame(rows), name="X", field_median=0.0, break_even=(1.7, 1.7, 1.7),
+        plan=SimpleNamespace(parameter="cost"),
+        baseline=SimpleNamespace(ruleset=SimpleNamespace(fair_cost_rule=SimpleNamespace(kind="zero")),
+                                 exact=True))
+    plots.plot_sweep(result, tmp_path / "s.png")
+    (fig,) = captured
+    (ax,) = fig.axes
+    assert not ax.collections and not ax.patches
+    assert ax.get_lines()[0].get_label() == "X: value (exact)"
+    assert [tuple(ln.get_xdata()) for ln in ax.get_lines()[2:]] == [(1.7, 1.7)]  # the break-even line
