@@ -107,6 +107,38 @@ def test_card_table_folds_white_bonus_and_masks(cat):
     assert t.tab[wyrm, K.C_NCOND] == 1 and tuple(cond[wyrm, 0, :5]) == (-1, 6, 6, 2, 0)
 
 
+def test_summon_and_discard_keys_order_by_cost_then_base_then_index_within_their_bits(cat):
+    """The kernel packs cost, ATK + EDR and the card index into KEY_BITS bits each: the catalog's bounds
+    (MAX_COST, MAX_STAT) must fit, and the keys must order as step 5 (summon) and step 8 (discard) say."""
+    limit = 1 << K.KEY_BITS
+    assert catalog_io.MAX_COST < limit and 2 * catalog_io.MAX_STAT < limit
+    tab = np.zeros((4, K.XB), np.int64)
+    tab[:, K.C_CREATURE] = 1
+    tab[:, K.C_COST] = [catalog_io.MAX_COST, catalog_io.MAX_COST, catalog_io.MAX_COST - 1, -1]
+    tab[:, K.C_ATK] = [catalog_io.MAX_STAT, 0, catalog_io.MAX_STAT, 3]
+    tab[:, K.C_EDR] = [catalog_io.MAX_STAT, 0, catalog_io.MAX_STAT, 3]
+    rl = np.zeros(K.N_RULINGS, np.int64)
+    ct = K.kernel_table(tab, rl)
+    summon = ct[:, K.G_SUMMON]
+    # highest cost first, then the higher ATK + EDR (40 against 0 at the top of both ranges); '-': never
+    assert summon[0] > summon[1] > summon[2] > 0 and summon[3] == -1
+    discard = ct[:, K.G_DISCARD]
+    assert discard[3] > discard[0] > discard[2]  # '-' cost goes before creatures, dearer creatures first
+    many = np.zeros((2, K.XB), np.int64)
+    many[:, K.C_CREATURE] = 1
+    many[:, K.C_COST] = 5
+    same = K.kernel_table(many, rl)[:, K.G_SUMMON]
+    assert same[0] > same[1]  # equal cost and stats: the lower card index first
+
+
+def test_a_catalog_with_more_cards_than_the_keys_hold_is_refused(cat, monkeypatch):
+    cards = [cat.card(k) for k in ("magma-hound", "canopy-hunter", "ash-scout")]
+    assert len(S.card_table(cards).keys) == 3
+    monkeypatch.setattr(K, "KEY_BITS", 1)  # indices 0 and 1 only
+    with pytest.raises(RulesError, match="^3 distinct cards: the game handles fewer than 2$"):
+        S.card_table(cards)
+
+
 @pytest.mark.parametrize("assignment", [
     {"DG-die": "8"}, {"DG-reroll-assigned": "all-keep"}, {"DG-reroll-assigned": "all-return"},
     {"DG-shield-persist": "false"}, {"DG-condition-dice": "unassigned"}, {"DG-shield-stack": "stack"},

@@ -68,6 +68,10 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
     if len(colours) > K.MAX_COLOURS:
         raise RulesError(f"{len(colours)} colours: the game handles at most {K.MAX_COLOURS}")
     n, m = len(keys), len(colours)
+    # the kernel orders summons and discards by keys packing cost, ATK + EDR and the card index in KEY_BITS
+    # bits each: the catalog bounds costs and stats (MAX_COST, MAX_STAT; tested), the number of cards is here
+    if n >= 1 << K.KEY_BITS:
+        raise RulesError(f"{n} distinct cards: the game handles fewer than {1 << K.KEY_BITS}")
     tab = np.zeros((n, K.XB + m * K.N_CROSS), np.int64)
     ctab = tab[:, :K.N_CARD]
     cond = tab[:, K.KB:K.XB].reshape(n, K.MAX_CONDITIONS, K.N_COND)
