@@ -27,7 +27,8 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
   warm cache;
 * ``startup``: ``balance --help`` and ``balance table drakerys action``, whole process, warm;
 * ``efficiency-threads``: ``balance efficiency drakerys`` on 1 and 2 threads, idle and beside a
-  CPU-bound process (two rows); the saved CSVs must be bit-identical;
+  CPU-bound process (two rows); the JSON reports must be bit-identical; the engagements alone (in one
+  process) for comparison;
 * ``threads``: ``simulate_action_roll`` on 1 and 2 threads; histograms must be bit-identical;
 * ``memory``: peak RSS after 10^7 and 10^9 trials;
 * ``whatif``, ``sweep``: those verbs, warm;
@@ -89,7 +90,7 @@ CRIT_CODE = 1000
 REPEATS = 3
 STARTUP_REPEATS = 5
 #: Runs of the efficiency report on each thread count (interleaved 1, 2, 1, 2; the best of each counts).
-EFFICIENCY_REPEATS = 2
+EFFICIENCY_REPEATS = 3
 
 Row = tuple[str, str, str, bool | None]
 
@@ -633,21 +634,53 @@ def bench_startup() -> list[Row]:
     return [(label, measured, target, help_median <= 0.15 and table_median <= 0.35)]
 
 
-def _efficiency_csvs(threads: int) -> tuple[float, dict[str, bytes] | str]:
-    """Wall time of `balance efficiency drakerys --threads N --save TMP` and the CSVs it saved (or why it
-    failed)."""
+#: The engagements of `balance efficiency drakerys` alone, in one process whose kernels are loaded: what the
+#: threads share, without the serial start-up (imports, loading the kernels) and report around it. Prints
+#: [1-thread seconds, 2-thread seconds], each the best of two alternating runs.
+_FIELD_PROBE = """
+import json, time
+from reports import api
+api._efficiency("drakerys", ["crows"], (), None, None, None, None, 2, (), None)  # load the kernels
+best = {1: [], 2: []}
+for _ in range(2):
+    for threads in (1, 2):
+        start = time.perf_counter()
+        api._efficiency("drakerys", (), (), None, None, None, None, threads, (), None)
+        best[threads].append(time.perf_counter() - start)
+print(json.dumps([min(best[1]), min(best[2])]))
+"""
+
+
+def _field_alone() -> str:
+    """The engagements alone on 1 and 2 threads (information beside the whole-process ratio)."""
+    done = subprocess.run([sys.executable, "-c", _FIELD_PROBE], capture_output=True, text=True, cwd=REPO,
+                          env=_env())
+    if done.returncode != 0:
+        return _failure(done)
+    one, two = json.loads(done.stdout)
+    return (f"the engagements alone (in one process, kernels loaded): 1 thread {one:.1f} s, 2 threads "
+            f"{two:.1f} s, {one / two:.2f}×")
+
+
+def _efficiency_report(threads: int) -> tuple[float, bytes | str]:
+    """Wall time of `balance efficiency drakerys --threads N --format json --output TMP/efficiency.json` and
+    the report it wrote (or why it failed): every section (ranking, meta-game, every engagement's metrics
+    with standard errors and trials, win matrix) at full precision, so two runs compare byte for byte."""
     with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
-        wall, done = _balance(["efficiency", "drakerys", "--threads", str(threads), "--save", out])
+        path = Path(out) / "efficiency.json"
+        wall, done = _balance(["efficiency", "drakerys", "--threads", str(threads), "--format", "json",
+                               "--output", str(path)])
         if done.returncode != 0:
             return wall, _failure(done)
-        return wall, {p.name: p.read_bytes() for p in sorted(Path(out).glob("*.csv"))}
+        return wall, path.read_bytes()
 
 
 def bench_efficiency_threads() -> list[Row]:
     """`balance efficiency drakerys` on 1 and 2 threads, idle and beside one CPU-bound process."""
-    idle_label = ("`balance efficiency drakerys` (34 entries, all 1,122 engagements), warm, no load added "
-                  "(an idle machine wanted: see the load average): `--threads 2` vs `--threads 1`, best of "
-                  f"{EFFICIENCY_REPEATS} interleaved runs each; saved CSVs compared byte for byte")
+    idle_label = ("`balance efficiency drakerys` (34 entries, all 1,122 engagements; the whole report "
+                  "written as JSON to a temporary file), warm, whole process, no load added (an idle machine "
+                  "wanted: see the load average): `--threads 2` vs `--threads 1`, best of "
+                  f"{EFFICIENCY_REPEATS} interleaved runs each; the reports compared byte for byte")
     loaded_label = ("The same beside one CPU-bound process (`python -c 'while True: pass'`): `--threads 2` "
                     "vs `--threads 1`")
     idle_target, loaded_target = "≥ 1.7×, identical", "2 threads not slower, identical"
@@ -667,9 +700,10 @@ def bench_efficiency_threads() -> list[Row]:
     def play(state: str) -> None:  # 1, 2, 1, 2 threads: a passing load touches both alike; the best counts
         for _ in range(EFFICIENCY_REPEATS):
             for threads in (1, 2):
-                runs.setdefault((state, threads), []).append(_efficiency_csvs(threads))
+                runs.setdefault((state, threads), []).append(_efficiency_report(threads))
 
     play("idle")
+    alone = _field_alone()
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         play("loaded")
@@ -681,13 +715,15 @@ def bench_efficiency_threads() -> list[Row]:
     if failed is not None:
         return [(idle_label, failed, idle_target, None), (loaded_label, failed, loaded_target, None)]
     identical = bool(outputs[0]) and all(o == outputs[0] for o in outputs)
-    same = f"{len(outputs[0])} CSVs of all {len(outputs)} runs {'bit-identical' if identical else 'DIFFER'}"
+    same = f"the reports of all {len(outputs)} runs {'bit-identical' if identical else 'DIFFER'}"
     rows = []
     for state, label, target in (("idle", idle_label, idle_target), ("loaded", loaded_label, loaded_target)):
         one, two = (min(wall for wall, _ in runs[state, threads]) for threads in (1, 2))
         speedup = one / two
         met = identical and (speedup >= 1.7 if state == "idle" else two <= one)
         measured = f"1 thread {one:.1f} s; 2 threads {two:.1f} s; {speedup:.2f}×; {same}"
+        if state == "idle":
+            measured += f"; {alone}"
         rows.append((label, measured, target, met))
     return rows
 
