@@ -27,7 +27,7 @@ from rulesets import drakerys
 from rulesets.drakerys import magic
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("numba", "pandas", "scipy", "matplotlib")
+HEAVY = ("numba", "llvmlite", "pandas", "scipy", "matplotlib")
 #: What building the command tree loads none of either: numpy, and tomllib (the catalogs' reader).
 TREE_HEAVY = ("numpy", "tomllib")
 

@@ -98,7 +98,7 @@ def _dice(stream, chain, bank):
     return stream, chain, np.zeros(3, np.uint64), bank
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
     """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
@@ -184,7 +184,7 @@ def _attack_dice(side, state, s, charger):
     return full * _power(side, state, s, charger) + behind + state[s, State.HEROIC_NOW]
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _attack_roll(dice, side, state, s, charger, crits):
     """Side s's attack roll (also its Blocking roll): (successes, criticals if ``crits``)."""
     threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
@@ -211,7 +211,7 @@ def _injury_mode(side, s, ignores_parry, engaged):
     return TOP_EXPLODE
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _strike(dice, side, state, s, charger):
     """Injuries side s inflicts with one strike (the enemy may block it)."""
     e = 1 - s
@@ -228,7 +228,7 @@ def _strike(dice, side, state, s, charger):
 # --- step 4: injuries received ---------------------------------------------------------------------------
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _receive(dice, side, state, s, injuries):
     """Side s receives ``injuries`` from the other side: Safeguard (one d10 per injury, drawn whole from the
     current stream), then one warrior withdrawn per leader's Health of tokens. Counts them in the state;
@@ -314,7 +314,7 @@ def _winner(state, trigger, charged, dealt0, dealt1):
     return Winner.SIDE_1, adv1 - adv0
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _morale(dice, side, state, s, opposition, engaged):
     """Side s's Morale roll (Morale code); an Object takes none and stays steady."""
     if side[s, Side.OBJECT]:
