@@ -102,7 +102,7 @@ END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
 DRAW = 2
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _cond_met(st, p, colour, low, high, zone_only):
     for d in range(DICE):
         loc = st[p, DB + d * N_DIE + D_LOC]
@@ -116,7 +116,7 @@ def _cond_met(st, p, colour, low, high, zone_only):
     return False
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _eff(st, p, s, ct, zone_only):
     """Effective (ATK, EDR, Deadly, Assassin mask, Invade mask) of the creature at place s of player p."""
     c = st[p, CRB + s * N_PLACE + CR_CARD]
@@ -144,7 +144,7 @@ def _eff(st, p, s, ct, zone_only):
     return atk, edr, deadly, ass, inv
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _kills(atk, deadly, edr_left):
     """Whether a hit of this ATK destroys a creature with this much EDR left (Deadly: any damage, line 312;
     0 ATK deals none)."""
@@ -188,7 +188,7 @@ def _sweep(st, ct):
                     _leave(st, p, s)
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _barriers(st, p):
     return st[p, FB + F_BARRIERS] + st[p, FB + N_FORT + F_BARRIERS] + st[p, FB + 2 * N_FORT + F_BARRIERS]
 
@@ -509,7 +509,7 @@ def _discard(st, p, ct):
         st[p, PL_HAND] = last
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _draw(st, p, stream):
     """The top card of p's deck. The deck is shuffled lazily: the card drawn is a uniform pick from the cards
     left (swapped to the top), which is a uniform shuffle's top card, one random number per card drawn."""
