@@ -21,7 +21,7 @@ _TRIAL_JIT: dict = {**_JIT, "_nrt": False}
 #: LLVM's inlining threshold for every numba compile of the process (LLVM's default at numba's -O3: 250).
 #: The kernels' big per-trial helpers (a Drakerys strike, an Action-Table roll, ...) are inlined by LLVM
 #: with it, where numba's ``inline="always"`` (inlining numba's IR, then typing and lowering every copy)
-#: made their compile slow: on the Drakerys Fight kernels, 20% less compile time and 12-15% more speed
+#: made their compile slow: on the Drakerys Fight kernels, 15-20% less compile time and 11-15% more speed
 #: (measured 2026-11-26, 2 cores). It changes which calls are inlined, never a result.
 LLVM_INLINE_THRESHOLD: int = 10000
 
