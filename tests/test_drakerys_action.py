@@ -198,16 +198,19 @@ def test_action_threshold_rejects_non_integers(action, opposition, bad):
 # ---------------------------------------------------------------------------------------------------
 
 def test_action_table_matches_icepool_whole_table():
-    """Success PMFs of 1..20 dice at every threshold 2..10 (normal criticals, chained), to 1e-12."""
+    """Success PMFs of 1..20 dice at every threshold 2..10 (normal criticals, chained), to 1e-12.
+
+    Each die is icepool's successes-only die (a 10 is one success and another roll, ``Again``): the joint
+    (successes, criticals) encoding the other tests use gives the same here at 30 times the time (11 s)."""
     table = action_table(20)
     assert table.thresholds == tuple(range(2, 11))
     for t in range(2, 11):
-        one = icepool.d10.map(lambda f, t=t: CRIT if f == 10 else int(f >= t)).explode(
-            [CRIT], depth=ICE_DEPTH)
+        one = icepool.Die([0] * (t - 1) + [1] * (10 - t) + [1 + icepool.Again], again_depth=ICE_DEPTH)
         pool = icepool.Die([0])
         for n in range(1, 21):
             pool = pool + one  # n dice from n - 1 dice: reuses the work
-            assert_pmf_close(table.pmfs[n, t], ice_successes(pool))
+            ice = np.array([float(pool.probability(k)) for k in range(max(pool.outcomes()) + 1)])
+            assert_pmf_close(table.pmfs[n, t], ice)
             assert abs(table.pmfs[n, t].sum() - 1.0) < 1e-12
 
 
