@@ -22,11 +22,12 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/balance report --output $(OUT) --force
 
+# the tests spread over every core (pytest-xdist); the workers share the compiled kernels (tests/conftest.py)
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 test-slow: setup
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -m slow -n auto
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

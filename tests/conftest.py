@@ -4,8 +4,10 @@ numba's on-disk cache does not notice edits to helpers imported from other files
 inlines primitives from simcore/), so the tests never trust the cache next to the sources. They cache into
 ``.pytest_cache/numba/<hash>`` instead, where the hash covers every Python file of the project (and the
 numba version): any edit gives a new folder, so a stale kernel is never reused, while the default and the
-slow suites (two processes in CI) and repeated runs of an unchanged tree compile each kernel only once.
-Older folders are removed. BALANCE_NUMBA_CACHE=0 compiles afresh without any cache.
+slow suites (two runs in CI, each spread over the cores by pytest-xdist: `make test` runs ``-n auto``), their
+worker processes and repeated runs of an unchanged tree share what is compiled (numba writes each cache file
+whole, under a temporary name first). Older folders are removed. BALANCE_NUMBA_CACHE=0 compiles afresh
+without any cache.
 """
 
 import hashlib
