@@ -26,8 +26,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
 import rulesets
 from reports import efficiency as eff
 from reports import metagame
@@ -35,10 +33,13 @@ from reports import sweep as sweeps
 from reports import whatif as whatifs
 from reports.files import OutputSet, OutputSubset
 from reports.formats import Report
+from reports.lazy import lazy
 from reports.provenance import provenance
 from reports.tables import Rounding
 from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
 from simcore import config
+
+pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 DEFAULT_PRECISION = eff.DEFAULT_PRECISION
 Progress = Callable[[int, int], None]
@@ -85,15 +86,22 @@ class EfficiencyTables:
     win_matrix: pd.DataFrame
 
 
+def _report_imports() -> None:
+    """What an efficiency report needs once its engagements are played: pandas and the meta-game's
+    solvers (imported while the engagements run, when they run on other threads)."""
+    pd.load()
+    metagame.load_solvers()
+
+
 def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress):
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    # the meta-game's solvers are imported while the engagements run on the other threads
+    # pandas and the meta-game's solvers are imported while the engagements run on the other threads
     field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
-                           threads=threads, progress=progress, meanwhile=metagame.load_solvers)
+                           threads=threads, progress=progress, meanwhile=_report_imports)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return rs, catalog, field, meta
 

@@ -24,12 +24,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from reports import metagame
+from reports.lazy import lazy
 from rulesets.base import Contestant, Engagement, RulesError, Ruleset, Rulings
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
+
+pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 Progress = Callable[[int, int], None]
 #: Default target: the 95% half-width of each engagement's win probability.

@@ -66,7 +66,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+
+from reports.lazy import lazy
+
+pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 # scipy.optimize (HiGHS) and scipy.linalg are imported where they are used: together about 0.35 s of a
 # process that has pandas and numba already, which a command without a meta-game should not pay and an

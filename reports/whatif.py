@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from reports.efficiency import (
     Field,
@@ -31,9 +30,12 @@ from reports.efficiency import (
     summarize_sides,
     verdict,
 )
+from reports.lazy import lazy
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
+
+pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 Progress = Callable[[int, int], None]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TypeVar
 
 from simcore.config import MAX_THREADS
@@ -71,9 +71,11 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
     exception raised by a call (or a Ctrl-C) is raised here, the calls not yet started cancelled. While a
     backend is installed (:mod:`simcore.distributed`) it runs the calls instead, ``threads`` ignored.
 
-    ``meanwhile()``, when given, is called in this thread once the calls are running on the pool (never
-    when they run here): serial work the caller needs later, such as an import, done while this thread
-    would only wait. Its exception, like a call's, cancels the calls not yet started.
+    ``meanwhile()``, when given, is called in this thread once the first call has finished while the others
+    run on the pool (never when the calls run here): serial work the caller needs later, such as an import,
+    done while this thread would only wait. It waits for the first call so that it does not compete with
+    the setup the calls share (the first calls load the compiled kernels, under the GIL). Its exception,
+    like a call's, cancels the calls not yet started.
     """
     items = list(items)
     if _backend is not None and not getattr(_worker, "busy", False):
@@ -87,17 +89,13 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
         return out
     futures = [_pool(threads).submit(_in_worker, fn, x) for x in items]
     try:
-        if meanwhile is not None:
-            meanwhile()
-        finished = 0
-        pending = set(futures)
-        while pending:
-            ready, pending = wait(pending, return_when=FIRST_EXCEPTION)
-            for f in ready:
-                f.result()  # raises the call's exception
-            finished += len(ready)
+        # as_completed waits on every future with one waiter (a wait() per completion would cost O(n) each)
+        for finished, f in enumerate(as_completed(futures), start=1):
+            f.result()  # raises the call's exception
             if done is not None:
                 done(finished)
+            if finished == 1 and meanwhile is not None:
+                meanwhile()
     except BaseException:
         for f in futures:
             f.cancel()

@@ -389,9 +389,9 @@ def test_checking_the_output_folder_leaves_nothing_behind(capsys, tmp_path):
 
 
 def test_a_long_run_says_so_once_its_rate_is_known(capsys, monkeypatch):
-    """The rate is taken between the first two reports (compiling before the first is not counted); a run
-    whose time left exceeds a minute says so on stderr once, a short one says nothing; no bar off a
-    terminal."""
+    """The rate is taken RATE_WINDOW (2 s) after the first report, over the reports of the last second or
+    more (compiling before the first is not counted); a run whose time left exceeds a minute says so on
+    stderr once, a short one says nothing; no bar off a terminal."""
     import time
 
     from reports.cli.options import progress_reporter
@@ -400,16 +400,46 @@ def test_a_long_run_says_so_once_its_rate_is_known(capsys, monkeypatch):
     monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
     report = progress_reporter("simulating", may_stop_early=True)
     report(1_000, 10**9)
-    report(2_000, 10**9)  # 1,000 trials/s: about 11.6 days left
-    report(3_000, 10**9)
+    report(2_000, 10**9)
+    report(3_000, 10**9)  # 1,000 trials/s over the last second: about 11.6 days left
+    report(4_000, 10**9)
     err = capsys.readouterr().err
     assert err.count("balance: note:") == 1
-    assert "999,998,000 trials left at about 1,000 trials/s: 12 days at most" in err
-    clock = iter([0.0, 1.0])
+    assert "999,997,000 trials left at about 1,000 trials/s: 12 days at most" in err
+    clock = iter([0.0, 1.0, 2.0])
     short = progress_reporter("fighting")
     short(1_000, 50_000)
-    short(2_000, 50_000)  # 48 s left
+    short(2_000, 50_000)
+    short(3_000, 50_000)  # 47 s left
     assert capsys.readouterr().err == ""
+
+
+def test_the_rate_leaves_out_a_slow_start(capsys, monkeypatch):
+    """A second thread's first engagement waits a second for the kernels (one per second at first), then
+    10,000 a second: 9 s left, no note (between the first two reports alone it would say 28 hours)."""
+    import time
+
+    from reports.cli.options import progress_reporter
+
+    clock = iter([0.0, 1.0, 1.5, 2.0, 2.5])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    report = progress_reporter("engagements", "engagements")
+    for done in (1, 2, 5_002, 10_002, 15_002):
+        report(done, 100_000)
+    assert capsys.readouterr().err == ""
+
+
+def test_a_slow_steady_run_is_measured_between_its_first_two_reports(capsys, monkeypatch):
+    import time
+
+    from reports.cli.options import progress_reporter
+
+    clock = iter([0.0, 30.0])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    report = progress_reporter("engagements", "engagements")
+    report(1, 10)
+    report(2, 10)  # one engagement every 30 s: 8 left, 4 minutes
+    assert "8 engagements left at about one every 30 seconds: 4 minutes" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("args", [

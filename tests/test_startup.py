@@ -113,6 +113,29 @@ def test_scipy_optimize_is_imported_only_for_a_meta_game():
                          heavy=("scipy.optimize",)) == ["scipy.optimize"]
 
 
+#: Plays a small Drakerys field on one thread, then prints whether pandas was imported after importing
+#: reports.api, after the engagements, and after the report's imports.
+_FIELD_PROBE = """
+import json, sys
+from reports import api
+seen = ["pandas" in sys.modules]
+api._efficiency("drakerys", ["crows", "warriors"], (), None, 1, None, 300, 1, (), None)
+seen.append("pandas" in sys.modules)
+api._report_imports()
+seen.append("pandas" in sys.modules)
+print(json.dumps(seen))
+"""
+
+
+def test_the_engagements_of_a_field_need_no_pandas():
+    """reports.api and the engagements of an efficiency field import no pandas (~0.3 s), so the command
+    starts its engagements sooner and imports pandas while they run (api._report_imports)."""
+    done = subprocess.run([sys.executable, "-c", _FIELD_PROBE], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, False, True]
+
+
 def test_exporting_every_table_loads_no_numba(tmp_path):
     """`table drakerys all` goes through the Python API (pandas, scipy) and draws PNGs (matplotlib), but
     computes nothing by simulation."""
