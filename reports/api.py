@@ -86,22 +86,27 @@ class EfficiencyTables:
     win_matrix: pd.DataFrame
 
 
-def _report_imports() -> None:
+def _report_imports(plots: bool = False) -> None:
     """What an efficiency report needs once its engagements are played: pandas and the meta-game's
-    solvers (imported while the engagements run, when they run on other threads)."""
+    solvers, and matplotlib when a heatmap follows (imported while the engagements run, when they run on
+    other threads)."""
     pd.load()
     metagame.load_solvers()
+    if plots:
+        import reports.plots  # noqa: F401
 
 
-def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress):
+def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress,
+                plots=False):
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    # pandas and the meta-game's solvers are imported while the engagements run on the other threads
+    # pandas, the meta-game's solvers (and matplotlib) are imported while the engagements run on the other
+    # threads
     field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
-                           threads=threads, progress=progress, meanwhile=_report_imports)
+                           threads=threads, progress=progress, meanwhile=lambda: _report_imports(plots))
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return rs, catalog, field, meta
 
@@ -129,10 +134,12 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
 
 
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
-                      trials=None, threads=None, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
-    """The efficiency Report (for the command line) and its win matrix."""
+                      trials=None, threads=None, overrides=(), progress=None, plots=False
+                      ) -> tuple[Report, pd.DataFrame]:
+    """The efficiency Report (for the command line) and its win matrix; ``plots``: a heatmap will be drawn
+    (matplotlib is imported while the engagements run)."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
-                                           threads, overrides, progress)
+                                           threads, overrides, progress, plots)
     return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 

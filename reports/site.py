@@ -96,7 +96,7 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
         step = None if progress is None else (lambda done, _t, before=before: progress(before + done, total))
         report, grid = api.efficiency_report(rs.name, rulings=rulings[rs.name], seed=seed,
                                              precision=precision, trials=trials, threads=threads,
-                                             progress=step)
+                                             progress=step, plots=True)
         game_out = out.under(rs.name)
         write_efficiency(rs, report, grid, game_out)
         # staged into the set, written when it ends

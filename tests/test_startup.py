@@ -123,17 +123,21 @@ api._efficiency("drakerys", ["crows", "warriors"], (), None, 1, None, 300, 1, ()
 seen.append("pandas" in sys.modules)
 api._report_imports()
 seen.append("pandas" in sys.modules)
+seen.append("matplotlib" in sys.modules)
+api._report_imports(plots=True)
+seen.append("matplotlib" in sys.modules)
 print(json.dumps(seen))
 """
 
 
 def test_the_engagements_of_a_field_need_no_pandas():
     """reports.api and the engagements of an efficiency field import no pandas (~0.3 s), so the command
-    starts its engagements sooner and imports pandas while they run (api._report_imports)."""
+    starts its engagements sooner and imports pandas while they run (api._report_imports), and matplotlib
+    too when a heatmap follows."""
     done = subprocess.run([sys.executable, "-c", _FIELD_PROBE], cwd=ROOT, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [False, False, True]
+    assert json.loads(done.stdout) == [False, False, True, False, True]
 
 
 def test_exporting_every_table_loads_no_numba(tmp_path):

@@ -110,7 +110,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
             report, grid = api.efficiency_report(
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads,
-                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
+                plots=out is not None or plot is not None)
             if out is not None:
                 write_efficiency(ruleset, report, grid, out)
         if summary:
