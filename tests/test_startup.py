@@ -140,6 +140,39 @@ def test_the_engagements_of_a_field_need_no_pandas():
     assert json.loads(done.stdout) == [False, False, True, False, True]
 
 
+#: Runs the `balance` entry point on ARGS (argv[1:]); at exit (after it) prints how many objects the
+#: collector had been told to leave alone.
+_EXIT_PROBE = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen", gc.get_freeze_count()))
+from reports.cli import console_main
+sys.argv = ["balance", *sys.argv[1:]]
+console_main()
+"""
+
+
+@pytest.mark.parametrize("args, code", [(["--help"], 0), (["table", "nosuchgame", "x"], 2)],
+                         ids=["success", "failure"])
+def test_the_command_freezes_what_is_alive_before_exiting(args, code):
+    """`balance` (console_main) hands what is alive at the end to gc.freeze, whatever its exit code, so
+    the interpreter's last collections do not walk numba's objects (~0.4 s); main() in-process does not."""
+    done = subprocess.run([sys.executable, "-c", _EXIT_PROBE, *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == code, done.stderr
+    frozen = int(done.stdout.rsplit("frozen", 1)[1])
+    assert frozen > 1000
+    import gc
+
+    from reports.cli import main
+
+    before = gc.get_freeze_count()
+    try:
+        main(["--help"])
+    except SystemExit:
+        pass
+    assert gc.get_freeze_count() == before
+
+
 def test_exporting_every_table_loads_no_numba(tmp_path):
     """`table drakerys all` goes through the Python API (pandas, scipy) and draws PNGs (matplotlib), but
     computes nothing by simulation."""
