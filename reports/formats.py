@@ -434,9 +434,10 @@ def _extension_column(column: pd.Series) -> list:
 
 def _frame_records(frame: pd.DataFrame) -> list[dict]:
     """``[{k: _jsonable(v) ...} for rec in frame.to_dict("records")]``, a column at a time."""
+    names = list(frame.columns)  # a plain list: iterating pandas' Index of str per row costs ~10 µs a row
     columns = [_json_column(frame[c].to_numpy()) if isinstance(frame[c].dtype, np.dtype)
-               else _extension_column(frame[c]) for c in frame.columns]
-    return [dict(zip(frame.columns, row, strict=True)) for row in zip(*columns, strict=True)]
+               else _extension_column(frame[c]) for c in names]
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
 
 
 #: One encoder for every record line (json.dumps with a keyword builds a new encoder per call).
