@@ -113,6 +113,24 @@ def test_scipy_optimize_is_imported_only_for_a_meta_game():
                          heavy=("scipy.optimize",)) == ["scipy.optimize"]
 
 
+def test_a_lazy_module_is_imported_on_first_use_and_then_served_by_the_real_one():
+    import colorsys
+
+    from reports.lazy import lazy
+
+    sys.modules.pop("colorsys")  # a small standard module nothing here needs: unloaded for the test
+    try:
+        proxy = lazy("colorsys")
+        assert "not loaded yet" in repr(proxy) and "colorsys" not in sys.modules
+        assert proxy.rgb_to_hsv(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)
+        assert "colorsys" in sys.modules and "(loaded)" in repr(proxy)
+        assert proxy.load() is sys.modules["colorsys"]
+        with pytest.raises(AttributeError):
+            proxy.no_such_function  # noqa: B018
+    finally:
+        sys.modules["colorsys"] = colorsys
+
+
 #: Plays a small Drakerys field on one thread, then prints whether pandas was imported after importing
 #: reports.api, after the engagements, and after the report's imports.
 _FIELD_PROBE = """
