@@ -388,55 +388,46 @@ def test_checking_the_output_folder_leaves_nothing_behind(capsys, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["roll.csv"]
 
 
-def test_a_long_run_says_so_once_its_rate_is_known(capsys, monkeypatch):
-    """The rate is taken RATE_WINDOW (2 s) after the first report, over the reports of the last second or
-    more (compiling before the first is not counted); a run whose time left exceeds a minute says so on
-    stderr once, a short one says nothing; no bar off a terminal."""
+def _reports(monkeypatch, clock, label="simulating", unit="trials", **kw):
+    """A progress reporter whose clock reads the times given, one per call."""
     import time
 
     from reports.cli.options import progress_reporter
 
-    clock = iter([0.0, 1.0, 2.0, 3.0])
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
-    report = progress_reporter("simulating", may_stop_early=True)
-    report(1_000, 10**9)
-    report(2_000, 10**9)
-    report(3_000, 10**9)  # 1,000 trials/s over the last second: about 11.6 days left
-    report(4_000, 10**9)
+    times = iter(clock)
+    monkeypatch.setattr(time, "perf_counter", lambda: next(times))
+    return progress_reporter(label, unit, **kw)
+
+
+def test_a_long_run_says_so_once_its_pace_is_known(capsys, monkeypatch):
+    """The pace is the median between successive reports, known once there are 8 of them and 2 s have
+    passed since the first (compiling before the first is not counted); a run whose time left exceeds a
+    minute says so on stderr once, a short one says nothing; no bar off a terminal."""
+    report = _reports(monkeypatch, [k * 0.5 for k in range(12)], may_stop_early=True)
+    for k in range(12):
+        report(1_000 * (k + 1), 10**9)  # 2,000 trials/s: the 9th report has 8 paces, 4 s after the first
     err = capsys.readouterr().err
     assert err.count("balance: note:") == 1
-    assert "999,997,000 trials left at about 1,000 trials/s: 12 days at most" in err
-    clock = iter([0.0, 1.0, 2.0])
-    short = progress_reporter("fighting")
-    short(1_000, 50_000)
-    short(2_000, 50_000)
-    short(3_000, 50_000)  # 47 s left
+    assert "999,991,000 trials left at about 2,000 trials/s: 6 days at most" in err
+    short = _reports(monkeypatch, [k * 0.5 for k in range(12)], "fighting")
+    for k in range(12):
+        short(1_000 * (k + 1), 100_000)  # 2,000 trials/s, 45.5 s left at the 9th report
     assert capsys.readouterr().err == ""
 
 
-def test_the_rate_leaves_out_a_slow_start(capsys, monkeypatch):
-    """A second thread's first engagement waits a second for the kernels (one per second at first), then
-    10,000 a second: 9 s left, no note (between the first two reports alone it would say 28 hours)."""
-    import time
-
-    from reports.cli.options import progress_reporter
-
-    clock = iter([0.0, 1.0, 1.5, 2.0, 2.5])
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
-    report = progress_reporter("engagements", "engagements")
-    for done in (1, 2, 5_002, 10_002, 15_002):
-        report(done, 100_000)
+def test_the_pace_leaves_out_a_slow_start_and_a_compile_in_the_middle(capsys, monkeypatch):
+    """A second thread's first engagement waits a second for the kernels, and a kernel that only later
+    matchups need compiles for 10 s in the middle: one slow interval each among fast ones, so the pace is
+    about 100 a second, 1,000 engagements take about 10 s, and no note (the mean pace would say minutes)."""
+    clock = [0.0, 1.0, 1.01, 1.02, 1.03, 11.03, 11.04, 11.05, 11.06, 11.07, 11.08]
+    report = _reports(monkeypatch, clock, "engagements", "engagements")
+    for k in range(len(clock)):
+        report(k + 1, 1_000)
     assert capsys.readouterr().err == ""
 
 
-def test_a_slow_steady_run_is_measured_between_its_first_two_reports(capsys, monkeypatch):
-    import time
-
-    from reports.cli.options import progress_reporter
-
-    clock = iter([0.0, 30.0])
-    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
-    report = progress_reporter("engagements", "engagements")
+def test_a_slow_steady_run_is_judged_on_what_it_has_after_30_seconds(capsys, monkeypatch):
+    report = _reports(monkeypatch, [0.0, 30.0], "engagements", "engagements")
     report(1, 10)
     report(2, 10)  # one engagement every 30 s: 8 left, 4 minutes
     assert "8 engagements left at about one every 30 seconds: 4 minutes" in capsys.readouterr().err

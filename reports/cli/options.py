@@ -215,10 +215,13 @@ def interrupted_status() -> str:
 
 #: A run expected to take longer than this (seconds) says so on stderr, with its estimate.
 LONG_RUN_SECONDS = 60
-#: The rate behind that estimate is taken once this long (seconds) has passed since the first report, over
-#: the reports of at least the last half of it: the first calls' one-time work (loading or compiling the
-#: kernels; on several threads each worker's first call) is not counted as the pace of the run.
+#: The pace behind that estimate is the median of the pace between successive reports, taken once there are
+#: MIN_PACES of them and RATE_WINDOW seconds have passed since the first report (or SLOW_WINDOW seconds,
+#: for a run that reports rarely): one-time work between two reports (compiling a kernel that only later
+#: matchups need, each thread's first call) is one slow interval among many, not the pace of the run.
 RATE_WINDOW = 2.0
+MIN_PACES = 8
+SLOW_WINDOW = 30.0
 
 
 def _duration(seconds: float) -> str:
@@ -230,39 +233,39 @@ def _duration(seconds: float) -> str:
 
 def progress_reporter(label: str, unit: str = "trials", *, may_stop_early: bool = False):
     """A progress callback ``(done, total)``: a bar with rate and time left on stderr when it is a terminal
-    (tqdm), nothing otherwise; always remembered for Ctrl-C. Once the rate is known (RATE_WINDOW after the
-    first call, measured over the latest part of that window, so compiling and each thread's first call are
-    not counted) a run expected to last more than LONG_RUN_SECONDS says so, bar or not; ``may_stop_early``:
-    the total is a cap that --precision may never reach."""
+    (tqdm), nothing otherwise; always remembered for Ctrl-C. Once the pace is known (the median pace between
+    reports, see MIN_PACES: compiling and each thread's first call are not counted) a run expected to last
+    more than LONG_RUN_SECONDS says so, bar or not; ``may_stop_early``: the total is a cap that --precision
+    may never reach."""
     tty = sys.stderr.isatty()
     _completed["text"] = f"{label}: none of the {unit} had completed"
-    from collections import deque
-
-    state: dict = {"bar": None, "seen": deque(), "said": False}
+    state: dict = {"bar": None, "first": None, "last": None, "paces": [], "said": False}
 
     def report(done: int, total: int) -> None:
         import time
 
         _completed["text"] = f"{label}: {done:,} of {total:,} {unit} had completed"
         now = time.perf_counter()
-        seen = state["seen"]
         if not state["said"]:
-            if seen and now - seen[0][0] >= RATE_WINDOW:
-                # the reference: the latest report at least half a window old (the earlier ones let go)
-                while len(seen) > 1 and seen[1][0] <= now - RATE_WINDOW / 2:
-                    seen.popleft()
-                then, before = seen[0]
-                state["said"] = True
-                if done > before and now > then:
-                    rate = (done - before) / (now - then)
-                    left = (total - done) / rate
-                    if left > LONG_RUN_SECONDS:
-                        cap = " at most (it stops earlier once --precision is met)" if may_stop_early else ""
-                        pace = f"{rate:,.0f} {unit}/s" if rate >= 1 else f"one every {_duration(1 / rate)}"
-                        click.echo(f"balance: note: {label}: {total - done:,} {unit} left at about {pace}: "
-                                   f"{_duration(left)}{cap}; Ctrl-C stops the run", err=True)
+            if state["first"] is None:
+                state["first"] = now
             else:
-                seen.append((now, done))
+                then, before = state["last"]
+                if done > before:
+                    state["paces"].append((done - before) / (now - then) if now > then else math.inf)
+            state["last"] = (now, done)
+            paces, waited = state["paces"], now - state["first"]
+            if paces and ((len(paces) >= MIN_PACES and waited >= RATE_WINDOW) or waited >= SLOW_WINDOW):
+                state["said"] = True
+                paces.sort()
+                rate = (paces[(len(paces) - 1) // 2] + paces[len(paces) // 2]) / 2  # the median
+                left = (total - done) / rate
+                if left > LONG_RUN_SECONDS:
+                    cap = " at most (it stops earlier once --precision is met)" if may_stop_early else ""
+                    pace = f"{rate:,.0f} {unit}/s" if rate >= 1 else f"one every {_duration(1 / rate)}"
+                    click.echo(f"balance: note: {label}: {total - done:,} {unit} left at about {pace}: "
+                               f"{_duration(left)}{cap}; Ctrl-C stops the run", err=True)
+                state["paces"] = []
         if tty:
             from tqdm import tqdm
 
