@@ -108,4 +108,3 @@ def console_main() -> None:
         main()
     finally:
         gc.freeze()
-
