@@ -42,10 +42,14 @@ def _set_llvm_inlining() -> None:
 
 def __getattr__(name: str) -> dict:
     """``JIT`` and ``TRIAL_JIT``: every module that defines kernels reads one of them at import, so LLVM's
-    inlining threshold is set before any kernel compiles, and code that compiles nothing (the command tree)
-    does not load LLVM to set it."""
+    inlining threshold is set and numba's cache is locked (simcore.cachelock) before any kernel compiles,
+    and code that compiles nothing (the command tree) does not load LLVM or numba to do it."""
     if name in ("JIT", "TRIAL_JIT"):
         _set_llvm_inlining()
+        if CACHE:
+            from simcore import cachelock
+
+            cachelock.install()  # several processes may share the cache (simcore.cachelock)
         return _JIT if name == "JIT" else _TRIAL_JIT
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
