@@ -84,12 +84,29 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     ``progress(done, total)`` counts engagements over every game; ``started(ruleset)`` is called as each
     game begins.
     """
+    from reports import prewarm
+
+    # a second process compiles the later games' kernels while this one works (reports.prewarm)
+    helper = (prewarm.Helper([(rs.name, [f"{k}={v}" for k, v in rulings[rs.name].in_force()])
+                              for rs in games[1:]])
+              if prewarm.wanted(len(games), threads) else None)
+    try:
+        return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
+                      helper)
+    finally:
+        if helper is not None:
+            helper.close()
+
+
+def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper):
     from reports import api
 
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
     total = sum(sizes)
     pages = []
     for k, rs in enumerate(games):
+        if helper is not None:
+            helper.wait_for(rs.name)
         if started is not None:
             started(rs)
         before = sum(sizes[:k])

@@ -1,0 +1,247 @@
+"""A helper process that compiles the kernels of the later games of `balance report` while this process
+works on the first ones.
+
+numba compiles on one core. On a first run (an empty numba cache) `balance report` used to compile each
+game's kernels when it reached the game, one after another, with the second core idle for all that time.
+The helper is a second Python process (``python -m reports.prewarm``) given the later games in report
+order. For each game it first looks at numba's cache (:func:`cold`): a game whose kernels are cached for
+its current source is skipped, so a warm run costs it an interpreter and a few imports. A cold game is
+warmed by playing the game's own efficiency field with a few trials per engagement, which compiles every
+kernel the report's field uses, with the same types, into the shared on-disk cache
+(:mod:`simcore.cachelock` keeps the cache consistent between the two processes). The report's process
+waits for a game the helper is warming before it starts that game (:meth:`Helper.wait_for`), then loads
+its kernels from the cache instead of compiling them again.
+
+The helper changes no number: it writes nothing but numba's cache, and a kernel loaded from the cache is
+the same machine code as one compiled here. It is not started for one game, with numba's cache off
+(``BALANCE_NUMBA_CACHE=0``, ``NUMBA_DISABLE_JIT=1``), on one thread (``--threads 1`` asks for one core), on a
+Dask cluster (the workers compile), or with ``BALANCE_COMPILE_HELPER=0``. It exits when its work is done,
+and at once when the report's process ends or is killed (its standard input closes). When it fails, the
+report compiles that game itself.
+
+Protocol (the helper's standard output, a line each): ``cold GAME`` or ``warm GAME`` for every game once
+looked at, then ``done GAME`` or ``failed GAME: reason`` for each cold game, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+#: Trials per engagement of the helper's warm-up field: the kernels' types do not depend on it.
+WARM_TRIALS = 64
+
+#: The environment variable that turns the helper off ("0").
+SWITCH = "BALANCE_COMPILE_HELPER"
+
+
+# --- in the helper ---------------------------------------------------------------------------------------
+
+
+def _dispatchers(game: str) -> list:
+    """Every numba dispatcher defined in the modules of ``rulesets.<game>`` that caches to disk."""
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    package = importlib.import_module(f"rulesets.{game}")
+    found = []
+    for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+                    and hasattr(value._cache, "_cache_file")):
+                found.append(value)
+    return found
+
+
+def _sources(game: str) -> dict[str, list[int]]:
+    """(modification time in ns, size) of every source file of ``rulesets.<game>``."""
+    import importlib
+
+    folder = Path(importlib.import_module(f"rulesets.{game}").__file__).parent
+    return {p.name: [p.stat().st_mtime_ns, p.stat().st_size] for p in sorted(folder.glob("*.py"))}
+
+
+def _marker(game: str, dispatchers: list) -> Path:
+    """The file that says the helper warmed ``game`` (in the numba cache folder of the game's kernels)."""
+    return Path(dispatchers[0]._cache._cache_path) / f"balance-warmed-{game}.json"
+
+
+def _stamp(game: str) -> str:
+    import numba
+
+    return json.dumps({"numba": numba.__version__, "sources": _sources(game)}, sort_keys=True)
+
+
+def cold(game: str) -> bool:
+    """Whether the game's kernels must be compiled.
+
+    Warm: the game defines no kernel; or the helper warmed it for the game's current source files (its
+    mark, :func:`mark`: a game whose report uses no kernel of its own is then not played again); or numba's
+    cache holds the game's kernels for their current source. Cold: nothing of the game is cached, or a
+    source file of the game has cached kernels that are all out of date (edited since, or another numba).
+    A file with one current kernel counts as warm: its out-of-date ones are kernels the runs since the edit
+    did not need. Reads numba's cache index (a private numba API: anything unexpected counts as cold, so the
+    helper warms the game)."""
+    try:
+        dispatchers = _dispatchers(game)
+        if not dispatchers:
+            return False
+        marker = _marker(game, dispatchers)
+        if marker.is_file() and marker.read_text() == _stamp(game):
+            return False
+        current: dict[str, bool] = {}
+        for disp in dispatchers:
+            index = disp._cache._cache_file
+            if not os.path.exists(index._index_path):
+                continue  # never compiled: not a kernel the runs so far have used
+            source = disp.py_func.__code__.co_filename
+            current[source] = current.get(source, False) or bool(index._load_index())
+    except Exception:  # noqa: BLE001 - an unexpected numba: warm the game
+        return True
+    return not current or not all(current.values())
+
+
+def mark(game: str) -> None:
+    """Note that ``game`` was warmed for its current source files (written whole, under a temporary name
+    first)."""
+    dispatchers = _dispatchers(game)
+    if dispatchers:
+        marker = _marker(game, dispatchers)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        partial = marker.with_name(f"{marker.name}.{os.getpid()}.tmp")
+        partial.write_text(_stamp(game))
+        os.replace(partial, marker)
+
+
+def warm(game: str, rulings: Sequence[str]) -> None:
+    """Compile (or load) every kernel of the game's efficiency field: the field played with
+    :data:`WARM_TRIALS` trials per engagement on one thread."""
+    from reports import api
+
+    api._efficiency(game, (), (), list(rulings), None, None, WARM_TRIALS, 1, (), None)
+
+
+def _quit_with_parent() -> None:
+    """Exit at once when standard input closes: the report's process has ended (or was killed)."""
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m reports.prewarm JSON``: JSON is ``[[game, [ruling, ...]], ...]`` in report order."""
+    threading.Thread(target=_quit_with_parent, daemon=True).start()
+    if hasattr(os, "nice"):
+        os.nice(5)  # the report's own threads first when both want a core
+    games = json.loads(argv[0])
+
+    def say(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    todo = []
+    for game, _ in games:
+        is_cold = cold(game)
+        say(f"{'cold' if is_cold else 'warm'} {game}")
+        if is_cold:
+            todo.append(game)
+    for game, rulings in games:
+        if game in todo:
+            try:
+                warm(game, rulings)
+                mark(game)
+            except Exception as exc:  # noqa: BLE001 - the report compiles the game itself
+                say(f"failed {game}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+            else:
+                say(f"done {game}")
+    return 0
+
+
+# --- in the report's process -----------------------------------------------------------------------------
+
+
+def wanted(games: int, threads: int | None) -> bool:
+    """Whether a helper can help: several games, numba's cache on, more than one thread, no cluster."""
+    from simcore import config, parallel
+
+    try:
+        several = parallel.check_threads(threads) > 1
+    except ValueError:
+        return False  # the run itself says what is wrong
+    return (several and games > 1 and os.environ.get(SWITCH, "1") != "0" and config.CACHE
+            and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0") and parallel._backend is None)
+
+
+class Helper:
+    """The helper process for ``games`` (``[(name, [ruling, ...]), ...]`` in report order) and what it has
+    said. A context manager: leaving it ends the helper."""
+
+    def __init__(self, games: Sequence[tuple[str, Sequence[str]]], command: Sequence[str] | None = None):
+        """``command``: the helper's command line instead of ``python -m reports.prewarm`` (for tests)."""
+        self.games = [name for name, _ in games]
+        self.said: dict[str, str] = {}  # game -> its last word: cold, warm, done or failed
+        self.failures: dict[str, str] = {}
+        self._ended = False
+        self._changed = threading.Condition()
+        root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
+        if command is None:
+            command = [sys.executable, "-m", "reports.prewarm", json.dumps([[n, list(r)] for n, r in games])]
+        self._proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, env=env, text=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self._proc.stdout:
+            word, _, rest = line.strip().partition(" ")
+            game, _, reason = rest.partition(": ")
+            with self._changed:
+                self.said[game] = word
+                if word == "failed":
+                    self.failures[game] = reason
+                self._changed.notify_all()
+        with self._changed:
+            self._ended = True
+            self._changed.notify_all()
+
+    def wait_for(self, game: str) -> None:
+        """Return when ``game`` may be run here: the helper found it warm, warmed it, failed, or ended."""
+        if game not in self.games:
+            return
+        with self._changed:
+            self._changed.wait_for(lambda: self._ended or self.said.get(game) in ("warm", "done", "failed"))
+
+    def close(self) -> None:
+        """End the helper (closing its standard input) and reap it."""
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except OSError:
+                pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._reader.join(timeout=10)
+
+    def __enter__(self) -> Helper:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+if __name__ == "__main__":
+    code = main(sys.argv[1:])
+    sys.stdout.flush()
+    os._exit(code)  # no teardown walk over numba's objects

@@ -1,0 +1,235 @@
+"""reports.prewarm: the helper process that compiles the later games' kernels during `balance report`."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from reports import prewarm
+from simcore import config, parallel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- when it is started -----------------------------------------------------------------------------------
+
+
+def test_a_helper_is_wanted_for_several_games_on_several_threads(monkeypatch):
+    monkeypatch.delenv(prewarm.SWITCH, raising=False)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setattr(config, "CACHE", True)
+    assert prewarm.wanted(5, 2)
+    assert not prewarm.wanted(1, 2)  # nothing to overlap
+    assert not prewarm.wanted(5, 1)  # one core asked for
+    assert not prewarm.wanted(5, 0)  # a bad count: the run says what is wrong
+    monkeypatch.setattr(parallel, "_backend", lambda *a: [])
+    assert not prewarm.wanted(5, 2)  # a Dask cluster's workers compile
+    monkeypatch.setattr(parallel, "_backend", None)
+    monkeypatch.setattr(config, "CACHE", False)
+    assert not prewarm.wanted(5, 2)  # nothing shared between the processes
+    monkeypatch.setattr(config, "CACHE", True)
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert not prewarm.wanted(5, 2)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT")
+    monkeypatch.setenv(prewarm.SWITCH, "0")
+    assert not prewarm.wanted(5, 2)
+
+
+# --- what it judges cold ----------------------------------------------------------------------------------
+
+
+def _dispatcher(folder: Path, name: str, source: str, state: str):
+    """A stand-in for a numba dispatcher whose cache index is missing, current or out of date."""
+    index = folder / f"{name}.nbi"
+    if state != "missing":
+        index.write_text(state)
+    cache_file = SimpleNamespace(_index_path=str(index),
+                                 _load_index=lambda: {"sig": 1} if state == "current" else {})
+    return SimpleNamespace(_cache=SimpleNamespace(_cache_file=cache_file, _cache_path=str(folder)),
+                           py_func=SimpleNamespace(__code__=SimpleNamespace(co_filename=source)))
+
+
+@pytest.mark.parametrize("states, cold", [
+    ({}, False),  # a game without kernels
+    ({"a": ("k.py", "missing")}, True),  # nothing compiled yet
+    ({"a": ("k.py", "current"), "b": ("k.py", "missing")}, False),
+    ({"a": ("k.py", "stale")}, True),  # the source edited since
+    ({"a": ("k.py", "stale"), "b": ("k.py", "current")}, False),  # a kernel the runs since did not need
+    ({"a": ("k.py", "current"), "b": ("m.py", "stale")}, True),  # m.py edited since
+])
+def test_a_game_is_cold_when_nothing_of_it_is_cached_or_a_file_of_it_is_all_out_of_date(
+        tmp_path, monkeypatch, states, cold):
+    found = [_dispatcher(tmp_path, name, source, state) for name, (source, state) in states.items()]
+    monkeypatch.setattr(prewarm, "_dispatchers", lambda game: found)
+    monkeypatch.setattr(prewarm, "_stamp", lambda game: "stamp")
+    assert prewarm.cold("game") is cold
+
+
+def test_a_game_the_helper_warmed_for_its_source_is_warm_and_any_surprise_counts_as_cold(tmp_path,
+                                                                                        monkeypatch):
+    # a game whose report compiles none of its kernels
+    found = [_dispatcher(tmp_path, "a", "k.py", "missing")]
+    monkeypatch.setattr(prewarm, "_dispatchers", lambda game: found)
+    stamp = {"now": "source 1"}
+    monkeypatch.setattr(prewarm, "_stamp", lambda game: stamp["now"])
+    assert prewarm.cold("game")
+    prewarm.mark("game")
+    assert (tmp_path / "balance-warmed-game.json").read_text() == "source 1"
+    assert not prewarm.cold("game")
+    stamp["now"] = "source 2"  # edited since
+    assert prewarm.cold("game")
+
+    def broken(game):
+        raise AttributeError("numba changed")
+
+    monkeypatch.setattr(prewarm, "_dispatchers", broken)
+    assert prewarm.cold("game")
+
+
+def test_the_mark_holds_numba_s_version_and_every_source_file_of_the_game():
+    stamp = json.loads(prewarm._stamp("warbound"))
+    assert stamp["numba"] == __import__("numba").__version__
+    assert {"kernels.py", "contest.py", "__init__.py"} <= set(stamp["sources"])
+    assert all(len(v) == 2 for v in stamp["sources"].values())
+
+
+# --- talking to it ----------------------------------------------------------------------------------------
+
+#: A helper that says game a is cold and b warm, then finishes a when told to (a line on its stdin).
+_FAKE = textwrap.dedent("""
+    import sys
+    print("cold a", flush=True)
+    print("warm b", flush=True)
+    sys.stdin.readline()
+    print("done a", flush=True)
+    sys.stdin.readline()
+""")
+
+
+def test_the_report_waits_for_a_game_the_helper_is_warming_and_no_other():
+    helper = prewarm.Helper([("a", []), ("b", [])], command=[sys.executable, "-c", _FAKE])
+    try:
+        helper.wait_for("b")  # warm: at once
+        helper.wait_for("not the helper's")
+        waiter = threading.Thread(target=helper.wait_for, args=("a",))
+        waiter.start()
+        waiter.join(0.5)
+        assert waiter.is_alive()  # a is being warmed
+        helper._proc.stdin.write("go\n")
+        helper._proc.stdin.flush()
+        waiter.join(30)
+        assert not waiter.is_alive()
+        assert helper.said == {"a": "done", "b": "warm"}
+    finally:
+        helper.close()
+    assert helper._proc.returncode == 0  # closing its stdin let it end
+
+
+def test_a_helper_that_dies_does_not_hold_the_report_up():
+    helper = prewarm.Helper([("a", [])], command=[sys.executable, "-c", "print('cold a', flush=True)"])
+    try:
+        helper.wait_for("a")  # it ended without a word on a
+        assert helper.said == {"a": "cold"}
+    finally:
+        helper.close()
+
+
+def test_the_helper_ends_when_the_report_s_process_ends(tmp_path):
+    """Its standard input closes: it exits at once, in the middle of its work."""
+    script = textwrap.dedent("""
+        import threading, time
+        from reports import prewarm
+        threading.Thread(target=prewarm._quit_with_parent, daemon=True).start()
+        print("working", flush=True)
+        time.sleep(60)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "working\n"
+    start = time.monotonic()
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    assert time.monotonic() - start < 30
+
+
+# --- what it compiles -------------------------------------------------------------------------------------
+
+#: After the helper: the game's efficiency field, as the report plays it, in a fresh process; prints how many
+#: kernels numba compiled there (cache misses).
+_FIELD = textwrap.dedent("""
+    import gc, sys
+    from numba.core.dispatcher import Dispatcher
+    from reports import api
+    api._efficiency(sys.argv[1], (), (), None, None, None, None, 2, (), None)
+    print(sum(sum(d.stats.cache_misses.values()) for d in gc.get_objects() if isinstance(d, Dispatcher)))
+""")
+
+
+def _helper_run(games, env):
+    """What the helper says; its standard input stays open (closed, it would end at once)."""
+    proc = subprocess.Popen([sys.executable, "-m", "reports.prewarm", json.dumps([[g, []] for g in games])],
+                            cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    said = proc.stdout.read()  # until it exits
+    proc.stdin.close()
+    assert proc.wait(timeout=900) == 0
+    return said.splitlines()
+
+
+def _compiled_by_the_field(game, env):
+    out = subprocess.run([sys.executable, "-c", _FIELD, game], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def _fresh_cache(tmp_path):
+    return {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "BALANCE_NUMBA_CACHE": "1"}
+
+
+def test_after_the_helper_the_game_s_field_compiles_nothing(tmp_path):
+    env = _fresh_cache(tmp_path)
+    assert _helper_run(["warbound"], env) == ["cold warbound", "done warbound"]
+    assert _helper_run(["warbound"], env) == ["warm warbound"]  # the next run costs nothing
+    assert _compiled_by_the_field("warbound", env) == 0
+
+
+def test_without_the_helper_the_field_compiles_its_kernels(tmp_path):
+    """The measure above can fail: a cold cache makes the field compile."""
+    assert _compiled_by_the_field("warbound", _fresh_cache(tmp_path)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["drakerys", "dragonbond", "uberdrakes", "dragoborne"])
+def test_after_the_helper_every_game_s_field_compiles_nothing(tmp_path, game):
+    env = _fresh_cache(tmp_path)
+    assert _helper_run([game], env) == [f"cold {game}", f"done {game}"]
+    assert _helper_run([game], env) == [f"warm {game}"]
+    assert _compiled_by_the_field(game, env) == 0
+
+
+_REPORT = ("import sys; from reports.cli import console_main; sys.argv = ['balance', *sys.argv[1:]]; "
+           "console_main()")
+
+
+@pytest.mark.slow
+def test_a_report_with_the_helper_is_the_same_bytes_as_without(tmp_path):
+    """Two games from an empty numba cache, with the helper and then without it (its cache warm by then)."""
+    outputs = []
+    for switch in ("1", "0"):
+        env = {**_fresh_cache(tmp_path), prewarm.SWITCH: switch}
+        folder = tmp_path / f"site{switch}"
+        done = subprocess.run([sys.executable, "-c", _REPORT, "report", "warbound", "dragonbond", "--output",
+                               str(folder), "--threads", "2"], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=900)
+        assert done.returncode == 0, done.stderr
+        outputs.append({p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*"))
+                        if p.is_file()})
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) > 10
