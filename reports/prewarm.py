@@ -3,24 +3,30 @@ works on the first ones.
 
 numba compiles on one core. On a first run (an empty numba cache) `balance report` used to compile each
 game's kernels when it reached the game, one after another, with the second core idle for all that time.
-The helper is a second Python process (``python -m reports.prewarm``) given the later games in report
-order. For each game it first looks at numba's cache (:func:`cold`): a game whose kernels are cached for
-its current source is skipped, so a warm run costs it an interpreter and a few imports. A cold game is
-warmed by playing the game's own efficiency field with a few trials per engagement, which compiles every
-kernel the report's field uses, with the same types, into the shared on-disk cache
-(:mod:`simcore.cachelock` keeps the cache consistent between the two processes). The report's process
-waits for a game the helper is warming before it starts that game (:meth:`Helper.wait_for`), then loads
-its kernels from the cache instead of compiling them again.
+The helper is a second Python process (``python -m reports.prewarm``) given the later games. For each game
+it first looks at numba's cache (:func:`cold`): a game whose kernels are cached for its current source is
+left alone, so a warm run costs it an interpreter and a few imports. A cold game is warmed by playing the
+game's own efficiency field with a few trials per engagement, which compiles every kernel the report's field
+uses, with the same types, into the shared on-disk cache (:mod:`simcore.cachelock` keeps the cache
+consistent between the two processes).
 
-The helper changes no number: it writes nothing but numba's cache, and a kernel loaded from the cache is
-the same machine code as one compiled here. It is not started for one game, with numba's cache off
-(``BALANCE_NUMBA_CACHE=0``, ``NUMBA_DISABLE_JIT=1``), on one thread (``--threads 1`` asks for one core), on a
-Dask cluster (the workers compile), or with ``BALANCE_COMPILE_HELPER=0``. It exits when its work is done,
-and at once when the report's process ends or is killed (its standard input closes). When it fails, the
-report compiles that game itself.
+The two processes meet in the middle: the report goes through its games in order, the helper through the
+cold ones from the last. When the report reaches a game, it runs it at once if the helper found it warm or
+has warmed it (loading its kernels from the cache), waits if the helper is warming it, and otherwise claims
+it (it compiles the game itself, and the helper skips it). So neither compiles what the other compiles,
+and the report waits only for a game the helper has already started.
 
-Protocol (the helper's standard output, a line each): ``cold GAME`` or ``warm GAME`` for every game once
-looked at, then ``done GAME`` or ``failed GAME: reason`` for each cold game, in order.
+The helper changes no number: it writes nothing but numba's cache (and its mark, :func:`mark`), and a kernel
+loaded from the cache is the same machine code as one compiled here. It is not started for one game, with
+numba's cache off (``BALANCE_NUMBA_CACHE=0``, ``NUMBA_DISABLE_JIT=1``), on one thread (``--threads 1`` asks
+for one core), on a Dask cluster (the workers compile), or with ``BALANCE_COMPILE_HELPER=0``. It exits when
+its work is done, and at once when the report's process ends or is killed (its standard input closes).
+When it fails on a game, the report compiles that game itself.
+
+Protocol, a line each. The helper says ``cold GAME`` or ``warm GAME`` for every game once looked at, then
+for each cold game, last first, ``start GAME`` and then ``done GAME`` or ``failed GAME: reason``, or
+``left GAME`` for a game the report has claimed. The report says ``mine GAME`` on the helper's standard
+input to claim a game.
 """
 
 from __future__ import annotations
@@ -129,15 +135,22 @@ def warm(game: str, rulings: Sequence[str]) -> None:
     api._efficiency(game, (), (), list(rulings), None, None, WARM_TRIALS, 1, (), None)
 
 
-def _quit_with_parent() -> None:
-    """Exit at once when standard input closes: the report's process has ended (or was killed)."""
-    sys.stdin.buffer.read()
+def _listen(claimed: set[str], lock: threading.Lock) -> None:
+    """Note every game the report claims (``mine GAME``); exit at once when standard input closes: the
+    report's process has ended (or was killed)."""
+    for line in sys.stdin:
+        word, _, game = line.strip().partition(" ")
+        if word == "mine":
+            with lock:
+                claimed.add(game)
     os._exit(0)
 
 
 def main(argv: Sequence[str]) -> int:
     """``python -m reports.prewarm JSON``: JSON is ``[[game, [ruling, ...]], ...]`` in report order."""
-    threading.Thread(target=_quit_with_parent, daemon=True).start()
+    claimed: set[str] = set()
+    lock = threading.Lock()
+    threading.Thread(target=_listen, args=(claimed, lock), daemon=True).start()
     if hasattr(os, "nice"):
         os.nice(5)  # the report's own threads first when both want a core
     games = json.loads(argv[0])
@@ -147,20 +160,24 @@ def main(argv: Sequence[str]) -> int:
         sys.stdout.flush()
 
     todo = []
-    for game, _ in games:
+    for game, rulings in games:
         is_cold = cold(game)
         say(f"{'cold' if is_cold else 'warm'} {game}")
         if is_cold:
-            todo.append(game)
-    for game, rulings in games:
-        if game in todo:
-            try:
-                warm(game, rulings)
-                mark(game)
-            except Exception as exc:  # noqa: BLE001 - the report compiles the game itself
-                say(f"failed {game}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
-            else:
-                say(f"done {game}")
+            todo.append((game, rulings))
+    for game, rulings in reversed(todo):  # the report comes from the first
+        with lock:
+            if game in claimed:
+                say(f"left {game}")
+                continue
+            say(f"start {game}")
+        try:
+            warm(game, rulings)
+            mark(game)
+        except Exception as exc:  # noqa: BLE001 - the report compiles the game itself
+            say(f"failed {game}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+        else:
+            say(f"done {game}")
     return 0
 
 
@@ -186,8 +203,9 @@ class Helper:
     def __init__(self, games: Sequence[tuple[str, Sequence[str]]], command: Sequence[str] | None = None):
         """``command``: the helper's command line instead of ``python -m reports.prewarm`` (for tests)."""
         self.games = [name for name, _ in games]
-        self.said: dict[str, str] = {}  # game -> its last word: cold, warm, done or failed
+        self.said: dict[str, str] = {}  # game -> the helper's last word on it: cold, warm, start, done, ...
         self.failures: dict[str, str] = {}
+        self.claimed: set[str] = set()  # games this process compiles itself
         self._ended = False
         self._changed = threading.Condition()
         root = str(Path(__file__).resolve().parent.parent)
@@ -214,11 +232,20 @@ class Helper:
             self._changed.notify_all()
 
     def wait_for(self, game: str) -> None:
-        """Return when ``game`` may be run here: the helper found it warm, warmed it, failed, or ended."""
+        """Return when this process may run ``game``: the helper found it warm or warmed it, failed on it or
+        ended; or, if the helper has not started it, once it is claimed (this process compiles it)."""
         if game not in self.games:
             return
         with self._changed:
-            self._changed.wait_for(lambda: self._ended or self.said.get(game) in ("warm", "done", "failed"))
+            if self.said.get(game) not in ("start", "warm", "done", "failed") and not self._ended:
+                try:
+                    self._proc.stdin.write(f"mine {game}\n")
+                    self._proc.stdin.flush()
+                except OSError:
+                    pass  # it has ended
+                self.claimed.add(game)
+                return
+            self._changed.wait_for(lambda: self._ended or self.said.get(game) != "start")
 
     def close(self) -> None:
         """End the helper (closing its standard input) and reap it."""

@@ -102,41 +102,82 @@ def test_the_mark_holds_numba_s_version_and_every_source_file_of_the_game():
 
 # --- talking to it ----------------------------------------------------------------------------------------
 
-#: A helper that says game a is cold and b warm, then finishes a when told to (a line on its stdin).
+#: A helper that says: a cold (and starts it), b warm, c cold; writes what it hears into argv[1]; finishes a
+#: when told to (a second line on its standard input).
 _FAKE = textwrap.dedent("""
     import sys
-    print("cold a", flush=True)
-    print("warm b", flush=True)
+    print("cold a", "warm b", "cold c", "start a", sep="\\n", flush=True)
+    heard = sys.stdin.readline()
+    open(sys.argv[1], "w").write(heard)
     sys.stdin.readline()
     print("done a", flush=True)
     sys.stdin.readline()
 """)
 
 
-def test_the_report_waits_for_a_game_the_helper_is_warming_and_no_other():
-    helper = prewarm.Helper([("a", []), ("b", [])], command=[sys.executable, "-c", _FAKE])
+def test_the_report_waits_for_a_game_the_helper_has_started_and_claims_one_it_has_not(tmp_path):
+    heard = tmp_path / "heard"
+    helper = prewarm.Helper([("a", []), ("b", []), ("c", [])],
+                            command=[sys.executable, "-c", _FAKE, str(heard)])
     try:
+        with helper._changed:
+            assert helper._changed.wait_for(lambda: len(helper.said) == 3, timeout=60)
         helper.wait_for("b")  # warm: at once
         helper.wait_for("not the helper's")
+        helper.wait_for("c")  # cold and not started: claimed, this process compiles it
+        assert helper.claimed == {"c"}
         waiter = threading.Thread(target=helper.wait_for, args=("a",))
         waiter.start()
         waiter.join(0.5)
         assert waiter.is_alive()  # a is being warmed
+        assert heard.read_text() == "mine c\n"
         helper._proc.stdin.write("go\n")
         helper._proc.stdin.flush()
         waiter.join(30)
         assert not waiter.is_alive()
-        assert helper.said == {"a": "done", "b": "warm"}
+        assert helper.said == {"a": "done", "b": "warm", "c": "cold"}
+        assert helper.claimed == {"c"}
     finally:
         helper.close()
     assert helper._proc.returncode == 0  # closing its stdin let it end
 
 
-def test_a_helper_that_dies_does_not_hold_the_report_up():
-    helper = prewarm.Helper([("a", [])], command=[sys.executable, "-c", "print('cold a', flush=True)"])
+#: The helper's main() with three cold stand-in games; warming takes 1 s each; prints what warm() was given.
+_MAIN = textwrap.dedent("""
+    import sys, time
+    from reports import prewarm
+    prewarm.cold = lambda game: True
+    prewarm.mark = lambda game: None
+    def warm(game, rulings):
+        print("warming", game, *rulings, file=sys.stderr, flush=True)
+        time.sleep(1)
+    prewarm.warm = warm
+    prewarm.main(['[["x", []], ["y", ["k=v"]], ["z", ["a=b"]]]'])
+""")
+
+
+def test_the_helper_warms_the_cold_games_last_first_and_leaves_a_claimed_one():
+    proc = subprocess.Popen([sys.executable, "-c", _MAIN], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write("mine y\n")  # the report got to y first
+    proc.stdin.flush()
+    out = proc.stdout.read()
+    err = proc.stderr.read()
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    assert out.splitlines() == ["cold x", "cold y", "cold z", "start z", "done z", "left y", "start x",
+                                "done x"]
+    assert err.splitlines() == ["warming z a=b", "warming x"]
+
+
+def test_a_helper_that_dies_in_the_middle_of_a_game_does_not_hold_the_report_up():
+    helper = prewarm.Helper([("a", [])], command=[sys.executable, "-c", "print('start a', flush=True)"])
     try:
-        helper.wait_for("a")  # it ended without a word on a
-        assert helper.said == {"a": "cold"}
+        with helper._changed:
+            assert helper._changed.wait_for(lambda: helper.said, timeout=60)
+        helper.wait_for("a")  # it ended without finishing a
+        assert helper.said == {"a": "start"}
+        assert helper.claimed == set()
     finally:
         helper.close()
 
@@ -146,7 +187,7 @@ def test_the_helper_ends_when_the_report_s_process_ends(tmp_path):
     script = textwrap.dedent("""
         import threading, time
         from reports import prewarm
-        threading.Thread(target=prewarm._quit_with_parent, daemon=True).start()
+        threading.Thread(target=prewarm._listen, args=(set(), threading.Lock()), daemon=True).start()
         print("working", flush=True)
         time.sleep(60)
     """)
@@ -195,7 +236,7 @@ def _fresh_cache(tmp_path):
 
 def test_after_the_helper_the_game_s_field_compiles_nothing(tmp_path):
     env = _fresh_cache(tmp_path)
-    assert _helper_run(["warbound"], env) == ["cold warbound", "done warbound"]
+    assert _helper_run(["warbound"], env) == ["cold warbound", "start warbound", "done warbound"]
     assert _helper_run(["warbound"], env) == ["warm warbound"]  # the next run costs nothing
     assert _compiled_by_the_field("warbound", env) == 0
 
@@ -209,7 +250,7 @@ def test_without_the_helper_the_field_compiles_its_kernels(tmp_path):
 @pytest.mark.parametrize("game", ["drakerys", "dragonbond", "uberdrakes", "dragoborne"])
 def test_after_the_helper_every_game_s_field_compiles_nothing(tmp_path, game):
     env = _fresh_cache(tmp_path)
-    assert _helper_run([game], env) == [f"cold {game}", f"done {game}"]
+    assert _helper_run([game], env) == [f"cold {game}", f"start {game}", f"done {game}"]
     assert _helper_run([game], env) == [f"warm {game}"]
     assert _compiled_by_the_field(game, env) == 0
 
