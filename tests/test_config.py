@@ -48,3 +48,24 @@ def test_reading_the_config_alone_does_not_load_llvm():
             "print(any(m.startswith('llvmlite') for m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+def test_a_trial_function_called_from_python_raises_instead_of_crashing():
+    """TRIAL_JIT functions have no Python entry point (compiled faster); numba alone would jump to the
+    wrapper it did not build and kill the interpreter. Called from an njit function they work."""
+    import numba as nb
+    import pytest
+
+    from simcore.config import JIT, TRIAL_JIT
+
+    assert TRIAL_JIT["no_cpython_wrapper"] and "no_cpython_wrapper" not in JIT
+
+    def add_one(x):
+        return x + 1
+
+    inner = nb.njit(**{**TRIAL_JIT, "cache": False})(add_one)
+    outer = nb.njit(**{**JIT, "cache": False})(lambda x: inner(x) * 2)
+    assert outer(3) == 8
+    with pytest.raises(TypeError, match="add_one is compiled for numba code only"):
+        inner(3)
+    assert outer(4) == 10  # a JIT function is called from Python as before

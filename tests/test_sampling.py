@@ -36,23 +36,29 @@ def test_a_table_draws_its_pmf_to_within_float_rounding(weights):
     assert set(values.tolist()) == set(np.flatnonzero(pmf).tolist())
 
 
+@nb.njit(**JIT)
+def _pick(word, cdf, values, guide, k):
+    """guide_pick (compiled for numba code only: simcore.config.TRIAL_JIT) called from numba."""
+    return sampling.guide_pick(word, cdf, values, guide, 0, 0, k)
+
+
 def test_words_draw_in_quantile_order_and_never_an_impossible_outcome():
     k, cdf, values, guide = tabled(SKEWED)
     words = [0, 1, 2**63 - 1, 2**63, 2**63 + 2**62 - 1, 2**63 + 2**62, 2**64 - 1]
     words += list(range(0, 2**64, 2**50 + 12345))
-    picks = [int(sampling.guide_pick(np.uint64(w), cdf, values, guide, 0, 0, k)) for w in sorted(words)]
+    picks = [int(_pick(np.uint64(w), cdf, values, guide, k)) for w in sorted(words)]
     assert picks == sorted(picks)
     assert set(picks) <= {0, 2, 3, 4, 6}
     assert picks[0] == 0 and picks[-1] == 6
     # the first half of the words draws outcome 0 (probability 1/2), the next quarter outcome 2
-    assert int(sampling.guide_pick(np.uint64(2**63 - 1), cdf, values, guide, 0, 0, k)) == 0
-    assert int(sampling.guide_pick(np.uint64(2**63), cdf, values, guide, 0, 0, k)) == 2
+    assert int(_pick(np.uint64(2**63 - 1), cdf, values, guide, k)) == 0
+    assert int(_pick(np.uint64(2**63), cdf, values, guide, k)) == 2
 
 
 def test_one_outcome_and_bad_pmfs():
     k, cdf, values, guide = tabled(np.array([0.0, 0.0, 2.0]))
-    assert int(sampling.guide_pick(np.uint64(2**64 - 1), cdf, values, guide, 0, 0, k)) == 2
-    assert int(sampling.guide_pick(np.uint64(0), cdf, values, guide, 0, 0, k)) == 2
+    assert int(_pick(np.uint64(2**64 - 1), cdf, values, guide, k)) == 2
+    assert int(_pick(np.uint64(0), cdf, values, guide, k)) == 2
     for bad in ([], [0.0, 0.0], [0.5, -0.1], [np.nan, 1.0], [np.inf]):
         with pytest.raises(ValueError, match="PMF"):
             sampling.guide_table(np.array(bad, dtype=float))

@@ -159,14 +159,18 @@ def test_trial_code_is_compiled_without_reference_counting():
     # compile (and every trial would pay for reference counting again)
     from numba.core.errors import TypingError
 
-    from simcore.config import TRIAL_JIT
+    from simcore.config import JIT, TRIAL_JIT
 
     @nb.njit(**{**TRIAL_JIT, "cache": False})
     def allocates(n):
         return np.zeros(n)
 
+    @nb.njit(**{**JIT, "cache": False})
+    def caller(n):
+        return allocates(n)
+
     with pytest.raises(TypingError):
-        allocates(3)
+        caller(3)
 
 
 @pytest.mark.parametrize("mode", [TOP_EXPLODE, TOP_SUCCESS, TOP_FAIL])
