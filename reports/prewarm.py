@@ -173,10 +173,13 @@ def main(argv: Sequence[str]) -> int:
             say(f"start {game}")
         try:
             warm(game, rulings)
-            mark(game)
         except Exception as exc:  # noqa: BLE001 - the report compiles the game itself
             say(f"failed {game}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
         else:
+            try:
+                mark(game)
+            except OSError:
+                pass  # an unwritable cache folder: the game is judged from numba's index next time
             say(f"done {game}")
     return 0
 

@@ -33,12 +33,17 @@ _installed = False
 
 @contextlib.contextmanager
 def folder_lock(folder: str, exclusive: bool) -> Iterator[None]:
-    """Hold the cache folder's lock (exclusive or shared) while inside."""
+    """Hold the cache folder's lock (exclusive or shared) while inside; without it (numba's own behaviour)
+    where the lock file cannot be made, as in a read-only cache folder that numba only loads from."""
     if fcntl is None:
         yield
         return
-    os.makedirs(folder, exist_ok=True)
-    fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         yield

@@ -68,3 +68,21 @@ def test_a_load_from_a_folder_not_made_yet_creates_nothing(tmp_path):
     folder = tmp_path / "none"
     assert caching.IndexDataCacheFile(str(folder), "kernel", (1.0, 2)).load(("A", 0)) is None
     assert not folder.exists()
+
+
+def test_a_cache_folder_where_the_lock_cannot_be_made_is_used_as_numba_would(tmp_path, monkeypatch):
+    """A read-only cache folder numba only loads from: no lock, and no error."""
+    cachelock.install()
+    cache = caching.IndexDataCacheFile(str(tmp_path), "kernel", (1.0, 2))
+    cache.save(("A", 0), "data")
+    real_open = cachelock.os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith(cachelock.LOCK_NAME):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(cachelock.os, "open", refuse)
+    assert cache.load(("A", 0)) == "data"
+    with cachelock.folder_lock(str(tmp_path), exclusive=True):
+        pass
