@@ -201,7 +201,7 @@ def wanted(games: int, threads: int | None) -> bool:
 
 class Helper:
     """The helper process for ``games`` (``[(name, [ruling, ...]), ...]`` in report order) and what it has
-    said. A context manager: leaving it ends the helper."""
+    said; :meth:`close` ends it."""
 
     def __init__(self, games: Sequence[tuple[str, Sequence[str]]], command: Sequence[str] | None = None):
         """``command``: the helper's command line instead of ``python -m reports.prewarm`` (for tests)."""
@@ -263,12 +263,6 @@ class Helper:
             self._proc.kill()
             self._proc.wait()
         self._reader.join(timeout=10)
-
-    def __enter__(self) -> Helper:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 if __name__ == "__main__":
