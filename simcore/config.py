@@ -71,6 +71,9 @@ def __getattr__(name: str) -> dict:
     if name in ("JIT", "TRIAL_JIT"):
         _set_llvm_inlining()
         _guard_python_calls()
+        from simcore import linkonly
+
+        linkonly.install()  # the functions under a kernel are compiled once, in it (simcore.linkonly)
         if CACHE:
             from simcore import cachelock
 
