@@ -25,13 +25,13 @@ from simcore.faces import TOP_SUCCESS as TOP_SUCCESS
 from simcore.rng import roll_die, uniform_int
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def roll_face(state, faces):
     """One roll of a die whose faces are the entries of ``faces`` (any length, any values)."""
     return faces[uniform_int(state, faces.shape[0])]
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def count_at_least(state, n, sides, threshold):
     """Number of ``n`` dice of ``sides`` faces showing at least ``threshold``."""
     hits = 0
@@ -41,7 +41,7 @@ def count_at_least(state, n, sides, threshold):
     return hits
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def _fails(face, sides, threshold, top_mode):
     """Whether ``face`` is a failure: below the threshold (the top face excepted), or the top face when it
     fails."""

@@ -50,7 +50,7 @@ _WARMUP = 12
 STATE_WORDS = 4
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def splitmix64_mix(z):
     """SplitMix64's output function: a bijective 64-bit mixer."""
     z = (z ^ (z >> _U30)) * _MIX1
@@ -58,14 +58,14 @@ def splitmix64_mix(z):
     return z ^ (z >> _U31)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def splitmix64_next(key):
     """One SplitMix64 step. ``key`` is a 1-element uint64 array holding the state; returns the output."""
     key[0] += _GOLDEN
     return splitmix64_mix(key[0])
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def next_u64(state):
     """One SFC64 step on ``state`` (uint64[4]: a, b, c, counter); returns a uniform 64-bit word."""
     a = state[0]
@@ -80,7 +80,7 @@ def next_u64(state):
     return out
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def _fill_state(key, state):
     """SFC64 state from a 64-bit key: SplitMix64 seeded with ``key`` gives the three words, the counter
     starts at 1, then 12 warm-up steps as NumPy does."""
@@ -110,13 +110,13 @@ def seed_trial_stream(seed, trial, state):
                 state)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def trial_key(seed, trial):
     """The 64-bit key of trial ``trial`` of a run seeded with ``seed`` (the key its stream is filled from)."""
     return splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(trial) * _CHUNK_KEY + _TRIAL_KEY)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def seed_substream(key, index, state):
     """Fill ``state`` with substream ``index`` of the stream keyed ``key`` (e.g. roll ``index`` of a trial).
 
@@ -142,7 +142,7 @@ def trial_stream(seed, trial):
     return state
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def uniform_int(state, n):
     """A uniform integer in ``[0, n)`` for 1 <= n <= 2**32, exactly (Lemire 2019, 32-bit variant)."""
     bound = np.uint64(n)
@@ -153,13 +153,13 @@ def uniform_int(state, n):
             return np.int64(m >> _U32)
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def uniform01(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> _U11_53) * _INV53
 
 
-@nb.njit(inline="always", **JIT)
+@nb.njit(**JIT)
 def roll_die(state, sides):
     """A fair die with faces ``1..sides``."""
     return uniform_int(state, sides) + 1

@@ -98,7 +98,7 @@ def table_probabilities(cdf: np.ndarray, values: np.ndarray, size: int) -> np.nd
     return out
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def guide_pick(word, cdf, values, guide, at, guide_at, k):
     """The outcome one 64-bit ``word`` draws from the table whose CDF and values start at ``at`` and whose
     guide starts at ``guide_at`` (see :func:`guide_table`)."""
