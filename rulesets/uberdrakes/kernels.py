@@ -51,7 +51,7 @@ F_FLAG = (4, 3, 2, 1, 0)  # S_FIRE .. S_ACID
 B_FIRE, B_PLATE, B_SHIELD_USED, B_PLATE_USED, B_ACID = F_FLAG
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _pack_side(st, s):
     side = (st[s, S_LANCES] << F_LANCES) | (st[s, S_SHIELDS] << F_SHIELDS) | (st[s, S_MAGIC] << F_MAGIC)
     for f in range(S_FIRE, STATE):
@@ -65,7 +65,7 @@ def pack_states(st):
     return (_pack_side(st, 0) << SIDE_SHIFT[0]) | (_pack_side(st, 1) << (SIDE_SHIFT[0] - SIDE_BITS))
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _key(a, b, packed, mover, first, overshooting):
     return (np.int64(a + KEY_OFFSET) << 48) | (np.int64(b + KEY_OFFSET) << 39) | packed | (mover << 2) | (
         first << 1) | overshooting
@@ -89,7 +89,7 @@ def encode_all(a, b, states, mover, first, overshooting):
     return out
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _field(packed, s, shift, width):
     return (packed >> (SIDE_SHIFT[0] - SIDE_BITS * s + shift)) & ((1 << width) - 1)
 
@@ -97,7 +97,7 @@ def _field(packed, s, shift, width):
 _GOLDEN = 0x9E3779B97F4A7C15  # Fibonacci hashing (Knuth, TAOCP 6.4)
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _slot(key, bits):
     return np.int64((np.uint64(key) * np.uint64(_GOLDEN)) >> np.uint64(64 - bits))
 
@@ -119,7 +119,7 @@ def hash_table(keys, moves, bits):
     return table
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _lookup(table, bits, key):
     """The move of ``key``, or -1 when the table does not hold it."""
     mask = (1 << bits) - 1
@@ -133,7 +133,7 @@ def _lookup(table, bits, key):
         h = (h + 1) & mask
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def _spent_out(packed, s, fire_cost):
     """Whether side s has nothing it could still use: no Lance, no Hide Shield, no Fire Breath it can pay
     for, no Plate Armor it can pay for (X >= 1 costs 2)."""

@@ -43,7 +43,7 @@ OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
  T_PANICKED, N_STATE) = range(12)
 
 
-@nb.njit(inline="always", **TRIAL_JIT)
+@nb.njit(**TRIAL_JIT)
 def draw_attack(word, at, cdf, values, guide):
     """(wounds, breaks, stress) of one attack drawn from the table ``at`` = (start, guide start, k, bits of
     breaks, bits of stress) with one 64-bit word: the outcome index packs them as
