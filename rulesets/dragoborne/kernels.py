@@ -643,14 +643,27 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
     out[R_CURVE_1] = curve1
 
 
+@nb.njit(**TRIAL_JIT)
+def _copy(source, target):
+    """``target[:] = source`` for two 1-D arrays of one size, without numba's slice assignment (see
+    :func:`kernel_table`)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
 @nb.njit(**JIT)
 def kernel_table(tab, rl):
     """The kernel's card table ``ct`` (G_* fields derived, the mulligan strategy of ``rl`` applied)."""
     n = tab.shape[0]
     ncross = tab.shape[1] - XB
     ct = np.empty((n, YB + ncross), np.int64)
-    ct[:, :XB] = tab[:, :XB]
-    ct[:, YB:] = tab[:, XB:]
+    # copied element by element: numba's slice assignment from an array compiles a formatted shape-mismatch
+    # error (string formatting, about 1.5 s of this game's first compile) that cannot happen here
+    for c in range(n):
+        for j in range(XB):
+            ct[c, j] = tab[c, j]
+        for j in range(ncross):
+            ct[c, YB + j] = tab[c, XB + j]
     low = (1 << KEY_BITS) - 1
     kind = rl[RL_MULLIGAN]
     k = rl[RL_MULLIGAN_COST]
@@ -717,7 +730,7 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
             if replace[s] >= 0:
                 pos[s] = swaps[s, uniform_int(start, swap_n[s])]
                 src[s, pos[s]] = replace[s]
-        stream[:] = start
+        _copy(start, stream)
         _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
         for j in range(N_GAME):
             out[k, j] = rec[j]
@@ -730,7 +743,7 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
                     out[k, R_BASE_WINNER_0 + s] = variant
                     continue
                 src[s, pos[s]] = decks[s, pos[s]]
-                stream[:] = start
+                _copy(start, stream)
                 _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
                 out[k, R_BASE_WINNER_0 + s] = rec[0]
                 src[s, pos[s]] = replace[s]
