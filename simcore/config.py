@@ -52,6 +52,35 @@ def _guard_python_calls() -> None:
     _guarded = True
 
 
+#: Packages whose numba functions are compiled for the types of their arguments, never for their values.
+_OURS = ("simcore", "rulesets")
+_unliteral = False
+
+
+def _type_calls_by_type() -> None:
+    """A call from compiled code to one of our functions with a constant argument (``_first_open(a, b, 0,
+    -1, -1)``) is compiled for the argument's type (int64), as a call from Python is, not for its value:
+    numba types such a constant as a literal and compiles one copy of the callee per distinct value
+    (Warbound's ``_first_open`` nine times, Dragonbond's ``_remove_fatigue`` four). LLVM still sees the
+    constants once it inlines the call. None of our functions asks for a literal (``numba.literally``)."""
+    global _unliteral
+    if _unliteral:
+        return
+    from numba.core import types
+    from numba.core.dispatcher import Dispatcher
+
+    get_call_template = Dispatcher.get_call_template
+
+    def by_type(self, args, kws):
+        if (getattr(self.py_func, "__module__", None) or "").split(".")[0] in _OURS:
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return get_call_template(self, args, kws)
+
+    Dispatcher.get_call_template = by_type
+    _unliteral = True
+
+
 def _set_llvm_inlining() -> None:
     """LLVM's ``-inline-threshold`` option (process-wide, before any kernel compiles). numba's pass builder
     sets no threshold, and llvmlite 0.50's ``PipelineTuningOptions.inlining_threshold`` keeps only the low
@@ -71,6 +100,7 @@ def __getattr__(name: str) -> dict:
     if name in ("JIT", "TRIAL_JIT"):
         _set_llvm_inlining()
         _guard_python_calls()
+        _type_calls_by_type()
         from simcore import linkonly
 
         linkonly.install()  # the functions under a kernel are compiled once, in it (simcore.linkonly)

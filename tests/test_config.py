@@ -69,3 +69,28 @@ def test_a_trial_function_called_from_python_raises_instead_of_crashing():
     with pytest.raises(TypeError, match="add_one is compiled for numba code only"):
         inner(3)
     assert outer(4) == 10  # a JIT function is called from Python as before
+
+
+def test_a_constant_argument_compiles_one_copy_of_our_functions_not_one_per_value(monkeypatch):
+    """numba compiles a function called from compiled code with constants once per distinct value (the
+    control, on a function of this test module); ours are compiled once, for the arguments' types."""
+    import numba as nb
+
+    from simcore import config
+
+    flags = {**config.JIT, "cache": False}
+
+    def pair():
+        callee = nb.njit(**flags)(lambda x, k: x + k)
+        caller = nb.njit(**flags)(lambda x: callee(x, 1) + callee(x, 2) + callee(x, 2))
+        return callee, caller
+
+    callee, caller = pair()
+    assert caller(1) == 8
+    assert len(callee.overloads) == 2  # numba's own: Literal[int](1) and Literal[int](2)
+
+    monkeypatch.setattr(config, "_OURS", (*config._OURS, callee.py_func.__module__.split(".")[0]))
+    callee, caller = pair()
+    assert caller(1) == 8
+    assert [str(t) for t in next(iter(callee.overloads))] == ["int64", "int64"]
+    assert len(callee.overloads) == 1
