@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import numba as nb
 
-from simcore.config import JIT
+from simcore.config import TRIAL_JIT
 from simcore.faces import TOP_EXPLODE as TOP_EXPLODE  # the three re-exported: simcore.faces has no numba
 from simcore.faces import TOP_FAIL as TOP_FAIL
 from simcore.faces import TOP_SUCCESS as TOP_SUCCESS
 from simcore.rng import roll_die, uniform_int
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def roll_face(state, faces):
     """One roll of a die whose faces are the entries of ``faces`` (any length, any values)."""
     return faces[uniform_int(state, faces.shape[0])]
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def count_at_least(state, n, sides, threshold):
     """Number of ``n`` dice of ``sides`` faces showing at least ``threshold``."""
     hits = 0
@@ -41,7 +41,7 @@ def count_at_least(state, n, sides, threshold):
     return hits
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _fails(face, sides, threshold, top_mode):
     """Whether ``face`` is a failure: below the threshold (the top face excepted), or the top face when it
     fails."""
@@ -50,7 +50,7 @@ def _fails(face, sides, threshold, top_mode):
     return face < threshold
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, reroll_limit):
     """Roll ``n`` dice against ``threshold`` with explosions and rerolls (see the module docstring), die
     by die. Allocates nothing, so trial code compiled without reference counting may call it.
@@ -90,7 +90,7 @@ def success_roll(state, n, sides, threshold, top_mode, chain, reroll_failures, r
     return successes, criticals, rolled
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def exploding_sum(state, sides, depth):
     """Sum of one die that is rolled again while it shows its top face, at most ``depth`` extra rolls
     (``depth`` < 0: no limit)."""
@@ -104,7 +104,7 @@ def exploding_sum(state, sides, depth):
         rolls += 1
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def roll_with_reroll(state, sides, reroll_below):
     """One die rerolled once if it shows less than ``reroll_below``; the second result stands."""
     face = roll_die(state, sides)
@@ -113,7 +113,7 @@ def roll_with_reroll(state, sides, reroll_below):
     return face
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def keep_highest_sum(state, n, sides, keep, counts):
     """Roll ``n`` dice, return the sum of the highest ``keep``. ``counts`` is an int64 scratch array of
     length ``sides + 1`` (a counting sort, so no allocation per roll)."""

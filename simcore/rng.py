@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore.config import JIT
+from simcore.config import JIT, TRIAL_JIT
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -50,7 +50,7 @@ _WARMUP = 12
 STATE_WORDS = 4
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def splitmix64_mix(z):
     """SplitMix64's output function: a bijective 64-bit mixer."""
     z = (z ^ (z >> _U30)) * _MIX1
@@ -58,14 +58,14 @@ def splitmix64_mix(z):
     return z ^ (z >> _U31)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def splitmix64_next(key):
     """One SplitMix64 step. ``key`` is a 1-element uint64 array holding the state; returns the output."""
     key[0] += _GOLDEN
     return splitmix64_mix(key[0])
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def next_u64(state):
     """One SFC64 step on ``state`` (uint64[4]: a, b, c, counter); returns a uniform 64-bit word."""
     a = state[0]
@@ -80,7 +80,7 @@ def next_u64(state):
     return out
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def _fill_state(key, state):
     """SFC64 state from a 64-bit key: SplitMix64 seeded with ``key`` gives the three words, the counter
     starts at 1, then 12 warm-up steps as NumPy does."""
@@ -95,14 +95,14 @@ def _fill_state(key, state):
         next_u64(state)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def seed_stream(seed, chunk, state):
     """Fill ``state`` (uint64[4]) with the stream of chunk ``chunk`` of a run seeded with ``seed``."""
     _fill_state(splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(chunk) * _CHUNK_KEY + _GOLDEN),
                 state)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def seed_trial_stream(seed, trial, state):
     """Fill ``state`` (uint64[4]) with the stream of trial ``trial`` of a run seeded with ``seed`` (keyed
     like chunk ``2**63 + trial``, so it is never a chunk stream of the same seed)."""
@@ -110,13 +110,13 @@ def seed_trial_stream(seed, trial, state):
                 state)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def trial_key(seed, trial):
     """The 64-bit key of trial ``trial`` of a run seeded with ``seed`` (the key its stream is filled from)."""
     return splitmix64_mix(np.uint64(seed)) ^ splitmix64_mix(np.uint64(trial) * _CHUNK_KEY + _TRIAL_KEY)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def seed_substream(key, index, state):
     """Fill ``state`` with substream ``index`` of the stream keyed ``key`` (e.g. roll ``index`` of a trial).
 
@@ -142,7 +142,7 @@ def trial_stream(seed, trial):
     return state
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def uniform_int(state, n):
     """A uniform integer in ``[0, n)`` for 1 <= n <= 2**32, exactly (Lemire 2019, 32-bit variant)."""
     bound = np.uint64(n)
@@ -153,13 +153,13 @@ def uniform_int(state, n):
             return np.int64(m >> _U32)
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def uniform01(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> _U11_53) * _INV53
 
 
-@nb.njit(**JIT)
+@nb.njit(**TRIAL_JIT)
 def roll_die(state, sides):
     """A fair die with faces ``1..sides``."""
     return uniform_int(state, sides) + 1
@@ -175,12 +175,18 @@ def chunk_stream(seed, chunk, total_trials, chunk_trials):
     return state, min(start + chunk_trials, total_trials) - start
 
 
+@nb.njit(**JIT)
+def _chunk_state(seed, chunk):
+    """A new uint64[4] holding the stream of chunk ``chunk`` (Python's way to :func:`seed_stream`)."""
+    state = np.empty(STATE_WORDS, np.uint64)
+    seed_stream(seed, chunk, state)
+    return state
+
+
 def stream(seed: int, chunk: int = 0) -> np.ndarray:
     """The state of chunk ``chunk`` of a run seeded with ``seed`` (for tests and Python-side draws)."""
     check_seed(seed)
-    state = np.empty(STATE_WORDS, np.uint64)
-    seed_stream(np.uint64(seed), np.int64(chunk), state)
-    return state
+    return _chunk_state(np.uint64(seed), np.int64(chunk))
 
 
 def trial_state(seed: int, trial: int) -> np.ndarray:

@@ -225,12 +225,19 @@ def test_trial_stream_sfc64_matches_numpy_word_for_word(seed, trial):
     np.testing.assert_array_equal(s, bg.state["state"]["state"])
 
 
+@nb.njit(**JIT)
+def _filled_trial_stream(seed, trial):
+    """seed_trial_stream (compiled code only) filling a new state."""
+    out = np.empty(rng.STATE_WORDS, np.uint64)
+    rng.seed_trial_stream(seed, trial, out)
+    return out
+
+
 def test_trial_stream_is_reproducible_and_warmed_up():
     np.testing.assert_array_equal(rng.draw_u64(rng.trial_state(2024, 5), 64),
                                   rng.draw_u64(rng.trial_state(2024, 5), 64))
     np.testing.assert_array_equal(rng.trial_stream(np.uint64(2024), np.int64(5)), rng.trial_state(2024, 5))
-    filled = np.empty(rng.STATE_WORDS, np.uint64)
-    rng.seed_trial_stream(np.uint64(2024), np.int64(5), filled)
+    filled = _filled_trial_stream(np.uint64(2024), np.int64(5))
     np.testing.assert_array_equal(filled, rng.trial_state(2024, 5))
     assert int(rng.trial_state(99, 3)[3]) == 13  # counter 1, then 12 warm-up steps
 
@@ -239,8 +246,7 @@ def test_trial_t_is_keyed_as_chunk_two_to_the_63_plus_t():
     # the documented construction: the trial key constant is 2**63 * _CHUNK_KEY + _GOLDEN modulo 2**64
     assert int(rng._TRIAL_KEY) == (2**63 * int(rng._CHUNK_KEY) + int(rng._GOLDEN)) % 2**64
     for seed, trial in ((0, 0), (7, 12), (2**63 + 5, 10**9)):
-        chunk = np.empty(rng.STATE_WORDS, np.uint64)
-        rng.seed_stream(np.uint64(seed), np.uint64(2**63 + trial), chunk)
+        chunk = rng._chunk_state(np.uint64(seed), np.uint64(2**63 + trial))  # seed_stream's, from Python
         np.testing.assert_array_equal(rng.trial_state(seed, trial), chunk)
 
 
