@@ -97,16 +97,28 @@ def _report_imports(plots: bool = False) -> None:
 
 
 def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress,
-                plots=False):
+                plots=False, helper=False):
+    """``helper``: on a first run, a second process compiles the field's side kernels while this one
+    compiles its engagement kernel (reports.prewarm.side_helper; the command line's)."""
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    # pandas, the meta-game's solvers (and matplotlib) are imported while the engagements run on the other
-    # threads
-    field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision, trials=trials,
-                           threads=threads, progress=progress, meanwhile=lambda: _report_imports(plots))
+    compiler = None
+    if helper and contestants:
+        from reports import prewarm
+
+        compiler = prewarm.side_helper(rs, in_force, threads)
+    try:
+        # pandas, the meta-game's solvers (and matplotlib) are imported while the engagements run on the
+        # other threads
+        field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision,
+                               trials=trials, threads=threads, progress=progress,
+                               meanwhile=lambda: _report_imports(plots))
+    finally:
+        if compiler is not None:
+            compiler.close()
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return rs, catalog, field, meta
 
@@ -139,7 +151,7 @@ def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed
     """The efficiency Report (for the command line) and its win matrix; ``plots``: a heatmap will be drawn
     (matplotlib is imported while the engagements run)."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
-                                           threads, overrides, progress, plots)
+                                           threads, overrides, progress, plots, helper=True)
     return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 

@@ -135,6 +135,16 @@ def warm(game: str, rulings: Sequence[str]) -> None:
     api._efficiency(game, (), (), list(rulings), None, None, WARM_TRIALS, 1, (), None)
 
 
+def warm_side(game: str, rulings: Sequence[str]) -> None:
+    """Compile (or load) the kernels the game's field uses besides its engagement kernel
+    (``Ruleset.warm_ups``)."""
+    from reports import api
+
+    rs = api._ruleset(game)
+    for call in rs.warm_ups(api._rulings(rs, list(rulings))):
+        call()
+
+
 def _listen(claimed: set[str], lock: threading.Lock) -> None:
     """Note every game the report claims (``mine GAME``); exit at once when standard input closes: the
     report's process has ended (or was killed)."""
@@ -147,7 +157,10 @@ def _listen(claimed: set[str], lock: threading.Lock) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -m reports.prewarm JSON``: JSON is ``[[game, [ruling, ...]], ...]`` in report order."""
+    """``python -m reports.prewarm JSON [SIDE]``: JSON is ``[[game, [ruling, ...]], ...]`` in report order;
+    SIDE, ``[game, [ruling, ...]]``: the game whose field the report's process plays first, whose other
+    kernels (:func:`warm_side`) are compiled first, while that process compiles the game's engagement
+    kernel."""
     claimed: set[str] = set()
     lock = threading.Lock()
     threading.Thread(target=_listen, args=(claimed, lock), daemon=True).start()
@@ -159,6 +172,16 @@ def main(argv: Sequence[str]) -> int:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
+    if len(argv) > 1:
+        game, rulings = json.loads(argv[1])
+        if cold(game):
+            say(f"side {game}")
+            try:
+                warm_side(game, rulings)
+            except Exception as exc:  # noqa: BLE001 - the report's process compiles them itself
+                say(f"failed-side {game}: {type(exc).__name__}")
+            else:
+                say(f"side-done {game}")
     todo = []
     for game, rulings in games:
         is_cold = cold(game)
@@ -188,7 +211,8 @@ def main(argv: Sequence[str]) -> int:
 
 
 def wanted(games: int, threads: int | None) -> bool:
-    """Whether a helper can help: several games, numba's cache on, more than one thread, no cluster."""
+    """Whether a helper can help: several games (or jobs: a game's side kernels count as one), numba's cache
+    on, more than one thread, no cluster."""
     from simcore import config, parallel
 
     try:
@@ -203,8 +227,10 @@ class Helper:
     """The helper process for ``games`` (``[(name, [ruling, ...]), ...]`` in report order) and what it has
     said; :meth:`close` ends it."""
 
-    def __init__(self, games: Sequence[tuple[str, Sequence[str]]], command: Sequence[str] | None = None):
-        """``command``: the helper's command line instead of ``python -m reports.prewarm`` (for tests)."""
+    def __init__(self, games: Sequence[tuple[str, Sequence[str]]], command: Sequence[str] | None = None,
+                 side: tuple[str, Sequence[str]] | None = None):
+        """``command``: the helper's command line instead of ``python -m reports.prewarm`` (for tests);
+        ``side``: the first game's (name, rulings), whose side kernels the helper compiles first."""
         self.games = [name for name, _ in games]
         self.said: dict[str, str] = {}  # game -> the helper's last word on it: cold, warm, start, done, ...
         self.failures: dict[str, str] = {}
@@ -216,6 +242,8 @@ class Helper:
         env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
         if command is None:
             command = [sys.executable, "-m", "reports.prewarm", json.dumps([[n, list(r)] for n, r in games])]
+            if side is not None:
+                command.append(json.dumps([side[0], list(side[1])]))
         self._proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, env=env, text=True)
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -263,6 +291,24 @@ class Helper:
             self._proc.kill()
             self._proc.wait()
         self._reader.join(timeout=10)
+
+
+def side_job(rs, rulings) -> tuple[str, list[str]] | None:
+    """``(game, rulings)`` for the helper when the game's field uses kernels besides its engagement kernel
+    (``Ruleset.warm_ups``), else None."""
+    if not rs.warm_ups(rulings):
+        return None
+    return rs.name, [f"{k}={v}" for k, v in rulings.in_force()]
+
+
+def side_helper(rs, rulings, threads: int | None) -> Helper | None:
+    """A helper compiling one game's side kernels while this process compiles its engagement kernel
+    (`balance efficiency` of one game), or None where it cannot help: no side kernels, the game cached
+    already (:func:`cold`), or :func:`wanted` says no."""
+    side = side_job(rs, rulings)
+    if side is None or not wanted(2, threads) or not cold(rs.name):
+        return None
+    return Helper([], side=side)
 
 
 if __name__ == "__main__":

@@ -86,10 +86,12 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     """
     from reports import prewarm
 
-    # a second process compiles the later games' kernels while this one works (reports.prewarm)
+    # a second process compiles the later games' kernels while this one works, and first the first game's
+    # side kernels while this one compiles its engagement kernel (reports.prewarm)
+    side = prewarm.side_job(games[0], rulings[games[0].name]) if games else None
     helper = (prewarm.Helper([(rs.name, [f"{k}={v}" for k, v in rulings[rs.name].in_force()])
-                              for rs in games[1:]])
-              if prewarm.wanted(len(games), threads) else None)
+                              for rs in games[1:]], side=side)
+              if prewarm.wanted(len(games) + (side is not None), threads) else None)
     try:
         return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
                       helper)

@@ -274,3 +274,91 @@ def test_a_report_with_the_helper_is_the_same_bytes_as_without(tmp_path):
                         if p.is_file()})
     assert outputs[0] == outputs[1]
     assert len(outputs[0]) > 10
+
+
+# --- the first game's side kernels ------------------------------------------------------------------------
+
+#: The helper's main() with a cold first game whose side kernels it compiles first, then one later game.
+_SIDE = textwrap.dedent("""
+    import sys
+    from reports import prewarm
+    prewarm.cold = lambda game: game in sys.argv[1]
+    prewarm.mark = lambda game: None
+    prewarm.warm = lambda game, rulings: print("warming", game, file=sys.stderr, flush=True)
+    prewarm.warm_side = lambda game, rulings: print("side", game, *rulings, file=sys.stderr, flush=True)
+    prewarm.main(['[["y", []]]', '["x", ["k=v"]]'])
+""")
+
+
+@pytest.mark.parametrize("cold, said, did", [
+    ("xy", ["side x", "side-done x", "cold y", "start y", "done y"], ["side x k=v", "warming y"]),
+    ("y", ["cold y", "start y", "done y"], ["warming y"]),  # the first game is cached: nothing to do for it
+])
+def test_the_helper_compiles_the_first_game_s_side_kernels_before_the_later_games(cold, said, did):
+    proc = subprocess.Popen([sys.executable, "-c", _SIDE, cold], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # stdin open: it works
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0, err
+    assert out.splitlines() == said
+    assert err.splitlines() == did
+
+
+def test_only_drakerys_auto_blocking_has_side_kernels():
+    from reports import api
+
+    for game in ("drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne"):
+        rs = api._ruleset(game)
+        job = prewarm.side_job(rs, api._rulings(rs, []))
+        assert (job is not None) == (game == "drakerys")
+    rs = api._ruleset("drakerys")
+    assert prewarm.side_job(rs, api._rulings(rs, ["DK-blocking=always"])) is None
+    name, rulings = prewarm.side_job(rs, api._rulings(rs, []))
+    assert name == "drakerys" and "DK-blocking=auto" in rulings
+
+
+def test_a_side_helper_starts_only_for_a_cold_game_on_several_threads(monkeypatch):
+    from reports import api
+
+    started = []
+    monkeypatch.setattr(prewarm, "Helper", lambda games, side=None: started.append((games, side)) or "h")
+    rs = api._ruleset("drakerys")
+    in_force = api._rulings(rs, [])
+    monkeypatch.setattr(prewarm, "cold", lambda game: False)
+    assert prewarm.side_helper(rs, in_force, 2) is None  # cached already: no process at all
+    monkeypatch.setattr(prewarm, "cold", lambda game: True)
+    assert prewarm.side_helper(rs, in_force, 1) is None  # one core asked for
+    warbound = api._ruleset("warbound")
+    assert prewarm.side_helper(warbound, api._rulings(warbound, []), 2) is None  # no side kernels
+    assert prewarm.side_helper(rs, in_force, 2) == "h"
+    assert started == [([], prewarm.side_job(rs, in_force))]
+
+
+#: The Blocking choices of a Crows entry, as a field makes them; prints how many Fight kernels were compiled.
+_BLOCKING = textwrap.dedent("""
+    from rulesets.drakerys import catalog, combat, kernels_fight
+    from rulesets.drakerys.fight import Combatant
+    from rulesets.drakerys.rules import DrakerysRulings
+    units = catalog.load()
+    combat.auto_block_mask(Combatant(units.unit("gold-keepers"), 6), Combatant(units.unit("crows"), 12),
+                           DrakerysRulings())
+    print(sum(kernels_fight._fight_chunks.stats.cache_misses.values()))
+""")
+
+
+def _fight_kernels_compiled(env):
+    out = subprocess.run([sys.executable, "-c", _BLOCKING], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+def test_after_the_side_job_the_blocking_choices_compile_no_fight_kernel(tmp_path):
+    cold = _fresh_cache(tmp_path / "control")
+    assert _fight_kernels_compiled(cold) == 1  # the measure can fail: a cold cache compiles it
+    env = _fresh_cache(tmp_path)
+    side = "from reports import prewarm; prewarm.warm_side('drakerys', [])"  # what the helper runs first
+    done = subprocess.run([sys.executable, "-c", side], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert _fight_kernels_compiled(env) == 0
