@@ -22,7 +22,10 @@ types ask for a cfunc wrapper), it is optimized and compiled then, as numba woul
 
 numba's on-disk cache stores a compiled library as its machine code and its linkable bitcode; a link-only
 library has no machine code, so it is stored as its bitcode alone (kind ``LINK_ONLY``) and loaded back as a
-link-only library. Kernels at the root are stored and loaded exactly as before.
+link-only library. Kernels at the root are stored and loaded exactly as before. numba without this module
+cannot read such an entry (it would stop on the unknown kind), so the cache key carries the kind as well
+(numba's ``magic_tuple`` of the machine, extended): code from before this module (a checkout being bisected,
+say) sharing a cache folder finds no entry of ours and compiles, as this code finds none of its.
 
 A function's environment (``NumbaEnv``: what numba needs to raise an exception with run-time values) is a
 global of its module, whose address numba writes once the machine code exists. For a link-only function
@@ -141,6 +144,12 @@ def install() -> None:
         if address:  # else a link-only function's: written when a caller's machine code holds it
             (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
 
+    magic_tuple = codegen.CPUCodegen.magic_tuple
+
+    def keyed_magic_tuple(self):
+        return (*magic_tuple(self), LINK_ONLY)
+
+    codegen.CPUCodegen.magic_tuple = keyed_magic_tuple
     library_class.get_pointer_to_function = get_pointer_to_function
     library_class.serialize_using_object_code = serialize_using_object_code
     library_class._unserialize = classmethod(_unserialize)

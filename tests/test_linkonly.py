@@ -128,3 +128,15 @@ def test_trial_functions_are_linked_into_their_kernel_and_compiled_once_there(tm
     assert second["mid_cache_hits"] == 1 and second["mid_link_only"]
     assert second["root"] == first["root"] and second["root_cache_hits"] == 1
     assert second["address"] and second["compiled_after"]
+
+
+def test_the_cache_key_names_the_link_only_kind():
+    """numba without simcore.linkonly cannot read a link-only entry: entries of ours are keyed apart from
+    numba's own (a checkout from before it, sharing the cache folder, compiles instead of failing)."""
+    from numba.core.registry import cpu_target
+
+    from simcore import config, linkonly
+
+    config.JIT  # noqa: B018 - what every kernel module reads at import
+    key = cpu_target.target_context.codegen().magic_tuple()
+    assert key[-1] == linkonly.LINK_ONLY and len(key) == 4
