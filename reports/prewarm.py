@@ -86,6 +86,13 @@ def _stamp(game: str) -> str:
     return json.dumps({"numba": numba.__version__, "sources": _sources(game)}, sort_keys=True)
 
 
+def _key() -> tuple:
+    """What numba's cache keys of this machine (and of simcore.linkonly's entries) hold after a signature."""
+    from numba.core.registry import cpu_target
+
+    return cpu_target.target_context.codegen().magic_tuple()
+
+
 def cold(game: str) -> bool:
     """Whether the game's kernels must be compiled.
 
@@ -94,8 +101,9 @@ def cold(game: str) -> bool:
     cache holds the game's kernels for their current source. Cold: nothing of the game is cached, or a
     source file of the game has cached kernels that are all out of date (edited since, or another numba).
     A file with one current kernel counts as warm: its out-of-date ones are kernels the runs since the edit
-    did not need. Reads numba's cache index (a private numba API: anything unexpected counts as cold, so the
-    helper warms the game)."""
+    did not need. Only entries under this process's key count (an older code's, keyed apart by
+    simcore.linkonly, cannot be loaded here). Reads numba's cache index (a private numba API: anything
+    unexpected counts as cold, so the helper warms the game)."""
     try:
         dispatchers = _dispatchers(game)
         if not dispatchers:
@@ -104,12 +112,14 @@ def cold(game: str) -> bool:
         if marker.is_file() and marker.read_text() == _stamp(game):
             return False
         current: dict[str, bool] = {}
+        key = _key()
         for disp in dispatchers:
             index = disp._cache._cache_file
             if not os.path.exists(index._index_path):
                 continue  # never compiled: not a kernel the runs so far have used
             source = disp.py_func.__code__.co_filename
-            current[source] = current.get(source, False) or bool(index._load_index())
+            current[source] = current.get(source, False) or any(
+                isinstance(k, tuple) and len(k) > 1 and k[1] == key for k in index._load_index())
     except Exception:  # noqa: BLE001 - an unexpected numba: warm the game
         return True
     return not current or not all(current.values())

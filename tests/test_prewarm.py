@@ -50,8 +50,12 @@ def _dispatcher(folder: Path, name: str, source: str, state: str):
     index = folder / f"{name}.nbi"
     if state != "missing":
         index.write_text(state)
-    cache_file = SimpleNamespace(_index_path=str(index),
-                                 _load_index=lambda: {"sig": 1} if state == "current" else {})
+    # numba's index keys: (signature, the machine's key, hashes of the bytecode); "old-key": written by code
+    # from before simcore.linkonly (numba's own key), whose entries this code cannot load
+    config.JIT  # noqa: B018 - installs simcore.linkonly, as every kernel module does at import
+    entries = {"current": {("sig", prewarm._key(), ("h", "h")): 1},
+               "old-key": {("sig", prewarm._key()[:3], ("h", "h")): 1}}
+    cache_file = SimpleNamespace(_index_path=str(index), _load_index=lambda: entries.get(state, {}))
     return SimpleNamespace(_cache=SimpleNamespace(_cache_file=cache_file, _cache_path=str(folder)),
                            py_func=SimpleNamespace(__code__=SimpleNamespace(co_filename=source)))
 
@@ -63,6 +67,7 @@ def _dispatcher(folder: Path, name: str, source: str, state: str):
     ({"a": ("k.py", "stale")}, True),  # the source edited since
     ({"a": ("k.py", "stale"), "b": ("k.py", "current")}, False),  # a kernel the runs since did not need
     ({"a": ("k.py", "current"), "b": ("m.py", "stale")}, True),  # m.py edited since
+    ({"a": ("k.py", "old-key")}, True),  # only entries this code cannot load
 ])
 def test_a_game_is_cold_when_nothing_of_it_is_cached_or_a_file_of_it_is_all_out_of_date(
         tmp_path, monkeypatch, states, cold):
