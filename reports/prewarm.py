@@ -17,16 +17,23 @@ it (it compiles the game itself, and the helper skips it). So neither compiles w
 and the report waits only for a game the helper has already started.
 
 The helper changes no number: it writes nothing but numba's cache (and its mark, :func:`mark`), and a kernel
-loaded from the cache is the same machine code as one compiled here. It is not started for one game, with
-numba's cache off (``BALANCE_NUMBA_CACHE=0``, ``NUMBA_DISABLE_JIT=1``), on one thread (``--threads 1`` asks
-for one core), on a Dask cluster (the workers compile), or with ``BALANCE_COMPILE_HELPER=0``. It exits when
-its work is done, and at once when the report's process ends or is killed (its standard input closes).
+loaded from the cache is the same machine code as one compiled here. It is not started for one game (unless
+that game is cold and has side kernels, below), with numba's cache off (``BALANCE_NUMBA_CACHE=0``,
+``NUMBA_DISABLE_JIT=1``), on one thread (``--threads 1`` asks for one core), on a Dask cluster (the workers
+compile), or with ``BALANCE_COMPILE_HELPER=0``. It exits when its work is done, and at once when the report's
+process ends or is killed (its standard input closes).
 When it fails on a game, the report compiles that game itself.
 
 Protocol, a line each. The helper says ``cold GAME`` or ``warm GAME`` for every game once looked at, then
 for each cold game, last first, ``start GAME`` and then ``done GAME`` or ``failed GAME: reason``, or
 ``left GAME`` for a game the report has claimed. The report says ``mine GAME`` on the helper's standard
 input to claim a game.
+
+Side kernels. A game's field may use kernels besides the engagement kernel its first engagement compiles
+(``Ruleset.warm_ups``: Drakerys' Fight kernel, which its ``DK-blocking=auto`` choices simulate), and those
+were compiled one after the other in one process. For the first game of a report, or the one game of
+`balance efficiency`, when it is cold, the helper compiles them first (saying ``side GAME``, then
+``side-done GAME`` or ``failed-side GAME: reason``) while the other process compiles the engagement kernel.
 """
 
 from __future__ import annotations
@@ -305,20 +312,20 @@ class Helper:
 
 def side_job(rs, rulings) -> tuple[str, list[str]] | None:
     """``(game, rulings)`` for the helper when the game's field uses kernels besides its engagement kernel
-    (``Ruleset.warm_ups``), else None."""
-    if not rs.warm_ups(rulings):
+    (``Ruleset.warm_ups``) and the game is not cached yet (:func:`cold`, 16 ms), else None."""
+    if not rs.warm_ups(rulings) or not cold(rs.name):
         return None
     return rs.name, [f"{k}={v}" for k, v in rulings.in_force()]
 
 
 def side_helper(rs, rulings, threads: int | None) -> Helper | None:
     """A helper compiling one game's side kernels while this process compiles its engagement kernel
-    (`balance efficiency` of one game), or None where it cannot help: no side kernels, the game cached
-    already (:func:`cold`), or :func:`wanted` says no."""
-    side = side_job(rs, rulings)
-    if side is None or not wanted(2, threads) or not cold(rs.name):
+    (`balance efficiency` of one game), or None where it cannot help: no side job (:func:`side_job`) or
+    :func:`wanted` says no."""
+    if not wanted(2, threads):
         return None
-    return Helper([], side=side)
+    side = side_job(rs, rulings)
+    return None if side is None else Helper([], side=side)
 
 
 if __name__ == "__main__":

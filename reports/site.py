@@ -88,9 +88,7 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
 
     # a second process compiles the later games' kernels while this one works, and first the first game's
     # side kernels while this one compiles its engagement kernel (reports.prewarm)
-    side = prewarm.side_job(games[0], rulings[games[0].name]) if games else None
-    if side is not None and not prewarm.cold(side[0]):
-        side = None  # cached: a one-game report then starts no helper at all
+    side = prewarm.side_job(games[0], rulings[games[0].name]) if games else None  # None when cached
     helper = (prewarm.Helper([(rs.name, [f"{k}={v}" for k, v in rulings[rs.name].in_force()])
                               for rs in games[1:]], side=side)
               if prewarm.wanted(len(games) + (side is not None), threads) else None)

@@ -95,7 +95,8 @@ def _set_llvm_inlining() -> None:
 
 def __getattr__(name: str) -> dict:
     """``JIT`` and ``TRIAL_JIT``: every module that defines kernels reads one of them at import, so LLVM's
-    inlining threshold is set and numba's cache is locked (simcore.cachelock) before any kernel compiles,
+    inlining threshold is set, the code under a kernel is compiled only in it (simcore.linkonly), calls are
+    typed by type, and numba's cache is locked (simcore.cachelock) before any kernel compiles,
     and code that compiles nothing (the command tree) does not load LLVM or numba to do it."""
     if name in ("JIT", "TRIAL_JIT"):
         _set_llvm_inlining()

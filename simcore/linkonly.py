@@ -84,14 +84,19 @@ def _compile_now(library) -> None:
             library._link_only = False
 
 
+def _write_env(engine, name: str, env) -> None:
+    """Point the global ``name`` at ``env`` where machine code holding it exists (as numba's ``set_env``)."""
+    address = engine.get_global_value_address(name)
+    if address:
+        (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+
+
 def _write_envs(codegen, module) -> None:
     """Write every kept environment whose global ``module`` holds (its machine code now exists)."""
     for gv in module.global_variables:
         env = _envs.get(gv.name)
         if env is not None:
-            address = codegen._engine.get_global_value_address(gv.name)
-            if address:
-                (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+            _write_env(codegen._engine, gv.name, env)
 
 
 def install() -> None:
@@ -139,10 +144,8 @@ def install() -> None:
         _write_envs(self._codegen, self._final_module)
 
     def set_env(self, env_name, env):
-        _envs[env_name] = env
-        address = self._engine.get_global_value_address(env_name)
-        if address:  # else a link-only function's: written when a caller's machine code holds it
-            (ctypes.c_void_p * 1).from_address(address)[0] = ctypes.c_void_p(id(env))
+        _envs[env_name] = env  # a link-only function's has no address yet: written with a caller's code
+        _write_env(self._engine, env_name, env)
 
     magic_tuple = codegen.CPUCodegen.magic_tuple
 

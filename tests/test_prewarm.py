@@ -309,8 +309,10 @@ def test_the_helper_compiles_the_first_game_s_side_kernels_before_the_later_game
     assert err.splitlines() == did
 
 
-def test_only_drakerys_auto_blocking_has_side_kernels():
+def test_only_drakerys_auto_blocking_has_side_kernels(monkeypatch):
     from reports import api
+
+    monkeypatch.setattr(prewarm, "cold", lambda game: True)  # as on a first run
 
     for game in ("drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne"):
         rs = api._ruleset(game)
@@ -320,6 +322,8 @@ def test_only_drakerys_auto_blocking_has_side_kernels():
     assert prewarm.side_job(rs, api._rulings(rs, ["DK-blocking=always"])) is None
     name, rulings = prewarm.side_job(rs, api._rulings(rs, []))
     assert name == "drakerys" and "DK-blocking=auto" in rulings
+    monkeypatch.setattr(prewarm, "cold", lambda game: False)
+    assert prewarm.side_job(rs, api._rulings(rs, [])) is None  # cached: nothing for a helper to do
 
 
 def test_a_side_helper_starts_only_for_a_cold_game_on_several_threads(monkeypatch):
