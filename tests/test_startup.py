@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from reports import api
-from reports.cli import cli
+from reports.cli import BLAS_THREADS, cli
 from reports.drakerys.magic import invocation_report, spell_report
 from reports.drakerys.tables import roll_report
 from reports.formats import FORMATS, Report, Section, Table, render
@@ -100,6 +100,43 @@ EXACT = [
 @pytest.mark.parametrize("args", EXACT, ids=[" ".join(a) for a in EXACT])
 def test_exact_tables_import_nothing_heavy(args):
     assert heavy_imports(args) == []
+
+
+#: Prints the thread count of numpy's OpenBLAS after `balance --version` ran in this process (argv[1] "1") or
+#: not, or "none" when numpy bundles no OpenBLAS of its own (another BLAS: nothing to count here).
+_BLAS_PROBE = """
+import contextlib, ctypes, glob, io, os, sys
+if sys.argv[1] == "1":
+    from reports.cli import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main(["--version"])
+        except SystemExit:
+            pass
+import numpy
+libs = glob.glob(os.path.join(os.path.dirname(numpy.__file__) + ".libs", "libscipy_openblas64_*.so"))
+print(ctypes.CDLL(libs[0]).scipy_openblas_get_num_threads64_() if libs else "none")
+"""
+
+
+def _blas_threads(through_main: bool, env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "-c", _BLAS_PROBE, "1" if through_main else "0"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_command_runs_blas_on_one_thread_unless_the_user_sets_it():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREADS}
+    control = _blas_threads(False, env)
+    if control == "none":
+        pytest.skip("numpy bundles no OpenBLAS here")
+    if os.cpu_count() > 1:
+        assert int(control) > 1  # the control: OpenBLAS left alone takes every core
+    assert _blas_threads(True, env) == "1"
+    assert _blas_threads(True, {**env, "OPENBLAS_NUM_THREADS": "2"}) == "2"  # the user's choice is kept
 
 
 def test_scipy_optimize_is_imported_only_for_a_meta_game():
