@@ -329,6 +329,9 @@ def side_helper(rs, rulings, threads: int | None) -> Helper | None:
 
 
 if __name__ == "__main__":
+    from simcore.config import fewer_collections
+
+    fewer_collections()
     code = main(sys.argv[1:])
     sys.stdout.flush()
     os._exit(code)  # no teardown walk over numba's objects

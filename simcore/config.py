@@ -139,3 +139,21 @@ MAX_BATCH_CHUNKS: int = 256
 #: Exact distributions drop tail mass below this (per die, per convolution) when truncating
 #: unbounded chains such as exploding criticals.
 EXACT_TAIL_TOLERANCE: float = 1e-24
+
+
+#: Allocations between two collections of the cyclic garbage collector's youngest generation in a process
+#: running balance's commands (Python's default is 700).
+GC_YOUNG = 10_000
+
+
+def fewer_collections() -> None:
+    """Collect cyclic garbage less often: every :data:`GC_YOUNG` allocations, the older generations as
+    Python's thresholds say after that.
+
+    What a command allocates is mostly long-lived (modules imported, numba's types and kernels) and makes no
+    cycles to free; with the default thresholds the collector walked it in 590 young and 4 full collections
+    during a warm `balance efficiency drakerys` (0.44 s), 0.18 s with this. The garbage waiting for a
+    collection is at most a few megabytes."""
+    import gc
+
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])

@@ -139,6 +139,19 @@ def test_the_command_runs_blas_on_one_thread_unless_the_user_sets_it():
     assert _blas_threads(True, {**env, "OPENBLAS_NUM_THREADS": "2"}) == "2"  # the user's choice is kept
 
 
+def test_the_command_collects_cyclic_garbage_less_often():
+    import gc
+
+    from simcore.config import GC_YOUNG
+
+    probe = ("import gc, sys\nfrom reports.cli import console_main\nsys.argv = ['balance', '--version']\n"
+             "try:\n    console_main()\nexcept SystemExit:\n    pass\nprint(gc.get_threshold()[0])")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) == GC_YOUNG != gc.get_threshold()[0]  # in-process runs: untouched
+
+
 def test_scipy_optimize_is_imported_only_for_a_meta_game():
     """HiGHS (scipy.optimize, ~0.35 s to import) is loaded by reports that solve a meta-game, not by a
     duel or a what-if (numba itself loads scipy.linalg for its BLAS bindings)."""
