@@ -155,14 +155,20 @@ def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed
     return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 
+def win_matrix_style(ruleset: Ruleset, how: str = "") -> dict:
+    """The keywords of :func:`reports.plots.plot_matrix` for a win matrix; ``how`` (seed and trials) goes
+    under the title."""
+    return dict(label="P(row entry wins), both roles",
+                title=f"{ruleset.title}: win probability of the row entry (percent in the cells)"
+                      + (f"\n{how}" if how else ""),
+                cmap="RdBu", ylabel="entry (rows in ranking order)", annotate=True)
+
+
 def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset, how: str = "") -> None:
     """The heatmap of a win matrix; ``how`` (seed and trials) goes under the title."""
     from reports.plots import plot_matrix
 
-    plot_matrix(grid, path, label="P(row entry wins), both roles",
-                title=f"{ruleset.title}: win probability of the row entry (percent in the cells)"
-                      + (f"\n{how}" if how else ""),
-                cmap="RdBu", ylabel="entry (rows in ranking order)", annotate=True)
+    plot_matrix(grid, path, **win_matrix_style(ruleset, how))
 
 
 # --- what-if ---------------------------------------------------------------------------------------------

@@ -29,11 +29,20 @@ def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, 
     """Heatmap of a matchup matrix (rows: contestants, columns: opponents, in the same order). The default
     map, ColorBrewer's RdBu, is diverging and safe for colour-blind readers; ``annotate`` prints each
     cell's value in percent."""
-    values = grid.to_numpy(dtype=float)
-    fig, ax = plt.subplots(figsize=(1.5 + 0.45 * grid.shape[1], 2.0 + 0.3 * grid.shape[0]))
+    plot_values(grid.to_numpy(dtype=float), [str(r) for r in grid.index], [str(c) for c in grid.columns],
+                path, label=label, title=title, vmin=vmin, vmax=vmax, cmap=cmap, ylabel=ylabel,
+                annotate=annotate, xlabel=xlabel)
+
+
+def plot_values(values: np.ndarray, rows: list[str], columns: list[str], path: Path, *, label: str,
+                title: str, vmin: float = 0.0, vmax: float = 1.0, cmap: str = "RdBu", ylabel: str = "entry",
+                annotate: bool = False, xlabel: str = "opponent (columns in the same order)") -> None:
+    """:func:`plot_matrix` of a float matrix with its row and column labels (no pandas: what
+    reports.drawer's process draws)."""
+    fig, ax = plt.subplots(figsize=(1.5 + 0.45 * values.shape[1], 2.0 + 0.3 * values.shape[0]))
     image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
-    ax.set_xticks(range(grid.shape[1]), grid.columns, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(grid.shape[0]), grid.index, fontsize=7)
+    ax.set_xticks(range(values.shape[1]), columns, rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(values.shape[0]), rows, fontsize=7)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if annotate:

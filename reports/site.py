@@ -19,11 +19,15 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePath
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from reports.files import OutputSet, OutputSubset
 from reports.formats import HTML_STYLE, Report, Section, html_table, markdown_table, render
 from rulesets.base import Ruleset, RulingError, Rulings
+
+if TYPE_CHECKING:
+    from reports.drawer import Drawer
 
 Progress = Callable[[int, int], None]
 
@@ -92,15 +96,26 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     helper = (prewarm.Helper([(rs.name, [f"{k}={v}" for k, v in rulings[rs.name].in_force()])
                               for rs in games[1:]], side=side)
               if prewarm.wanted(len(games) + (side is not None), threads) else None)
+    # and another draws each game's heatmap while this one writes the rest of its page (reports.drawer)
+    drawer = drawer_for(threads)
     try:
         return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
-                      helper)
+                      helper, drawer)
     finally:
         if helper is not None:
             helper.close()
+        if drawer is not None:
+            drawer.close()
 
 
-def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper):
+def drawer_for(threads: int | None) -> Drawer | None:
+    """The heatmap helper (reports.drawer) for a run on ``threads`` threads, or None where it cannot help."""
+    from reports import drawer
+
+    return drawer.Drawer() if drawer.wanted(threads) else None
+
+
+def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer):
     from reports import api
 
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
@@ -115,40 +130,68 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         step = None if progress is None else (lambda done, _t, before=before: progress(before + done, total))
         report, grid = api.efficiency_report(rs.name, rulings=rulings[rs.name], seed=seed,
                                              precision=precision, trials=trials, threads=threads,
-                                             progress=step, plots=True)
+                                             progress=step, plots=drawer is None)
         game_out = out.under(rs.name)
-        write_efficiency(rs, report, grid, game_out)
+        heatmap = stage_efficiency(rs, report, grid, game_out, drawer)
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
         page = _page(rs, report, entries)
         game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
         game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
+        heatmap()
         pages.append(page)
     out.write_text("index.html", _index_html(pages, seed, precision, trials))
     out.write_text("index.md", _index_md(pages, seed, precision, trials))
     return pages
 
 
-def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset) -> None:
+def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
+                     drawer: Drawer | None = None) -> None:
     """Stage a game's efficiency report into ``out``: the ranking, meta-game and engagements as CSV, the
-    report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page)."""
+    report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page).
+    ``drawer`` (reports.drawer): the heatmap is drawn there while this process writes the rest."""
+    stage_efficiency(rs, report, grid, out, drawer)()
+
+
+def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
+                     drawer: Drawer | None = None) -> Callable[[], None]:
+    """:func:`write_efficiency` but the heatmap: returns what stages it (waiting for the ``drawer``), to be
+    called before ``out`` is written, so that this process can do more meanwhile."""
+    heatmap = win_matrix_drawing(rs, report, grid, drawer)
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
         out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
     out.write_text("efficiency.md", render(report, "markdown"))
     out.write_text("efficiency.json", render(report, "json"))
-    out.write_with("efficiency.png", lambda p: plot_win_matrix(rs, report, grid, p))
+    return lambda: out.write_with("efficiency.png", heatmap)
+
+
+def _win_matrix_how(report: Report) -> str:
+    import textwrap
+
+    return textwrap.fill(dict(report.meta).get("method", "").split("; ±")[0], 110)
 
 
 def plot_win_matrix(rs: Ruleset, report: Report, grid, path) -> None:
     """The efficiency report's win matrix as a heatmap, its method (seed and trials) under the title."""
-    import textwrap
-
     from reports import api
 
-    how = dict(report.meta).get("method", "").split("; ±")[0]
-    api.plot_win_matrix(grid, path, rs, textwrap.fill(how, 110))
+    api.plot_win_matrix(grid, path, rs, _win_matrix_how(report))
+
+
+def win_matrix_drawing(rs: Ruleset, report: Report, grid, drawer: Drawer | None) -> Callable[[Path], None]:
+    """What writes :func:`plot_win_matrix`'s heatmap to a path: sent to ``drawer`` now (drawn there while this
+    process goes on), or, without one, drawn here when called."""
+    def here(path: Path) -> None:
+        plot_win_matrix(rs, report, grid, path)
+
+    if drawer is None:
+        return here
+    from reports import api
+
+    style = api.win_matrix_style(rs, _win_matrix_how(report))
+    return drawer.matrix(grid.to_numpy(dtype=float), list(grid.index), list(grid.columns), style, here).write
 
 
 def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:

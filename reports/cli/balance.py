@@ -100,26 +100,34 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
         from reports import api
-        from reports.site import EFFICIENCY_FILES, plot_win_matrix, write_efficiency
+        from reports.files import write_with
+        from reports.site import EFFICIENCY_FILES, drawer_for, win_matrix_drawing, write_efficiency
 
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
-        # the folder is made before any work, and removed again if the run fails
-        with _output_set(save_dir, "--save") as out:
-            report, grid = api.efficiency_report(
-                ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
-                precision=_precision(trials, precision), trials=trials, threads=threads,
-                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
-                plots=out is not None or plot is not None)
-            if out is not None:
-                write_efficiency(ruleset, report, grid, out)
-        if summary:
-            click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
-        else:
-            emit(report, fmt, output)
-        if plot is not None:
-            plot_win_matrix(ruleset, report, grid, plot)
+        # a second process draws the heatmaps, and imports matplotlib while the engagements run
+        drawer = drawer_for(threads) if save_dir is not None or plot is not None else None
+        try:
+            # the folder is made before any work, and removed again if the run fails
+            with _output_set(save_dir, "--save") as out:
+                report, grid = api.efficiency_report(
+                    ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
+                    precision=_precision(trials, precision), trials=trials, threads=threads,
+                    overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
+                    plots=drawer is None and (out is not None or plot is not None))
+                heatmap = None if plot is None else win_matrix_drawing(ruleset, report, grid, drawer)
+                if out is not None:
+                    write_efficiency(ruleset, report, grid, out, drawer)
+            if summary:
+                click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
+            else:
+                emit(report, fmt, output)
+            if heatmap is not None:
+                write_with(plot, heatmap)
+        finally:
+            if drawer is not None:
+                drawer.close()
 
     return _for(efficiency, ruleset, "efficiency")
 
