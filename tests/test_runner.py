@@ -399,6 +399,17 @@ def test_run_records_precision_stop_is_the_same_for_any_thread_count():
     np.testing.assert_array_equal(one.records, two.records)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_run_records_precision_run_grows_its_room_without_changing_a_record(threads):
+    """A precision run starts with room for RECORDS_START trials and doubles it as it goes: run to a cap
+    beyond several doublings (never narrow enough), it keeps exactly the records of a run of the cap."""
+    cap = 5 * runner.RECORDS_START + 123
+    result, _ = _records_precision_run(threads, target=1e-9, cap=cap)
+    assert result.stopped_by_precision is False and result.trials == cap
+    assert result.records.shape == (cap, RECORD_FIELDS) and result.records.flags.owndata
+    np.testing.assert_array_equal(result.records, _records(cap, seed=5).records)
+
+
 def test_run_records_progress():
     calls = []
     _records(30_500, block_trials=1000, threads=1, progress=lambda *call: calls.append(call))
