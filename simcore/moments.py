@@ -13,27 +13,47 @@ import numpy as np
 
 from simcore.config import JIT
 
+#: Trials whose features are laid out together (feature by feature) in :func:`feature_sums`: 12 features of
+#: 2,048 trials take 192 KB, which stays in a core's cache.
+_BLOCK = 2048
+
 
 @numba.njit(**JIT)
 def feature_sums(records, columns, equals):
-    """(sum of f, sum of f f') over the trials of ``records`` (int64; the cross-products symmetric)."""
+    """(sum of f, sum of f f') over the trials of ``records`` (int64; the cross-products symmetric).
+
+    Block by block of trials, each feature's values are laid out in a row first, so that every sum and
+    cross-product is a loop over contiguous integers, which the compiler vectorizes (a loop over the trials
+    with the features inside did not vectorize, and cost a tenth of an efficiency report's simulation)."""
     r = columns.size
+    n = records.shape[0]
     s1 = np.zeros(r, np.int64)
     s2 = np.zeros((r, r), np.int64)
-    f = np.empty(r, np.int64)
-    for t in range(records.shape[0]):
+    f = np.empty((r, min(n, _BLOCK)), np.int64)
+    for first in range(0, n, _BLOCK):
+        m = min(_BLOCK, n - first)
         for j in range(r):
-            v = records[t, columns[j]]
-            if equals[j] >= 0:
-                v = 1 if v == equals[j] else 0
-            f[j] = v
+            c = columns[j]
+            e = equals[j]
+            row = f[j]
+            if e >= 0:
+                for t in range(m):
+                    row[t] = 1 if records[first + t, c] == e else 0
+            else:
+                for t in range(m):
+                    row[t] = records[first + t, c]
         for i in range(r):
             fi = f[i]
-            if fi == 0:
-                continue
-            s1[i] += fi
+            total = 0
+            for t in range(m):
+                total += fi[t]
+            s1[i] += total
             for j in range(i, r):
-                s2[i, j] += fi * f[j]
+                fj = f[j]
+                total = 0
+                for t in range(m):
+                    total += fi[t] * fj[t]
+                s2[i, j] += total
     for i in range(r):
         for j in range(i):
             s2[i, j] = s2[j, i]
