@@ -93,6 +93,38 @@ def _set_llvm_inlining() -> None:
         _llvm_set = True
 
 
+_blas_deferred = False
+
+
+def _defer_blas_check() -> None:
+    """numba's array maths (``numba.np.arraymath``, imported with the first kernel a process loads) asks at
+    import whether scipy's BLAS is there by importing ``scipy.linalg`` (0.2 s, which every run waited on
+    before its first trial). It is imported here with a check that finds scipy without importing it; numba's
+    linear algebra still imports ``scipy.linalg`` itself when a kernel uses it (none of ours does), and the
+    reports import it with the meta-game's solver, while the engagements run."""
+    global _blas_deferred
+    if _blas_deferred:
+        return
+    import importlib.util
+    import sys
+
+    if "numba.np.arraymath" not in sys.modules:
+        from numba.np import linalg
+
+        check = linalg.ensure_blas
+
+        def scipy_found() -> None:
+            if importlib.util.find_spec("scipy") is None:
+                check()  # numba's own ImportError
+
+        linalg.ensure_blas = scipy_found
+        try:
+            import numba.np.arraymath  # noqa: F401
+        finally:
+            linalg.ensure_blas = check
+    _blas_deferred = True
+
+
 def __getattr__(name: str) -> dict:
     """``JIT`` and ``TRIAL_JIT``: every module that defines kernels reads one of them at import, so LLVM's
     inlining threshold is set, the code under a kernel is compiled only in it (simcore.linkonly), calls are
@@ -102,6 +134,7 @@ def __getattr__(name: str) -> dict:
         _set_llvm_inlining()
         _guard_python_calls()
         _type_calls_by_type()
+        _defer_blas_check()
         from simcore import linkonly
 
         linkonly.install()  # the functions under a kernel are compiled once, in it (simcore.linkonly)

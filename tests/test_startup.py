@@ -152,6 +152,31 @@ def test_the_command_collects_cyclic_garbage_less_often():
     assert int(done.stdout.split()[-1]) == GC_YOUNG != gc.get_threshold()[0]  # in-process runs: untouched
 
 
+_LINALG_PROBE = """
+import sys
+if sys.argv[1] == "ours":
+    from reports import api
+    api._efficiency("drakerys", ["crows", "warriors"], (), None, None, None, 100, 1, (), None)
+else:
+    import numba.np.arraymath
+print("scipy.linalg" in sys.modules, "numba.np.arraymath" in sys.modules)
+"""
+
+
+def test_loading_a_kernel_does_not_import_scipy_linalg():
+    def probe(which: str) -> str:
+        done = subprocess.run([sys.executable, "-c", _LINALG_PROBE, which], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert probe("numba") == ["True", "True"]  # the control: numba's array maths imports it
+    assert probe("ours") == ["False", "True"]
+    from numba.np import arraymath
+
+    assert arraymath._HAVE_BLAS  # numba's array maths still knows scipy's BLAS is there
+
+
 def test_scipy_optimize_is_imported_only_for_a_meta_game():
     """HiGHS (scipy.optimize, ~0.35 s to import) is loaded by reports that solve a meta-game, not by a
     duel or a what-if (numba itself loads scipy.linalg for its BLAS bindings)."""
