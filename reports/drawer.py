@@ -126,17 +126,9 @@ class Drawer:
     def close(self) -> None:
         """End the helper (closing its standard input), reap it and remove its folder."""
         if self._proc is not None:
-            if self._proc.stdin is not None and not self._proc.stdin.closed:
-                try:
-                    self._proc.stdin.close()
-                except OSError:
-                    pass
-            try:
-                self._proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-            self._reader.join(timeout=10)
+            from reports.prewarm import end_helper
+
+            end_helper(self._proc, self._reader)
         shutil.rmtree(self._folder, ignore_errors=True)
 
 

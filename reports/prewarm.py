@@ -297,17 +297,23 @@ class Helper:
 
     def close(self) -> None:
         """End the helper (closing its standard input) and reap it."""
-        if self._proc.stdin is not None and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except OSError:
-                pass
+        end_helper(self._proc, self._reader)
+
+
+def end_helper(proc: subprocess.Popen, reader: threading.Thread) -> None:
+    """End a helper process that reads its work from its standard input: close that, wait for it (killed
+    after 10 s), and join the thread reading what it says (reports.drawer's helper too)."""
+    if proc.stdin is not None and not proc.stdin.closed:
         try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        self._reader.join(timeout=10)
+            proc.stdin.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    reader.join(timeout=10)
 
 
 def side_job(rs, rulings) -> tuple[str, list[str]] | None:
