@@ -146,13 +146,15 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
 
 
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
-                      trials=None, threads=None, overrides=(), progress=None, plots=False
-                      ) -> tuple[Report, pd.DataFrame]:
+                      trials=None, threads=None, overrides=(), progress=None, plots=False,
+                      win_matrix_known=None) -> tuple[Report, pd.DataFrame]:
     """The efficiency Report (for the command line) and its win matrix; ``plots``: a heatmap will be drawn
-    (matplotlib is imported while the engagements run)."""
+    here (matplotlib is imported while the engagements run); ``win_matrix_known(grid, method)``: see
+    :func:`reports.efficiency.report`."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
                                            threads, overrides, progress, plots, helper=True)
-    return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
+    return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants),
+                      win_matrix_known=win_matrix_known)
 
 
 def win_matrix_style(ruleset: Ruleset, how: str = "") -> dict:

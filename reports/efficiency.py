@@ -474,22 +474,28 @@ def label_columns(contestants: Sequence[Contestant]) -> list[str]:
     return [k for k, _ in contestants[0].labels] if contestants[0].labels else ["contestant"]
 
 
-def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
+def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = (),
+           win_matrix_known: Callable[[pd.DataFrame, str], object] | None = None):
     """The efficiency report (ranking with fair costs first, for CSV; meta-game, every engagement, win
-    matrix) and the win matrix itself, for a plot."""
+    matrix) and the win matrix itself, for a plot. ``win_matrix_known(grid, method)`` is called as soon as
+    the win matrix and the method line are known, before the meta-game and the engagements' table (a
+    heatmap helper can start drawing)."""
     from reports.formats import Report, Section
 
     rs = field.ruleset
     rank = ranking(field)
-    meta_table, _ = meta_game(field)
     grid = win_matrix(field, list(rank["key"]))  # in the ranking's order
-    cols = label_columns(field.contestants)
     low, high = field.trial_range()
     how = (f"until the 95% half-width of each engagement's win probability is below {field.precision:g}"
            if field.precision else f"{field.trials:,} trials per engagement")
+    method = field.method(f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
+                          "± is the 95% interval (1.96 standard errors)")
+    if win_matrix_known is not None:
+        win_matrix_known(grid, method)
+    meta_table, _ = meta_game(field)
+    cols = label_columns(field.contestants)
     meta = [*provenance,
-            ("method", field.method(f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
-                                    "± is the 95% interval (1.96 standard errors)")),
+            ("method", method),
             ("contestants", f"{len(field.contestants)}: " + ", ".join(c.name for c in field.contestants)),
             ("engagement", f"{rs.engagement}; every contestant meets every other in both roles "
                            f"({len(field.pairs):,} engagements)"),

@@ -128,11 +128,12 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
             started(rs)
         before = sum(sizes[:k])
         step = None if progress is None else (lambda done, _t, before=before: progress(before + done, total))
+        known, heatmaps = heatmaps_when_known(rs, drawer, ["page"])
         report, grid = api.efficiency_report(rs.name, rulings=rulings[rs.name], seed=seed,
                                              precision=precision, trials=trials, threads=threads,
-                                             progress=step, plots=drawer is None)
+                                             progress=step, plots=drawer is None, win_matrix_known=known)
         game_out = out.under(rs.name)
-        heatmap = stage_efficiency(rs, report, grid, game_out, drawer)
+        heatmap = stage_efficiency(rs, report, grid, game_out, drawer, heatmaps["page"])
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
@@ -147,18 +148,21 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
 
 
 def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     drawer: Drawer | None = None) -> None:
+                     drawer: Drawer | None = None, heatmap: Callable[[Path], None] | None = None) -> None:
     """Stage a game's efficiency report into ``out``: the ranking, meta-game and engagements as CSV, the
     report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page).
-    ``drawer`` (reports.drawer): the heatmap is drawn there while this process writes the rest."""
-    stage_efficiency(rs, report, grid, out, drawer)()
+    ``drawer`` (reports.drawer): the heatmap is drawn there while this process writes the rest;
+    ``heatmap``: what writes it, if already sent (:func:`win_matrix_drawing`)."""
+    stage_efficiency(rs, report, grid, out, drawer, heatmap)()
 
 
 def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     drawer: Drawer | None = None) -> Callable[[], None]:
+                     drawer: Drawer | None = None, heatmap: Callable[[Path], None] | None = None
+                     ) -> Callable[[], None]:
     """:func:`write_efficiency` but the heatmap: returns what stages it (waiting for the ``drawer``), to be
     called before ``out`` is written, so that this process can do more meanwhile."""
-    heatmap = win_matrix_drawing(rs, report, grid, drawer)
+    if heatmap is None:
+        heatmap = win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid, drawer)
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
         out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
@@ -167,31 +171,41 @@ def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputS
     return lambda: out.write_with("efficiency.png", heatmap)
 
 
-def _win_matrix_how(report: Report) -> str:
+def _win_matrix_how(method: str) -> str:
+    """What goes under the heatmap's title: the report's method line up to its note on intervals."""
     import textwrap
 
-    return textwrap.fill(dict(report.meta).get("method", "").split("; ±")[0], 110)
+    return textwrap.fill(method.split("; ±")[0], 110)
 
 
-def plot_win_matrix(rs: Ruleset, report: Report, grid, path) -> None:
-    """The efficiency report's win matrix as a heatmap, its method (seed and trials) under the title."""
+def win_matrix_drawing(rs: Ruleset, method: str, grid, drawer: Drawer | None) -> Callable[[Path], None]:
+    """What writes the heatmap of the win matrix to a path (``method``: the report's method line, whose seed
+    and trials go under the title): sent to ``drawer`` now (drawn there while this process goes on), or,
+    without one, drawn here when called."""
     from reports import api
 
-    api.plot_win_matrix(grid, path, rs, _win_matrix_how(report))
+    how = _win_matrix_how(method)
 
-
-def win_matrix_drawing(rs: Ruleset, report: Report, grid, drawer: Drawer | None) -> Callable[[Path], None]:
-    """What writes :func:`plot_win_matrix`'s heatmap to a path: sent to ``drawer`` now (drawn there while this
-    process goes on), or, without one, drawn here when called."""
     def here(path: Path) -> None:
-        plot_win_matrix(rs, report, grid, path)
+        api.plot_win_matrix(grid, path, rs, how)
 
     if drawer is None:
         return here
-    from reports import api
-
-    style = api.win_matrix_style(rs, _win_matrix_how(report))
+    style = api.win_matrix_style(rs, how)
     return drawer.matrix(grid.to_numpy(dtype=float), list(grid.index), list(grid.columns), style, here).write
+
+
+def heatmaps_when_known(rs: Ruleset, drawer: Drawer | None, names: Sequence[str]):
+    """(``win_matrix_known`` for :func:`reports.api.efficiency_report`, the heatmap writers by name): each
+    name's heatmap is sent to ``drawer`` as soon as the win matrix is known (before the meta-game and the
+    engagements' table are made)."""
+    made: dict[str, Callable[[Path], None]] = {}
+
+    def known(grid, method: str) -> None:
+        for name in names:
+            made[name] = win_matrix_drawing(rs, method, grid, drawer)
+
+    return known, made
 
 
 def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:

@@ -101,7 +101,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         """
         from reports import api
         from reports.files import write_with
-        from reports.site import EFFICIENCY_FILES, drawer_for, win_matrix_drawing, write_efficiency
+        from reports.site import EFFICIENCY_FILES, drawer_for, heatmaps_when_known, write_efficiency
 
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
@@ -111,20 +111,23 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         try:
             # the folder is made before any work, and removed again if the run fails
             with _output_set(save_dir, "--save") as out:
+                # each heatmap is sent to the drawer as soon as the win matrix is known
+                wanted = [name for name, path in (("save", out), ("plot", plot)) if path is not None]
+                known, heatmaps = heatmaps_when_known(ruleset, drawer, wanted)
                 report, grid = api.efficiency_report(
                     ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                     precision=_precision(trials, precision), trials=trials, threads=threads,
                     overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
-                    plots=drawer is None and (out is not None or plot is not None))
-                heatmap = None if plot is None else win_matrix_drawing(ruleset, report, grid, drawer)
+                    plots=drawer is None and bool(wanted),
+                    win_matrix_known=known)
                 if out is not None:
-                    write_efficiency(ruleset, report, grid, out, drawer)
+                    write_efficiency(ruleset, report, grid, out, drawer, heatmaps["save"])
             if summary:
                 click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
             else:
                 emit(report, fmt, output)
-            if heatmap is not None:
-                write_with(plot, heatmap)
+            if plot is not None:
+                write_with(plot, heatmaps["plot"])
         finally:
             if drawer is not None:
                 drawer.close()
