@@ -18,10 +18,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# as in a `balance` process (reports.cli.one_blas_thread): OpenBLAS's spinning threads would take the cores
-# the tests' worker processes run on; effective only if numpy is not imported yet
-for _name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+# one BLAS thread, as in a `balance` process: OpenBLAS's spinning threads would take the cores the tests'
+# worker processes run on (effective only before numpy is imported; the command tree imports none of it)
+from reports.cli import one_blas_thread  # noqa: E402
+
+one_blas_thread()
 
 
 def _source_hash() -> str:
