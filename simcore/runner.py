@@ -283,7 +283,7 @@ def run_records(
         raise ValueError(f"block_trials {block_trials!r} is not a whole number >= 1")
     # a run stopped by precision starts with room for RECORDS_START trials and doubles it when it needs more:
     # room for the whole cap (10**6 trials, 100 MB) came fresh from the system at every run, and filling
-    # it cost a page fault per 4 KB (140,000 of them in a warm `balance efficiency drakerys`)
+    # it cost a page fault per 4 KB (a warm `balance efficiency drakerys --save`: 176,790 faults, 77,695 now)
     records = np.empty((trials if precision is None else min(trials, RECORDS_START), n_fields),
                        dtype=np.int64)
     done = 0

@@ -71,8 +71,8 @@ def one_blas_thread() -> None:
     balance runs its own threads (whole matchups, pieces of a run); the matrix products it asks of BLAS
     are small (an exact stage table, a covariance). OpenBLAS would still split some of them over every core,
     and its idle threads then spin for a while waiting for more work, taking a core from the simulation
-    threads: 1.8 CPU-seconds of a warm `balance efficiency drakerys`. Effective before numpy is imported,
-    which the command tree never does."""
+    threads: 8-13% of the CPU samples of a warm `balance efficiency drakerys`, none with one thread.
+    Effective before numpy is imported, which the command tree never does."""
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
 
