@@ -46,6 +46,11 @@ def wanted(threads: int | None) -> bool:
     return several and os.environ.get(SWITCH, "1") != "0"
 
 
+def drawer_for(threads: int | None) -> Drawer | None:
+    """The helper for a run on ``threads`` threads, or None where it cannot help (:func:`wanted`)."""
+    return Drawer() if wanted(threads) else None
+
+
 class Drawing:
     """A heatmap on its way: :meth:`write` puts it at a path (the helper's file, or drawn here)."""
 
@@ -104,12 +109,12 @@ class Drawer:
         ``here(path)`` draws the same heatmap in this process when the helper cannot."""
         job = self._jobs
         self._jobs += 1
+        if self._proc is None:
+            return Drawing(None, job, None, here)
         made = self._folder / f"{job}.png"
         line = json.dumps({"id": job, "values": [[float(v) for v in row] for row in values],
                            "rows": [str(r) for r in rows], "columns": [str(c) for c in columns],
                            "style": style, "path": str(made)})
-        if self._proc is None:
-            return Drawing(None, job, None, here)
         try:
             self._proc.stdin.write(line + "\n")
             self._proc.stdin.flush()

@@ -97,6 +97,8 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
                               for rs in games[1:]], side=side)
               if prewarm.wanted(len(games) + (side is not None), threads) else None)
     # and another draws each game's heatmap while this one writes the rest of its page (reports.drawer)
+    from reports.drawer import drawer_for
+
     drawer = drawer_for(threads)
     try:
         return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
@@ -106,13 +108,6 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
             helper.close()
         if drawer is not None:
             drawer.close()
-
-
-def drawer_for(threads: int | None) -> Drawer | None:
-    """The heatmap helper (reports.drawer) for a run on ``threads`` threads, or None where it cannot help."""
-    from reports import drawer
-
-    return drawer.Drawer() if drawer.wanted(threads) else None
 
 
 def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer):
@@ -133,7 +128,7 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
                                              precision=precision, trials=trials, threads=threads,
                                              progress=step, plots=drawer is None, win_matrix_known=known)
         game_out = out.under(rs.name)
-        heatmap = stage_efficiency(rs, report, grid, game_out, drawer, heatmaps["page"])
+        heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
@@ -148,21 +143,20 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
 
 
 def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     drawer: Drawer | None = None, heatmap: Callable[[Path], None] | None = None) -> None:
+                     heatmap: Callable[[Path], None] | None = None) -> None:
     """Stage a game's efficiency report into ``out``: the ranking, meta-game and engagements as CSV, the
     report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page).
-    ``drawer`` (reports.drawer): the heatmap is drawn there while this process writes the rest;
-    ``heatmap``: what writes it, if already sent (:func:`win_matrix_drawing`)."""
-    stage_efficiency(rs, report, grid, out, drawer, heatmap)()
+    ``heatmap``: what writes the heatmap, already sent to a drawer (:func:`heatmaps_when_known`); by
+    default it is drawn here."""
+    stage_efficiency(rs, report, grid, out, heatmap)()
 
 
 def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     drawer: Drawer | None = None, heatmap: Callable[[Path], None] | None = None
-                     ) -> Callable[[], None]:
-    """:func:`write_efficiency` but the heatmap: returns what stages it (waiting for the ``drawer``), to be
-    called before ``out`` is written, so that this process can do more meanwhile."""
+                     heatmap: Callable[[Path], None] | None = None) -> Callable[[], None]:
+    """:func:`write_efficiency` but the heatmap: returns what stages it (waiting for a drawer), to be called
+    before ``out`` is written, so that this process can do more meanwhile."""
     if heatmap is None:
-        heatmap = win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid, drawer)
+        heatmap = win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid, None)
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
         out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))

@@ -100,8 +100,9 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
         from reports import api
+        from reports.drawer import drawer_for
         from reports.files import write_with
-        from reports.site import EFFICIENCY_FILES, drawer_for, heatmaps_when_known, write_efficiency
+        from reports.site import EFFICIENCY_FILES, heatmaps_when_known, write_efficiency
 
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
@@ -121,7 +122,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                     plots=drawer is None and bool(wanted),
                     win_matrix_known=known)
                 if out is not None:
-                    write_efficiency(ruleset, report, grid, out, drawer, heatmaps["save"])
+                    write_efficiency(ruleset, report, grid, out, heatmaps["save"])
             if summary:
                 click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
             else:
