@@ -381,7 +381,8 @@ def win_matrix(field: Field, keys: Sequence[str] | None = None) -> pd.DataFrame:
 def matchups(field: Field) -> pd.DataFrame:
     """Tidy: contestant, opponent, role, metric, value, stderr, trials (every engagement, both sides)."""
     roles = field.ruleset.roles
-    rows = []
+    names = field.names
+    heads, means, stderrs, trials = [], [], [], []
     for (i, j), summaries in field.pairs.items():
         for side, s in enumerate(summaries):
             me, other = (i, j) if side == 0 else (j, i)
@@ -390,10 +391,23 @@ def matchups(field: Field) -> pd.DataFrame:
                          for k, v in _labels(field.contestants[other]).items()})
             head["opponent_cost"] = field.contestants[other].cost
             head["role"] = roles[side]
-            for m, name in enumerate(field.names):
-                rows.append({**head, "metric": name, "value": s.mean[m],
-                             "stderr": float(np.sqrt(s.cov[m, m])), "trials": s.trials})
-    return pd.DataFrame(rows)
+            heads.append(head)
+            means.append(s.mean[:len(names)])
+            stderrs.append(np.sqrt(np.diagonal(s.cov)[:len(names)]))
+            trials.append(s.trials)
+    keys = list(heads[0]) if heads else []
+    if any(list(h) != keys for h in heads):  # entries labelled differently: pandas aligns the keys
+        return pd.DataFrame([{**h, "metric": name, "value": mean[m], "stderr": float(se[m]), "trials": n}
+                             for h, mean, se, n in zip(heads, means, stderrs, trials, strict=True)
+                             for m, name in enumerate(names)])
+    # a column at a time: the same frame as one dict per row (the values' types alike), a tenth of the time
+    each = len(names)
+    columns = {k: [h[k] for h in heads for _ in range(each)] for k in keys}
+    columns["metric"] = names * len(heads)
+    columns["value"] = [float(v) for mean in means for v in mean]
+    columns["stderr"] = [float(v) for se in stderrs for v in se]
+    columns["trials"] = [n for n in trials for _ in range(each)]
+    return pd.DataFrame(columns)
 
 
 # --- the report ----------------------------------------------------------------------------------------

@@ -541,3 +541,38 @@ def test_a_fair_cost_interval_never_goes_below_zero():
     assert low < 0 < num / den < high
     fair = eff.fair_costs(field, np.zeros(3), np.zeros(3))[2]
     assert fair.low == 0.0 and fair.high == pytest.approx(high) and fair.value == pytest.approx(num / den)
+
+
+def matchups_row_by_row(field: eff.Field):
+    """The engagements' tidy table as one dict per row (what eff.matchups builds a column at a time)."""
+    import pandas as pd
+
+    rows = []
+    for (i, j), summaries in field.pairs.items():
+        for side, s in enumerate(summaries):
+            me, other = (i, j) if side == 0 else (j, i)
+            head = {**eff._labels(field.contestants[me]), "cost": field.contestants[me].cost}
+            head.update({f"opponent_{k}" if k not in ("unit", "contestant") else "opponent": v
+                         for k, v in eff._labels(field.contestants[other]).items()})
+            head["opponent_cost"] = field.contestants[other].cost
+            head["role"] = field.ruleset.roles[side]
+            for m, name in enumerate(field.names):
+                rows.append({**head, "metric": name, "value": s.mean[m],
+                             "stderr": float(np.sqrt(s.cov[m, m])), "trials": s.trials})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("relabel", [False, True], ids=["alike", "one entry labelled apart"])
+def test_the_engagements_table_is_the_frame_of_one_dict_per_row(relabel):
+    import dataclasses
+
+    import pandas as pd
+
+    field = hand_field()
+    if relabel:  # keys that differ between entries: pandas aligns them (missing cells), so the rows path
+        apart = dataclasses.replace(field.contestants[2], labels=(("unit", "Warriors"),))
+        field = dataclasses.replace(field, contestants=[*field.contestants[:2], apart])
+    tidy = eff.matchups(field)
+    pd.testing.assert_frame_equal(tidy, matchups_row_by_row(field), check_exact=True)
+    assert len(tidy) == 6 * 2 * len(field.names)
+    assert tidy["size"].isna().any() == relabel

@@ -1,0 +1,77 @@
+"""reports.formats: a JSON report's record lines, written a column at a time, are the bytes the JSON
+encoder writes for each record, whatever the values (and the encoder's own way where it must be)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reports import formats
+
+SCALARS = [
+    st.text(max_size=12),  # quotes, backslashes, %, control characters, non-ASCII, surrogates
+    st.integers(min_value=-(2 ** 70), max_value=2 ** 70),
+    st.floats(allow_nan=False, allow_infinity=False),  # -0.0, subnormals, 1e308
+    st.booleans(),
+    st.none(),
+]
+
+
+def encoder_lines(names, columns):
+    encode = formats._LINE_ENCODER.encode
+    return [encode(dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
+
+
+@st.composite
+def records(draw):
+    names = draw(st.lists(st.text(max_size=6), max_size=5, unique=True))
+    rows = draw(st.integers(0, 8))
+    columns = []
+    for _ in names:
+        kind = draw(st.sampled_from(["one", "mixed"]))
+        values = (st.one_of(*SCALARS) if kind == "mixed" else draw(st.sampled_from(SCALARS)))
+        columns.append(draw(st.lists(values, min_size=rows, max_size=rows)))
+    return names, columns
+
+
+@settings(max_examples=400, deadline=None)
+@given(records())
+def test_record_lines_are_the_encoders_bytes(case):
+    names, columns = case
+    assert formats._record_lines(names, columns) == encoder_lines(names, columns)
+
+
+@pytest.mark.parametrize("names, columns", [
+    (["a", "b"], [[1, 2], [[1, 2], {"x": None}]]),  # a list and a dict in a cell
+    ([1, "b"], [[1, 2], ["x", "y"]]),  # a name that is not a string: JSON makes it "1"
+    (["a", "a"], [[1, 2], [3, 4]]),  # a name twice: the record keeps the last
+    (["%s", "%%"], [[1.5, -0.0], ["%d", "%"]]),  # format characters in names and values
+    (["a"], [[np.float64(0.1), np.float64(2.5)]]),  # a float subclass: written as float's repr
+], ids=["nested", "int name", "twice", "percent", "float subclass"])
+def test_record_lines_fall_back_to_the_encoder_where_it_decides(names, columns):
+    assert formats._record_lines(names, columns) == encoder_lines(names, columns)
+
+
+def test_a_non_finite_number_is_refused_as_the_encoder_refuses_it():
+    with pytest.raises(ValueError, match="Out of range float"):
+        formats._record_lines(["x"], [[1.0, float("inf")]])
+
+
+def test_a_json_report_holds_every_cell_of_its_sections():
+    frame = pd.DataFrame({"unit": pd.array(["Crows", None, 'say "hi"'], dtype="string"),
+                          "size": [12, 6, 3], "value": [0.1, np.nan, -np.inf], "won": [True, False, True]})
+    table = formats.Table({"entry": ["a", "b"], "p": np.array([0.25, 1e-300]), "n": np.array([1, 2])})
+    report = formats.Report("t", [("seed", "1")], [formats.Section("frame", "Frame", frame),
+                                                   formats.Section("table", "Table", table)])
+    parsed = json.loads(formats.render(report, "json"))
+    assert parsed["sections"]["frame"] == [
+        {"unit": "Crows", "size": 12, "value": 0.1, "won": True},
+        {"unit": None, "size": 6, "value": None, "won": False},
+        {"unit": 'say "hi"', "size": 3, "value": None, "won": True}]
+    assert parsed["sections"]["table"] == [{"entry": "a", "p": 0.25, "n": 1},
+                                           {"entry": "b", "p": 1e-300, "n": 2}]
