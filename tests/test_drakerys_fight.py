@@ -859,3 +859,15 @@ def test_a_march_longer_than_the_charge_stops_short_of_contact():
     trace = naive_engagement(np.random.default_rng(3), a, b, start_cm=30, b_weapon=weapon,
                              blocking_masks=block_masks(a, b, one), actions="one", trace=True)["trace"]
     assert [step[:2] for step in trace[:2]] == [("a", "march"), ("b", "shoot")]
+
+
+def test_a_side_row_is_made_once_and_cannot_be_changed_by_its_users():
+    """side_array is cached per combatant, rulings and weapon: the row is shared, so it is read-only (the
+    kernels' side array is a copy, which combat then narrows under DK-blocking=auto)."""
+    crows = Combatant(unit("crows"), 12)
+    row = side_array(crows, DrakerysRulings(), None)
+    assert side_array(Combatant(unit("crows"), 12), DrakerysRulings(), None) is row
+    with pytest.raises(ValueError, match="read-only"):
+        row[Side.SIZE] = 6
+    assert side_array(Combatant(unit("crows"), 6), DrakerysRulings(), None)[Side.SIZE] == 6
+    assert row[Side.SIZE] == 12

@@ -39,6 +39,7 @@ flagged.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -319,7 +320,13 @@ class Combatant:
 
 
 def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> np.ndarray:
-    """The kernel's int64 row for one combatant (columns: Side)."""
+    """The kernel's int64 row for one combatant (columns: Side), read-only: made once per combatant,
+    rulings and weapon in a process (a field asks for each of them about a hundred times, 14 us each)."""
+    return _side_row(c, rulings, weapon)
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> np.ndarray:
     import numpy as np  # here, not with the module: the ruleset (and the command tree) imports this one
 
     u, p = c.unit, c.unit.profile
@@ -359,6 +366,7 @@ def side_array(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) ->
         row[Side.IGNORES_PARRY] = int(weapon.ignores_parry)
     else:
         row[Side.WEAPON_RANGE] = -1
+    row.flags.writeable = False
     return row
 
 
