@@ -72,6 +72,19 @@ def test_balance_help_loads_no_game():
     assert heavy_imports(["table", "--help"], heavy=("reports.drakerys.cli",)) == ["reports.drakerys.cli"]
 
 
+OTHER_GAMES = tuple(f"reports.{g}.cli" for g in ("dragonbond", "warbound", "uberdrakes", "dragoborne"))
+
+
+@pytest.mark.parametrize("args", [["table", "drakerys", "action"], ["efficiency", "drakerys", "--help"],
+                                  ["roll", "drakerys", "--dice", "3", "--action", "3", "--opposition", "3"]],
+                         ids=["table", "efficiency --help", "roll"])
+def test_a_games_command_registers_that_game_alone(args):
+    """`balance VERB GAME ...` imports that game's commands, not the four others' (reports.cli.verbs); a
+    verb's own help lists every game (the control: it imports them all)."""
+    assert heavy_imports(args, heavy=("reports.drakerys.cli", *OTHER_GAMES)) == ["reports.drakerys.cli"]
+    assert heavy_imports(["efficiency", "--help"], heavy=OTHER_GAMES) == list(OTHER_GAMES)
+
+
 def test_every_help_of_the_tree_imports_nothing_heavy():
     assert heavy_imports(*_every_help(cli)) == []
 

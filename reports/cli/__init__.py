@@ -7,6 +7,7 @@ attaches its own subcommands (rolls, tables, duels, units) to the verbs, and the
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import sys
@@ -45,14 +46,14 @@ for _verb in VERBS.values():
     cli.add_command(_verb)
 
 
-def _register_games() -> None:
-    for game in GAMES:
-        importlib.import_module(f"reports.{game}.cli").register(VERBS)
-        if get_ruleset(game).implemented:
-            balance.register(VERBS, get_ruleset(game))
+def _register_game(game: str) -> None:
+    importlib.import_module(f"reports.{game}.cli").register(VERBS)
+    if get_ruleset(game).implemented:
+        balance.register(VERBS, get_ruleset(game))
 
 
-when_needed(_register_games)
+for _game in GAMES:
+    when_needed(functools.partial(_register_game, _game), _game)
 
 
 def _fail(message: str, code: int) -> None:
