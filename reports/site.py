@@ -23,7 +23,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from reports.files import OutputSet, OutputSubset
-from reports.formats import HTML_STYLE, Report, Section, html_table, markdown_table, render
+from reports.formats import HTML_STYLE, Report, Section, frame_csv, html_table, markdown_table, render
 from rulesets.base import Ruleset, RulingError, Rulings
 
 if TYPE_CHECKING:
@@ -159,7 +159,7 @@ def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputS
         heatmap = win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid, None)
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
-        out.write_text(f"{section.name}.csv", section.data.to_csv(index=False, lineterminator="\n"))
+        out.write_text(f"{section.name}.csv", frame_csv(section.data))
     out.write_text("efficiency.md", render(report, "markdown"))
     out.write_text("efficiency.json", render(report, "json"))
     return lambda: out.write_with("efficiency.png", heatmap)

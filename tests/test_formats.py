@@ -75,3 +75,48 @@ def test_a_json_report_holds_every_cell_of_its_sections():
         {"unit": 'say "hi"', "size": 3, "value": None, "won": True}]
     assert parsed["sections"]["table"] == [{"entry": "a", "p": 0.25, "n": 1},
                                            {"entry": "b", "p": 1e-300, "n": 2}]
+
+
+CSV_TEXT = st.one_of(st.text(max_size=8), st.sampled_from(
+    ["Crows", "acts first", "", " x ", "a,b", 'say "hi"', "two\nlines", "cr\r", "%s", "1e5"]))
+
+
+@st.composite
+def frames(draw):
+    rows = draw(st.integers(0, 6))
+    columns = {}
+    for k in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["int", "float", "float", "bool", "string", "string", "object"]))
+        if kind == "int":
+            values = pd.array(draw(st.lists(st.integers(-2 ** 62, 2 ** 62), min_size=rows, max_size=rows)),
+                              dtype="int64")
+        elif kind == "float":
+            values = np.array(draw(st.lists(st.floats(), min_size=rows, max_size=rows)), dtype=float)
+        elif kind == "bool":
+            values = np.array(draw(st.lists(st.booleans(), min_size=rows, max_size=rows)), dtype=bool)
+        elif kind == "string":
+            values = pd.array(draw(st.lists(st.one_of(CSV_TEXT, st.none()), min_size=rows, max_size=rows)),
+                              dtype="string")
+        else:
+            mixed = st.one_of(CSV_TEXT, st.integers())
+            values = pd.Series(draw(st.lists(mixed, min_size=rows, max_size=rows)), dtype=object)
+        # mostly plain names (the fast path); a comma or a quote in one leaves the frame to pandas
+        columns[draw(st.sampled_from([f"c{k}", f"c{k}", f"%s{k}", "a,b", 'say "x"']))] = values
+    return pd.DataFrame(columns)
+
+
+@settings(max_examples=300, deadline=None)
+@given(frames())
+def test_frame_csv_is_what_pandas_writes(frame):
+    assert formats.frame_csv(frame) == frame.to_csv(index=False, lineterminator="\n")
+
+
+def test_frame_csv_of_numbers_and_plain_text_is_written_here():
+    """The fast path is taken (pandas' writer not called) for numbers and plain text, with pandas' bytes."""
+    frame = pd.DataFrame({"unit": pd.array(["Crows", None], dtype="string"), "value": [0.1, np.nan],
+                          "trials": [12, 6], "won": [True, False]})
+    expected = frame.to_csv(index=False, lineterminator="\n")
+    assert expected == "unit,value,trials,won\nCrows,0.1,12,True\n,,6,False\n"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pd.DataFrame, "to_csv", lambda *a, **k: pytest.fail("pandas wrote it"))
+        assert formats.frame_csv(frame) == expected
