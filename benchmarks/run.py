@@ -48,6 +48,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1306,11 +1307,39 @@ def load_average() -> str:
     return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "n/a"
 
 
-def machine_line(load_before: str, load_after: str) -> str:
+#: d10 drawn by each copy of the host probe's raw loop (about 0.1 s here).
+HOST_DRAWS = 5 * 10**7
+
+
+def host_speed() -> tuple[float, float]:
+    """The host's own state, the same fixed compiled code each time: (M d10/s of the raw SFC64 d10 loop on
+    1 thread, how much faster two copies run side by side on 2 threads than one after the other), best of
+    3 each. A virtual machine's cores may run slower, or not both at once, when its host is busy."""
+    _raw_d10_sum(stream(1), 1000)
+
+    def pair() -> None:
+        copies = [threading.Thread(target=_raw_d10_sum, args=(stream(k), HOST_DRAWS)) for k in (1, 2)]
+        for t in copies:
+            t.start()
+        for t in copies:
+            t.join()
+
+    (one, _), = best_times([lambda: _raw_d10_sum(stream(1), HOST_DRAWS)])
+    if usable_cores() < 2:
+        return HOST_DRAWS / one / 1e6, float("nan")
+    (two, _), = best_times([pair])
+    return HOST_DRAWS / one / 1e6, 2 * one / two
+
+
+def machine_line(load_before: str, load_after: str, host_before: tuple[float, float],
+                 host_after: tuple[float, float]) -> str:
     today = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     return (f"Measured {today} on {cpu_model()}, {usable_cores()} cores, Python {platform.python_version()}, "
             f"numpy {np.__version__}, numba {nb.__version__}; "
-            f"load average {load_before} before, {load_after} after.")
+            f"load average {load_before} before, {load_after} after; the host's own speed before and after "
+            f"(`host_speed`: the raw SFC64 d10 loop, fixed compiled code): {host_before[0]:.0f} and "
+            f"{host_after[0]:.0f} M d10/s on 1 thread, two copies side by side {host_before[1]:.2f}× and "
+            f"{host_after[1]:.2f}× one.")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -1332,7 +1361,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     benches = [b for b in BENCHES if not args.only or b.name in args.only]
-    load_before = load_average()
+    load_before, host_before = load_average(), host_speed()
     rows: list[Row] = []
     for step, bench in enumerate(benches, 1):
         log(f"{step}/{len(benches)} {bench.title}")
@@ -1345,7 +1374,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for label, measured, target, met in rows:
         print(f"| {label} | {measured} | {target} | {yes_no(met)} |")
     print()
-    print(machine_line(load_before, load_average()))
+    print(machine_line(load_before, load_average(), host_before, host_speed()))
     for note in NOTES:
         print()
         print(note)
