@@ -400,7 +400,8 @@ def matchups(field: Field) -> pd.DataFrame:
         return pd.DataFrame([{**h, "metric": name, "value": mean[m], "stderr": float(se[m]), "trials": n}
                              for h, mean, se, n in zip(heads, means, stderrs, trials, strict=True)
                              for m, name in enumerate(names)])
-    # a column at a time: the same frame as one dict per row (the values' types alike), a tenth of the time
+    # a column at a time: the same frame as one dict per row (the values' types alike); Drakerys' 27,000
+    # rows in 69-85 ms against 80-139 ms
     each = len(names)
     columns = {k: [h[k] for h in heads for _ in range(each)] for k in keys}
     columns["metric"] = names * len(heads)
