@@ -1,9 +1,10 @@
 """A helper process that draws a report's heatmaps while this process writes the rest of the report.
 
 After the engagements of `balance efficiency --save` (or of each game of `balance report`), what is left is
-serial Python: the ranking, the CSV, Markdown and JSON files (0.6 s for Drakerys) and the heatmap of the win
-matrix (1.0 s: matplotlib lays out 68 labels and a thousand cell values, draws twice for the tight bounding
-box and encodes the PNG). With two cores the heatmap can be drawn beside the rest. The helper
+serial Python: the ranking, the CSV, Markdown and JSON files (0.6 s for Drakerys then, 0.3 s now) and
+the heatmap of the win matrix (1.0 s: matplotlib lays out 68 labels and a thousand cell values, draws twice
+for the tight bounding box and encodes the PNG). With two cores the heatmap can be drawn beside the rest.
+The helper
 (``python -m reports.drawer``) starts with the command, imports matplotlib while the engagements run (this
 process then never imports it), and draws each heatmap it is sent with the same function this process
 would call (:func:`reports.plots.plot_values`), into a temporary folder of its own; this process copies the
