@@ -4,11 +4,10 @@ After the engagements of `balance efficiency --save` (or of each game of `balanc
 serial Python: the ranking, the CSV, Markdown and JSON files (0.6 s for Drakerys then, 0.3 s now) and
 the heatmap of the win matrix (1.0 s: matplotlib lays out 68 labels and a thousand cell values, draws twice
 for the tight bounding box and encodes the PNG). With two cores the heatmap can be drawn beside the rest.
-The helper
-(``python -m reports.drawer``) starts with the command, imports matplotlib while the engagements run (this
-process then never imports it), and draws each heatmap it is sent with the same function this process
-would call (:func:`reports.plots.plot_values`), into a temporary folder of its own; this process copies the
-file into its output set. The bytes are those this process would write (tested).
+The helper (``python -m reports.drawer``) starts with the command, imports matplotlib while the engagements
+run (this process then never imports it), and draws each heatmap it is sent with the same function this
+process would call (:func:`reports.plots.plot_values`), into a temporary folder of its own; this process
+copies the file into its output set. The bytes are those this process would write (tested).
 
 It is started only where a second core helps: more than one thread (``--threads 1`` asks for one core) and
 not switched off with ``BALANCE_DRAW_HELPER=0``. It writes nothing but its temporary folder, which
