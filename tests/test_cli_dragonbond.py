@@ -233,3 +233,30 @@ def test_a_defense_pool_in_the_rulebooks_notation(capsys):
     assert "rolls 2W 2R" in down["meta"]["pool"]
     assert_one_line_error(capsys, ("roll", "dragonbond", "pool", "2G", "--defense"), 2, "'2G'")
     assert_one_line_error(capsys, ("roll", "dragonbond", "pool", "2B", "--defense", "--sharp"), 2, "--sharp")
+
+
+def _mean_wounds(capsys, *args: str) -> str:
+    return _json(capsys, "roll", "dragonbond", "attack", *args)["meta"]["mean wounds"]
+
+
+def test_a_charge_upgrades_two_melee_attack_dice(capsys):
+    """Two models of 2G 1W charge (498: "upgrading two melee attack dice"): 4G 2W, both whites upgraded to
+    6G. One white defense die per hit blocks half the time and never more than the hits, so E[wounds] =
+    E[hits] / 2 + E[criticals] = 6 x 0.5 / 2 + 6 x 0.1 = 2.1 (one upgrade would leave 5G 1W: 1.95)."""
+    assert _mean_wounds(capsys, "--dice", "2G 1W", "--models", "2", "--charge", "--defense", "1",
+                        "--defense-die", "white") == "2.100000"
+
+
+def test_flanking_per_extra_unit_downgrades_once_for_two_engaged_enemies(capsys):
+    """3G against 1 white die per hit, the target engaged with 2 enemy units: DB-flanking-count=per-extra-unit
+    downgrades one defense die (white -> red). With h >= 1 hits, E[h - blocks] = h - (h - 1)/2 - 1/3, so
+    E[wounds] = E[h]/2 + P(h >= 1)/6 + E[criticals] = 0.75 + (1 - 0.6^3)/6 + 0.3 = 1.180667 (two
+    downgrades, one per engaged unit, would give 1.257333)."""
+    from fractions import Fraction as F
+
+    exact = F(3, 4) + (1 - F(3, 5) ** 3) / 6 + F(3, 10)
+    got = _mean_wounds(capsys, "--dice", "3G", "--defense", "1", "--engaged-enemies", "2")
+    assert got == f"{float(exact):.6f}" == "1.180667"
+    per_unit = _mean_wounds(capsys, "--dice", "3G", "--defense", "1", "--engaged-enemies", "2",
+                            "--ruling", "DB-flanking-count=per-engaged-unit")
+    assert per_unit == "1.257333"
