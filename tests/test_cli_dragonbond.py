@@ -260,3 +260,25 @@ def test_flanking_per_extra_unit_downgrades_once_for_two_engaged_enemies(capsys)
     per_unit = _mean_wounds(capsys, "--dice", "3G", "--defense", "1", "--engaged-enemies", "2",
                             "--ruling", "DB-flanking-count=per-engaged-unit")
     assert per_unit == "1.257333"
+
+
+@pytest.mark.parametrize(("ruling", "double", "crit", "expected"), [
+    ("DB-double-hits=2", 2, 1, "3.234400"),
+    ("DB-double-hits=1", 1, 1, "2.800000"),
+    ("DB-damage-token=non-critical", 2, 0, "2.924800"),
+])
+def test_damage_tokens_remove_as_many_tokens_as_hits(capsys, ruling, double, crit, expected):
+    """4 Damage tokens, 4 black dice: "remove tokens equal to the number of hits" (592), a ◇◇ counting
+    DB-double-hits hits as everywhere else, at most the 4 tokens. Checked against every one of the 10^4
+    face combinations, in fractions."""
+    from fractions import Fraction as F
+    from itertools import product
+
+    hits = {**dict.fromkeys(range(1, 4), 0), 4: 1, 5: 1, 6: 1, 7: 1, 8: double, 9: double, 10: crit}
+    exact = sum(F(min(sum(hits[f] for f in faces), 4), 10**4) for faces in product(range(1, 11), repeat=4))
+    assert f"{float(exact):.6f}" == expected
+    doc = _json(capsys, "roll", "dragonbond", "damage", "--tokens", "4", "--ruling", ruling)
+    assert doc["meta"]["mean wounds"].startswith(expected + " ")
+    removed = pd.DataFrame(doc["sections"]["removed"])
+    assert removed.removed.max() <= 4
+    assert removed.probability.sum() == pytest.approx(1.0, abs=1e-12)

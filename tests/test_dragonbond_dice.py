@@ -172,7 +172,11 @@ def test_damage_tokens_per_reading():
     assert damage_tokens(1, rulings=R).tolist() == pytest.approx([0.3, 0.7])
     assert damage_tokens(1, rulings=DragonbondRulings(damage_token="non-critical")).tolist() == \
         pytest.approx([0.4, 0.6])
-    assert damage_tokens(2, rulings=R).tolist() == pytest.approx([0.09, 0.42, 0.49])
+    # two tokens, a die removing 0 (0.3), 1 (◇ or ◆: 0.5) or 2 (◇◇, DB-double-hits=2: 0.2), at most 2 in all
+    assert damage_tokens(2, rulings=R).tolist() == pytest.approx([0.09, 0.30, 0.61], abs=1e-15)
+    # a Double Success one hit: one token per die
+    assert damage_tokens(2, rulings=DragonbondRulings(double_hits=1)).tolist() == \
+        pytest.approx([0.09, 0.42, 0.49], abs=1e-15)
 
 
 def test_models_killed_fill_one_model_then_the_next():

@@ -200,8 +200,10 @@ def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) ->
 
 def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:
     pmf = damage_tokens(tokens, tokens_beside, rulings)
-    meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each (590-592), "
-                                     f"DB-damage-token={rulings.damage_token}"),
+    crit = "1 hit" if rulings.damage_token == "any-non-blank" else "no hit"
+    meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each, tokens removed = hits, at "
+                                     f"most {tokens} (590-592); ◇ 1 hit, ◇◇ {rulings.double_hits} "
+                                     f"(DB-double-hits), ◆ {crit} (DB-damage-token={rulings.damage_token})"),
                  ("mean wounds", f"{mean(pmf):.6f} (each token removed adds one wound)"))
     return Report("Dragonbond: Damage tokens at the start of a turn", meta,
                   [Section("removed", "Tokens removed (= wounds)", distribution_rows("removed", pmf, None))],

@@ -461,11 +461,14 @@ def charge_reach(speed: int, tokens_beside: int = 0, rulings: DragonbondRulings 
 
 def damage_tokens(tokens: int, tokens_beside: int = 0,
                   rulings: DragonbondRulings | None = None) -> np.ndarray:
-    """PMF of the Damage tokens removed, each with one wound, at the start of a unit's turn (590-592):
-    "roll that many dice and remove tokens equal to the number of hits", one black die per token; a die
-    shows "a hit" on any non-blank face, or on ◇ and ◇◇ only (DB-damage-token), after
-    DB-exhaustion-other-rolls D downgrades per fatigue token beside the unit. A die counts one hit (a
-    token cannot be removed twice)."""
+    """PMF of the Damage tokens removed, each with one wound, at the start of a unit's turn (590-592).
+
+    "If a unit has multiple Damage tokens, roll that many dice and remove tokens equal to the number of
+    hits" (592): one black die per token, after DB-exhaustion-other-rolls D downgrades per fatigue token
+    beside the unit; a ◇ is one hit and a ◇◇ DB-double-hits hits, as in every other count of hits (162);
+    a ◆ is one hit under DB-damage-token=any-non-blank and none under non-critical. The tokens removed
+    are the hits, at most the tokens there are.
+    """
     rulings = rulings or DragonbondRulings()
     if not isinstance(tokens, int) or tokens < 0:
         raise RulesError(f"damage tokens {tokens!r}: a whole number >= 0")
@@ -473,13 +476,20 @@ def damage_tokens(tokens: int, tokens_beside: int = 0,
         return np.ones(1)
     pool = modified(Pool(ACTION, (0, 0, tokens)), 0, rulings.damage_downgrades_per_token * tokens_beside,
                     rulings)
+    crit_hits = 1 if rulings.damage_token == "any-non-blank" else 0
     pmf = np.ones(1)
     for strength, n in enumerate(pool.counts):
         p = action_face_probabilities(strength, rulings)
-        hit = float(p[SUCCESS] + p[DOUBLE] + (p[CRITICAL] if rulings.damage_token == "any-non-blank" else 0))
+        die = np.zeros(rulings.double_hits + 1)
+        die[0] += float(p[BLANK])
+        die[1] += float(p[SUCCESS])
+        die[rulings.double_hits] += float(p[DOUBLE])
+        die[crit_hits] += float(p[CRITICAL])
         for _ in range(n):
-            pmf = np.convolve(pmf, [1.0 - hit, hit])
-    return pmf[:tokens + 1] if pmf.size > tokens + 1 else pmf
+            pmf = np.convolve(pmf, die)
+    if pmf.size > tokens + 1:  # no more tokens can be removed than there are
+        pmf = np.append(pmf[:tokens], pmf[tokens:].sum())
+    return pmf
 
 
 def shares(hits: int, crits: int, units: int) -> list[tuple[int, int]]:

@@ -117,8 +117,9 @@ class DragonbondRulings(Rulings):
         source=f"{_SEED}, Charge (474-498)", parse=parse_choice("black", "grey", "white"))
     damage_token: str = ruling(
         "DB-damage-token", "any-non-blank", accepted="any-non-blank | non-critical",
-        meaning="a Damage token's black die removes the token (with a wound) on \"a hit\": any non-blank "
-                "face (7 in 10), or only Success and Double Success (6 in 10)",
+        meaning="a Damage token's black die removes a token (with a wound) on \"a hit\": any non-blank "
+                "face (7 in 10), or only Success and Double Success (6 in 10); \"remove tokens equal to "
+                "the number of hits\" (592), so a Double Success removes DB-double-hits tokens",
         source=f"{_SEED}, Status Effects: Damage (590-592)",
         parse=parse_choice("any-non-blank", "non-critical"))
 
