@@ -282,3 +282,41 @@ def test_damage_tokens_remove_as_many_tokens_as_hits(capsys, ruling, double, cri
     removed = pd.DataFrame(doc["sections"]["removed"])
     assert removed.removed.max() <= 4
     assert removed.probability.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def _face_off_rolls_by_enumeration(players: int):
+    """Expected face-off rolls from scratch, in fractions: every 3-grey roll (10^3 faces) gives a player
+    the key (successes, criticals, doubles); the players with the greatest key are still tied when there
+    are two or more of them (224-228), and only they roll again: E[k] = 1 + sum_j P(j still tied) E[j]."""
+    from collections import Counter
+    from fractions import Fraction as F
+    from itertools import product
+
+    grey = {**dict.fromkeys(range(1, 6), (0, 0, 0)), 6: (1, 0, 0), 7: (1, 0, 0), 8: (1, 0, 0), 9: (2, 0, 1),
+            10: (1, 1, 0)}  # face -> (successes, criticals, doubles); a ◆ one success (DB-crit-success)
+    keys = Counter()
+    for faces in product(range(1, 11), repeat=3):
+        keys[tuple(sum(grey[f][i] for f in faces) for i in range(3))] += F(1, 1000)
+    rolls = {}
+    for k in range(2, players + 1):
+        tied = Counter()
+        for draw in product(keys, repeat=k):
+            top = draw.count(max(draw))
+            if top > 1:
+                q = F(1)
+                for key in draw:
+                    q *= keys[key]
+                tied[top] += q
+        rolls[k] = (1 + sum(q * rolls[j] for j, q in tied.items() if j < k)) / (1 - tied[k])
+    return rolls[players]
+
+
+@pytest.mark.parametrize(("players", "printed"), [(2, "1.131181"), (3, "1.136222"), (4, "1.141386")])
+def test_face_off_expected_rolls_only_the_tied_players_reroll(capsys, players, printed):
+    exact = _face_off_rolls_by_enumeration(players)
+    doc = _json(capsys, "roll", "dragonbond", "face-off", "--players", str(players))
+    assert doc["meta"]["expected rolls"].startswith(printed + " ")
+    assert f"{float(exact):.6f}" == printed
+    table = csv(ok(capsys, "table", "dragonbond", "face-off", "--format", "csv"))
+    assert float(table["expected rolls"][table.players == players].iloc[0]) == pytest.approx(float(exact),
+                                                                                           abs=1e-9)

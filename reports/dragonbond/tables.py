@@ -176,7 +176,10 @@ def face_off_report(players: int, rulings: DragonbondRulings) -> Report:
                           + ("1" if rulings.crit_success else "0") + " (DB-crit-success)"),
                  ("P(a given player wins)", f"1/{players} = {f.p_win:.6f}: every player rolls the same dice, "
                                             "so by symmetry each wins equally often"),
-                 ("expected rolls", f"{f.expected_rolls:.6f} (the tied players reroll until one wins)"))
+                 ("still tied after the tiebreakers", "; ".join(f"{j} players {q:.6f}"
+                                                               for j, q in f.still_tied.items())),
+                 ("expected rolls", f"{f.expected_rolls:.6f} (only the players still tied reroll, 228, until "
+                                    "one wins)"))
     return Report("Dragonbond: a face-off roll", meta,
                   [Section("stages", "How the face-off is decided (218-228)", rows)])
 

@@ -369,15 +369,15 @@ FACE_OFF_STAGES = ("successes", "criticals", "doubles", "reroll")
 @dataclass(frozen=True)
 class FaceOff:
     """A face-off roll of ``players`` players (3 grey each, 218-228): the probability that it is decided on
-    most successes, on most criticals, on most Double Successes, or needs a reroll; the expected number of
-    rolls. Every player wins with probability 1/players (they roll the same dice: symmetry)."""
+    most successes, on most criticals, on most Double Successes, or needs a reroll; ``still_tied[j]`` the
+    probability that exactly ``j`` players are still tied after the tiebreakers (they alone reroll, 228);
+    the expected number of rolls. Every player wins with probability 1/players (they roll the same dice:
+    symmetry)."""
 
     players: int
     stages: dict[str, float]
-
-    @property
-    def expected_rolls(self) -> float:
-        return 1.0 / (1.0 - self.stages["reroll"])
+    still_tied: dict[int, float]
+    expected_rolls: float
 
     @property
     def p_win(self) -> float:
@@ -388,7 +388,9 @@ def face_off(players: int = 2, rulings: DragonbondRulings | None = None) -> Face
     """Exact stage probabilities of a face-off (Face-Off Rolls and Tiebreakers, 218-228): "every player
     involved rolls three grey action dice, and they each count the number of successes" (a ◇◇ two, a ◆ one
     under DB-crit-success); ties among the leaders go to "the most criticals", then "the most doubles",
-    then "The players who are still tied reroll"."""
+    then "The players who are still tied reroll the dice until a clear winner is found" (228): only they
+    roll again, so the expected number of rolls follows the chain over how many are still tied,
+    E[k] = 1 + sum_j P(j of k still tied) E[j]."""
     rulings = rulings or DragonbondRulings()
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise RulesError(f"players {players!r}: a face-off is between 2 and 4 players")
@@ -400,19 +402,26 @@ def face_off(players: int = 2, rulings: DragonbondRulings | None = None) -> Face
         if q > 0:
             key = (s + 2 * d + crit * c, c, d)
             outcome[key] = outcome.get(key, 0.0) + float(q)
-    decided = dict.fromkeys(FACE_OFF_STAGES, 0.0)
-    _resolve(outcome, players, 0, 1.0, decided)
-    return FaceOff(players, decided)
+    rolls: dict[int, float] = {}
+    for k in range(2, players + 1):
+        decided = dict.fromkeys(FACE_OFF_STAGES, 0.0)
+        tied: dict[int, float] = {}
+        _resolve(outcome, k, 0, 1.0, decided, tied)
+        again = sum(q * rolls[j] for j, q in tied.items() if j < k)
+        rolls[k] = (1.0 + again) / (1.0 - tied.get(k, 0.0))
+    return FaceOff(players, decided, dict(sorted(tied.items())), rolls[players])
 
 
 def _resolve(dist: dict[tuple[int, int, int], float], k: int, level: int, weight: float,
-             decided: dict[str, float]) -> None:
+             decided: dict[str, float], tied: dict[int, float]) -> None:
     """Add to ``decided`` how ``k`` players, each drawing a key from ``dist`` (probabilities summing to 1),
-    are separated by criterion ``level`` and the ones after it (weighted by ``weight``)."""
+    are separated by criterion ``level`` and the ones after it (weighted by ``weight``), and to ``tied[k]``
+    the weight of the ``k`` still tied after the last criterion."""
     from math import comb
 
     if level == 3:
         decided["reroll"] += weight
+        tied[k] = tied.get(k, 0.0) + weight
         return
     marginal: dict[int, float] = {}
     for key, q in dist.items():
@@ -425,7 +434,7 @@ def _resolve(dist: dict[tuple[int, int, int], float], k: int, level: int, weight
         for j in range(2, k + 1):
             tie = comb(k, j) * m**j * below ** (k - j)
             if tie > 0:
-                _resolve(given, j, level + 1, weight * tie, decided)
+                _resolve(given, j, level + 1, weight * tie, decided, tied)
         below += m
 
 
