@@ -274,6 +274,68 @@ class Record(IntEnum):
 N_RECORD = len(Record)
 
 
+class BattleState(IntEnum):
+    """Columns of a battle's per-trial state, an int64[U, N_BATTLE] matrix (one row per unit, side 0's
+    units first; kernels_battle.py). State's columns come first with the same numbers, so the first N_STATE
+    columns of a row are the unit's duel state; TimePath columns (POSITION, DONE, ARRIVAL) are read on the
+    row that carries the Activation Token (TOKEN)."""
+
+    ALIVE = State.ALIVE
+    TOKENS = State.TOKENS
+    STRESS = State.STRESS
+    REMOVED = State.REMOVED
+    INFLICTED = State.INFLICTED
+    SPENT = State.SPENT  # TS this unit's activations cost, and the Heroic Action dice it paid fighting back
+    POSITION = State.POSITION  # squares the token travelled (token rows)
+    DONE = State.DONE  # 1 once the token reached the last START (token rows)
+    OPENING_LOST = State.OPENING_LOST  # unused in battles
+    OPENING_INJURIES = State.OPENING_INJURIES  # unused in battles
+    OPENING_TS = State.OPENING_TS  # unused in battles
+    HEROIC_NOW = State.HEROIC_NOW
+    BLOCKING_NOW = State.BLOCKING_NOW
+    OWNER = 13  # the side (0 or 1) the unit fights for
+    POSITION_CM = 14  # where the unit stands on the line (cm)
+    ENGAGED_WITH = 15  # the enemy unit it charged or was first charged by, -1 when none (see _engaged)
+    ARRIVAL = 16  # when the token arrived on its square: the highest is on top of a pile (token rows)
+    TOKEN = 17  # the row that carries this unit's Activation Token (DK-battle-tokens)
+
+
+N_BATTLE = len(BattleState)
+
+
+class BattleRecord(IntEnum):
+    """Columns of the battle records (one row per trial). The first eight are Record's first eight: a
+    battle of one unit a side records what its duel records."""
+
+    OUTCOME = Record.OUTCOME  # EngagementOutcome
+    LOST_0 = Record.LOST_0  # warriors lost by side 0's units (scattered units lose every warrior)
+    LOST_1 = Record.LOST_1
+    INJURIES_0 = Record.INJURIES_0  # injuries side 0's units suffered, before Safeguard
+    INJURIES_1 = Record.INJURIES_1
+    TS_0 = Record.TS_0  # Time Sections spent by side 0's units
+    TS_1 = Record.TS_1
+    ACTIVATIONS = Record.ACTIVATIONS  # activations of both sides
+    UNITS_LOST_0 = 8  # side 0's units destroyed or scattered
+    UNITS_LOST_1 = 9
+
+
+N_BATTLE_RECORD = len(BattleRecord)
+
+
+class Targeting(IntEnum):
+    """DK-battle-targeting: which enemy unit a unit acts against (kernels_battle._target)."""
+
+    NEAREST = 0  # an unengaged unit: the nearest living enemy (then fewest warriors, then lowest index)
+    FOCUS = 1  # an unengaged unit: the living enemy with the fewest warriors (then lowest index)
+
+
+class Tokens(IntEnum):
+    """DK-battle-tokens: who owns the Activation Tokens of a battle."""
+
+    PLAYER = 0  # one per side; its player activates one of its units
+    UNIT = 1  # one per unit
+
+
 @dataclass(frozen=True)
 class Combatant:
     """A unit as it enters a Fight, with the situation around it.

@@ -53,6 +53,8 @@ MULTIPLE_SHOTS_POWER = 2
 #: escorting Guard unit (SKILLS).
 SAFEGUARD_GUARD_FACE = 6
 SAFEGUARD_CANCEL_FACE = 10
+#: Most units a side may field in a battle (rulesets/drakerys/battle.py).
+MAX_BATTLE_UNITS = 16
 #: Most Stress markers, rerolls, Authority units, allied units engaged or obstacles a side may be given.
 MAX_EXTRA_OPTION = 50
 
@@ -211,6 +213,27 @@ class DrakerysRulings(Rulings):
                 "after-cost: a Maelstrom settles the cost and still offers 9 Mana for reinforcement",
         source="seed 002, CASTING A SPELL, STEP 2 and STEP 3", parse=parse_choice("includes-cost",
                                                                                 "after-cost"))
+
+    battle_targeting: str = ruling(
+        "DK-battle-targeting", "nearest", accepted="nearest|focus",
+        meaning="which enemy unit a unit acts against in a battle of several units a side (the Active "
+                "Player chooses; the text gives no rule): an engaged unit always Attacks an enemy it is "
+                "engaged with, the one with the fewest warriors; an unengaged unit targets, nearest: the "
+                "nearest living enemy unit (ties: fewest warriors alive, then the first listed); focus: the "
+                "living enemy unit with the fewest warriors alive (ties: the first listed)",
+        source="not in the rulebook: a player's choice (seed 002, MAKE WAR! step 1; UNITS ACTIONS: ATTACK "
+               "\"chooses an Enemy Unit engaged with the Active Unit\", CHARGE \"the selected Enemy Unit\")",
+        parse=parse_choice("nearest", "focus"))
+    battle_tokens: str = ruling(
+        "DK-battle-tokens", "player", accepted="player|unit",
+        meaning="Activation Tokens in a battle of several units a side: player: as THE TIMEPATH says, "
+                "\"Every player have their own Activation Token\"; the Active Player activates one of their "
+                "units (the one with the fewest Stress markers, then the first listed), spends its TS on "
+                "the side's token, and a Headquarters Phase takes a Stress marker off each of its units; "
+                "unit: every unit has its own token, played as a player's token (piled at START side 0's "
+                "first unit on top, then side 1's first, side 0's second, ...)",
+        source="seed 002, THE TIMEPATH / MAKE WAR! (Progress of a Game Phase) / HEADQUARTERS PHASE / FIRST "
+               "PLAYER", parse=parse_choice("player", "unit"))
 
 
 def action_threshold(action: int, opposition: int) -> int:

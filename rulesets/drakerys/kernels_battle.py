@@ -1,0 +1,406 @@
+"""Drakerys battle kernels: several units a side on the TimePath (private; rulesets/drakerys/battle.py is
+the public wrapper, rulesets/drakerys/fight.py names every column and code, simcore/runner.py gives the
+records contract).
+
+A battle reuses the duel's per-pair steps of kernels_fight.py (``_choose_action``, ``_action_cost``,
+``_act``, hence ``_fight`` and ``_shoot``): for each Action the active unit's and its target's rows are
+copied into a two-row scratch ``side``/``state`` (row = the unit's side, so a battle of one unit a side
+is its duel roll for roll), the helper runs, and the rows are copied back. What travels:
+
+* ``units_side``: int64[U, N_SIDE], one row per unit (fight.side_array), side 0's units first.
+* ``blocking``: int64[U, U], ``blocking[i, j]``: the kinds of Fight (bits BlockIn) unit i blocks in
+  against unit j (DK-blocking, chosen per pair as the duel chooses it).
+* ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`.
+* ``dice``: kernels_fight's ``(stream, chain, rolls, bank)``; every trial on its own stream and every roll on
+  its own substream, as ``_engagement_trial`` does.
+
+The battle, step by step (the naive twin tests/naive_battle.py takes the same steps):
+
+* THE TIMEPATH: "Every player have their own Activation Token" (DK-battle-tokens=player: one token per side,
+  kept on the row of the side's first unit; =unit: one per unit). FIRST PLAYER: "The Activation Tokens are
+  placed on the START square in ascending order: the First Player's token is thus on top!": side 0 is the
+  First Player. With a token per unit the text gives no pile order; the tokens are piled interleaved, side
+  0's first unit on top, then side 1's first, side 0's second, ..., so that the sides alternate as the
+  players' tokens do. ACTIVE PLAYER: "the player whose Activation Token is in the last position on the
+  TimePath, or on top of the pile if the tokens are stacked" (the token that arrived last is on top).
+* MAKE WAR! step 1, "The Active Player selects one of their Units": the unit with the fewest Stress markers
+  (its Actions cost least), ties the first listed. Then its Actions, as ``_engagement`` takes them: up to
+  its Leader's Actions, each chosen by ``_choose_action`` against the unit's target (DK-battle-targeting),
+  at most 16 TS in all, never past START in the last round (when not even the first fits, the token goes
+  to START and its owner plays no more); one Stress marker; the token moves; a Headquarters Phase takes a
+  Stress marker off each unit of the token each time it reaches or passes START.
+* The line: side 0's units stand at 0 cm, side 1's at ``start`` cm (0: contact, so the first to act
+  charges). A March moves the unit towards its target, never into contact (``max(1, distance - March)``);
+  a Charge puts it in contact and engages it with its target. Units are points on the line: they pass
+  each other and block nothing.
+* FIGHTING, before each Fight, for each of the two fighters: Initiative +1 "for every Allied Unit Engaged
+  with the targeted Enemy Unit" (Side.ALLIES_ENGAGED), and "a D10 per Allied Warrior from another Allied
+  Unit in Contact with the targeted Enemy Unit" to reroll (Side.REROLLS; every warrior of an engaged unit
+  is in contact under DK-frontage=all).
+* SHOOTING: the target "Must not be Engaged": a unit whose target is engaged does not shoot (it charges or
+  marches).
+
+Not modelled (battle_notes() in battle.py says so in reports): Advantage counts only the two units of the
+Fight (not "the total headcount of all the Enemy Units it is Engaged with", nor "every Enemy Unit" for
+Stress); only the two fighters take part in a Fight and its Morale; REFORMATION and the geometry of contact
+(which warriors of several units touch which); Authority, Guard and Safeguard of nearby units beyond what
+each Combatant states; terrain, lines of sight and obstacles between units.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rulesets.drakerys.fight import (
+    N_BATTLE,
+    N_SIDE,
+    N_STATE,
+    Action,
+    BattleRecord,
+    BattleState,
+    EngagementOutcome,
+    Side,
+    Targeting,
+    Tokens,
+)
+from rulesets.drakerys.kernels_fight import _act, _action_cost, _block, _choose_action
+from rulesets.drakerys.rules import MAX_ACTION_TS, TS_PER_ROUND
+from simcore.config import JIT, TRIAL_JIT
+from simcore.rng import seed_trial_stream, trial_key
+from simcore.stages import missing
+
+_NO = np.bool_(False)
+
+
+# --- the line and who is engaged with whom ---------------------------------------------------------------
+
+
+@nb.njit(**TRIAL_JIT)
+def _engaged(units, i, j):
+    """Units i and j are engaged with each other: one charged the other (both still stand)."""
+    return units[i, BattleState.ENGAGED_WITH] == j or units[j, BattleState.ENGAGED_WITH] == i
+
+
+@nb.njit(**TRIAL_JIT)
+def _is_engaged(units, i):
+    """Unit i is engaged with a living enemy unit."""
+    for j in range(units.shape[0]):
+        if (units[j, BattleState.OWNER] != units[i, BattleState.OWNER] and units[j, BattleState.ALIVE] > 0
+                and _engaged(units, i, j)):
+            return True
+    return False
+
+
+@nb.njit(**TRIAL_JIT)
+def _distance(units, i, j):
+    return abs(units[i, BattleState.POSITION_CM] - units[j, BattleState.POSITION_CM])
+
+
+@nb.njit(**TRIAL_JIT)
+def _release_fallen(units):
+    """A unit destroyed or scattered leaves the battlefield: nobody is engaged with it any more."""
+    for i in range(units.shape[0]):
+        j = units[i, BattleState.ENGAGED_WITH]
+        if units[i, BattleState.ALIVE] == 0 or (j >= 0 and units[j, BattleState.ALIVE] == 0):
+            units[i, BattleState.ENGAGED_WITH] = -1
+
+
+@nb.njit(**TRIAL_JIT)
+def _target(units, u, targeting):
+    """The enemy unit u acts against, -1 when none stands: an enemy engaged with it (the fewest warriors,
+    then the lowest index); else by DK-battle-targeting, nearest: the nearest (then the fewest warriors,
+    then the lowest index); focus: the fewest warriors (then the lowest index)."""
+    best = -1
+    for j in range(units.shape[0]):
+        if (units[j, BattleState.OWNER] != units[u, BattleState.OWNER] and units[j, BattleState.ALIVE] > 0
+                and _engaged(units, u, j)):
+            if best < 0 or units[j, BattleState.ALIVE] < units[best, BattleState.ALIVE]:
+                best = j
+    if best >= 0:
+        return best
+    for j in range(units.shape[0]):
+        if units[j, BattleState.OWNER] == units[u, BattleState.OWNER] or units[j, BattleState.ALIVE] == 0:
+            continue
+        if best < 0:
+            best = j
+            continue
+        nearer = _distance(units, u, j) - _distance(units, u, best)
+        fewer = units[j, BattleState.ALIVE] - units[best, BattleState.ALIVE]
+        if targeting == Targeting.NEAREST and (nearer < 0 or (nearer == 0 and fewer < 0)):
+            best = j
+        elif targeting == Targeting.FOCUS and fewer < 0:
+            best = j
+    return best
+
+
+@nb.njit(**TRIAL_JIT)
+def _allies_on(units, f, e):
+    """(other units of f's side engaged with enemy e, their warriors): the Initiative bonus and the
+    rerolls of f's strike on e (FIGHTING: INITIATIVE, STEP 1)."""
+    count = 0
+    warriors = 0
+    for k in range(units.shape[0]):
+        if (k != f and units[k, BattleState.OWNER] == units[f, BattleState.OWNER]
+                and units[k, BattleState.ALIVE] > 0 and _engaged(units, k, e)):
+            count += 1
+            warriors += units[k, BattleState.ALIVE]
+    return count, warriors
+
+
+# --- the two-row scratch of the duel's steps -------------------------------------------------------------
+
+
+@nb.njit(**TRIAL_JIT)
+def _load(units_side, blocking, units, u, t, side, state):
+    """Units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
+    what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), and no
+    Shooting at an engaged target."""
+    for k, e in ((u, t), (t, u)):
+        r = units[k, BattleState.OWNER]
+        for c in range(N_SIDE):
+            side[r, c] = units_side[k, c]
+        for c in range(N_STATE):
+            state[r, c] = units[k, c]
+        side[r, Side.BLOCKING] = blocking[k, e]
+        count, warriors = _allies_on(units, k, e)
+        side[r, Side.ALLIES_ENGAGED] += count
+        side[r, Side.REROLLS] += warriors
+        if _is_engaged(units, e):
+            side[r, Side.WEAPON_RANGE] = -1
+
+
+@nb.njit(**TRIAL_JIT)
+def _unload(units, u, t, state):
+    """The scratch rows back into the units' rows."""
+    for k in (u, t):
+        r = units[k, BattleState.OWNER]
+        for c in range(N_STATE):
+            units[k, c] = state[r, c]
+
+
+# --- the TimePath ----------------------------------------------------------------------------------------
+
+
+@nb.njit(**TRIAL_JIT)
+def _token_stands(units, t):
+    """Token t still has a unit standing."""
+    for u in range(units.shape[0]):
+        if units[u, BattleState.TOKEN] == t and units[u, BattleState.ALIVE] > 0:
+            return True
+    return False
+
+
+@nb.njit(**TRIAL_JIT)
+def _active_token(units):
+    """ACTIVE PLAYER: the token furthest behind, the one on top of the pile (arrived last) on a tie; -1
+    when every token is done or has no unit left."""
+    best = -1
+    for t in range(units.shape[0]):
+        if units[t, BattleState.TOKEN] != t or units[t, BattleState.DONE] or not _token_stands(units, t):
+            continue
+        if best < 0:
+            best = t
+            continue
+        behind = units[t, BattleState.POSITION] - units[best, BattleState.POSITION]
+        if behind < 0 or (behind == 0 and units[t, BattleState.ARRIVAL] > units[best, BattleState.ARRIVAL]):
+            best = t
+    return best
+
+
+@nb.njit(**TRIAL_JIT)
+def _active_unit(units, t):
+    """The unit token t's player activates: standing, the fewest Stress markers, then the lowest index."""
+    best = -1
+    for u in range(units.shape[0]):
+        if units[u, BattleState.TOKEN] != t or units[u, BattleState.ALIVE] == 0:
+            continue
+        if best < 0 or units[u, BattleState.STRESS] < units[best, BattleState.STRESS]:
+            best = u
+    return best
+
+
+@nb.njit(**TRIAL_JIT)
+def _move_token(units, t, to):
+    """Token t moves to square ``to``: a Headquarters Phase (a Stress marker off each of its units) each
+    time it reaches or passes START."""
+    phases = to // TS_PER_ROUND - units[t, BattleState.POSITION] // TS_PER_ROUND
+    units[t, BattleState.POSITION] = to
+    for _ in range(phases):
+        for u in range(units.shape[0]):
+            if units[u, BattleState.TOKEN] == t:
+                units[u, BattleState.STRESS] = max(0, units[u, BattleState.STRESS] - 1)
+
+
+@nb.njit(**TRIAL_JIT)
+def _pay(units, u, ts):
+    """Unit u pays ``ts`` on its token (its activation, or Heroic Action dice it added fighting back)."""
+    units[u, BattleState.SPENT] += ts
+    t = units[u, BattleState.TOKEN]
+    _move_token(units, t, units[t, BattleState.POSITION] + ts)
+
+
+# --- a battle --------------------------------------------------------------------------------------------
+
+
+@nb.njit(**TRIAL_JIT)
+def _battle_start(units_side, owner, units, start, tokens):
+    """A fresh trial: side 0's units at 0 cm, side 1's at ``start`` cm, their tokens piled at START."""
+    units[:, :] = 0
+    n = units.shape[0]
+    first = np.int64(0)  # side 1's first unit
+    while first < n and owner[first] == 0:
+        first += 1
+    for u in range(n):
+        s = owner[u]
+        units[u, BattleState.ALIVE] = units_side[u, Side.SIZE]
+        units[u, BattleState.TOKENS] = units_side[u, Side.TOKENS]
+        units[u, BattleState.STRESS] = units_side[u, Side.STRESS]
+        units[u, BattleState.OWNER] = s
+        units[u, BattleState.POSITION_CM] = 0 if s == 0 else start
+        units[u, BattleState.ENGAGED_WITH] = -1
+        rank = u if s == 0 else u - first  # the unit's place among its side's
+        if tokens == Tokens.PLAYER:
+            units[u, BattleState.TOKEN] = 0 if s == 0 else first
+            units[u, BattleState.ARRIVAL] = 1 - s  # "the First Player's token is thus on top"
+        else:
+            units[u, BattleState.TOKEN] = u
+            units[u, BattleState.ARRIVAL] = 2 * n - (2 * rank + s)  # interleaved, side 0's first on top
+
+
+@nb.njit(**TRIAL_JIT)
+def _stands(units, s):
+    """Side s has a unit standing."""
+    for u in range(units.shape[0]):
+        if units[u, BattleState.OWNER] == s and units[u, BattleState.ALIVE] > 0:
+            return True
+    return False
+
+
+@nb.njit(**TRIAL_JIT)
+def _battle_outcome(units):
+    zero = _stands(units, 0)
+    one = _stands(units, 1)
+    if not zero and not one:
+        return EngagementOutcome.BOTH_DESTROYED
+    if not one:
+        return EngagementOutcome.SIDE_0_WINS
+    if not zero:
+        return EngagementOutcome.SIDE_1_WINS
+    return EngagementOutcome.NEITHER
+
+
+@nb.njit(**TRIAL_JIT)
+def _step(dice, units_side, blocking, units, side, state, u, t, action, distance):
+    """Unit u's Action against unit t through the duel's ``_act``; the line and the engagements after it."""
+    p = units[u, BattleState.OWNER]
+    after = _act(dice, side, state, p, action, distance)
+    _unload(units, u, t, state)
+    if action == Action.MARCH:  # towards t, never into contact
+        if units[u, BattleState.POSITION_CM] < units[t, BattleState.POSITION_CM]:
+            units[u, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM] - after
+        else:
+            units[u, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM] + after
+    elif action == Action.CHARGE:  # in contact, engaged
+        units[u, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM]
+        units[u, BattleState.ENGAGED_WITH] = t
+        if units[t, BattleState.ENGAGED_WITH] < 0:
+            units[t, BattleState.ENGAGED_WITH] = u
+    if action == Action.CHARGE or action == Action.ATTACK:
+        # the unit that fought back paid its Heroic Action dice (DK-heroic-passive), 1 TS each, no Stress
+        dice_paid = units_side[t, Side.HEROIC_PASSIVE]
+        if dice_paid > 0:
+            _pay(units, t, dice_paid)
+    _release_fallen(units)
+
+
+@nb.njit(**TRIAL_JIT)
+def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
+    """The battle until one side has no unit standing or every token is done; returns (EngagementOutcome,
+    activations). The steps of ``kernels_fight._engagement``, for a token and the unit its player
+    activates (see the module docstring)."""
+    activations = 0
+    end = rounds * TS_PER_ROUND
+    stamp = 2 * units.shape[0] + 1  # the next token to arrive is on top of every pile
+    while _stands(units, 0) and _stands(units, 1):
+        t = _active_token(units)
+        if t < 0:
+            break
+        u = _active_unit(units, t)
+        spent = 0
+        taken = 0
+        while taken < units_side[u, Side.ACTIONS] and units[u, BattleState.ALIVE] > 0:
+            e = _target(units, u, targeting)
+            if e < 0:
+                break
+            _load(units_side, blocking, units, u, e, side, state)
+            p = units[u, BattleState.OWNER]
+            distance = _distance(units, u, e)
+            action = _choose_action(side, p, _is_engaged(units, u), distance, _NO, _NO)
+            cost = _action_cost(side, state, p, action)
+            if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
+                break
+            _step(dice, units_side, blocking, units, side, state, u, e, action, distance)
+            spent += cost
+            taken += 1
+        if taken == 0:
+            # no Action fits: the token goes to START (its Headquarters Phase); its owner plays no more
+            _move_token(units, t, end)
+            units[t, BattleState.DONE] = 1
+            continue
+        activations += 1
+        units[u, BattleState.STRESS] += 1  # "The Active Unit receives a Stress marker" before the token moves
+        _pay(units, u, spent)
+        units[t, BattleState.ARRIVAL] = stamp
+        stamp += 1
+        for k in range(units.shape[0]):  # a token that fought back may have paid its way to START too
+            if units[k, BattleState.TOKEN] == k and units[k, BattleState.POSITION] >= end:
+                units[k, BattleState.DONE] = 1
+    return _battle_outcome(units), activations
+
+
+@nb.njit(**TRIAL_JIT)
+def _battle_trial(dice, units_side, owner, blocking, units, side, state, start, rounds, targeting, tokens,
+                  seed, trial):
+    """Trial ``trial`` of a battle run seeded ``seed``, on the trial's own stream (as _engagement_trial)."""
+    seed_trial_stream(seed, trial, dice[0])
+    rolls = dice[2]
+    rolls[0] = trial_key(seed, trial)
+    rolls[1] = 0
+    rolls[2] = 1
+    _battle_start(units_side, owner, units, start, tokens)
+    return _battle(dice, units_side, blocking, units, side, state, rounds, targeting)
+
+
+@nb.njit(**JIT)
+def _battle_records(bank, units_side, owner, blocking, start, rounds, chain, targeting, tokens, seed,
+                    first_trial, out):
+    """One battle per trial, recorded (simcore.runner's records contract); returns the trials run (fewer
+    when one met a stage table its bank lacked: the runner builds it and goes on from that trial).
+
+    units_side: int64[U, N_SIDE]; owner: int64[U] (0 for side 0's units, listed first, then 1); blocking:
+    int64[U, U]; start: cm between the sides (0: contact); targeting: a Targeting code; tokens: a Tokens
+    code. out: int64[n, len(BattleRecord)]; ``out[k]`` is trial ``first_trial + k``.
+    """
+    params = bank[0]
+    dice, state = _block(bank, chain)
+    side = np.empty((2, N_SIDE), np.int64)
+    units = np.empty((units_side.shape[0], N_BATTLE), np.int64)
+    for k in range(out.shape[0]):
+        outcome, activations = _battle_trial(dice, units_side, owner, blocking, units, side, state, start,
+                                             rounds, targeting, tokens, seed, first_trial + k)
+        if missing(params):
+            return k
+        out[k, :] = 0
+        out[k, BattleRecord.OUTCOME] = outcome
+        out[k, BattleRecord.ACTIVATIONS] = activations
+        for u in range(units.shape[0]):
+            s = owner[u]
+            lost = units_side[u, Side.SIZE] - units[u, BattleState.ALIVE]
+            out[k, BattleRecord.LOST_1 if s else BattleRecord.LOST_0] += lost
+            if units[u, BattleState.ALIVE] == 0:
+                out[k, BattleRecord.UNITS_LOST_1 if s else BattleRecord.UNITS_LOST_0] += 1
+            inflicted = units[u, BattleState.INFLICTED]  # injuries the other side suffered
+            out[k, BattleRecord.INJURIES_0 if s else BattleRecord.INJURIES_1] += inflicted
+            out[k, BattleRecord.TS_1 if s else BattleRecord.TS_0] += units[u, BattleState.SPENT]
+    return out.shape[0]
