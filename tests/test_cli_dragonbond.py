@@ -320,3 +320,37 @@ def test_face_off_expected_rolls_only_the_tied_players_reroll(capsys, players, p
     table = csv(ok(capsys, "table", "dragonbond", "face-off", "--format", "csv"))
     assert float(table["expected rolls"][table.players == players].iloc[0]) == pytest.approx(float(exact),
                                                                                            abs=1e-9)
+
+
+@pytest.mark.parametrize(("timing", "beside", "expected"), [
+    # speed 6 + successes of 3 black (0.9 each: ◇ 0.4, ◇◇ 2 x 0.2, ◆ 0.1) = 8.7 with nothing beside
+    ("pay-then-act", 0, "8.700000"),
+    # paid first, 1 token counts: 5" and 2 downgrades, 1B 2G (grey 0.3 + 2 x 0.1 + 0.1 = 0.6): 5 + 2.1
+    ("pay-then-act", 1, "7.100000"),
+    # 2 tokens: 4" and 4 downgrades, 2G 1W (white 0.2 + 0.1 = 0.3): 4 + 1.5
+    ("pay-then-act", 2, "5.500000"),
+    ("check-after-paying", 0, "8.700000"),
+    # the 2 fatigue come after the charge: its move and roll see no token
+    ("act-then-pay", 1, "8.700000"),
+    ("act-then-pay", 2, "8.700000"),
+])
+def test_charge_reach_under_each_fatigue_timing(capsys, timing, beside, expected):
+    doc = _json(capsys, "roll", "dragonbond", "charge", "--speed", "6", "--fatigue-beside", str(beside),
+                "--ruling", f"DB-fatigue-timing={timing}")
+    assert doc["meta"]["mean reach"] == expected + '"'
+    assert doc["meta"]["fatigue timing"].startswith(f"DB-fatigue-timing={timing}: ")
+    assert not any("pay-then-act" in n for n in doc["notes"])
+
+
+@pytest.mark.parametrize(("timing", "beside", "said"), [
+    ("pay-then-act", 3, "it was exhausted before paying"),
+    ("pay-then-act", 5, "it was exhausted before paying"),
+    ("act-then-pay", 3, "it was exhausted before paying"),
+    ("check-after-paying", 1, "a cost that would exhaust the unit bars the action"),
+    ("check-after-paying", 2, "a cost that would exhaust the unit bars the action"),
+])
+def test_a_charge_the_rules_forbid_is_refused_in_one_line(capsys, timing, beside, said):
+    args = ("roll", "dragonbond", "charge", "--speed", "6", "--fatigue-beside", str(beside), "--ruling",
+            f"DB-fatigue-timing={timing}")
+    assert_one_line_error(capsys, args, 1, f"--fatigue-beside {beside}: ")
+    assert said in run(capsys, *args)[2]

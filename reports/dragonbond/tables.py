@@ -185,20 +185,31 @@ def face_off_report(players: int, rulings: DragonbondRulings) -> Report:
 
 
 def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:
+    """A charge's reach; ``tokens_beside``: the fatigue tokens beside the unit once the charge's 2 are paid
+    (DB-fatigue-timing says which count, rulesets.dragonbond.exact.charge_tokens)."""
+    from rulesets.dragonbond.exact import charge_tokens
+
     reach = charge_reach(speed, tokens_beside, rulings)
-    meta = _meta(rulings, ("unit", f"speed {speed}\", {tokens_beside} fatigue token(s) beside it: "
-                                   f"{max(0, speed - tokens_beside)}\" before the dice (420-424)"),
+    counted = charge_tokens(tokens_beside, rulings)
+    timing = {
+        "pay-then-act": "the 2 fatigue are paid before the charge (388-389, the example at 490-492), so the "
+                        f"{tokens_beside} token(s) beside the unit count for its move and roll",
+        "check-after-paying": "a cost that would exhaust the unit bars the action: this charge leaves no "
+                              "token beside it",
+        "act-then-pay": "the 2 fatigue are added after the charge, so its move and roll see no token beside "
+                        "the unit",
+    }[rulings.fatigue_timing]
+    meta = _meta(rulings, ("unit", f"speed {speed}\", {tokens_beside} fatigue token(s) beside it once the "
+                                   f"charge's 2 are paid, {counted} of them counted: {max(0, speed - counted)}\" "
+                                   f"before the dice (420-424)"),
+                 ("fatigue timing", f"DB-fatigue-timing={rulings.fatigue_timing}: {timing}"),
                  ("dice", f"3 {rulings.charge_dice} (DB-charge-dice), "
-                          f"{rulings.charge_downgrades_per_token * tokens_beside} downgrade(s) "
+                          f"{rulings.charge_downgrades_per_token * counted} downgrade(s) "
                           f"(DB-exhaustion-other-rolls); +1\" per success (488)"),
                  ("mean reach", f"{mean(reach):.6f}\""))
-    notes = [_floor_note()]
-    if tokens_beside:
-        notes.append("an exhausted unit may not charge (474): this is the reach of a charge whose own 2 "
-                     "fatigue exhausted the unit (DB-fatigue-timing=pay-then-act)")
     return Report("Dragonbond: charge reach", meta,
                   [Section("reach", "Reach in inches: P(exactly d) and P(at least d)",
-                           distribution_rows("inches", reach, None))], notes=notes)
+                           distribution_rows("inches", reach, None))], notes=[_floor_note()])
 
 
 def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:

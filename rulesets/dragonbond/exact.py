@@ -455,16 +455,49 @@ def charge_dice(tokens_beside: int, rulings: DragonbondRulings) -> Pool:
                     rulings)
 
 
+#: "Charge [2]": the fatigue a charge costs (445).
+CHARGE_FATIGUE = 2
+
+
+def charge_tokens(tokens_beside: int, rulings: DragonbondRulings) -> int:
+    """The fatigue tokens beside a charging unit that bear on its charge (its speed, 422, and its dice, 494),
+    given ``tokens_beside``, the tokens beside it once the charge's own 2 are paid, under DB-fatigue-timing.
+
+    "A unit that is exhausted may not take this action" (476), and a turn's step 5 "Add fatigue to the unit
+    equal to the action's cost" comes before step 6 "Take the action" (388-389). A unit that was not
+    exhausted had no token beside it, so paying 2 leaves at most 2 there; pay-then-act: those count for the
+    charge's roll (the Duelists' example pays, then rolls, 490-492); check-after-paying: a cost that would
+    exhaust the unit bars the charge, so none may be left beside it; act-then-pay: the charge is rolled and
+    moved before the 2 are added, with none beside the unit.
+
+    Raises:
+        RulesError: more than 2 tokens beside (the unit was exhausted before paying), or any under
+            check-after-paying: the charge may not be taken.
+    """
+    if not isinstance(tokens_beside, int) or tokens_beside < 0:
+        raise RulesError(f"fatigue tokens beside the unit {tokens_beside!r}: a whole number >= 0")
+    if tokens_beside > CHARGE_FATIGUE:
+        raise RulesError(f"{tokens_beside} fatigue tokens beside the unit after paying the charge's "
+                         f"{CHARGE_FATIGUE}: it was exhausted before paying, and \"A unit that is exhausted "
+                         "may not take this action\" (474-476); at most 2 can be beside a unit that may charge")
+    if rulings.fatigue_timing == "check-after-paying" and tokens_beside:
+        raise RulesError(f"{tokens_beside} fatigue token(s) beside the unit after paying the charge's "
+                         f"{CHARGE_FATIGUE}: under DB-fatigue-timing=check-after-paying a cost that would "
+                         "exhaust the unit bars the action, so it may not charge (474-476)")
+    return 0 if rulings.fatigue_timing == "act-then-pay" else tokens_beside
+
+
 def charge_reach(speed: int, tokens_beside: int = 0, rulings: DragonbondRulings | None = None) -> np.ndarray:
     """PMF of a charge's reach in inches: the unit's speed, less one per fatigue token beside it (420-424),
-    "For each success, add 1 to your unit's speed" (488)."""
+    "For each success, add 1 to your unit's speed" (488). ``tokens_beside``: the tokens beside the unit once
+    the charge's 2 are paid; :func:`charge_tokens` says which of them count (DB-fatigue-timing) or refuses
+    the charge."""
     rulings = rulings or DragonbondRulings()
     if not isinstance(speed, int) or speed < 0:
         raise RulesError(f"speed {speed!r}: a whole number of inches >= 0")
-    if not isinstance(tokens_beside, int) or tokens_beside < 0:
-        raise RulesError(f"fatigue tokens beside the unit {tokens_beside!r}: a whole number >= 0")
-    base = max(0, speed - tokens_beside)
-    successes = counted_successes(charge_dice(tokens_beside, rulings), rulings)
+    counted = charge_tokens(tokens_beside, rulings)
+    base = max(0, speed - counted)
+    successes = counted_successes(charge_dice(counted, rulings), rulings)
     return np.concatenate([np.zeros(base), successes])
 
 
