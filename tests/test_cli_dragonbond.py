@@ -354,3 +354,61 @@ def test_a_charge_the_rules_forbid_is_refused_in_one_line(capsys, timing, beside
             f"DB-fatigue-timing={timing}")
     assert_one_line_error(capsys, args, 1, f"--fatigue-beside {beside}: ")
     assert said in run(capsys, *args)[2]
+
+
+LEGEND = "* illustrative: not printed in the rulebook"
+
+
+def _units(capsys, fmt: str) -> pd.DataFrame:
+    out = ok(capsys, "units", "dragonbond", "--format", fmt)
+    if fmt == "csv":
+        return csv(out).set_index("key")
+    return pd.DataFrame(json.loads(out)["sections"]["units"]).set_index("key")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_units_mark_every_invented_value_and_no_printed_one(capsys, fmt):
+    """The catalog lists what the rulebook does not print (examples.toml `illustrative`); the table shows
+    those values with a trailing *, and the values printed in the rulebook without one."""
+    u = _units(capsys, fmt)
+    assert len(u) == 14
+    # keywords: Sharp (Blades), Reach (Halberdiers), Flying, Epic 1 and Blocking (the two dragons) invented
+    assert u.keywords["bucentaur-blades"] == "sharp*"
+    assert u.keywords["oathguard-halberdiers"] == "reach*"
+    for dragon in ("ferellon-fulgen", "nagasha"):
+        # Huge is printed (lines 957, 973), its injury slots are not
+        assert u.keywords[dragon] == "flying*, epic 1*, huge (3* injury slots), blocking*"
+    # weapon dice: printed for the Blades (726) and the Gore-Lancers (562) only
+    dice = u.weapons.str.split(" ").str[1]
+    assert dice["bucentaur-blades"] == "1B" and u.weapons["bucentaur-blades"] == "melee 1B 2G per model"
+    assert u.weapons["skorpikon-gore-lancers"] == "melee* 3G 3W per unit"
+    invented = [k for k, w in u.weapons.items() if " per " in w and w.split(" per ")[0].endswith("*")]
+    assert len(invented) == 12 and "bucentaur-blades" not in invented and \
+        "skorpikon-gore-lancers" not in invented
+    # captains: only Commander Leonise is named (317); every Health and modifier is invented
+    captains = u.captain[u.captain.fillna("") != ""]
+    assert len(captains) == 9
+    for key, text in captains.items():
+        name, _, rest = text.partition(" (")
+        assert name.endswith("*") == (key != "oathguard-halberdiers"), text
+        assert rest.startswith("Health ") and rest.split(";")[0].endswith("*"), text
+        assert rest.endswith("*)") and rest.count("*") == 2, text  # Health and the modifiers
+    assert u.captain["oathguard-halberdiers"] == "Commander Leonise (Health 1*; melee-defense +1*)"
+    # printed values carry no mark: the Blades' and Duelists' speeds (424, 490), the Phalanx's defense
+    # (745), the Claws' 7 models (789), every name
+    assert (u.speed["bucentaur-blades"], u.speed["oathguard-duelists"]) in (("8", "9"), (8, 9))
+    assert str(u.defense["ogerron-phalanx"]) == "1" and str(u.models["blooded-claws"]) == "7"
+    assert not u.unit.str.contains("*", regex=False).any()
+    assert u.cost.str.endswith("*").all()
+    # the legend heads the column of the invented fields
+    assert u[LEGEND]["bucentaur-blades"].split("; ") == sorted(
+        ["models", "health", "stamina", "defense", "defense_die", "cost", "keywords.sharp", "captain.name",
+         "captain.health", "captain.modifiers", "weapons[0].name"])
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "latex", "html", "json", "csv"])
+def test_units_say_what_the_mark_means_in_every_format(capsys, fmt):
+    out = ok(capsys, "units", "dragonbond", "--format", fmt)
+    assert "sharp*" in out
+    flat = " ".join(out.split())
+    assert LEGEND in flat or LEGEND.replace("*", r"\*") in flat  # Markdown escapes the *

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reports.formats import Report, Section, Table
 from rulesets.dragonbond import kernels as K
+from rulesets.dragonbond.catalog import KEYWORDS
 from rulesets.dragonbond.duel import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
 
@@ -59,24 +60,78 @@ def _describe(f) -> str:
     return "; ".join(parts)
 
 
+#: The mark of an illustrative value and its legend (said in every format: a note, and a column's header).
+MARK = "*"
+LEGEND = "* illustrative: not printed in the rulebook"
+
+
+def _marker(unit):
+    """``mark(path, text)``: ``text`` with a trailing * when the value at ``path`` (or a field holding it,
+    e.g. ``keywords.huge`` for ``keywords.huge.health``) is illustrative."""
+    def mark(path: str, text) -> str:
+        parts = path.split(".")
+        held = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        return f"{text}{MARK}" if held & unit.illustrative else f"{text}"
+    return mark
+
+
+def _weapon_cell(unit, mark) -> str:
+    out = []
+    for i, w in enumerate(unit.weapons):
+        at = f"weapons[{i}]."
+        dice, per = ("unit_dice", "per unit") if w.unit_dice is not None else ("dice", "per model")
+        pool = (w.unit_dice or w.dice).notation()
+        text = f"{mark(at + 'kind', w.kind)} {mark(at + dice, pool)} {per}"
+        if w.range is not None:
+            text += f", range {mark(at + 'range', w.range)}\""
+        out.append(text)
+    return "; ".join(out)
+
+
+def _keyword_cell(unit, mark) -> str:
+    kw, out = unit.keywords, []
+    for name in KEYWORDS:
+        value = getattr(kw, name)
+        if not value:
+            continue
+        if name == "epic":
+            out.append(mark("keywords.epic", f"epic {value}"))
+        elif name == "huge":
+            out.append(f"{mark('keywords.huge', 'huge')} ({mark('keywords.huge.injury_slots', value.injury_slots)} "
+                       "injury slots)")
+        else:
+            out.append(mark(f"keywords.{name}", name))
+    return ", ".join(out)
+
+
+def _captain_cell(unit, mark) -> str:
+    c = unit.captain
+    if c is None:
+        return ""
+    parts = [f"Health {mark('captain.health', c.health)}"]
+    if c.modifiers:
+        mods = ", ".join(f"{m.roll} {m.net:+d}" for m in c.modifiers)
+        parts.append(mark("captain.modifiers", mods))
+    return mark("captain", f"{mark('captain.name', c.name)} ({'; '.join(parts)})")
+
+
 def units_report(catalog) -> Report:
-    """The catalog, one row per unit; a value marked * is illustrative (not printed in the rulebook)."""
+    """The catalog, one row per unit; every value the rulebook does not print (the unit's ``illustrative``
+    paths, rulesets.dragonbond.catalog) carries a trailing * wherever it is shown: stats, weapon kinds and
+    dice, keywords, captains' names, Health and modifiers; the last column, headed by the legend (the one
+    place a CSV has for it), lists those paths."""
     rows = []
     for u in catalog.units.values():
-        def show(path: str, value, u=u) -> str:
-            return f"{value}*" if path in u.illustrative else f"{value}"
-
-        weapons = "; ".join(f"{w.kind} {w.notation}" for w in u.weapons)
-        rows.append({"key": u.key, "unit": u.name, "models": show("models", u.models),
-                     "health": show("health", u.health), "stamina": show("stamina", u.stamina),
-                     "speed": show("speed", u.speed), "defense": show("defense", u.defense),
-                     "defense die": show("defense_die", u.defense_die), "weapons": weapons,
-                     "keywords": ", ".join(u.keywords.names()),
-                     "captain": f"{u.captain.name} (Health {u.captain.health})" if u.captain else "",
-                     "cost": show("cost", f"{u.cost:g}"), "quirks": len(u.quirks)})
+        mark = _marker(u)
+        rows.append({"key": u.key, "unit": mark("name", u.name), "models": mark("models", u.models),
+                     "health": mark("health", u.health), "stamina": mark("stamina", u.stamina),
+                     "speed": mark("speed", u.speed), "defense": mark("defense", u.defense),
+                     "defense die": mark("defense_die", u.defense_die), "weapons": _weapon_cell(u, mark),
+                     "keywords": _keyword_cell(u, mark), "captain": _captain_cell(u, mark),
+                     "cost": mark("cost", f"{u.cost:g}"), "quirks": len(u.quirks),
+                     LEGEND: "; ".join(sorted(u.illustrative))})
     quirks = [{"key": u.key, "quirk": q} for u in catalog.units.values() for q in u.quirks]
-    sections = [Section("units", "Units (* illustrative: not printed in the rulebook)",
-                        Table.from_records(rows))]
+    sections = [Section("units", f"Units ({LEGEND})", Table.from_records(rows), notes=[LEGEND])]
     if quirks:
         sections.append(Section("quirks", "Data quirks", Table.from_records(quirks)))
     meta = [("ruleset", "dragonbond (seed 000)"),
