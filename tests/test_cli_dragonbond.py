@@ -412,3 +412,56 @@ def test_units_say_what_the_mark_means_in_every_format(capsys, fmt):
     assert "sharp*" in out
     flat = " ".join(out.split())
     assert LEGEND in flat or LEGEND.replace("*", r"\*") in flat  # Markdown escapes the *
+
+
+def _ranged_into_melee_by_enumeration(units: int, flanking_downgrades: int):
+    """E[wounds] of each unit hit by 3 grey dice (all 10^3 faces, in fractions) shared out as 685-689 say:
+    criticals first, then hits, one at a time from the nearest unit (the target), round the units. Every
+    unit rolls 1 white die per non-critical hit of its share (blocks 1/2); the target's pool has
+    ``flanking_downgrades`` of them downgraded to red (blocks 1/3). One die per hit never blocks more than
+    the hits, so E[wounds] = criticals + hits - E[blocks]."""
+    from fractions import Fraction as F
+    from itertools import product
+
+    grey = {**dict.fromkeys(range(1, 6), (0, 0)), 6: (1, 0), 7: (1, 0), 8: (1, 0), 9: (2, 0), 10: (0, 1)}
+    means = [F(0)] * units
+    for faces in product(range(1, 11), repeat=3):
+        hits, crits = (sum(grey[f][i] for f in faces) for i in range(2))
+        got = [[0, 0] for _ in range(units)]
+        for j in range(crits + hits):
+            got[j % units][0 if j < crits else 1] += 1
+        for i, (c, h) in enumerate(got):
+            red = min(flanking_downgrades, h) if i == 0 else 0
+            blocks = (h - red) * F(1, 2) + red * F(1, 3)
+            means[i] += F(1, 1000) * (c + h - blocks)
+    return means
+
+
+def test_a_ranged_attack_at_an_engaged_target_shares_its_hits(capsys):
+    """--engaged-enemies with --ranged: the target is in a melee with that many units, the hits go one per
+    unit from the nearest (the target), criticals first (685-689); the target, engaged with 2, is flanked
+    (one defense downgrade, DB-flanking-count=per-extra-unit)."""
+    attack = ("roll", "dragonbond", "attack", "--dice", "3G", "--defense", "1", "--ranged")
+    doc = _json(capsys, *attack, "--engaged-enemies", "2")
+    exact = _ranged_into_melee_by_enumeration(3, 1)
+    shown = [doc["meta"][f"mean wounds on {n}"].split(" ")[0]
+             for n in ("the target", "engaged unit 1", "engaged unit 2")]
+    assert shown == [f"{float(m):.6f}" for m in exact] == ["0.715667", "0.308000", "0.131000"]
+    assert "not described: the target's defense, unmodified" in doc["meta"]["mean wounds on engaged unit 2"]
+    assert "ranged attack into 3 engaged units" in doc["meta"]["into a melee"]
+    # one unit engaged with the target: not flanked, the hits shared between two
+    one = _json(capsys, *attack, "--engaged-enemies", "1")
+    assert [one["meta"][f"mean wounds on {n}"].split(" ")[0] for n in ("the target", "engaged unit 1")] == \
+        [f"{float(m):.6f}" for m in _ranged_into_melee_by_enumeration(2, 0)]
+    # in no melee (the default for a ranged attack): every hit on the target, 3 x (0.5 / 2 + 0.1)
+    alone = _json(capsys, *attack)
+    assert alone["meta"]["mean wounds"] == f"{float(_ranged_into_melee_by_enumeration(1, 0)[0]):.6f}" == \
+        "1.050000"
+    # a described unit keeps its own defense; the number engaged defaults to the units described
+    described = _json(capsys, *attack, "--also-engaged", "1:white", "--also-engaged", "1:white")
+    assert [described["meta"][f"mean wounds on {n}"].split(" ")[0]
+            for n in ("the target", "engaged unit 1", "engaged unit 2")] == shown
+    assert_one_line_error(capsys, (*attack, "--engaged-enemies", "1", "--also-engaged", "1:black",
+                                   "--also-engaged", "1:black"), 2, "--engaged-enemies 1")
+    assert_one_line_error(capsys, (*attack, "--engaged-enemies", "2", "--trials", "100"), 2,
+                          "--engaged-enemies")

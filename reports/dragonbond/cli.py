@@ -104,8 +104,11 @@ def roll_pool(dice, up, down, sharp, defense_dice, rulings, fmt, output, plot):
               help="Other defense downgrades.")
 @click.option("--target-fatigue-beside", type=WholeNumber(0, MAX_MOD), default=0, show_default=True,
               help="Fatigue tokens beside the target: 1 defense downgrade each.")
-@click.option("--engaged-enemies", type=WholeNumber(1, 20), default=1, show_default=True,
-              help="Enemy units the target is engaged with: 2 or more flank it (DB-flanking-count).")
+@click.option("--engaged-enemies", type=WholeNumber(0, 20), default=None,
+              help="Enemy units the target is engaged with: 2 or more flank it (DB-flanking-count). A ranged "
+                   "attack shares its hits among the target and these units (685-689), each defending as "
+                   "--also-engaged says or, where not given, like the target unmodified. Default: 1 for a "
+                   "melee attack (the attacker), the number of --also-engaged for a ranged one.")
 @click.option("--flying", is_flag=True, help="The target flies and did not begin the turn engaged.")
 @click.option("--target-injuries", type=WholeNumber(0, MAX_MOD), default=0, show_default=True,
               help="Injuries of a Huge target: 1 defense downgrade each.")
@@ -115,8 +118,8 @@ def roll_pool(dice, up, down, sharp, defense_dice, rulings, fmt, output, plot):
 @click.option("--captain-health", type=WholeNumber(1, 1000), default=None,
               help="The target's Captain is one of its models, of this Health (DB-casualty-order).")
 @click.option("--also-engaged", multiple=True, metavar="DICE:COLOUR",
-              help="A ranged attack into a melee: another unit engaged with the target, nearest first after "
-                   "it, as its defense dice per hit and colour (1:black); repeatable.")
+              help="A ranged attack into a melee: a unit engaged with the target, nearest first after it, as "
+                   "its defense dice per hit and colour (1:black); repeatable.")
 @mc_options_for("the mean wounds", probability=False)
 @ruling_option
 @text_output_options
@@ -135,6 +138,14 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
 
     in_force = _rulings(rulings)
     die = ("red", "white", "black").index(defense_die.lower())
+    given = [_engaged_defense(text) for text in also_engaged]
+    if given and not ranged:
+        raise OptionError("--also-engaged: only a ranged attack goes into a melee (add --ranged)")
+    if engaged_enemies is None:
+        engaged_enemies = len(given) if ranged else 1
+    elif len(given) > engaged_enemies:
+        raise OptionError(f"--also-engaged given {len(given)} times but --engaged-enemies {engaged_enemies}: "
+                          "describe at most the units the target is engaged with")
     setup = AttackSetup(_pool(dice, "--dice"), models, RANGED if ranged else MELEE, up, down, charge,
                         fatigue_beside, injuries, defense, die, defense_up, defense_down,
                         target_fatigue_beside, engaged_enemies, flying, target_injuries, sharp)
@@ -145,17 +156,17 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
         target = casualty_order(target_models, health, captain_health, in_force)
     elif captain_health is not None:
         raise OptionError("--captain-health needs --health and --target-models")
-    others = [_engaged_defense(text) for text in also_engaged]
-    if others and not ranged:
-        raise OptionError("--also-engaged: only a ranged attack goes into a melee (add --ranged)")
+    others = setup.melee_defenses(given)
     if others and target is not None:
-        raise OptionError("--also-engaged: models killed are counted for one target; drop --health and "
+        raise OptionError("--also-engaged, --engaged-enemies: a ranged attack into a melee shares its hits "
+                          "among units; models killed are counted for one target; drop --health and "
                           "--target-models")
     simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
     run = None
     if simulate:
         if others:
-            raise OptionError("--also-engaged is computed exactly; drop --trials, --precision and --seed")
+            raise OptionError("--also-engaged, --engaged-enemies: a ranged attack into a melee is computed "
+                              "exactly; drop --trials, --precision and --seed")
         from rulesets.dragonbond.duel import simulate_attack
         from rulesets.dragonbond.exact import Defense
 
@@ -165,7 +176,7 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
         run = simulate_attack(setup.attack_pool(in_force), defended, healths, in_force, setup.sharp,
                               trials=trials, seed=seed, threads=threads, precision=precision,
                               progress=mc_progress("attacking", precision))
-    emit(attack_report(setup, target, in_force, others, run), fmt, output)
+    emit(attack_report(setup, target, in_force, others, run, described=len(given)), fmt, output)
 
 
 def _engaged_defense(text: str):

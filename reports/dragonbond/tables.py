@@ -85,8 +85,8 @@ def blocks_report(pool: Pool, up: int, down: int, rulings: DragonbondRulings) ->
                   notes=[_floor_note()])
 
 
-def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense],
-                     rulings: DragonbondRulings) -> tuple[list[Section], list[tuple[str, str]]]:
+def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense], rulings: DragonbondRulings,
+                     described: int) -> tuple[list[Section], list[tuple[str, str]]]:
     from rulesets.dragonbond.exact import spread_attack
 
     units = [defense, *others]
@@ -94,17 +94,20 @@ def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense]
     sections, meta = [], []
     for i, (d, pmf) in enumerate(zip(units, pmfs, strict=True)):
         name = "the target" if i == 0 else f"engaged unit {i}"
+        alike = "; not described: the target's defense, unmodified" if i > described else ""
         meta.append((f"mean wounds on {name}", f"{mean(pmf):.6f} ({d.dice} {COLOURS[DEFENSE][d.strength]} "
-                                               f"defense die (dice) per hit)"))
+                                               f"defense die (dice) per hit{alike})"))
         sections.append(Section(f"wounds_{i}", f"Wounds on {name} (unit {i + 1} from the nearest)",
                                 distribution_rows("wounds", pmf, None)))
     return sections, meta
 
 
 def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings,
-                  others: list[Defense] | None = None, run=None) -> Report:
+                  others: list[Defense] | None = None, run=None, described: int | None = None) -> Report:
     """One attack: the dice collected and rolled, every modifier with its source, the exact wounds and
-    models killed; with ``run`` (rulesets.dragonbond.duel.AttackRun), the simulated ones beside them."""
+    models killed; with ``run`` (rulesets.dragonbond.duel.AttackRun), the simulated ones beside them.
+    ``others``: for a ranged attack into a melee, the units after the target that share its hits
+    (AttackSetup.melee_defenses), of which the first ``described`` (default all) were described."""
     rolled = setup.attack_pool(rulings)
     up, down = setup.defense_totals(rulings)
     defense = Defense(setup.defense, setup.defense_die, up, down)
@@ -137,11 +140,13 @@ def attack_report(setup: AttackSetup, target: Target | None, rulings: Dragonbond
                          distribution_rows("criticals", dist.hits_crits.sum(axis=0), None))]
     notes = [_floor_note(), *dist.notes]
     if others:
-        spread, spread_meta = _spread_sections(setup, defense, others, rulings)
+        spread, spread_meta = _spread_sections(setup, defense, others, rulings,
+                                               len(others) if described is None else described)
         meta = [m for m in meta if m[0] != "mean wounds"]
-        meta += [("into a melee", f"ranged attack into {len(others) + 1} engaged units: criticals then "
-                                   "hits dealt one at a time from the nearest unit (685-689); each unit "
-                                   "rolls its own defense against its share"), *spread_meta]
+        meta += [("into a melee", f"ranged attack into {len(others) + 1} engaged units (the target, nearest, "
+                                   f"and the {len(others)} it is engaged with): criticals then hits dealt "
+                                   "one at a time from the nearest unit (685-689); each unit rolls its own "
+                                   "defense against its share"), *spread_meta]
         sections = spread + sections[1:]
         notes.append("the hits and criticals tables are the whole attack's, before they are shared out")
     if run is not None:

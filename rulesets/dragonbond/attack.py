@@ -9,10 +9,12 @@ first (216); what is left is applied once to the whole pool (the defense pool of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rulesets.base import RulesError, whole_number
 from rulesets.dragonbond.dice import Pool, modified
+from rulesets.dragonbond.exact import Defense
 from rulesets.dragonbond.rules import DragonbondRulings
 
 MELEE, RANGED = "melee", "ranged"
@@ -44,7 +46,9 @@ class AttackSetup:
             1 white, 2 black).
         defense_up, defense_down: other defense upgrades and downgrades (types Defense and this kind's).
         target_tokens_beside: fatigue tokens beside the target (1 downgrade each, 559).
-        engaged_enemies: enemy units the target is engaged with (flanking, DB-flanking-count).
+        engaged_enemies: enemy units the target is engaged with (flanking, DB-flanking-count); None: 1 for a
+            melee attack (the attacker), 0 for a ranged one (the target is in no melee). A ranged attack at a
+            target engaged with other units shares its hits among them (685-689, :meth:`melee_defenses`).
         flying_unengaged: the target is Flying and did not begin the turn engaged (one defense upgrade,
             869; DB-flying-turn says which turn).
         target_injuries: the target is a Huge creature with this many injuries (1 defense downgrade each).
@@ -64,7 +68,7 @@ class AttackSetup:
     defense_up: int = 0
     defense_down: int = 0
     target_tokens_beside: int = 0
-    engaged_enemies: int = 1
+    engaged_enemies: int | None = None
     flying_unengaged: bool = False
     target_injuries: int = 0
     sharp: bool = False
@@ -79,7 +83,10 @@ class AttackSetup:
         for name in ("up", "down", "tokens_beside", "injuries", "defense", "defense_up", "defense_down",
                      "target_tokens_beside", "target_injuries"):
             whole_number(name.replace("_", " "), getattr(self, name), 0, MAX_MODIFIER)
-        whole_number("engaged enemy units", self.engaged_enemies, 1, 20)
+        if self.engaged_enemies is None:
+            object.__setattr__(self, "engaged_enemies", 1 if self.kind == MELEE else 0)
+        # a melee attacker is itself engaged with its target (656)
+        whole_number("engaged enemy units", self.engaged_enemies, 1 if self.kind == MELEE else 0, 20)
         if self.defense_die not in (0, 1, 2):
             raise RulesError(f"defense die {self.defense_die!r}: 0 red, 1 white, 2 black")
         if self.charge and self.kind != MELEE:
@@ -90,6 +97,26 @@ class AttackSetup:
     def collected(self) -> Pool:
         """The dice before modifiers: the weapon's dice for each engaged model."""
         return Pool("action", tuple(n * self.models for n in self.dice.counts))
+
+    def melee_defenses(self, given: Sequence[Defense] = ()) -> list[Defense]:
+        """The units after the target, nearest first, that share the hits of a ranged attack at a target
+        engaged with ``engaged_enemies`` units: "the damage from the attack is divided among that unit and
+        the units it is engaged with ... Each unit that is hit may roll their defense normally" (687).
+        ``given``: the defenses of the nearest of them; the others, not described, defend with the
+        target's own defense stat and die, unmodified. Empty for a melee attack or a target in no melee.
+
+        Raises:
+            RulesError: ``given`` for a melee attack, or more units given than the target is engaged with.
+        """
+        if self.kind != RANGED:
+            if given:
+                raise RulesError("only a ranged attack goes into a melee (685-689)")
+            return []
+        if len(given) > self.engaged_enemies:
+            raise RulesError(f"{len(given)} units engaged with the target described, but it is engaged with "
+                             f"{self.engaged_enemies} enemy unit(s)")
+        alike = Defense(self.defense, self.defense_die)
+        return [*given, *[alike] * (self.engaged_enemies - len(given))]
 
     def attack_modifiers(self) -> list[tuple[str, int, int]]:
         """(what, upgrades, downgrades) on the attack roll, each with its source."""
