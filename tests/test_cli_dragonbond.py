@@ -465,3 +465,22 @@ def test_a_ranged_attack_at_an_engaged_target_shares_its_hits(capsys):
                                    "--also-engaged", "1:black"), 2, "--engaged-enemies 1")
     assert_one_line_error(capsys, (*attack, "--engaged-enemies", "2", "--trials", "100"), 2,
                           "--engaged-enemies")
+
+
+def test_the_flying_and_rider_turn_rulings_say_they_change_no_number(capsys):
+    """DB-flying-turn and DB-rider-turns have no situation in the model (duels start engaged, one unit a
+    side, nobody mounted): `balance rulesets` says so, and switching them changes no number."""
+    rows = pd.DataFrame(_json(capsys, "rulesets")["sections"]["rulings"]).set_index("ruling")
+    for name in ("DB-flying-turn", "DB-rider-turns"):
+        assert "Has no effect in the current model" in rows.meaning[name]
+    others = rows[(rows.ruleset == "dragonbond") & ~rows.index.isin(["DB-flying-turn", "DB-rider-turns"])]
+    assert not others.meaning.str.contains("no effect in the current model").any()
+    flying = ("roll", "dragonbond", "attack", "--dice", "3G", "--defense", "1", "--flying")
+    now, own = (_json(capsys, *flying, "--ruling", f"DB-flying-turn={v}") for v in ("current", "own-activation"))
+    assert now["meta"]["mean wounds"] == own["meta"]["mean wounds"]
+    assert "start of the turn in progress (DB-flying-turn=current)" in now["meta"]["defense modifiers"]
+    assert "start of its own last activation" in own["meta"]["defense modifiers"]
+    duel = ("duel", "dragonbond", "ferellon-fulgen", "blood-emperor", "--trials", "2000", "--seed", "5")
+    base = pd.DataFrame(_json(capsys, *duel)["sections"]["duel"]).value.tolist()
+    for ruling in ("DB-flying-turn=own-activation", "DB-rider-turns=example"):
+        assert pd.DataFrame(_json(capsys, *duel, "--ruling", ruling)["sections"]["duel"]).value.tolist() == base

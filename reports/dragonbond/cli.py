@@ -109,7 +109,9 @@ def roll_pool(dice, up, down, sharp, defense_dice, rulings, fmt, output, plot):
                    "attack shares its hits among the target and these units (685-689), each defending as "
                    "--also-engaged says or, where not given, like the target unmodified. Default: 1 for a "
                    "melee attack (the attacker), the number of --also-engaged for a ranged one.")
-@click.option("--flying", is_flag=True, help="The target flies and did not begin the turn engaged.")
+@click.option("--flying", is_flag=True,
+              help="The target flies and did not begin \"the turn\" engaged (869): the turn in progress, or "
+                   "its own last activation under DB-flying-turn=own-activation.")
 @click.option("--target-injuries", type=WholeNumber(0, MAX_MOD), default=0, show_default=True,
               help="Injuries of a Huge target: 1 defense downgrade each.")
 @click.option("--health", type=WholeNumber(1, 1000), default=None,

@@ -155,7 +155,10 @@ class AttackSetup:
             out.append((f"flanked: engaged with {self.engaged_enemies} enemy units, DB-flanking-count="
                         f"{rulings.flanking_count} (664-672)", 0, flank))
         if self.flying_unengaged:
-            out.append(("Flying, not engaged at the start of the turn: 1 upgrade (869)", 1, 0))
+            turn = ("the turn in progress" if rulings.flying_turn == "current"
+                    else "its own last activation")
+            out.append((f"Flying, not engaged at the start of {turn} (DB-flying-turn={rulings.flying_turn}): "
+                        "1 upgrade (869)", 1, 0))
         if self.target_injuries:
             out.append((f"Huge target: {self.target_injuries} injury(ies), 1 downgrade each (971)", 0,
                         INJURY_DOWN_PER_INJURY * self.target_injuries))

@@ -87,7 +87,10 @@ class DragonbondRulings(Rulings):
     flying_turn: str = ruling(
         "DB-flying-turn", "current", accepted="current | own-activation",
         meaning="Flying upgrades one defense die when the unit did not begin \"the turn\" engaged: the turn "
-                "in progress (current) or the unit's own last activation",
+                "in progress (current) or the unit's own last activation. Has no effect in the current "
+                "model: a duel engages both units from the start, so a Flying unit begins every turn "
+                "engaged under either reading, and roll attack --flying takes the fact as given (its "
+                "report says which turn the fact is about)",
         source=f"{_SEED}, Keywords: Flying (869)", parse=parse_choice("current", "own-activation"))
     exhaustion_other_rolls: str = ruling(
         "DB-exhaustion-other-rolls", "2/0", accepted="C/D, each 0 | 1 | 2",
@@ -107,7 +110,9 @@ class DragonbondRulings(Rulings):
     rider_turns: str = ruling(
         "DB-rider-turns", "formula", accepted="formula | example",
         meaning="turns per round with a mounted dragonrider: 1 + units, the rider unit counted once (373), "
-                "or the example's count (\"4 plus the epic number\" for 3 units and the rider, 1033)",
+                "or the example's count (\"4 plus the epic number\" for 3 units and the rider, 1033). Has "
+                "no effect in the current model: a duel fields one unit a side and no general mounts a "
+                "dragon (Dragonbond pairs are not modelled), so no turn count has a dragonrider in it",
         source=f"{_SEED}, Turn Counter (369-375), Dragonbond: Turn Counter (1031-1033)",
         parse=parse_choice("formula", "example"))
     charge_dice: str = ruling(
