@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import zlib
 
+import numba as nb
 import numpy as np
 import pytest
 from naive_battle import naive_battle
@@ -13,7 +14,18 @@ from scipy import stats
 from rulesets.base import RulesError
 from rulesets.drakerys import DrakerysRulings, catalog, combat
 from rulesets.drakerys.battle import battle_arrays, battle_notes, battle_records
-from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, Record
+from rulesets.drakerys.fight import (
+    N_SIDE,
+    N_STATE,
+    BattleRecord,
+    BattleState,
+    Combatant,
+    EngagementOutcome,
+    Record,
+    Side,
+    State,
+)
+from rulesets.drakerys.kernels_battle import _load
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS
 from simcore import runner
 from simcore.stats import chisquare_two_sample
@@ -171,3 +183,97 @@ def test_battle_kernel_matches_naive_twin(name, assignments):
     standard errors and the two-sided test at p = 0.001 (3.29 standard errors) finds it 90% of the time
     (at the 0.35 of 2 Warriors (4) vs 3 Soldiers: 92%; at the 0.006 of 3 Crows vs 2 Gold Keepers: ~100%)."""
     assert_same_battles(*kernel_and_twin(name, assignments, 6000))
+
+
+def test_marching_battles_meet_no_dice_and_the_twin_exactly():
+    """1000 cm apart nobody reaches anybody: every trial is the same march, and the twin plays it to the same
+    record. THE TIMEPATH: one token per player (DK-battle-tokens=player) holds a side to the 6 x 16 = 96 TS
+    of the game however many units it has (side 0 stops at 94: the last round's restriction); a token per
+    unit gives each unit its 96 TS, 3 units 282."""
+    soldiers = unit("soldiers", 6)
+    for tokens, ts in (("player", (94, 96)), ("unit", (282, 188))):
+        r = rulings(f"DK-battle-tokens={tokens}")
+        battle = battle_records([soldiers] * 3, [soldiers] * 2, start_cm=1000, rulings=r, trials=50, seed=4)
+        twin = naive_battle(np.random.default_rng(0), [soldiers] * 3, [soldiers] * 2, start_cm=1000,
+                            tokens=tokens)
+        assert len(np.unique(battle.records, axis=0)) == 1
+        record = battle.records[0]
+        assert record[BattleRecord.OUTCOME] == EngagementOutcome.NEITHER
+        assert (record[BattleRecord.TS_0], record[BattleRecord.TS_1]) == ts == (twin["ts_a"], twin["ts_b"])
+        assert record[BattleRecord.ACTIVATIONS] == twin["activations"]
+        assert record[BattleRecord.LOST_0] == record[BattleRecord.LOST_1] == 0
+
+
+def test_same_seed_same_battles_on_any_thread_count_and_targeting_matters():
+    a, b, start = BATTLES["2 warriors (4) vs 3 soldiers (6)"]
+    b = [b[0], unit("soldiers", 3), b[2]]  # a weaker unit in the middle of the line: focus picks it first
+    one = battle_records(a, b, start_cm=start, trials=20_001, seed=8, threads=1)
+    two = battle_records(a, b, start_cm=start, trials=20_001, seed=8, threads=2 if TWO_THREADS else 1)
+    assert np.array_equal(one.records, two.records)
+    other_seed = battle_records(a, b, start_cm=start, trials=20_001, seed=9, threads=1)
+    assert not np.array_equal(one.records, other_seed.records)
+    a3 = [unit("crows", 6)] * 3
+    b2 = [unit("gold-keepers", 6), unit("gold-keepers", 3)]
+    nearest = battle_records(a3, b2, start_cm=60, trials=20_000, seed=8)
+    focus = battle_records(a3, b2, start_cm=60, rulings=rulings("DK-battle-targeting=focus"), trials=20_000,
+                           seed=8)
+    assert not np.array_equal(nearest.records, focus.records)
+    # the first battles of both meet the same dice (common random numbers): most records agree
+    same = np.all(nearest.records == focus.records, axis=1).mean()
+    assert 0.05 < same < 0.95, same
+
+
+@pytest.mark.parametrize("key", ["warriors", "crows", "soldiers"])
+def test_two_units_beat_one_identical_unit_far_more_often(key):
+    """Two units against one identical unit: twice the warriors, allied units engaged with the enemy
+    (Initiative +1, rerolls), and the enemy alone to lose Advantage by headcount. From 30 cm the side that
+    moves first loses most 1 vs 1 duels (it marches, the enemy charges): 0.17 (Warriors), 0.26 (Crows),
+    0.30 (Soldiers) against 0.93, 0.91, 0.90 with two units (20,000 trials each)."""
+    c = unit(key, 6)
+    one = battle_records([c], [c], start_cm=30, trials=4000, seed=5)
+    two = battle_records([c, c], [c], start_cm=30, trials=4000, seed=5)
+    assert two.p_wins(0).value - one.p_wins(0).value > 0.5
+    assert two.p_wins(1).value < 0.15 < one.p_wins(1).value
+    assert two.units_lost(1).value > one.units_lost(1).value + 0.5
+
+
+@nb.njit
+def _loaded(units_side, blocking, units, u, t):
+    """The scratch rows the battle kernel hands the duel's steps for unit u's Action against unit t."""
+    side = np.zeros((2, N_SIDE), np.int64)
+    state = np.zeros((2, N_STATE), np.int64)
+    _load(units_side, blocking, units, u, t, side, state)
+    return side, state
+
+
+def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
+    """FIGHTING: "Every fighter gains Initiative +1 for every Allied Unit Engaged with the targeted Enemy
+    Unit" and "can reroll a D10 per Allied Warrior from another Allied Unit in Contact with the targeted
+    Enemy Unit". Two Crows units (6 and 4 warriors) and a third unengaged one (5) against Gold Keepers
+    engaged with the first two: the second Crows unit attacks with 1 allied unit and 6 rerolls; the Keepers
+    fight back with none; a Shooting at an engaged unit is off."""
+    crows = CATALOG.unit("crows")
+    force_a = (Combatant(crows, 6), Combatant(crows, 4), Combatant(crows, 5, rerolls=2))
+    force_b = (unit("gold-keepers", 6), unit("crossbowmen", 6))
+    units_side, owner, blocking = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
+    units = np.zeros((5, len(BattleState)), dtype=np.int64)
+    units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
+    units[:, BattleState.OWNER] = owner
+    units[:, BattleState.ENGAGED_WITH] = [3, 3, -1, 0, -1]  # crows 0 charged the keepers, then crows 1
+    side, state = _loaded(units_side, blocking, units, 1, 3)
+    assert side[0, Side.ALLIES_ENGAGED] == 1 and side[0, Side.REROLLS] == 6
+    assert side[1, Side.ALLIES_ENGAGED] == 0 and side[1, Side.REROLLS] == 0
+    assert state[0, State.ALIVE] == 4 and state[1, State.ALIVE] == 6
+    # the third Crows unit, not engaged yet, would charge helped by both others: 2 units, their 10 warriors'
+    # rerolls on top of its own 2 (and, not engaged, it gave the second unit nothing above)
+    side, _ = _loaded(units_side, blocking, units, 2, 3)
+    assert side[0, Side.ALLIES_ENGAGED] == 2 and side[0, Side.REROLLS] == 2 + 10
+    # the crossbowmen may shoot at the free third unit, not at an engaged one
+    side, _ = _loaded(units_side, blocking, units, 4, 2)
+    assert side[1, Side.WEAPON_RANGE] == CATALOG.weapons["repeating-crossbow"].max_range_cm
+    side, _ = _loaded(units_side, blocking, units, 4, 0)
+    assert side[1, Side.WEAPON_RANGE] == -1
+    # one unit alone: nothing added (the duel's rows)
+    units[:, BattleState.ENGAGED_WITH] = [3, -1, -1, 0, -1]
+    side, _ = _loaded(units_side, blocking, units, 0, 3)
+    assert side[0, Side.ALLIES_ENGAGED] == 0 and side[0, Side.REROLLS] == 0
