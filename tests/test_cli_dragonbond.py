@@ -476,11 +476,13 @@ def test_the_flying_and_rider_turn_rulings_say_they_change_no_number(capsys):
     others = rows[(rows.ruleset == "dragonbond") & ~rows.index.isin(["DB-flying-turn", "DB-rider-turns"])]
     assert not others.meaning.str.contains("no effect in the current model").any()
     flying = ("roll", "dragonbond", "attack", "--dice", "3G", "--defense", "1", "--flying")
-    now, own = (_json(capsys, *flying, "--ruling", f"DB-flying-turn={v}") for v in ("current", "own-activation"))
+    now, own = (_json(capsys, *flying, "--ruling", f"DB-flying-turn={v}")
+                for v in ("current", "own-activation"))
     assert now["meta"]["mean wounds"] == own["meta"]["mean wounds"]
     assert "start of the turn in progress (DB-flying-turn=current)" in now["meta"]["defense modifiers"]
     assert "start of its own last activation" in own["meta"]["defense modifiers"]
     duel = ("duel", "dragonbond", "ferellon-fulgen", "blood-emperor", "--trials", "2000", "--seed", "5")
     base = pd.DataFrame(_json(capsys, *duel)["sections"]["duel"]).value.tolist()
     for ruling in ("DB-flying-turn=own-activation", "DB-rider-turns=example"):
-        assert pd.DataFrame(_json(capsys, *duel, "--ruling", ruling)["sections"]["duel"]).value.tolist() == base
+        switched = _json(capsys, *duel, "--ruling", ruling)["sections"]["duel"]
+        assert pd.DataFrame(switched).value.tolist() == base

@@ -211,9 +211,9 @@ def roll_face_off(players, rulings, fmt, output, plot):
 @roll_dragonbond.command("charge")
 @click.option("--speed", type=WholeNumber(0, 100), required=True, help="The unit's speed in inches.")
 @click.option("--fatigue-beside", type=WholeNumber(0, MAX_MOD), default=0, show_default=True,
-              help="Fatigue tokens beside the unit once the charge's 2 are paid (at most 2: an exhausted unit "
-                   "may not charge): 1\" less each, and its dice downgraded (DB-exhaustion-other-rolls), as "
-                   "far as DB-fatigue-timing lets them count.")
+              help="Fatigue tokens beside the unit once the charge's 2 are paid (at most 2: an exhausted "
+                   "unit may not charge): 1\" less each, and its dice downgraded "
+                   "(DB-exhaustion-other-rolls), as far as DB-fatigue-timing lets them count.")
 @ruling_option
 @text_output_options
 def roll_charge(speed, fatigue_beside, rulings, fmt, output, plot):

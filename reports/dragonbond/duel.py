@@ -97,8 +97,8 @@ def _keyword_cell(unit, mark) -> str:
         if name == "epic":
             out.append(mark("keywords.epic", f"epic {value}"))
         elif name == "huge":
-            out.append(f"{mark('keywords.huge', 'huge')} ({mark('keywords.huge.injury_slots', value.injury_slots)} "
-                       "injury slots)")
+            slots = mark("keywords.huge.injury_slots", value.injury_slots)
+            out.append(f"{mark('keywords.huge', 'huge')} ({slots} injury slots)")
         else:
             out.append(mark(f"keywords.{name}", name))
     return ", ".join(out)

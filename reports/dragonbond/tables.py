@@ -205,8 +205,8 @@ def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) ->
                         "the unit",
     }[rulings.fatigue_timing]
     meta = _meta(rulings, ("unit", f"speed {speed}\", {tokens_beside} fatigue token(s) beside it once the "
-                                   f"charge's 2 are paid, {counted} of them counted: {max(0, speed - counted)}\" "
-                                   f"before the dice (420-424)"),
+                                   f"charge's 2 are paid, {counted} of them counted: "
+                                   f"{max(0, speed - counted)}\" before the dice (420-424)"),
                  ("fatigue timing", f"DB-fatigue-timing={rulings.fatigue_timing}: {timing}"),
                  ("dice", f"3 {rulings.charge_dice} (DB-charge-dice), "
                           f"{rulings.charge_downgrades_per_token * counted} downgrade(s) "
@@ -220,8 +220,8 @@ def charge_report(speed: int, tokens_beside: int, rulings: DragonbondRulings) ->
 def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -> Report:
     pmf = damage_tokens(tokens, tokens_beside, rulings)
     crit = "1 hit" if rulings.damage_token == "any-non-blank" else "no hit"
-    meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each, tokens removed = hits, at "
-                                     f"most {tokens} (590-592); ◇ 1 hit, ◇◇ {rulings.double_hits} "
+    meta = _meta(rulings, ("tokens", f"{tokens} Damage token(s): one black die each, tokens removed = hits, "
+                                     f"at most {tokens} (590-592); ◇ 1 hit, ◇◇ {rulings.double_hits} "
                                      f"(DB-double-hits), ◆ {crit} (DB-damage-token={rulings.damage_token})"),
                  ("mean wounds", f"{mean(pmf):.6f} (each token removed adds one wound)"))
     return Report("Dragonbond: Damage tokens at the start of a turn", meta,

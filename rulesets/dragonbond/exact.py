@@ -478,8 +478,9 @@ def charge_tokens(tokens_beside: int, rulings: DragonbondRulings) -> int:
         raise RulesError(f"fatigue tokens beside the unit {tokens_beside!r}: a whole number >= 0")
     if tokens_beside > CHARGE_FATIGUE:
         raise RulesError(f"{tokens_beside} fatigue tokens beside the unit after paying the charge's "
-                         f"{CHARGE_FATIGUE}: it was exhausted before paying, and \"A unit that is exhausted "
-                         "may not take this action\" (474-476); at most 2 can be beside a unit that may charge")
+                         f"{CHARGE_FATIGUE}: it was exhausted before paying, and \"A unit that is "
+                         "exhausted may not take this action\" (474-476); at most 2 can be beside a unit "
+                         "that may charge")
     if rulings.fatigue_timing == "check-after-paying" and tokens_beside:
         raise RulesError(f"{tokens_beside} fatigue token(s) beside the unit after paying the charge's "
                          f"{CHARGE_FATIGUE}: under DB-fatigue-timing=check-after-paying a cost that would "
