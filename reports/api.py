@@ -97,7 +97,7 @@ def _report_imports(plots: bool = False) -> None:
 
 
 def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress,
-                plots=False, helper=False):
+                plots=False, helper=False, tolerance=None):
     """``helper``: on a first run, a second process compiles the field's side kernels while this one
     compiles its engagement kernel (reports.prewarm.side_helper; the command line's)."""
     rs = _ruleset(name)
@@ -115,7 +115,7 @@ def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads
         # other threads
         field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision,
                                trials=trials, threads=threads, progress=progress,
-                               meanwhile=lambda: _report_imports(plots))
+                               meanwhile=lambda: _report_imports(plots), tolerance=tolerance)
     finally:
         if compiler is not None:
             compiler.close()
@@ -126,17 +126,19 @@ def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads
 def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
                rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
                precision: float | None = None, trials: int | None = None, threads: int | None = None,
-               progress: Progress | None = None) -> EfficiencyTables:
+               progress: Progress | None = None, tolerance: float | None = None) -> EfficiencyTables:
     """Every contestant against every other, both roles: the ranking (value, value per cost, rank, fair cost
     with its 95% interval, verdict), the meta-game, every engagement, the win matrix.
 
     ``precision`` (default 0.01 unless ``trials`` is given) is the 95% half-width each engagement's win
-    probability is run to.
+    probability is run to. ``tolerance``: the verdicts' band in percent (default: the game's, 10% of the
+    cost for a priced rule).
     """
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
                                            threads, _call("efficiency", units=units, catalogs=catalogs,
                                                           rulings=rulings, seed=seed, precision=precision,
-                                                          trials=trials), progress)
+                                                          trials=trials, tolerance=tolerance), progress,
+                                           tolerance=tolerance)
     low, high = field.trial_range()
     meta = [*meta, ("seed", str(field.seed)), ("trials", f"{low}..{high} per engagement")]
     table, _ = eff.meta_game(field)
@@ -147,12 +149,13 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
 
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
                       trials=None, threads=None, overrides=(), progress=None, plots=False,
-                      win_matrix_known=None) -> tuple[Report, pd.DataFrame]:
+                      win_matrix_known=None, tolerance=None) -> tuple[Report, pd.DataFrame]:
     """The efficiency Report (for the command line) and its win matrix; ``plots``: a heatmap will be drawn
     here (matplotlib is imported while the engagements run); ``win_matrix_known(grid, method)``: see
     :func:`reports.efficiency.report`."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
-                                           threads, overrides, progress, plots, helper=True)
+                                           threads, overrides, progress, plots, helper=True,
+                                           tolerance=tolerance)
     return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants),
                       win_matrix_known=win_matrix_known)
 
@@ -177,7 +180,7 @@ def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset, how: str =
 
 
 def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, precision, trials, threads,
-            overrides, progress, whole_field=False):
+            overrides, progress, whole_field=False, tolerance=None):
     rs = _ruleset(name)
     base_rulings = _rulings(rs, rulings)
     changed_rulings = base_rulings.with_assignments(variant_rulings or ())
@@ -187,7 +190,8 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
     precision, trials = _field_settings(precision, trials)
     w = whatifs.what_if(rs, catalog, base_rulings, sets=set_changes, costs=cost_changes,
                         variant_rulings=changed_rulings, only=units, seed=_seed(seed), precision=precision,
-                        trials=trials, threads=threads, progress=progress, whole_field=whole_field)
+                        trials=trials, threads=threads, progress=progress, whole_field=whole_field,
+                        tolerance=tolerance)
     meta = provenance(rs, base_rulings, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     change = [*sets, *(f"cost {c}" for c in costs)]
     before = dict(base_rulings.in_force())
@@ -199,15 +203,18 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
            variant_rulings: Sequence[str] | None = None, rulings: Sequence[str] | Rulings | None = None,
            units: Sequence[str] = (), catalogs: Sequence[Path] = (), seed: int | None = None,
            precision: float | None = None, trials: int | None = None, threads: int | None = None,
-           whole_field: bool = False, progress: Progress | None = None) -> pd.DataFrame:
+           whole_field: bool = False, progress: Progress | None = None,
+           tolerance: float | None = None) -> pd.DataFrame:
     """Baseline (``rulings``) against the variant (``sets`` like "crows.combat=4", ``costs`` like
     "crows=150", ``variant_rulings``) on the same dice: one row per contestant and metric with baseline,
     variant, difference, diff_low, diff_high (95%) and significant. ``.attrs["costing"]`` holds the shift in
     rank, fair cost and verdict; ``.attrs["headline"]`` the paired and independent half-widths."""
     overrides = _call("whatif", sets=sets, costs=costs, variant_rulings=variant_rulings, rulings=rulings,
-                      units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials)
+                      units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials,
+                      tolerance=tolerance)
     rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
-                                           seed, precision, trials, threads, overrides, progress, whole_field)
+                                           seed, precision, trials, threads, overrides, progress, whole_field,
+                                           tolerance)
     table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)),
                                             ("seed", str(w.baseline.seed))])
     table.attrs["costing"] = whatifs.costing(w).to_dict("records")
@@ -217,9 +224,10 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
 
 def whatif_report(ruleset: str, *, sets=(), costs=(), variant_rulings=None, rulings=None, units=(),
                   catalogs=(), seed=None, precision=None, trials=None, threads=None, whole_field=False,
-                  overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+                  overrides=(), progress=None, tolerance=None) -> tuple[Report, pd.DataFrame]:
     rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
-                                           seed, precision, trials, threads, overrides, progress, whole_field)
+                                           seed, precision, trials, threads, overrides, progress, whole_field,
+                                           tolerance)
     return whatifs.report(w, provenance=meta, change=change, notes=rs.notes(catalog, w.baseline.contestants))
 
 

@@ -10,8 +10,13 @@ engagement is reduced at once to the mean of every metric for each side and the 
   Fieller's 95% interval for a ratio of two correlated estimates (Fieller 1954), unbounded when the loss
   cannot be told from 0. ``median``: value / (field median of value per cost), its interval from a
   parametric bootstrap over every contestant's value (seeded, so reproducible).
-- **Verdict**: ``fair`` when the interval contains today's cost, ``over-costed`` when the cost is above
-  it, ``under-costed`` when below.
+- **Verdict** (practical, with a tolerance): ``fair`` when the fair cost lies within the band of today's
+  cost (``--tolerance``: 10% of the cost by default, never less than the game's step of cost; for the
+  ``zero`` rule the value within that many points of par); ``over-costed`` / ``under-costed`` only when the
+  whole 95% interval lies outside the band; ``undecided`` when the estimate is outside but the interval
+  reaches into the band (more trials decide); ``not measured`` when the contest leaves out a rule of the
+  entry that can change its value (Ruleset.coverage), whatever the numbers say.
+- **Off by**: fair cost / cost - 1, with the interval of the fair cost divided by the cost.
 - **Meta-game**: the antisymmetric payoff matrix M[i, j] = (i's payoff against j as side 0 + i's payoff
   against j as side 1) / 2 x ``payoff_scale``, solved by reports.metagame (maximum-entropy Nash
   equilibrium and Nash averaging).
@@ -27,7 +32,7 @@ import numpy as np
 
 from reports import metagame
 from reports.lazy import lazy
-from rulesets.base import Contestant, Engagement, RulesError, Ruleset, Rulings
+from rulesets.base import Contestant, Coverage, Engagement, OptionError, RulesError, Ruleset, Rulings
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
@@ -105,6 +110,8 @@ class Field:
     precision: float | None
     trials: int | None
     pairs: dict[tuple[int, int], tuple[SideSummary, SideSummary]]
+    #: ``--tolerance`` in percent (None: the ruleset's default_tolerance).
+    tolerance: float | None = None
 
     @property
     def names(self) -> list[str]:
@@ -149,16 +156,19 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
                precision: float | None = DEFAULT_PRECISION, trials: int | None = None,
                threads: int | None = None, progress: Progress | None = None,
                keep: Callable[[int, int], bool] | None = None, kept: dict | None = None,
-               meanwhile: Callable[[], object] | None = None) -> Field:
+               meanwhile: Callable[[], object] | None = None, tolerance: float | None = None) -> Field:
     """Engage every contestant with every other, in both roles.
 
     The engagements are spread whole over ``threads`` threads (each on its own seeded streams, so the field
     is the same for any thread count). ``keep(i, j)`` true: the whole engagement of i against j is stored
-    in ``kept[i, j]`` (for re-scoring). ``meanwhile()`` runs in this thread while the engagements run on
+    in ``kept[i, j]`` (for re-scoring). ``tolerance``: the verdicts' band in percent (None: the
+    ruleset's). ``meanwhile()`` runs in this thread while the engagements run on
     others (see :func:`simcore.parallel.map_ordered`).
     """
     if len(contestants) < 2:
         raise RulesError("a field needs at least two contestants")
+    if tolerance is not None:
+        tolerance = check_tolerance(tolerance)
     names = [m.name for m in ruleset.metrics]
     todo = pairings(len(contestants))
 
@@ -181,7 +191,7 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
         pairs[i, j] = summaries
         if stored is not None and kept is not None:
             kept[i, j] = stored
-    return Field(ruleset, rulings, contestants, seed, precision, trials, pairs)
+    return Field(ruleset, rulings, contestants, seed, precision, trials, pairs, tolerance)
 
 
 @dataclass(frozen=True)
@@ -211,7 +221,10 @@ def fieller(num: float, den: float, v_num: float, v_den: float, cov: float,
     b = num * den - z * z * cov
     c = num * num - z * z * v_num
     disc = b * b - a * c
-    if a > 0 and disc >= 0:
+    if a > 0:
+        # num / den itself always lies in the set, so disc >= 0 here: a negative one is rounding (exact
+        # estimates, zero variances), which must not read as "every ratio is plausible"
+        disc = max(disc, 0.0)
         root = np.sqrt(disc)
         return (b - root) / a, (b + root) / a
     if disc < 0:  # a <= 0: every ratio is plausible
@@ -230,10 +243,46 @@ class FairCost:
     high: float
 
 
-def verdict(cost: float, fair: FairCost) -> str:
-    if fair.low <= cost <= fair.high:
+#: Every verdict, in the order reports count them.
+VERDICTS = ("under-costed", "fair", "over-costed", "undecided", "not measured")
+
+
+def check_tolerance(tolerance: float) -> float:
+    """``--tolerance`` in percent: a finite number >= 0; OptionError otherwise."""
+    if not (isinstance(tolerance, int | float) and np.isfinite(tolerance) and tolerance >= 0):
+        raise OptionError(f"tolerance {tolerance!r} is not a number of percent >= 0")
+    return float(tolerance)
+
+
+def band(ruleset: Ruleset, cost: float, tolerance: float | None = None) -> float:
+    """Half-width of the ``fair`` band around ``cost``, in cost units: ``tolerance`` percent of the cost
+    (the ruleset's default when None), never less than the game's step of cost."""
+    pct = ruleset.default_tolerance if tolerance is None else tolerance
+    return max(pct / 100.0 * cost, ruleset.cost_step)
+
+
+def verdict(cost: float, fair: FairCost, half_width: float = 0.0) -> str:
+    """``fair`` when the fair cost lies within ``half_width`` of ``cost``; over- or under-costed only when
+    the whole interval lies outside that band; ``undecided`` otherwise."""
+    if abs(fair.value - cost) <= half_width:
         return "fair"
-    return "over-costed" if cost > fair.high else "under-costed"
+    if fair.high < cost - half_width:
+        return "over-costed"
+    if fair.low > cost + half_width:
+        return "under-costed"
+    return "undecided"
+
+
+def value_verdict(value: float, stderr: float, tolerance: float) -> str:
+    """The ``zero`` rule's verdict: ``fair`` when the value lies within ``tolerance`` of par (0), under- or
+    over-costed when its whole 95% interval lies above or below that band, ``undecided`` otherwise."""
+    if abs(value) <= tolerance:
+        return "fair"
+    if value - Z95 * stderr > tolerance:
+        return "under-costed"
+    if value + Z95 * stderr < -tolerance:
+        return "over-costed"
+    return "undecided"
 
 
 def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
@@ -285,8 +334,27 @@ def _labels(c: Contestant) -> dict:
     return dict(c.labels) if c.labels else {"contestant": c.name}
 
 
+def judged(field: Field, i: int, fair: FairCost, value: Averaged, coverage: Coverage) -> str:
+    """Contestant i's verdict: ``not measured`` when an unplayed rule can change its value, else by the
+    ruleset's rule with the field's tolerance (:func:`verdict`, :func:`value_verdict`)."""
+    if not coverage.measured:
+        return "not measured"
+    rs = field.ruleset
+    if rs.fair_cost_rule.kind == "zero":
+        pct = rs.default_tolerance if field.tolerance is None else field.tolerance
+        return value_verdict(value.value, value.stderr, pct / 100.0)
+    cost = field.contestants[i].cost
+    return verdict(cost, fair, band(rs, cost, field.tolerance))
+
+
+def off_by(cost: float, fair: FairCost) -> tuple[float, float, float]:
+    """fair / cost - 1 and its interval (NaN when the rule estimates no fair cost)."""
+    return fair.value / cost - 1.0, fair.low / cost - 1.0, fair.high / cost - 1.0
+
+
 def ranking(field: Field) -> pd.DataFrame:
-    """One row per contestant: value, value per cost, rank, fair cost with its interval, verdict, win."""
+    """One row per contestant: value, value per cost, rank, fair cost with its interval, off_by, verdict,
+    win, and what its contests leave out (coverage)."""
     rs = field.ruleset
     n = len(field.contestants)
     value = [averaged(field, i, rs.primary_metric) for i in range(n)]
@@ -299,14 +367,61 @@ def ranking(field: Field) -> pd.DataFrame:
     rank[order] = np.arange(1, n + 1)
     rows = []
     for i, c in enumerate(field.contestants):
+        coverage = rs.coverage(c, field.rulings)
+        # the zero rule estimates no fair cost (only the side of today's cost it lies on): nothing is off by
+        zero = rs.fair_cost_rule.kind == "zero"
+        off, off_low, off_high = (np.nan,) * 3 if zero else off_by(c.cost, fair[i])
         rows.append({
             **_labels(c), "cost": c.cost, "cost_unit": c.cost_unit, "value": values[i],
             "value_stderr": stderrs[i], "value_per_cost": rs.value_per_cost(values[i], c.cost),
             "rank": int(rank[i]), "fair_cost": fair[i].value, "fair_cost_low": fair[i].low,
-            "fair_cost_high": fair[i].high, "verdict": verdict(c.cost, fair[i]), "win": win[i].value,
-            "win_stderr": win[i].stderr, "key": c.key,
+            "fair_cost_high": fair[i].high, "off_by": off, "off_by_low": off_low, "off_by_high": off_high,
+            "verdict": judged(field, i, fair[i], value[i], coverage), "measured": coverage.measured,
+            "not_played": coverage.text(), "win": win[i].value, "win_stderr": win[i].stderr, "key": c.key,
+            "name": c.name,
         })
     return pd.DataFrame(rows).sort_values("rank", kind="stable").reset_index(drop=True)
+
+
+def worst_offenders(rank: pd.DataFrame, count: int = 5) -> pd.DataFrame:
+    """The over- and under-costed rows furthest off, worst first: by |off_by|, or by |value| under the
+    ``zero`` rule (no fair cost estimated)."""
+    wrong = rank[rank["verdict"].isin(("over-costed", "under-costed"))]
+    size = wrong["off_by"].abs()
+    size = size.where(size.notna(), wrong["value"].abs())
+    return wrong.loc[size.sort_values(ascending=False, kind="stable").index].head(count)
+
+
+def offender_lines(rank: pd.DataFrame, ruleset: Ruleset, count: int = 5) -> list[str]:
+    """One line per worst offender: name, verdict and how far off ("Crows (12): under-costed, off by +35%
+    [+20%, +52%]"), or the value against par under the ``zero`` rule."""
+    out = []
+    for _, row in worst_offenders(rank, count).iterrows():
+        name = _row_name(row)
+        if np.isnan(row["off_by"]):
+            how = f"value {row['value']:+.4f} ± {Z95 * row['value_stderr']:.4f} against par 0"
+        else:
+            how = f"off by {_percent(row['off_by'])} [{_percent(row['off_by_low'])}, " \
+                  f"{_percent(row['off_by_high'])}]"
+        out.append(f"{name}: {row['verdict']}, {how} ({row['cost']:g} {ruleset.cost_unit} today)")
+    return out
+
+
+def _percent(x: float) -> str:
+    return "+∞" if np.isposinf(x) else ("-∞" if np.isneginf(x) else f"{100 * x:+.0f}%")
+
+
+def _row_name(row: pd.Series) -> str:
+    """An entry's name from its ranking row ("Crows (12)")."""
+    return str(row["name"])
+
+
+def verdict_counts(rank: pd.DataFrame) -> str:
+    """"3 under-costed, 20 fair, 2 over-costed, 1 undecided, 8 not measured" (zero counts left out but
+    for the first three)."""
+    counts = rank["verdict"].value_counts()
+    shown = [v for v in VERDICTS if v in VERDICTS[:3] or counts.get(v, 0)]
+    return ", ".join(f"{int(counts.get(v, 0))} {v}" for v in shown)
 
 
 def payoff_matrix(field: Field) -> tuple[np.ndarray, np.ndarray]:
@@ -459,6 +574,14 @@ def _fair_text(f: float, lo: float, hi: float, digits: int = 0) -> str:
     return f"{_cost_text(f, digits)} [{_cost_text(lo, digits)}, {_cost_text(hi, digits)}]"
 
 
+def _off_text(off: float, low: float, high: float, exact: bool) -> str:
+    if np.isnan(off):
+        return ""
+    if exact or low == off == high:
+        return _percent(off)
+    return f"{_percent(off)} [{_percent(low)}, {_percent(high)}]"
+
+
 def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
                  exact: bool = False) -> pd.DataFrame:
     """The ranking for reading: estimates with their 95% half-widths, fair cost with its interval (exact:
@@ -468,21 +591,42 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
         out[col] = rank[col]
     out[ruleset.cost_unit] = [f"{c:g}" for c in rank["cost"]]
     digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
-    out["value"] = [plus_minus(v, s, digits, exact)
-                    for v, s in zip(rank["value"], rank["value_stderr"], strict=True)]
+    bound = ["" if m else "≥ " for m in rank["measured"]]  # not measured: what the played rules give
+    out["value"] = [b + plus_minus(v, s, digits, exact)
+                    for b, v, s in zip(bound, rank["value"], rank["value_stderr"], strict=True)]
     if not per_cost_is_value(rank["value"], rank["value_per_cost"]):
         per_cost = max(digits, 3) + (1 if exact else 0)
         out["value / cost"] = [f"{v:.{per_cost}f}" for v in rank["value_per_cost"]]
     out["win"] = [plus_minus(v, s, 3, exact) for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
     if exact:
-        out["fair cost"] = ["∞" if np.isinf(f) else f"{f:.2f}" for f in rank["fair_cost"]]
+        out["fair cost"] = [b + ("∞" if np.isinf(f) else f"{f:.2f}") for b, f in zip(bound, rank["fair_cost"],
+                                                                                    strict=True)]
     else:
         d = cost_digits(rank["cost"])
-        out["fair cost [95%]"] = [_fair_text(f, lo, hi, d) for f, lo, hi in
-                                  zip(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
+        out["fair cost [95%]"] = [b + _fair_text(f, lo, hi, d) for b, f, lo, hi in
+                                  zip(bound, rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
                                       strict=True)]
+    if not rank["off_by"].isna().all():
+        out["off by [95%]"] = [_off_text(o, lo, hi, exact) for o, lo, hi in
+                               zip(rank["off_by"], rank["off_by_low"], rank["off_by_high"], strict=True)]
     out["verdict"] = rank["verdict"]
     return pd.DataFrame(out)
+
+
+def verdict_description(ruleset: Ruleset, tolerance: float | None) -> str:
+    """The report's line saying how verdicts are given, with the tolerance in force."""
+    pct = ruleset.default_tolerance if tolerance is None else tolerance
+    if ruleset.fair_cost_rule.kind == "zero":
+        band_text = f"the value within {pct:g} points of par (±{pct / 100:g})"
+        inside = "its value"
+    else:
+        band_text = (f"the fair cost within {pct:g}% of today's cost (at least the game's step, "
+                     f"{ruleset.cost_step:g} {ruleset.cost_unit})")
+        inside = "its fair cost"
+    return (f"tolerance --tolerance {pct:g}: fair when {band_text}; over- or under-costed only when the "
+            f"whole 95% interval of {inside} lies outside that band; undecided when the estimate is outside "
+            "but the interval reaches into the band (more trials decide); not measured when the contest "
+            "leaves out a rule of the entry that can change its value (its row says which)")
 
 
 def label_columns(contestants: Sequence[Contestant]) -> list[str]:
@@ -517,8 +661,7 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
             ("value", f"{rs.primary_metric}, averaged over both roles and every opponent"),
             ("value per cost", rs.value_per_cost_description),
             ("fair cost", rs.fair_cost_rule.description),
-            ("verdict", "fair: the fair-cost interval contains the cost; over-costed: the cost is above it; "
-                        "under-costed: below it"),
+            ("verdict", verdict_description(rs, field.tolerance)),
             ("meta-game", f"payoff: {rs.payoff_description}; maximum-entropy Nash equilibrium and Nash "
                           f"averaging (Balduzzi et al., 2018); 95% intervals from {META_BOOTSTRAP} payoff "
                           "matrices redrawn from their standard errors")]
@@ -540,10 +683,14 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
     cells = grid.map(lambda p: "" if p != p else f"{100 * p:.0f}")
     matrix_view = pd.DataFrame({"#": [str(i + 1) for i in range(len(grid))], "entry": list(grid.index),
                                 **{str(i + 1): cells.iloc[:, i].tolist() for i in range(grid.shape[1])}})
-    verdicts = rank["verdict"].value_counts()
-    summary = ", ".join(f"{verdicts.get(v, 0)} {v}" for v in ("under-costed", "fair", "over-costed"))
+    offenders = offender_lines(rank, rs)
+    unmeasured = [f"{row['name']}: {row['not_played']}" for _, row in rank.iterrows() if not row["measured"]]
     report_notes = [
-        f"verdicts: {summary}",
+        f"verdicts: {verdict_counts(rank)}",
+        *(["worst offenders: " + "; ".join(offenders)] if offenders else
+          ["worst offenders: none (no entry is over- or under-costed beyond the tolerance)"]),
+        *(["not measured (a rule the contest does not play can change its value; value and fair cost are "
+           "what the played rules give): " + "; ".join(unmeasured)] if unmeasured else []),
         f"meta-game: {int((meta_table.share > 1e-9).sum())} of {len(meta_table)} entries in the equilibrium "
         "mix; an entry with no share is dominated (its Nash rating, < 0, is what it loses against the mix); "
         "a large share marks a candidate for a cost increase",

@@ -51,6 +51,8 @@ class GamePage:
     illustrative: str | None
     tables: int
     notes: list[str] = field(default_factory=list)
+    #: The worst over- and under-costed entries, one line each ("Crows (12): under-costed, off by +35% ...").
+    offenders: list[str] = field(default_factory=list)
 
 
 def split_rulings(games: Sequence[Ruleset], texts: Sequence[str]) -> dict[str, Rulings]:
@@ -218,16 +220,19 @@ def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:
 
 
 def _page(rs: Ruleset, report: Report, entries) -> GamePage:
+    from reports.efficiency import VERDICTS, offender_lines
+
     meta = dict(report.meta)
     rank = report.sections[0].data
     counts = rank["verdict"].value_counts()
-    verdicts = {v: int(counts.get(v, 0)) for v in ("under-costed", "fair", "over-costed")}
+    verdicts = {v: int(counts.get(v, 0)) for v in VERDICTS}
     return GamePage(rs, len(rank), verdicts, meta.get("method", ""), meta.get("illustrative data"),
-                    len(entries), list(report.notes))
+                    len(entries), list(report.notes), offender_lines(rank, rs))
 
 
 def verdict_text(page: GamePage) -> str:
-    return ", ".join(f"{n} {v}" for v, n in page.verdicts.items())
+    """"2 under-costed, 20 fair, 1 over-costed" (undecided and not measured only when there are some)."""
+    return ", ".join(f"{n} {v}" for k, (v, n) in enumerate(page.verdicts.items()) if k < 3 or n)
 
 
 def _rulings_rows(rulings: Rulings) -> Section:
@@ -273,6 +278,9 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
                                ("tables", "Rulebook tables"), ("rulings", "Rulings"),
                                ("provenance", "Provenance"), ("files", "Files"))) + "</nav>",
             f"<p><strong>Verdicts:</strong> {e(verdict_text(page))} ({page.entries} entries).</p>",
+            "<p><strong>Worst offenders:</strong></p>", "<ul>",
+            *([f"<li>{e(o)}</li>" for o in page.offenders] or ["<li>none beyond the tolerance</li>"]),
+            "</ul>",
             '<h2 id="ranking">Ranking with fair costs and verdicts</h2>', *html_table(views["ranking"]),
             f'<h2 id="metagame">{e(views["metagame"].title)}</h2>', *html_table(views["metagame"]),
             f'<h2 id="matrix">{e(views["matrix"].title)}</h2>',
@@ -308,12 +316,14 @@ def _index_html(pages: Sequence[GamePage], seed: int, precision: float | None, t
     out = _head("Balance report: every game")
     out += ["<h1>Balance report: every game</h1>",
             f"<p>{e(_settings(seed, precision, trials))}; balance {e(version())}.</p>", "<table>",
-            "<thead><tr><th>game</th><th>entries</th><th>verdicts</th><th>rulebook tables</th>"
-            "<th>method</th><th>data</th></tr></thead>", "<tbody>"]
+            "<thead><tr><th>game</th><th>entries</th><th>verdicts</th><th>worst offenders</th>"
+            "<th>rulebook tables</th><th>method</th><th>data</th></tr></thead>", "<tbody>"]
     for p in pages:
         data = "illustrative (see the page)" if p.illustrative else "as printed in the rulebook"
         out.append(f'<tr><td><a href="{e(p.ruleset.name)}/index.html">{e(p.ruleset.title)}</a></td>'
-                   f'<td class="n">{p.entries}</td><td>{e(verdict_text(p))}</td><td class="n">{p.tables}</td>'
+                   f'<td class="n">{p.entries}</td><td>{e(verdict_text(p))}</td>'
+                   f'<td>{e("; ".join(p.offenders[:3]) or "none beyond the tolerance")}</td>'
+                   f'<td class="n">{p.tables}</td>'
                    f"<td>{e(p.method.split(':')[0])}</td><td>{e(data)}</td></tr>")
     out += ["</tbody>", "</table>"]
     for p in pages:
@@ -338,7 +348,8 @@ def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
     if page.illustrative:
         out += [f"> **Illustrative data.** {_md(page.illustrative)}. Costs and values built on them show how "
                 "the tool works, not how the game is balanced.", ""]
-    out += [f"**Verdicts:** {verdict_text(page)} ({page.entries} entries).", "",
+    out += [f"**Verdicts:** {verdict_text(page)} ({page.entries} entries).", "", "**Worst offenders:**", "",
+            *([f"- {_md(o)}" for o in page.offenders] or ["- none beyond the tolerance"]), "",
             "## Ranking with fair costs and verdicts", "", *markdown_table(views["ranking"]), "",
             f"## {_md(views['metagame'].title)}", "", *markdown_table(views["metagame"]), "",
             f"## {_md(views['matrix'].title)}", "", "![win matrix](efficiency.png)", "",
@@ -360,12 +371,13 @@ def _index_md(pages: Sequence[GamePage], seed: int, precision: float | None, tri
     from reports.provenance import version
 
     out = ["# Balance report: every game", "", f"{_settings(seed, precision, trials)}; balance {version()}.",
-           "", "| game | entries | verdicts | rulebook tables | method | data |",
-           "|:---|---:|:---|---:|:---|:---|"]
+           "", "| game | entries | verdicts | worst offenders | rulebook tables | method | data |",
+           "|:---|---:|:---|:---|---:|:---|:---|"]
     for p in pages:
         data = "illustrative (see the page)" if p.illustrative else "as printed in the rulebook"
         out.append(f"| [{_md(p.ruleset.title)}]({p.ruleset.name}/index.md) | {p.entries} | "
-                   f"{verdict_text(p)} | {p.tables} | {_md(p.method.split(':')[0])} | {data} |")
+                   f"{verdict_text(p)} | {_md('; '.join(p.offenders[:3]) or 'none beyond the tolerance')} | "
+                   f"{p.tables} | {_md(p.method.split(':')[0])} | {data} |")
     out.append("")
     out += [f"> **{_md(p.ruleset.title)}: illustrative data.** {_md(p.illustrative)}.\n" for p in pages
             if p.illustrative]
@@ -378,6 +390,7 @@ def summary(pages: Sequence[GamePage], folder: PurePath) -> str:
     for p in pages:
         flag = " (illustrative data)" if p.illustrative else ""
         lines.append(f"  {p.ruleset.name}: {p.entries} entries: {verdict_text(p)}{flag}")
+        lines += [f"    {o}" for o in p.offenders[:3]]
     lines.append(f"the report: {folder / 'index.html'} (and index.md)")
     return "\n".join(lines)
 

@@ -19,16 +19,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from reports.efficiency import (
+    Averaged,
     Field,
     SideSummary,
     _labels,
+    check_tolerance,
     engagement_seed,
     fair_costs,
+    judged,
     label_columns,
     pairings,
     ranking,
     summarize_sides,
-    verdict,
 )
 from reports.lazy import lazy
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
@@ -94,7 +96,7 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
             costs: Sequence[CostChange] = (), variant_rulings: Rulings | None = None,
             only: Sequence[str] = (), seed: int, precision: float | None, trials: int | None,
             threads: int | None = None, progress: Progress | None = None,
-            whole_field: bool = False) -> WhatIf:
+            whole_field: bool = False, tolerance: float | None = None) -> WhatIf:
     """Play the field as it is and as changed, on the same dice.
 
     Only the engagements the change affects are played (those of a contestant whose play changed), unless
@@ -139,8 +141,10 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
     for pair, (bs, vs, sides, _) in zip(todo, played, strict=True):
         base_pairs[pair], var_pairs[pair], paired[pair] = bs, vs, sides
     again = sum(replayed for *_, replayed in played)
-    baseline = Field(ruleset, rulings, base_cs, seed, precision, trials, base_pairs)
-    variant = Field(ruleset, variant_rulings, var_cs, seed, precision, trials, var_pairs)
+    if tolerance is not None:
+        tolerance = check_tolerance(tolerance)
+    baseline = Field(ruleset, rulings, base_cs, seed, precision, trials, base_pairs, tolerance)
+    variant = Field(ruleset, variant_rulings, var_cs, seed, precision, trials, var_pairs, tolerance)
     changed = [v.key for b, v in zip(base_cs, var_cs, strict=True) if (b.play, b.cost) != (v.play, v.cost)]
     return WhatIf(baseline, variant, paired, changed, again, whole_field)
 
@@ -236,9 +240,12 @@ def _own_costing(field: Field) -> pd.DataFrame:
     if rs.fair_cost_rule.kind != "even-trade" or not idx:
         return pd.DataFrame(columns=["rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict"])
     fair = fair_costs(field, np.zeros(len(field.contestants)), np.zeros(len(field.contestants)), only=idx)
+    zero = Averaged(0.0, 0.0)  # unused by a priced rule's verdict
     rows = {field.contestants[i].key: {"rank": np.nan, "fair_cost": fair[i].value,
                                        "fair_cost_low": fair[i].low, "fair_cost_high": fair[i].high,
-                                       "verdict": verdict(field.contestants[i].cost, fair[i])} for i in idx}
+                                       "verdict": judged(field, i, fair[i], zero,
+                                                         rs.coverage(field.contestants[i], field.rulings))}
+            for i in idx}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 

@@ -244,6 +244,46 @@ class FairCostRule:
             raise ValueError("an even-trade fair cost names its gain and loss metrics")
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """Which of a contestant's rules its contests play (ENGINEERING.md §1: honest coverage).
+
+    Attributes:
+        played: its rules that the contest plays, in words ("profile", "Swashbuckler", ...).
+        unplayed: its rules that the contest does not play.
+        decisive: the unplayed rules that can change its value: while any is left, its value is a lower
+            bound at best and its verdict is ``not measured``, never over- or under-costed. An unplayed rule
+            that is not decisive is one whose worth cannot arise in this contest (a duel has no ally for
+            an Authority to steady), stated on the row all the same.
+    """
+
+    played: tuple[str, ...] = ()
+    unplayed: tuple[str, ...] = ()
+    decisive: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        stray = [r for r in self.decisive if r not in self.unplayed]
+        if stray:
+            raise ValueError(f"decisive rules {stray} are not among the unplayed ones")
+
+    @property
+    def measured(self) -> bool:
+        """No unplayed rule can change the value: a verdict can be given."""
+        return not self.decisive
+
+    def text(self) -> str:
+        """One line for a report's row: what is not played, decisive rules first."""
+        if not self.unplayed:
+            return "every rule played"
+        rest = [r for r in self.unplayed if r not in self.decisive]
+        parts = []
+        if self.decisive:
+            parts.append("not played, can change its value: " + ", ".join(self.decisive))
+        if rest:
+            parts.append("not played, worth nothing in this contest: " + ", ".join(rest))
+        return "; ".join(parts)
+
+
 MEDIAN_FAIR_COST = FairCostRule(
     "median", "the cost at which the contestant's value per cost equals the field's median value per cost")
 
@@ -367,6 +407,11 @@ class Ruleset:
     payoff_metric: str = ""
     payoff_description: str = ""
     fair_cost_rule: FairCostRule = MEDIAN_FAIR_COST
+    #: The game's natural step of cost (a fair-cost band is never narrower than this).
+    cost_step: float = 1.0
+    #: The default ``--tolerance``, in percent: of today's cost for a priced rule; for the ``zero`` rule,
+    #: in points of the value itself (a win-rate difference: 1 point = 0.01).
+    default_tolerance: float = 10.0
     value_per_cost_description: str = "primary value divided by cost"
     #: The arguments of each generic verb's help example (efficiency, whatif, sweep), in this game's names.
     examples: Mapping[str, str] = MappingProxyType({
@@ -439,6 +484,11 @@ class Ruleset:
     def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
         """What reports about these contestants must say (rules not modelled, data quirks...)."""
         return []
+
+    def coverage(self, contestant: Contestant, rulings: Rulings) -> Coverage:
+        """Which of the contestant's rules its contests play and which they do not (a game states every
+        rule of its entries it leaves out; an unplayed rule that can change the value is ``decisive``)."""
+        return Coverage()
 
     def warm_ups(self, rulings: Rulings) -> tuple[Callable[[], object], ...]:
         """Calls that compile the kernels a field under ``rulings`` uses besides the engagement kernel its

@@ -115,9 +115,10 @@ def test_fieller_is_unbounded_when_the_denominator_may_be_zero():
 def test_ranking_columns_and_even_trade_fair_costs():
     rs = toy(*FIELD)
     rank = eff.ranking(play(rs))
-    assert list(rank.columns[:13]) == ["unit", "cost", "cost_unit", "value", "value_stderr", "value_per_cost",
-                                       "rank", "fair_cost", "fair_cost_low", "fair_cost_high", "verdict",
-                                       "win", "win_stderr"]
+    assert list(rank.columns) == ["unit", "cost", "cost_unit", "value", "value_stderr", "value_per_cost",
+                                  "rank", "fair_cost", "fair_cost_low", "fair_cost_high", "off_by",
+                                  "off_by_low", "off_by_high", "verdict", "measured", "not_played", "win",
+                                  "win_stderr", "key", "name"]
     assert list(rank["rank"]) == [1, 2, 3, 4]
     assert (np.diff(rank["value"]) <= 0).all()
     for i, piece in enumerate(rs.pieces):
@@ -264,13 +265,17 @@ def test_sweep_plan_errors(set_text, cost_text, named):
         sweeps.plan(set_text, cost_text)
 
 
-def test_verdict_counts_both_ends_of_the_interval_as_fair():
-    """"fair: the interval contains today's cost" - a closed interval: a cost equal to either end is fair;
-    just beyond it, over- or under-costed."""
-    fair = eff.FairCost(100.0, 90.0, 110.0)
-    assert eff.verdict(90.0, fair) == eff.verdict(110.0, fair) == eff.verdict(100.0, fair) == "fair"
-    assert eff.verdict(np.nextafter(110.0, np.inf), fair) == "over-costed"
-    assert eff.verdict(np.nextafter(90.0, -np.inf), fair) == "under-costed"
+def test_verdict_band_is_closed_and_needs_the_whole_interval_outside():
+    """fair: |fair - cost| <= band (closed); over/under only when the whole interval is beyond the band."""
+    assert eff.verdict(100.0, eff.FairCost(110.0, 105.0, 115.0), 10.0) == "fair"
+    assert eff.verdict(100.0, eff.FairCost(90.0, 80.0, 95.0), 10.0) == "fair"
+    assert eff.verdict(100.0, eff.FairCost(np.nextafter(110.0, np.inf), 105.0, 115.0), 10.0) == "undecided"
+    assert eff.verdict(100.0, eff.FairCost(120.0, np.nextafter(110.0, np.inf), 130.0), 10.0) == "under-costed"
+    assert eff.verdict(100.0, eff.FairCost(120.0, 110.0, 130.0), 10.0) == "undecided"
+    assert eff.verdict(100.0, eff.FairCost(80.0, 70.0, np.nextafter(90.0, -np.inf)), 10.0) == "over-costed"
+    assert eff.verdict(100.0, eff.FairCost(80.0, 70.0, 90.0), 10.0) == "undecided"
+    # no band: the old significance test's answer for an estimate off the cost
+    assert eff.verdict(100.0, eff.FairCost(120.0, 101.0, 130.0)) == "under-costed"
 
 
 def test_value_per_cost_stderr_of_a_paired_difference_by_hand():

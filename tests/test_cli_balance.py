@@ -15,20 +15,26 @@ from reports import api
 FIELD = ("--unit", "crows", "--unit", "warriors", "--unit", "soldiers")
 FAST = ("--trials", "2000", "--seed", "3")
 RANKING_COLUMNS = ["unit", "size", "cost", "cost_unit", "value", "value_stderr", "value_per_cost", "rank",
-                   "fair_cost", "fair_cost_low", "fair_cost_high", "verdict"]
+                   "fair_cost", "fair_cost_low", "fair_cost_high", "off_by", "off_by_low", "off_by_high",
+                   "verdict", "measured", "not_played"]
 
 
 def test_efficiency_ranking_csv_and_json_sections(capsys):
     code, out, _ = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "csv")
     assert code == 0
     rank = csv(out)
-    assert list(rank.columns[:12]) == RANKING_COLUMNS
+    assert list(rank.columns[:len(RANKING_COLUMNS)]) == RANKING_COLUMNS
     assert len(rank) == 9 and sorted(rank["rank"]) == list(range(1, 10))
-    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed"}
+    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed", "undecided"}
     assert (rank.fair_cost_low <= rank.fair_cost).all() and (rank.fair_cost <= rank.fair_cost_high).all()
-    verdict_ok = [(v == "fair") == (lo <= c <= hi) for v, c, lo, hi in
-                  zip(rank.verdict, rank.cost, rank.fair_cost_low, rank.fair_cost_high, strict=True)]
-    assert all(verdict_ok)
+    # the band: 10% of the cost, at least 5 AP; fair within it, over/under only with the interval beyond
+    band = (0.1 * rank.cost).clip(lower=5.0)
+    for row, b in zip(rank.itertuples(), band, strict=True):
+        expected = ("fair" if abs(row.fair_cost - row.cost) <= b else
+                    "over-costed" if row.fair_cost_high < row.cost - b else
+                    "under-costed" if row.fair_cost_low > row.cost + b else "undecided")
+        assert row.verdict == expected, row
+        assert row.off_by == pytest.approx(row.fair_cost / row.cost - 1)
     out = ok(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--format", "json")
     doc = json.loads(out)
     assert set(doc["sections"]) == {"ranking", "metagame", "matchups", "win_matrix"}
@@ -223,7 +229,8 @@ def test_efficiency_summary_is_short_and_points_at_the_files(capsys, tmp_path):
     code, out, err = run(capsys, "efficiency", "drakerys", *FIELD, *FAST, "--save", str(folder), "--summary")
     assert code == 0, err
     lines = out.splitlines()
-    assert len(lines) <= 25 and max(len(line) for line in lines) <= 100
+    assert len(lines) <= 30 and max(len(line) for line in lines) <= 100
+    assert "worst offenders: " in out
     ranking = pd.read_csv(folder / "efficiency.csv")
     text = " ".join(out.split())
     assert "rulings: DK-crit-chain=true" in text and "seed 3" in text

@@ -159,17 +159,24 @@ def test_efficiency_whatif_sweep_and_tables(capsys, tmp_path):
     units = ("--unit", "pyre-drake", "--unit", "magma-hound", "--unit", "scorch-knight")
     rank = _csv(capsys, "efficiency", "dragoborne", *units, "--trials", "2000")
     assert set(rank.key) == {"pyre-drake", "magma-hound", "scorch-knight"}
-    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed"}
-    for _, row in rank.iterrows():  # the zero rule: the verdict is the sign of the gain's interval
-        z = row.value / row.value_stderr if row.value_stderr > 0 else 0.0
-        assert row.verdict == ("fair" if abs(z) <= 1.96 else "under-costed" if z > 0 else "over-costed")
+    assert set(rank.verdict) <= {"fair", "over-costed", "under-costed", "undecided", "not measured"}
+    for _, row in rank.iterrows():  # the zero rule: the gain within 1 win-rate point of par is fair
+        low, high = row.value - 1.96 * row.value_stderr, row.value + 1.96 * row.value_stderr
+        expected = ("fair" if abs(row.value) <= 0.01 else "under-costed" if low > 0.01 else
+                    "over-costed" if high < -0.01 else "undecided")
+        assert row.verdict in (expected, "not measured")
     code, out, err = run(capsys, "efficiency", "dragoborne", *units, "--trials", "2000", "--summary")
     assert code == 0, err
     assert "nan" not in out  # the zero rule's fair cost is a side of today's cost, not a number
     for _, row in rank.iterrows():
-        side = {"under-costed": f"above {row.cost:g}", "over-costed": f"below {row.cost:g}"}
-        expected = side.get(row.verdict, f"{row.cost:.2f} [{row.cost:.2f}, {row.cost:.2f}]")
-        assert f"{row.key}: {row.cost:g} resources, fair cost {expected} resources, {row.verdict}" in out
+        # the fair cost's side of today's cost (outside 1.96 standard errors), or today's cost
+        if row.fair_cost == row.fair_cost:
+            expected = f"{row.cost:.2f} [{row.cost:.2f}, {row.cost:.2f}]"
+        else:
+            expected = f"above {row.cost:g}" if row.fair_cost_high == float("inf") else f"below {row.cost:g}"
+        bound = "" if row.measured else "at least "
+        line = f"{row.key}: {row.cost:g} resources, fair cost {bound}{expected} resources, {row.verdict}"
+        assert line in out
     what = _csv(capsys, "whatif", "dragoborne", "--set", "pyre-drake.atk=8", *units, "--trials", "2000")
     assert len(what)
     sweep = _csv(capsys, "sweep", "dragoborne", "--cost", "pyre-drake=3..5", *units, "--trials", "2000")

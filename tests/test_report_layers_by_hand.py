@@ -384,6 +384,10 @@ def hand_field() -> eff.Field:
     return eff.Field(RULESET, DrakerysRulings(), field_contestants, 1, None, TRIALS, pairs)
 
 
+def crows_fair_by_hand() -> float:
+    return (0.55 * 150 + 0.60 * 150 + 0.75 * 75 + 0.60 * 75) / (0.30 + 0.35 + 0.25 + 0.30)
+
+
 def hand_sides(i: int) -> list[tuple[float, float, float, float, float, float, float]]:
     """Contestant i's four engagements (both roles against both opponents), by hand from DUEL_SUMMARIES:
     (own fraction lost, its variance, opponent's fraction lost, its variance, covariance, opponent's
@@ -481,11 +485,9 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
                                                           / (0.30 + 0.35 + 0.25 + 0.30))
     assert (row["gold-keepers@6"]["verdict"], row["crows@12"]["verdict"], row["warriors@6"]["verdict"]) \
         == ("over-costed", "under-costed", "fair")
-    # the verdict rule at the interval's ends
-    assert eff.verdict(10.0, eff.FairCost(9.0, 10.0, 12.0)) == "fair"
-    assert eff.verdict(12.0, eff.FairCost(9.0, 10.0, 12.0)) == "fair"
-    assert eff.verdict(12.5, eff.FairCost(9.0, 10.0, 12.0)) == "over-costed"
-    assert eff.verdict(9.5, eff.FairCost(9.0, 10.0, 12.0)) == "under-costed"
+    # off by: fair / cost - 1, its interval the fair cost's over the cost
+    assert row["crows@12"]["off_by"] == pytest.approx(crows_fair_by_hand() / cost[1] - 1)
+    assert row["crows@12"]["off_by_low"] == pytest.approx(fieller[1][0] / cost[1] - 1)
 
     view = eff.ranking_view(rank, ["unit", "size"], RULESET).set_index("unit")
     crows_fair = (0.55 * 150 + 0.60 * 150 + 0.75 * 75 + 0.60 * 75) / (0.30 + 0.35 + 0.25 + 0.30)

@@ -34,6 +34,17 @@ def _unit_option(f):
                              "as opponents (repeatable; default: the whole catalog).")(f)
 
 
+def tolerance_option(f):
+    """--tolerance: the band within which a fair cost (or, for a value measured against par, the value) is
+    called fair."""
+    return click.option(
+        "--tolerance", type=click.FloatRange(min=0, max=1000), default=None, metavar="PERCENT",
+        help="The band of a 'fair' verdict: the fair cost within this percent of today's cost (default 10, "
+             "never narrower than the game's step of cost); for a value measured against par (Dragoborne's "
+             "cards), the value within this many win-rate points (default 1). Over- and under-costed only "
+             "when the whole 95% interval lies outside the band.")(f)
+
+
 def _field_options(f):
     """What every verb over a field of contestants takes: --unit, --catalog, the Monte Carlo options,
     --ruling and the output options (and the click context, for the overrides a report states)."""
@@ -90,9 +101,10 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
     @click.option("--summary", is_flag=True,
                   help="Print a short summary (the method and rulings, the verdicts, the top and bottom of "
                        "the ranking, the files saved) instead of the whole report.")
+    @tolerance_option
     @_field_options
-    def efficiency(ctx, only, save_dir, summary, catalogs, trials, precision, seed, threads, rulings, fmt,
-                   output, plot):
+    def efficiency(ctx, only, save_dir, summary, tolerance, catalogs, trials, precision, seed, threads,
+                   rulings, fmt, output, plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
         win matrix.
@@ -120,7 +132,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                     precision=_precision(trials, precision), trials=trials, threads=threads,
                     overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
                     plots=drawer is None and bool(wanted),
-                    win_matrix_known=known)
+                    win_matrix_known=known, tolerance=tolerance)
                 if out is not None:
                     write_efficiency(ruleset, report, grid, out, heatmaps["save"])
             if summary:
@@ -156,11 +168,25 @@ def _summary(report, saved: list[Path]) -> str:
         # the `zero` rule estimates no fair cost, only the side of today's cost it lies on
         fair = (("above " if hi == float("inf") else "below ") + f"{lo if hi == float('inf') else hi:g}"
                 if f != f else f"{f:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]")
-        return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost {fair} {unit}, "
-                f"{row['verdict']}")
+        off = "" if row["off_by"] != row["off_by"] else f" (off by {100 * row['off_by']:+.0f}%)"
+        bound = "" if row["measured"] else "at least "
+        return (f"  {int(row['rank']):>3}. {row['key']}: {row['cost']:g} {unit}, fair cost {bound}{fair} "
+                f"{unit}{off}, {row['verdict']}")
 
     out = [report.title, f"  method: {meta.get('method', '')}", f"  rulings: {meta.get('rulings', '')}"]
+    from reports.efficiency import worst_offenders
+
     out += [f"  {n}" for n in report.notes[:1]]  # the verdict counts
+    worst = worst_offenders(rank, 3)
+    if len(worst):
+        def how(r) -> str:
+            return "" if r["off_by"] != r["off_by"] else f" ({100 * r['off_by']:+.0f}%)"
+
+        out.append("  worst offenders: " + "; ".join(f"{r['name']} {r['verdict']}{how(r)}"
+                                                      for _, r in worst.iterrows()))
+    unmeasured = rank[~rank["measured"].astype(bool)]
+    if len(unmeasured):
+        out.append(f"  not measured (rules the contest does not play): {', '.join(unmeasured['name'])}")
     out += [f"  {n}" for n in report.notes[1:] if n.startswith("left out")]  # entries the field lacks
     if "illustrative data" in meta:
         out.append(f"  illustrative data: {meta['illustrative data']}")
@@ -222,9 +248,10 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
     @click.option("--whole-field", is_flag=True,
                   help="Play every engagement, not only those the change affects: absolute values, ranks and "
                        "fair costs of every entry (a --cost or --ruling change always does).")
+    @tolerance_option
     @_field_options
-    def whatif(ctx, sets, costs, baseline_rulings, whole_field, only, catalogs, trials, precision, seed,
-               threads, rulings, fmt, output, plot):
+    def whatif(ctx, sets, costs, baseline_rulings, whole_field, tolerance, only, catalogs, trials, precision,
+               seed, threads, rulings, fmt, output, plot):
         """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
         entry and metric the baseline, the variant and the paired difference with its 95% interval; the
         shift in rank, fair cost and verdict. --ruling here is the change (see --baseline-ruling).
@@ -239,7 +266,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
             ruleset.name, sets=sets, costs=costs, variant_rulings=rulings, rulings=baseline_rulings,
             units=only, catalogs=catalogs, seed=seed, precision=_precision(trials, precision), trials=trials,
             threads=threads, whole_field=whole_field, overrides=typed_options(ctx),
-            progress=progress_reporter("engagements", "engagements"))
+            progress=progress_reporter("engagements", "engagements"), tolerance=tolerance)
         emit(report, fmt, output)
         if plot is not None:
             api.plot_whatif(table, plot, ruleset)

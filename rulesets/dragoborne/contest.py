@@ -124,6 +124,8 @@ class DragoborneRuleset(Ruleset):
     win_metric = "win"
     payoff_metric = "net_win"
     payoff_description = "P(win) - P(loss) of the deck holding the card, averaged over both roles"
+    #: A card's value is against an average card (0 is par): fair within 1 win-rate point.
+    default_tolerance = 1.0
     fair_cost_rule = FairCostRule(
         "zero", "par: a card whose win_gain is 0 is worth its cost (it is measured against an average card "
                 "of the same cost); fair when the gain's 95% interval contains 0, under-costed above, "

@@ -138,6 +138,8 @@ class DragonbondRuleset(Ruleset):
     win_metric = "win"
     payoff_metric = "net_points"
     payoff_description = "net points per 100 points of the pair's mean cost, averaged over both roles"
+    #: Costs move in steps of 5 (the game's natural step: a fair band is never narrower).
+    cost_step = 5.0
     fair_cost_rule = FairCostRule(
         "even-trade", "the even-trade price: the cost at which the points it destroys equal the points it "
                       "loses over its duels (sum of points destroyed / sum of the fraction of itself lost)",

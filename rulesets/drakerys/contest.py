@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from rulesets.base import (
     Contestant,
     CostChange,
+    Coverage,
     Engagement,
     FairCostRule,
     LinearScore,
@@ -151,6 +152,46 @@ def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict
     return _linear(rec, a, b).samples()
 
 
+#: Skills a duel does not play whose worth goes to others or does not arise in a fight to the end, with why:
+#: they leave the verdict standing. Every other skill the duel does not play can change the unit's own value
+#: (``decisive``): its verdict is then ``not measured``.
+_BESIDE_THE_POINT = {
+    "guard": "Guard (its worth is to a hero it escorts: Safeguard's 6-9 move injuries to it)",
+    "authority": "Authority (extra Morale dice for allied units in range: no ally in a duel)",
+    "disengagement": "Disengagement (leaving an engagement: a duel is fought to the end)",
+}
+#: The names a report gives the rules a duel plays or leaves out.
+_SKILL_NAMES = {"heroic_action": "Heroic Action", "expert_parry": "Expert Parry",
+                "violent_blow": "Violent Blow", "martial_arts": "Martial Arts", "deadly_blow": "Deadly Blow",
+                "brutal_charge": "Brutal Charge", "multiple_shots": "Multiple Shots",
+                "quick_shot": "Quick Shot", "elemental_power": "Elemental Power", "war_cry": "War Cry"}
+
+
+def _skill_name(skill: str) -> str:
+    return _SKILL_NAMES.get(skill, skill.replace("_", " ").title())
+
+
+def coverage(unit: Unit) -> Coverage:
+    """Which of a unit's rules a duel plays: its profile and ranged weapon, the modelled skills but Heroic
+    Action (a duel rolls no Heroic Action dice) and those whose worth goes to others."""
+    played = ["profile", *(["ranged weapon"] if unit.weapon else [])]
+    unplayed, decisive = [], []
+    for skill in unit.skills:
+        if skill in _BESIDE_THE_POINT:
+            unplayed.append(_BESIDE_THE_POINT[skill])
+        elif skill in MODELLED_SKILLS and skill != "heroic_action":
+            played.append(_skill_name(skill))
+        else:
+            name = _skill_name(skill) + (" (no Heroic Action dice are rolled in a duel)"
+                                         if skill == "heroic_action" else "")
+            unplayed.append(name)
+            decisive.append(name)
+    if unit.notes:
+        unplayed.append(f"the rule text printed with its row ({unit.notes})")
+        decisive.append(unplayed[-1])
+    return Coverage(tuple(played), tuple(unplayed), tuple(decisive))
+
+
 class DrakerysRuleset(Ruleset):
     """Drakerys (seed 002) fulfilling the contract: duels to the end between units at recruitment sizes."""
 
@@ -181,6 +222,8 @@ class DrakerysRuleset(Ruleset):
     win_metric = "win"
     payoff_metric = "net_ap"
     payoff_description = "net AP per 100 AP of the pair's mean cost, averaged over who acts first"
+    #: Costs move in steps of 5 (the game's natural step: a fair band is never narrower).
+    cost_step = 5.0
     fair_cost_rule = FairCostRule(
         "even-trade", "the even-trade price: the AP at which the AP it destroys equals the AP it loses over "
                       "its duels (sum of AP destroyed / sum of the fraction of itself lost)",
@@ -312,6 +355,9 @@ class DrakerysRuleset(Ruleset):
                  "default, so shooters open fire while the other side closes; contact: side 0 charges), and "
                  "no Heroic Action dice are used"]
         return notes + modelling_notes(*units)
+
+    def coverage(self, contestant: Contestant, rulings: DrakerysRulings) -> Coverage:
+        return coverage(contestant.subject.unit)
 
     def warm_ups(self, rulings: DrakerysRulings) -> tuple:
         """Under DK-blocking=auto each unit's Blocking choices are made by simulating Fights

@@ -1,0 +1,196 @@
+"""Verdicts with a tolerance, off_by, coverage (`not measured`) and each fair-cost rule with a fair cost
+computed by hand from a small field (reports/efficiency.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cli_run import assert_one_line_error
+from toy_game import FIELD, ToyRuleset, ToyRulings, toy
+
+from reports import efficiency as eff
+from rulesets.base import MEDIAN_FAIR_COST, Contestant, Coverage, FairCostRule, OptionError
+from simcore.stats import Z95
+
+RULINGS = ToyRulings()
+
+
+def play(rs, trials=20_000, seed=1, tolerance=None):
+    catalog = rs.load_catalog()
+    return eff.play_field(rs, rs.contestants(catalog), RULINGS, seed=seed, precision=None, trials=trials,
+                          tolerance=tolerance)
+
+
+def exact_side(p: float, own_cost: float, other_cost: float) -> eff.SideSummary:
+    """A side that wins with probability p (the loser loses everything), as the toy game scores it, exact."""
+    destroyed = p * other_cost
+    lost = 1.0 - p
+    net = destroyed - lost * own_cost
+    mean = np.array([p, lost, destroyed, net, net * 100 / own_cost])
+    return eff.SideSummary(mean, np.zeros((5, 5)), 0)
+
+
+def exact_field(rs: ToyRuleset, opener: dict[tuple[int, int], float], tolerance=None) -> eff.Field:
+    """A field of exact engagements: ``opener[i, j]`` is P(i wins when it opens against j)."""
+    cs = rs.contestants(rs.load_catalog())
+    pairs = {(i, j): (exact_side(p, cs[i].cost, cs[j].cost), exact_side(1 - p, cs[j].cost, cs[i].cost))
+             for (i, j), p in opener.items()}
+    return eff.Field(rs, RULINGS, cs, 1, None, None, pairs, tolerance)
+
+
+# --- the even-trade rule ------------------------------------------------------------------------------------
+
+
+def test_even_trade_fair_cost_by_hand():
+    """ant (cost 50) meets bee (100) and cat (100); P(ant wins) opening / answering: bee 0.40 / 0.30, cat
+    0.25 / 0.15. Gain: 0.40 x 100 + 0.30 x 100 + 0.25 x 100 + 0.15 x 100 = 110 cost destroyed; loss:
+    0.60 + 0.70 + 0.75 + 0.85 = 2.9 of itself. Even-trade price 110 / 2.9 = 37.93, off by
+    37.93 / 50 - 1 = -24.1%."""
+    rs = toy(("ant", 1.0, 50.0), ("bee", 2.0, 100.0), ("cat", 4.0, 100.0))
+    field = exact_field(rs, field_p())
+    rank = eff.ranking(field).set_index("key")
+    assert rank.loc["ant", "fair_cost"] == pytest.approx(110 / 2.9)
+    assert rank.loc["ant", "fair_cost_low"] == rank.loc["ant", "fair_cost_high"] == pytest.approx(110 / 2.9)
+    assert rank.loc["ant", "off_by"] == pytest.approx(110 / 2.9 / 50 - 1)
+    # 37.93 is 12.07 below 50, beyond the band of 10% (5): over-costed, exactly known
+    assert rank.loc["ant", "verdict"] == "over-costed"
+    # with a tolerance of 25% (12.5) it is fair
+    assert eff.ranking(exact_field(rs, field_p(), tolerance=25.0)) \
+        .set_index("key").loc["ant", "verdict"] == "fair"
+
+
+def field_p() -> dict[tuple[int, int], float]:
+    return {(0, 1): 0.40, (1, 0): 0.70, (0, 2): 0.25, (2, 0): 0.85, (1, 2): 0.5, (2, 1): 0.5}
+
+
+def test_an_entry_against_a_copy_of_itself_is_fair():
+    """Alone with its copy, whatever opens, the even-trade price is the cost itself (p x c + (1 - q) x c over
+    (1 - p) + q with q = p)."""
+    rs = toy(("ant", 1.0, 50.0), ("ant-copy", 1.0, 50.0))
+    rank = eff.ranking(play(rs))
+    assert list(rank["verdict"]) == ["fair", "fair"]
+    assert rank["fair_cost"].to_numpy() == pytest.approx([50.0, 50.0], rel=0.05)
+
+
+# --- the median rule ----------------------------------------------------------------------------------------
+
+
+class MedianToy(ToyRuleset):
+    fair_cost_rule = MEDIAN_FAIR_COST
+
+
+def test_median_fair_cost_by_hand():
+    """Values 10, 20, 90 at cost 100 each: value per cost 0.1, 0.2, 0.9; median 0.2 (the mean would be 0.4),
+    so the fair costs are 10 / 0.2 = 50, 100, 450."""
+    rs = MedianToy([p for p in toy(("a", 1, 100.0), ("b", 1, 100.0), ("c", 1, 100.0)).pieces])
+    field = exact_field(rs, {(i, j): 0.5 for i in range(3) for j in range(3) if i != j})
+    fair = eff.fair_costs(field, np.array([10.0, 20.0, 90.0]), np.zeros(3))
+    assert [f.value for f in fair] == pytest.approx([50.0, 100.0, 450.0])
+    assert [f.low for f in fair] == pytest.approx([50.0, 100.0, 450.0])
+    assert [f.high for f in fair] == pytest.approx([50.0, 100.0, 450.0])
+    band = eff.band(rs, 100.0)
+    assert band == 10.0
+    assert [eff.verdict(100.0, f, band) for f in fair] == ["over-costed", "fair", "under-costed"]
+
+
+# --- the zero rule ------------------------------------------------------------------------------------------
+
+
+class ZeroToy(ToyRuleset):
+    fair_cost_rule = FairCostRule("zero", "par")
+    default_tolerance = 1.0
+
+
+def test_zero_rule_fair_costs_by_hand():
+    """A value 0.03 with standard error 0.01 lies 3 standard errors above par: the fair cost lies above
+    today's cost; 0.015 lies within 1.96 x 0.01 = 0.0196 of par: today's cost is plausible."""
+    rs = ZeroToy([p for p in toy(("a", 1, 3.0), ("b", 1, 3.0)).pieces])
+    field = exact_field(rs, {(0, 1): 0.5, (1, 0): 0.5})
+    above, plausible = eff.fair_costs(field, np.array([0.03, 0.015]), np.array([0.01, 0.01]))
+    assert np.isnan(above.value) and above.low == np.nextafter(3.0, np.inf) and np.isinf(above.high)
+    assert (plausible.value, plausible.low, plausible.high) == (3.0, 3.0, 3.0)
+
+
+def test_zero_rule_verdict_by_hand():
+    """Tolerance 1 win-rate point (0.01). 0.03 ± 0.0196: the interval [0.0104, 0.0496] lies above 0.01:
+    under-costed. 0.025 ± 0.0196 reaches 0.0054, inside the band: undecided. 0.008: fair. -0.035 ± 0.0196:
+    over-costed."""
+    assert eff.value_verdict(0.03, 0.01, 0.01) == "under-costed"
+    assert eff.value_verdict(0.025, 0.01, 0.01) == "undecided"
+    assert eff.value_verdict(0.008, 0.01, 0.01) == "fair"
+    assert eff.value_verdict(-0.035, 0.01, 0.01) == "over-costed"
+    assert 0.03 - Z95 * 0.01 == pytest.approx(0.0104, abs=1e-4)
+
+
+# --- bands, off_by, Fieller with exact estimates ------------------------------------------------------------
+
+
+def test_band_is_a_share_of_the_cost_never_below_the_step():
+    rs = toy(*FIELD)
+    assert eff.band(rs, 300.0) == pytest.approx(30.0)
+    assert eff.band(rs, 300.0, 5.0) == pytest.approx(15.0)
+    assert eff.band(rs, 3.0) == 1.0  # 10% of 3 is 0.3, below the step of 1
+    with pytest.raises(OptionError, match="tolerance -1"):
+        eff.check_tolerance(-1.0)
+
+
+def test_fieller_with_exact_estimates_is_the_ratio_itself():
+    """Zero variances: the interval is the point num / den (rounding must not read as 'unbounded')."""
+    rng = np.random.Generator(np.random.SFC64(7))
+    for _ in range(1000):
+        num, den = rng.uniform(0.01, 1000.0), rng.uniform(0.01, 10.0)
+        low, high = eff.fieller(num, den, 0.0, 0.0, 0.0)
+        assert np.isfinite(low) and np.isfinite(high)
+        # the rounding of b^2 - ac leaves a width of order sqrt(machine epsilon)
+        assert low == pytest.approx(num / den, rel=1e-6) and high == pytest.approx(num / den, rel=1e-6)
+
+
+# --- coverage: not measured ---------------------------------------------------------------------------------
+
+
+class PartlyPlayed(ToyRuleset):
+    def coverage(self, contestant: Contestant, rulings) -> Coverage:
+        if contestant.key == "cat":
+            return Coverage(("strength",), ("Purr", "Nap"), ("Purr",))
+        if contestant.key == "bee":
+            return Coverage(("strength",), ("Buzz",), ())
+        return Coverage(("strength",))
+
+
+def test_an_unplayed_rule_that_can_change_the_value_is_not_measured():
+    rs = PartlyPlayed(toy(*FIELD).pieces)
+    field = play(rs)
+    rank = eff.ranking(field).set_index("key")
+    # cat is under-costed by the numbers (see test_balance_layer); its unplayed Purr makes it not measured
+    assert rank.loc["cat", "verdict"] == "not measured" and not rank.loc["cat", "measured"]
+    assert rank.loc["cat", "not_played"] == ("not played, can change its value: Purr; not played, worth "
+                                             "nothing in this contest: Nap")
+    assert rank.loc["bee", "measured"] and rank.loc["bee", "verdict"] != "not measured"
+    assert rank.loc["dog", "verdict"] == "over-costed"
+    report, _ = eff.report(field, provenance=[])
+    view = report.views[0].data.set_index("unit")
+    assert view.loc["cat", "value"].startswith("≥ ") and view.loc["cat", "fair cost [95%]"].startswith("≥ ")
+    assert not view.loc["dog", "value"].startswith("≥")
+    assert any(n.startswith("not measured") and "Cat: not played, can change its value: Purr" in n
+               for n in report.notes)
+    assert report.notes[0].startswith("verdicts: ") and "1 not measured" in report.notes[0]
+
+
+def test_coverage_refuses_a_decisive_rule_it_does_not_list_as_unplayed():
+    with pytest.raises(ValueError, match="not among the unplayed"):
+        Coverage((), (), ("Purr",))
+
+
+def test_worst_offenders_by_how_far_off():
+    rs = toy(*FIELD)
+    rank = eff.ranking(play(rs))
+    worst = eff.worst_offenders(rank)
+    assert set(worst["verdict"]) <= {"over-costed", "under-costed"}
+    assert list(worst["off_by"].abs()) == sorted(worst["off_by"].abs(), reverse=True)
+    lines = eff.offender_lines(rank, rs)
+    dog = rank.set_index("key").loc["dog"]
+    assert any(line.startswith(f"Dog: over-costed, off by {100 * dog.off_by:+.0f}%") for line in lines)
+
+
+def test_tolerance_option_refuses_a_negative_number(capsys):
+    assert_one_line_error(capsys, ["efficiency", "drakerys", "--tolerance", "-1", "--unit", "crows"], 2, "-1")
