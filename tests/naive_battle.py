@@ -156,6 +156,7 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
         most = max(1, me.combatant.unit.profile.actions) if actions == "all" else 1
         cost = 0
         taken = 0
+        charged = False
         while taken < most and me.alive > 0:
             enemy = target_of(me, units, targeting)
             if enemy is None:
@@ -165,6 +166,8 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
             # SHOOTING: the target "Must not be Engaged"
             chooser = replace(me, weapon=None) if is_engaged(enemy, units) else me
             action = choose_action(chooser, engaged, distance, first_activation=False)
+            if action == "charge" and charged:  # "only one Charge Action ... per Activation"
+                action = "march"
             price = activation_cost(me, action, heroic_costs_ts=True)
             # RESTRICTIONS OF ACTIONS: at most 16 TS in one activation; in the last round never beyond START
             if cost + price > TIME_SECTIONS or me.token.position + cost + price > last_start:
@@ -204,6 +207,7 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                     for other in units:
                         other.engaged.discard(u.index)
                     u.engaged.clear()
+            charged = charged or action == "charge"
             cost += price
             taken += 1
 

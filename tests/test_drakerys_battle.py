@@ -113,6 +113,8 @@ BATTLES = {
     "2 warriors (4) vs 3 soldiers (6)": ([unit("warriors", 4)] * 2, [unit("soldiers", 6)] * 3, 30),
     "crossbowmen and warriors vs 2 crows": ([unit("crossbowmen", 6), unit("warriors", 6)],
                                             [unit("crows", 6), unit("crows", 9)], 50),
+    "salik (heroic 2) and 2 crows vs 2 warriors": ([unit("salik", 1, heroic=2), unit("crows", 6),
+                                                    unit("crows", 6)], [unit("warriors", 6)] * 2, 30),
 }
 #: The twin's keys of the kernel's record columns.
 TWIN_KEYS = {BattleRecord.LOST_0: "lost_a", BattleRecord.LOST_1: "lost_b",
@@ -133,7 +135,8 @@ def twin_records(name: str, r: DrakerysRulings, n: int, seed: int) -> np.ndarray
     out = np.zeros((n, len(BattleRecord)), dtype=np.int64)
     for k in range(n):
         o = naive_battle(rng, a, b, weapons=CATALOG.weapons, blocking=blocking, start_cm=start,
-                         targeting=r.battle_targeting, tokens=r.battle_tokens)
+                         targeting=r.battle_targeting, tokens=r.battle_tokens,
+                         heroic_passive=r.heroic_passive)
         out[k, BattleRecord.OUTCOME] = TWIN_OUTCOMES[o["outcome"]]
         for column, key in TWIN_KEYS.items():
             out[k, column] = o[key]
@@ -163,7 +166,7 @@ def kernel_and_twin(name: str, assignments: tuple[str, ...], twin_trials: int) -
 
 
 POLICIES = [("DK-battle-targeting=nearest",), ("DK-battle-targeting=focus",),
-            ("DK-battle-targeting=focus", "DK-battle-tokens=unit")]
+            ("DK-battle-targeting=focus", "DK-battle-tokens=unit", "DK-heroic-passive=own-ts")]
 
 
 @pytest.mark.parametrize("assignments", POLICIES)
@@ -221,6 +224,15 @@ def test_same_seed_same_battles_on_any_thread_count_and_targeting_matters():
     # the first battles of both meet the same dice (common random numbers): most records agree
     same = np.all(nearest.records == focus.records, axis=1).mean()
     assert 0.05 < same < 0.95, same
+
+
+def test_precision_stops_a_battle_run_early():
+    a, b, start = BATTLES["2 warriors (4) vs 3 soldiers (6)"]
+    run = battle_records(a, b, start_cm=start, trials=200_000, precision=0.02, seed=3, block_trials=1024)
+    assert run.run.stopped_by_precision and run.records.shape == (run.run.trials, len(BattleRecord))
+    assert run.run.trials < 200_000 and run.p_wins(0).half_width < 0.02
+    full = battle_records(a, b, start_cm=start, trials=run.run.trials, seed=3)
+    assert np.array_equal(run.records, full.records)  # the first n records of any run are a run of n
 
 
 @pytest.mark.parametrize("key", ["warriors", "crows", "soldiers"])

@@ -25,10 +25,12 @@ The battle, step by step (the naive twin tests/naive_battle.py takes the same st
   TimePath, or on top of the pile if the tokens are stacked" (the token that arrived last is on top).
 * MAKE WAR! step 1, "The Active Player selects one of their Units": the unit with the fewest Stress markers
   (its Actions cost least), ties the first listed. Then its Actions, as ``_engagement`` takes them: up to
-  its Leader's Actions, each chosen by ``_choose_action`` against the unit's target (DK-battle-targeting),
-  at most 16 TS in all, never past START in the last round (when not even the first fits, the token goes
-  to START and its owner plays no more); one Stress marker; the token moves; a Headquarters Phase takes a
-  Stress marker off each unit of the token each time it reaches or passes START.
+  its Leader's Actions, each chosen by ``_choose_action`` against the unit's target (DK-battle-targeting;
+  after a Charge, a unit whose target fell marches where it would charge again: "A Unit can only resolve
+  one Charge Action ... per Activation"), at most 16 TS in all, never past START in the last round (when
+  not even the first fits, the token goes to START and its owner plays no more); one Stress marker; the
+  token moves; a Headquarters Phase takes a Stress marker off each unit of the token each time it reaches
+  or passes START.
 * The line: side 0's units stand at 0 cm, side 1's at ``start`` cm (0: contact, so the first to act
   charges). A March moves the unit towards its target, never into contact (``max(1, distance - March)``);
   a Charge puts it in contact and engages it with its target. Units are points on the line: they pass
@@ -329,18 +331,22 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
         u = _active_unit(units, t)
         spent = 0
         taken = 0
+        charged = False
         while taken < units_side[u, Side.ACTIONS] and units[u, BattleState.ALIVE] > 0:
             e = _target(units, u, targeting)
             if e < 0:
                 break
             _load(units_side, blocking, units, u, e, side, state)
             p = units[u, BattleState.OWNER]
+            if charged:  # "A Unit can only resolve one Charge Action ... per Activation": it marches instead
+                side[p, Side.CHARGE] = -1
             distance = _distance(units, u, e)
             action = _choose_action(side, p, _is_engaged(units, u), distance, _NO, _NO)
             cost = _action_cost(side, state, p, action)
             if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
                 break
             _step(dice, units_side, blocking, units, side, state, u, e, action, distance)
+            charged = charged or action == Action.CHARGE
             spent += cost
             taken += 1
         if taken == 0:
