@@ -293,21 +293,8 @@ def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
     n = len(field.contestants)
     if rule.kind == "even-trade":
         g, loss = field.index(rule.gain), field.index(rule.loss)
-        out = []
-        for i in range(n):
-            if only is not None and i not in only:
-                out.append(None)
-                continue
-            sides = [s for _, _, s in field.sides(i)]
-            num = sum(s.mean[g] for s in sides)
-            den = sum(s.mean[loss] for s in sides)
-            v_num = sum(s.cov[g, g] for s in sides)
-            v_den = sum(s.cov[loss, loss] for s in sides)
-            cov = sum(s.cov[g, loss] for s in sides)
-            value = num / den if den > 0 else np.inf
-            low, high = fieller(num, den, v_num, v_den, cov)
-            out.append(FairCost(float(value), float(max(low, 0.0)), float(high)))
-        return out
+        return [None if only is not None and i not in only else
+                even_trade([s for _, _, s in field.sides(i)], g, loss) for i in range(n)]
     if rule.kind == "zero":
         out = []
         for c, v, se in zip(field.contestants, values, value_stderrs, strict=True):
@@ -318,10 +305,29 @@ def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
             else:
                 out.append(FairCost(np.nan, 0.0, float(np.nextafter(c.cost, -np.inf))))
         return out
-    costs = np.array([c.cost for c in field.contestants])
-    vpc = values / costs
-    median = float(np.median(vpc))
-    rng = np.random.Generator(np.random.SFC64(field.seed))
+    return median_fair_costs(values, value_stderrs, np.array([c.cost for c in field.contestants]), field.seed)
+
+
+def even_trade(sides: Sequence[SideSummary], gain: int, loss: int) -> FairCost:
+    """The even-trade price over a contestant's sides: sum(gain) / sum(loss) with Fieller's 95% interval
+    (cut at 0 below)."""
+    num = sum(s.mean[gain] for s in sides)
+    den = sum(s.mean[loss] for s in sides)
+    v_num = sum(s.cov[gain, gain] for s in sides)
+    v_den = sum(s.cov[loss, loss] for s in sides)
+    cov = sum(s.cov[gain, loss] for s in sides)
+    value = num / den if den > 0 else np.inf
+    low, high = fieller(num, den, v_num, v_den, cov)
+    return FairCost(float(value), float(max(low, 0.0)), float(high))
+
+
+def median_fair_costs(values: np.ndarray, value_stderrs: np.ndarray, costs: np.ndarray,
+                      seed: int) -> list[FairCost]:
+    """The median rule: value / (the field's median value per cost), with the 95% interval of a parametric
+    bootstrap over every contestant's value (BOOTSTRAP replicates, seeded)."""
+    n = len(values)
+    median = float(np.median(values / costs))
+    rng = np.random.Generator(np.random.SFC64(seed))
     draws = values[None, :] + value_stderrs[None, :] * rng.standard_normal((BOOTSTRAP, n))
     medians = np.median(draws / costs[None, :], axis=1)
     fair_draws = draws / medians[:, None]

@@ -4,11 +4,12 @@ numbers.
 The field is played once as it is (its value per cost gives the field median). Then at every point the
 contestant meets every other in both roles on the same streams and with the same trials as in the
 baseline: a cost point re-scores the baseline's trials (nothing is simulated again), a stat point is
-simulated anew. For a cost sweep, the **break-even cost** is where the contestant's value crosses 0 under the
-``even-trade`` and ``zero`` fair-cost rules (a net value of 0 is the even-trade price: the same point as
-the efficiency report's fair cost), and where its value per cost crosses the field median under the
-``median`` rule; linear interpolation between points; its 95% interval is where the edges of the 95% band
-cross it.
+simulated anew. For a cost sweep, the **break-even cost** answers the efficiency report's question with its
+rule: under the ``even-trade`` and ``median`` rules it is the cost equal to its own fair cost as the
+efficiency report computes it at that cost (reports.efficiency.even_trade, median_fair_costs), interpolated
+between points (:func:`fair_break_even`; where a cost changes no play it is the efficiency report's fair cost
+and interval exactly); under the ``zero`` rule, where the value crosses 0, interpolated
+linearly between points, its 95% interval where the edges of the 95% band cross it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from reports.efficiency import (
+    FairCost,
     Field,
     SideSummary,
+    averaged,
     decimals,
     engagement_seed,
+    even_trade,
+    median_fair_costs,
     per_cost_is_value,
     play_field,
     plus_minus,
@@ -146,6 +151,9 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
         return summarize(eng, 0 if i == t else 1, names)
 
     rows = []
+    fair_at: list[FairCost] = []  # the efficiency report's fair cost at each cost point
+    rule = ruleset.fair_cost_rule
+    base_values = [averaged(baseline, i, ruleset.primary_metric) for i in range(len(base_cs))]
     for point in sweep_plan.points:
         cs = ruleset.contestants(ruleset.variant(catalog, *sweep_plan.change(point)), only)
 
@@ -167,6 +175,13 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
         win = sum(s.mean[w] for s in sides) / k
         win_se = float(np.sqrt(sum(s.cov[w, w] for s in sides))) / k
         cost = cs[t].cost
+        if sweep_plan.kind == "cost" and rule.kind == "even-trade":
+            fair_at.append(even_trade(sides, names.index(rule.gain), names.index(rule.loss)))
+        elif sweep_plan.kind == "cost" and rule.kind == "median":
+            values = np.array([value if i == t else a.value for i, a in enumerate(base_values)])
+            stderrs = np.array([value_se if i == t else a.stderr for i, a in enumerate(base_values)])
+            costs = np.array([cost if i == t else c.cost for i, c in enumerate(base_cs)])
+            fair_at.append(median_fair_costs(values, stderrs, costs, seed)[t])
         scale = ruleset.value_per_cost(1.0, cost)
         for metric, val, se in (("value", value, value_se),
                                 ("value_per_cost", value * scale, abs(scale) * value_se),
@@ -176,11 +191,38 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
     curve = pd.DataFrame(rows)
     even = None
     if sweep_plan.kind == "cost":
-        if ruleset.fair_cost_rule.kind in ("zero", "even-trade"):  # par: a net value of 0 at any cost
+        if rule.kind == "zero":  # par: a value of 0 at any cost
             even = break_even(curve, 0.0, "value")
         else:
-            even = break_even(curve, median)
+            even = fair_break_even([float(p) for p in sweep_plan.points], fair_at)
     return Sweep(sweep_plan, key, base_cs[t].name, baseline, curve, median, even)
+
+
+def fair_break_even(costs: Sequence[float], fair: Sequence[FairCost]) -> tuple[float, float, float] | None:
+    """(cost, low, high): the cost that equals its own fair cost, where ``fair[k] - costs[k]`` turns from >= 0
+    to <= 0, interpolated linearly between the two points (the ends: where the interval's ends equal the
+    cost); None when the fair cost stays above or below the range swept.
+
+    Where a cost changes no play the fair cost is one number F [L, H] at every point, and this returns it
+    exactly (F - c is linear in c): the efficiency report's fair cost. Where it does (a budget buys more
+    units, Order tokens paid from the same economy), it is the fixed point of cost -> fair cost.
+    """
+    x = np.asarray(costs, dtype=float)
+
+    def crossing(values: np.ndarray) -> float | None:
+        d = values - x
+        for k in range(len(x) - 1):
+            if d[k] >= 0 >= d[k + 1] and d[k] != d[k + 1]:
+                return float(x[k] + (x[k + 1] - x[k]) * d[k] / (d[k] - d[k + 1]))
+        hit = np.flatnonzero(d == 0)
+        return float(x[hit[0]]) if hit.size else None
+
+    mid = crossing(np.array([f.value for f in fair]))
+    if mid is None:
+        return None
+    low = crossing(np.array([f.low for f in fair]))
+    high = crossing(np.array([f.high for f in fair]))
+    return mid, low if low is not None else float(x[0]), high if high is not None else float(x[-1])
 
 
 def break_even(curve: pd.DataFrame, median: float, metric: str = "value_per_cost"
@@ -232,16 +274,22 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
     if result.plan.kind == "cost":
         if result.break_even is None:
             meta.append(("break-even cost", "not within the range swept: value stays on one side of 0"
-                         if rs.fair_cost_rule.kind in ("zero", "even-trade") else
-                         "not within the range swept: value per cost stays on one side of the field median"))
+                         if rs.fair_cost_rule.kind == "zero" else
+                         "not within the range swept: the fair cost lies outside it"))
             facts["break_even"] = None
         else:
             mid, lo, hi = result.break_even
-            where = ("where its value crosses 0" if rs.fair_cost_rule.kind in ("zero", "even-trade")
-                     else "where its value per cost crosses the field median")
-            interval = "" if exact else f" [95%: {lo:.1f}, {hi:.1f}]"
-            meta.append(("break-even cost", f"{mid:.1f} {rs.cost_unit}{interval} ({where})"))
+            where = ("where its value crosses 0" if rs.fair_cost_rule.kind == "zero"
+                     else f"the cost equal to its own fair cost, {rs.fair_cost_rule.kind} rule")
+            interval = "" if exact else f" [95%: {lo:.2f}, {hi:.2f}]"
+            meta.append(("break-even cost", f"{mid:.2f} {rs.cost_unit}{interval} ({where})"))
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
+        if rs.fair_cost_rule.kind != "zero":
+            today = ranking(result.baseline).set_index("key").loc[result.key]
+            meta.append(("fair cost at today's cost", (
+                f"{today.fair_cost:.2f} [95%: {today.fair_cost_low:.2f}, {today.fair_cost_high:.2f}] at "
+                f"{today.cost:g} {rs.cost_unit} (the efficiency report's; it differs from the break-even "
+                "cost only where a cost changes how the entry plays)")))
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)
     se = curve.pivot(index="point", columns="metric", values="stderr").reindex(result.plan.points)
     # decimals by the values' size, more until no 95% half-width shows as 0; exact: the values alone

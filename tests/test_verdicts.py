@@ -194,3 +194,26 @@ def test_worst_offenders_by_how_far_off():
 
 def test_tolerance_option_refuses_a_negative_number(capsys):
     assert_one_line_error(capsys, ["efficiency", "drakerys", "--tolerance", "-1", "--unit", "crows"], 2, "-1")
+
+
+# --- the sweep's break-even is the efficiency report's fair cost ------------------------------------------
+
+
+def test_break_even_of_a_fair_cost_that_does_not_depend_on_the_cost_is_that_fair_cost():
+    from reports.sweep import fair_break_even
+
+    fair = [eff.FairCost(2.5, 2.4, 2.6)] * 4
+    assert fair_break_even([1, 2, 3, 4], fair) == pytest.approx((2.5, 2.4, 2.6), rel=1e-12)
+    assert fair_break_even([3, 4, 5], fair[:3]) is None  # the fair cost lies below the range
+
+
+def test_break_even_where_the_cost_changes_play_is_the_fixed_point_by_hand():
+    """fair(2) = 2.66, fair(3) = 2.40: fair - cost goes 0.66 -> -0.60, so the cost equal to its own fair
+    cost is 2 + 0.66 / 1.26 = 2.5238."""
+    from reports.sweep import fair_break_even
+
+    fair = [eff.FairCost(3.1, 3.0, 3.2), eff.FairCost(2.66, 2.6, 2.7), eff.FairCost(2.40, 2.3, 2.5),
+            eff.FairCost(2.2, 2.1, 2.3)]
+    mid, low, high = fair_break_even([1, 2, 3, 4], fair)
+    assert mid == pytest.approx(2 + 0.66 / 1.26)
+    assert low == pytest.approx(2 + 0.6 / 1.3) and high == pytest.approx(2 + 0.7 / 1.2)
