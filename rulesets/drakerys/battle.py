@@ -49,6 +49,8 @@ def battle_notes() -> list[str]:
         "per warrior (every warrior counts as in contact); which warriors touch which (REFORMATION, the "
         "free moves of an Attack) is not modelled.",
         "Authority, Guard and Safeguard come from each unit's own entry, not from units standing near it.",
+        "As in the duels, a Morale roll of 1 or 2 successes does not end the Active Unit's activation "
+        "(MORALE: \"If this is the Active Unit, its Activation ends\").",
         "The Active Player activates the unit with the fewest Stress markers and targets by "
         "DK-battle-targeting; no other tactics are played.",
     ]

@@ -46,7 +46,8 @@ Not modelled (battle_notes() in battle.py says so in reports): Advantage counts 
 Fight (not "the total headcount of all the Enemy Units it is Engaged with", nor "every Enemy Unit" for
 Stress); only the two fighters take part in a Fight and its Morale; REFORMATION and the geometry of contact
 (which warriors of several units touch which); Authority, Guard and Safeguard of nearby units beyond what
-each Combatant states; terrain, lines of sight and obstacles between units.
+each Combatant states; terrain, lines of sight and obstacles between units; and, as in the duel, the end of
+the Active Unit's activation on a Morale roll of 1 or 2 successes.
 """
 
 from __future__ import annotations
