@@ -31,6 +31,7 @@ from typing import Any
 from rulesets.base import (
     Contestant,
     CostChange,
+    Coverage,
     Engagement,
     FairCostRule,
     Metric,
@@ -91,6 +92,46 @@ def _samples(records, a: Contestant, b: Contestant):
     out["decked_out"] = np.stack([((w == 1 - s) & (records[:, K.R_END] == K.END_DECK_OUT)).astype(np.float64)
                                   for s in sides])
     return out
+
+
+#: Keywords the game does not play, with why (rulesets.dragoborne.simulate.NOT_MODELLED): each can change a
+#: card's worth in its deck's games, so each is decisive.
+_UNPLAYED_KEYWORDS = {
+    "ambush": "never set: the card is summoned for its cost",
+    "immune": "no effect: it acts against spells and abilities, which the game never casts or plays",
+}
+
+
+def coverage(card) -> Coverage:
+    """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
+    its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
+    Burst or other card text (decisive)."""
+    played, unplayed = ["ATK/EDR", "dragocross +1/+1"], []
+
+    def keywords(where: str, found) -> list[str]:
+        out = []
+        for k in found:
+            why = _UNPLAYED_KEYWORDS.get(k.name) or (
+                "trait conditions never match: the catalog's cards have no traits" if k.trait else "")
+            if why:
+                unplayed.append(f"{where}{k.label} ({why})")
+            else:
+                out.append(k.label)
+        return out
+
+    played += keywords("", card.keywords)
+    gains = [(f"dragocross {b.colour}", b) for b in card.dragocross]
+    gains += [(f"DICE {d.colour} {d.low}-{d.high}", d) for d in card.dice]
+    for name, gain in gains:
+        stats = [f"{gain.atk:+d}/{gain.edr:+d}"] if gain.atk or gain.edr else []
+        played.append(f"{name} ({', '.join([*stats, *keywords(f'{name}: ', gain.keywords)]) or 'nothing'})")
+        if gain.text:
+            unplayed.append(f"{name}: \"{gain.text}\" (card text does nothing in the game)")
+    if card.fort_burst:
+        unplayed.append(f"Fort Burst \"{card.fort_burst}\" (never played)")
+    if card.text:
+        unplayed.append(f"\"{card.text}\" (card text does nothing in the game)")
+    return Coverage(tuple(played), tuple(unplayed), tuple(unplayed))
 
 
 class DragoborneRuleset(Ruleset):
@@ -259,3 +300,6 @@ class DragoborneRuleset(Ruleset):
             notes.append("no other card of the same cost class in the home deck, so the card replaces a copy "
                          "of any card: " + ", ".join(alone))
         return notes
+
+    def coverage(self, contestant: Contestant, rulings: DragoborneRulings) -> Coverage:
+        return coverage(contestant.subject[0])

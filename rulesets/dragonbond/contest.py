@@ -27,6 +27,7 @@ from typing import Any
 from rulesets.base import (
     Contestant,
     CostChange,
+    Coverage,
     Engagement,
     FairCostRule,
     LinearScore,
@@ -109,6 +110,55 @@ def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
 
 def _fields(records, a: Contestant, b: Contestant):
     return _linear(records, a, b).samples()
+
+
+#: Keywords a duel of engaged units does not play, with why their worth cannot arise in it: they leave the
+#: verdict standing. Sharp, Epic X and Huge's health and injuries are played.
+_BESIDE_THE_POINT = {
+    "agile": "Agile (moving through other units: the units start engaged and never move)",
+    "reach": "Reach (engaged at 1\": the units start engaged, every model in contact)",
+    "flying": "Flying (ignoring terrain, moving through units, and a defense upgrade when it did not begin "
+              "the turn engaged: an engaged unit never began a turn unengaged)",
+    "dragonriding": "Dragonriding (mounting a bonded dragon: no dragon of its own in a duel)",
+    "blocking": "Blocking (blocking line of sight: the units start engaged and draw none)",
+}
+
+
+def coverage(unit) -> Coverage:
+    """Which of a unit's rules a duel plays: its profile and the weapon it attacks with, Sharp, Epic X,
+    Huge's injuries and its captain's typed modifiers; not its other weapons, unmodelled powers or
+    Sacrifice (free text: decisive), nor keywords whose worth cannot arise between engaged units."""
+    from rulesets.dragonbond.duel import Fighter
+
+    weapon = Fighter(unit).weapon
+    played = ["profile", f"{weapon.name} ({weapon.kind})"]
+    unplayed, decisive = [], []
+    for other in unit.weapons:
+        if other is not weapon:
+            unplayed.append(f"{other.name} ({other.kind}: the duel attacks with the {weapon.name})")
+            decisive.append(unplayed[-1])
+    k = unit.keywords
+    played += [name for name, on in (("Sharp", k.sharp), (f"Epic {k.epic}", k.epic)) if on]
+    if k.huge is not None:
+        played.append(f"Huge ({k.huge.health} health a slot, {k.huge.injury_slots} injury slots)")
+        unplayed.append("Huge: ignoring terrain (no terrain in a duel)")
+    unplayed += [why for name, why in _BESIDE_THE_POINT.items() if getattr(k, name)]
+    captain = unit.captain
+    if captain is not None:
+        mods = ", ".join(f"{m.roll} {m.net:+d}" for m in captain.modifiers)
+        played.append(f"{captain.name} ({mods or 'no modifier'} while it lives)")
+        if captain.sacrifice:
+            unplayed.append(f"{captain.name}'s Sacrifice (\"{captain.sacrifice}\": free text the duel does "
+                            f"not play)")
+            decisive.append(unplayed[-1])
+    for power in unit.powers:
+        if power.modelled:
+            played.append(power.name)
+        else:
+            unplayed.append(f"{power.name} ({power.timing} power, \"{power.text}\": free text the duel does "
+                            f"not play)")
+            decisive.append(unplayed[-1])
+    return Coverage(tuple(played), tuple(unplayed), tuple(decisive))
 
 
 class DragonbondRuleset(Ruleset):
@@ -223,6 +273,9 @@ class DragonbondRuleset(Ruleset):
             notes.append(f"illustrative data in: {', '.join(illustrative)}")
         notes.append(f"not modelled in duels: {'; '.join(NOT_MODELLED)}")
         return notes
+
+    def coverage(self, contestant: Contestant, rulings: DragonbondRulings) -> Coverage:
+        return coverage(contestant.subject)
 
 
 METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)

@@ -29,6 +29,7 @@ from typing import Any
 from rulesets.base import (
     Contestant,
     CostChange,
+    Coverage,
     Engagement,
     Metric,
     OptionError,
@@ -187,7 +188,7 @@ def _contestant(catalog: ContestCatalog, key: str) -> Contestant:
         kind, group, illustrative = "spell", key, "cost" in cat.spells[key].illustrative
     return Contestant(key=key, name=_name(catalog, key), cost=float(cost), cost_unit=unit, group=group,
                       play=(loadout, without), labels=(("resource", _name(catalog, key)), ("kind", kind)),
-                      illustrative=illustrative, subject=(loadout, without))
+                      illustrative=illustrative, subject=(loadout, without, cat))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -265,6 +266,68 @@ def _score(raw, a: Contestant, b: Contestant):
         "magic_spent": both[:, MAGIC:MAGIC + 2].T,
         "items_used": both[:, ITEMS_USED:ITEMS_USED + 2].T,
     }
+
+
+_DAMAGE = "damage and blood points are not counted in its value"
+#: What the combat plays of each resource, and its rules the value leaves out: effects outside the combat,
+#: and effects on damage or blood points only (the value, win_gain, counts P(win)). Each can change the
+#: resource's worth, so each is decisive: the verdict is then ``not measured``.
+_RULES = {
+    "dragon-lance": ("one more die in the counterattack, not in ranged combat", ()),
+    "hide-shield": ("one more die in the counterattack, at range too",
+                    (f"no damage dealt when it wins ({_DAMAGE})",)),
+    "rage-potion": ("one level of temporary Rage before the roll", ()),
+    "long-bow": ("a ranged attack in a combat it initiates",
+                 ("its use in every later combat (it is not used up; its value is one combat's)",
+                  f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
+    "fire-breath": ("one more die in the counterattack, at range too", ()),
+    "acid-rain": ("destroying the opponent's next combat item", ()),
+    "windblast": ("cast at the beginning of combat",
+                  (f"double damage when it wins, even at range or behind a Hide Shield ({_DAMAGE})",)),
+    "camouflage": ("the surprise attack bonus in a combat it initiates (UD-camouflage)",
+                   ("hiding until its next turn: no one can attack it, and it moves through Zones of Control "
+                    "(outside the combat)",)),
+    "thunderbolt": ("a ranged attack in a combat it initiates",
+                    ("attacking from up to three spaces away without an action (outside the combat)",
+                     f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
+    "take-to-the-skies": ("a ranged attack in a combat it initiates",
+                          ("a free general movement action and flying over opponents (outside the combat)",
+                           "every other combat it initiates that turn ranged too (its value is one combat's)",
+                           f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
+    PLATE: ("+X once in the counterattack",
+            (f"no damage dealt when it wins, like the Hide Shield ({_DAMAGE})",)),
+}
+#: Why a dragon's spell that its contests do not cast is left out, by the spell's timing.
+_UNCAST = {"movement": "a movement spell: outside the combat", "damage": f"a damage effect: {_DAMAGE}"}
+
+
+def coverage(key: str, loadout: Loadout, catalog) -> Coverage:
+    """Which of a resource's rules its combats play and which its value leaves out (:data:`_RULES`); a
+    dragon: each of its spells, as the resource or as left out (uncast spells act outside the combat, over
+    three turns of combats, or on damage only). Every rule left out can change the value (decisive)."""
+    if key.endswith("-dragon"):
+        kit = loadout.kit
+        known = {"fire-breath": kit.fire_breath, PLATE: kit.plate_armor, "acid-rain": kit.acid_rain,
+                 "windblast": kit.windblast, "camouflage": loadout.camouflage, "thunderbolt": loadout.ranged}
+        spells = catalog.spells_of(key[: -len("-dragon")])
+        cast = {s.key: known.get(s.key, False) and s.cost_min <= kit.magic for s in spells}
+    else:
+        spells = [catalog.spells.get(key.split("@")[0]) or catalog.items[key]]
+        cast = {key.split("@")[0]: True}
+    played, unplayed = [], []
+    for spell in spells:
+        if cast.get(spell.key):
+            does, leaves = _RULES[spell.key]
+            played.append(f"{spell.name}: {does}")
+            unplayed += [f"{spell.name}: {rule}" for rule in leaves]
+        elif spell.key in _RULES:
+            short = ": it holds less Magic" if spell.cost_min > loadout.kit.magic else ""
+            unplayed.append(f"{spell.name} (not cast in its combats{short})")
+        elif spell.combat and spell.timing not in _UNCAST:
+            unplayed.append(f"{spell.name} (its combat effect lasts three turns: not in one combat)")
+        else:
+            unplayed.append(f"{spell.name} ({_UNCAST.get(spell.timing, 'outside the combat')})")
+    return Coverage(tuple(played), tuple(unplayed), tuple(unplayed))
 
 
 class UberDrakesRuleset(Ruleset):
@@ -451,6 +514,10 @@ class UberDrakesRuleset(Ruleset):
         if missing:
             notes.append(f"not in the catalog: {', '.join(missing)}")
         return notes
+
+    def coverage(self, contestant: Contestant, rulings: UberDrakesRulings) -> Coverage:
+        loadout, _, catalog = contestant.subject
+        return coverage(contestant.key, loadout, catalog)
 
 
 METRIC_NAMES = tuple(m.name for m in UberDrakesRuleset.metrics)

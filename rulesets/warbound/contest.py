@@ -27,6 +27,7 @@ from typing import Any
 from rulesets.base import (
     Contestant,
     CostChange,
+    Coverage,
     Engagement,
     FairCostRule,
     LinearScore,
@@ -124,6 +125,36 @@ def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
 
 def _fields(records, a: Contestant, b: Contestant):
     return _linear(records, a, b).samples()
+
+
+#: Formation rules a duel does not play, whose worth cannot arise in it (nothing blocks a path or a line of
+#: sight, and the two miniatures fight as one): they leave the verdict standing.
+_FORMATION_BESIDE_THE_POINT = ("moving its two miniatures by separate paths (nothing blocks a duel's path)",
+                               "one miniature's line of sight sufficing (no line of sight is ever blocked)")
+
+
+def coverage(entry: Entry) -> Coverage:
+    """Which of a character's rules a duel plays: both sides of its card (attack, shooting, armor, Health,
+    morale, activation cost; the Equipment its icons say it carries is in that profile) and its Formation
+    card's +1s; not its skills (their texts are not played: decisive), nor the Formation's moving and
+    line-of-sight rules (nothing blocks in a duel)."""
+    c = entry.character
+    played = ["profile", *(["Panic side"] if c.panic is not None else []), "activation cost"]
+    icons = c.front.equipment_icons
+    if icons:
+        played.append(f"the {', '.join(icons)} equipment its icons show (in its profile)")
+    unplayed = []
+    if entry.formation:
+        f = entry.card
+        played.append(f"{f.name} (+{f.cost_colourless} cost, +{f.hit_bonus} to hit, +{f.extra_dice} die, "
+                      f"+{f.extra_health} Health)")
+        unplayed += [f"{f.name}: {rule}" for rule in _FORMATION_BESIDE_THE_POINT]
+    decisive = []
+    for side, profile in (("", c.front), (" (Panic side)", c.panic)):
+        for skill in profile.skills if profile is not None else ():
+            kind = "active" if skill.active else "passive"
+            decisive.append(f"{skill.name}{side} ({kind} skill: the duel plays no skill)")
+    return Coverage(tuple(played), (*unplayed, *decisive), tuple(decisive))
 
 
 class WarboundRuleset(Ruleset):
@@ -275,6 +306,9 @@ class WarboundRuleset(Ruleset):
             notes.append(f"left out (no panic side to flip to): {', '.join(left_out)}")
         notes.append(f"not modelled in duels: {'; '.join(NOT_MODELLED)}")
         return notes
+
+    def coverage(self, contestant: Contestant, rulings: WarboundRulings) -> Coverage:
+        return coverage(contestant.subject)
 
 
 METRIC_NAMES = tuple(m.name for m in WarboundRuleset.metrics)
