@@ -229,6 +229,12 @@ def fieller(num: float, den: float, v_num: float, v_den: float, cov: float,
         return (b - root) / a, (b + root) / a
     if disc < 0:  # a <= 0: every ratio is plausible
         return -np.inf, np.inf
+    if a == 0:  # the condition is linear in r: -2 b r + c <= 0
+        if b != 0:
+            edge = c / (2 * b)
+            return (edge, np.inf) if b > 0 else (-np.inf, edge)
+        # a denominator exactly 0 with no error (nothing ever lost): the ratio itself, unbounded
+        return (np.inf, np.inf) if num > 0 else (-np.inf, np.inf)
     root = np.sqrt(disc)
     r1, r2 = (b - root) / a, (b + root) / a
     # a < 0: the set is outside the roots; report the side of it that holds the estimate's sign
@@ -555,10 +561,19 @@ def decimals(values, half_widths=None) -> int:
 
 
 def per_cost_is_value(values, per_cost) -> bool:
-    """Whether the value per cost is the value itself (a game whose value is already per unit of cost,
-    Warbound's net tokens' worth per token): the views then show it once."""
-    return bool(np.array_equal(np.asarray(values, dtype=float), np.asarray(per_cost, dtype=float),
-                               equal_nan=True))
+    """Whether the value per cost is the value itself, or the value times one constant (a game whose value
+    is already per unit of cost or of the budget: Warbound's net tokens' worth per token, Drakerys' net AP
+    per 100 AP of the budget): the views then show the value alone."""
+    values = np.asarray(values, dtype=float)
+    per_cost = np.asarray(per_cost, dtype=float)
+    if np.array_equal(values, per_cost, equal_nan=True):
+        return True
+    shown = np.isfinite(values) & (values != 0)
+    if not shown.any() or not np.array_equal(np.isfinite(values), np.isfinite(per_cost)):
+        return False
+    ratio = per_cost[shown] / values[shown]
+    zeros = per_cost[~shown & np.isfinite(values)]
+    return bool(np.allclose(ratio, ratio[0], rtol=1e-12, atol=0) and np.all(zeros == 0))
 
 
 def _cost_text(x: float, digits: int = 0) -> str:
@@ -578,14 +593,6 @@ def _fair_text(f: float, lo: float, hi: float, digits: int = 0) -> str:
     if np.isnan(f):
         return f"above {lo:g}" if np.isinf(hi) else f"below {hi:g}"
     return f"{_cost_text(f, digits)} [{_cost_text(lo, digits)}, {_cost_text(hi, digits)}]"
-
-
-def _off_text(off: float, low: float, high: float, exact: bool) -> str:
-    if np.isnan(off):
-        return ""
-    if exact or low == off == high:
-        return _percent(off)
-    return f"{_percent(off)} [{_percent(low)}, {_percent(high)}]"
 
 
 def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
@@ -612,9 +619,8 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
         out["fair cost [95%]"] = [b + _fair_text(f, lo, hi, d) for b, f, lo, hi in
                                   zip(bound, rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
                                       strict=True)]
-    if not rank["off_by"].isna().all():
-        out["off by [95%]"] = [_off_text(o, lo, hi, exact) for o, lo, hi in
-                               zip(rank["off_by"], rank["off_by_low"], rank["off_by_high"], strict=True)]
+    if not rank["off_by"].isna().all():  # its interval: the fair cost's over the cost (off_by_low, _high)
+        out["off by"] = ["" if np.isnan(o) else _percent(o) for o in rank["off_by"]]
     out["verdict"] = rank["verdict"]
     return pd.DataFrame(out)
 

@@ -286,8 +286,9 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
             facts["break_even"] = {"cost": mid, "low": lo, "high": hi}
         if rs.fair_cost_rule.kind != "zero":
             today = ranking(result.baseline).set_index("key").loc[result.key]
+            at = "" if exact else f" [95%: {today.fair_cost_low:.2f}, {today.fair_cost_high:.2f}]"
             meta.append(("fair cost at today's cost", (
-                f"{today.fair_cost:.2f} [95%: {today.fair_cost_low:.2f}, {today.fair_cost_high:.2f}] at "
+                f"{today.fair_cost:.2f}{at} at "
                 f"{today.cost:g} {rs.cost_unit} (the efficiency report's; it differs from the break-even "
                 "cost only where a cost changes how the entry plays)")))
     wide = curve.pivot(index="point", columns="metric", values="value").reindex(result.plan.points)

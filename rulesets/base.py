@@ -409,6 +409,9 @@ class Ruleset:
     fair_cost_rule: FairCostRule = MEDIAN_FAIR_COST
     #: The game's natural step of cost (a fair-cost band is never narrower than this).
     cost_step: float = 1.0
+    #: The ruling that holds the budget both sides of an equal-points contest spend (what ``--budget``
+    #: sets), or None where entries are not bought from a budget.
+    budget_ruling: str | None = None
     #: The default ``--tolerance``, in percent: of today's cost for a priced rule; for the ``zero`` rule,
     #: in points of the value itself (a win-rate difference: 1 point = 0.01).
     default_tolerance: float = 10.0

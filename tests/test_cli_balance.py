@@ -46,8 +46,8 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     assert list(metagame.columns[:5]) == ["unit", "size", "cost", "share", "nash_rating"]
     assert metagame.share.sum() == pytest.approx(1.0) and (metagame.nash_rating <= 1e-6).all()
     matchups = pd.DataFrame(doc["sections"]["matchups"])
-    assert len(matchups) == 9 * 8 * 2 * 12  # ordered pairs x sides x metrics
-    assert set(matchups.role) == {"acts first", "acts second"}
+    assert len(matchups) == 9 * 8 * 2 * 15  # ordered pairs x sides x metrics
+    assert set(matchups.role) == {"First Player", "Second Player"}
 
 
 def test_efficiency_matrix_is_square_both_roles(capsys):
@@ -85,7 +85,9 @@ def test_whatif_combat_change_is_significant_and_paired(capsys):
     crows = diff[(diff.unit == "Crows") & (diff.metric == "win")]
     assert (crows.difference > 0).all() and crows.significant.all()
     head = doc["meta"]["headline"]
-    assert head["paired_half_width"] < 0.7 * head["independent_half_width"]
+    # battles of several units let a changed roll shift which dice later rolls meet, so the pairing is
+    # looser than a duel's; still well below two independent runs
+    assert head["paired_half_width"] < 0.85 * head["independent_half_width"]
     assert "crows.combat=4" in doc["meta"]["change"]
 
 
@@ -97,11 +99,14 @@ def test_whatif_that_changes_nothing_is_exactly_zero(capsys):
     assert (diff.difference == 0).all() and not diff.significant.any()
 
 
-def test_whatif_cost_change_moves_costing_without_simulating_again(capsys):
+def test_whatif_cost_change_plays_again_what_the_budget_buys(capsys):
+    """At equal points a cost decides the units a budget buys (Crows (12) at 150: 5 units of 750 AP, not 4),
+    so the engagements of the changed entry are played again (16 = its 8 opponents x 2 roles), the others
+    re-scored."""
     code, out, _ = run(capsys, "whatif", "drakerys", "--cost", "crows=150", *FIELD, *FAST, "--format", "json")
     assert code == 0
     doc = json.loads(out)
-    assert "0 of 72 engagements simulated again" in doc["meta"]["method"]
+    assert "16 of 72 engagements simulated again" in doc["meta"]["method"]
     costing = pd.DataFrame(doc["sections"]["costing"]).set_index("key")
     assert costing.loc["crows@12", "cost"] == 160 and costing.loc["crows@12", "variant_cost"] == 150
     assert costing.loc["crows@9", "variant_cost"] == costing.loc["crows@9", "cost"]
@@ -129,7 +134,8 @@ def test_sweep_cost_break_even_and_stat(capsys, tmp_path):
     vpc = curve[curve.metric == "value_per_cost"].value.to_numpy()
     assert (vpc[1:] < vpc[:-1]).all()  # the dearer, the less net AP per AP
     win = curve[curve.metric == "win"].value.to_numpy()
-    assert (win == win[0]).all()  # a cost changes no dice
+    # 80, 120, 160, 200, 240 AP buy 9, 6, 4, 3, 3 units of 750 AP: the dearer, the fewer and the weaker
+    assert (np.diff(win) <= 0).all() and win[0] > win[-1] and win[3] == win[4]
     even = doc["meta"]["break_even"]
     if even is not None:
         assert even["low"] <= even["cost"] <= even["high"]

@@ -96,7 +96,7 @@ def test_efficiency_small(capsys, tmp_path):
     matchups = pd.DataFrame(doc["sections"]["matchups"])
     assert {"unit", "size", "cost", "opponent", "opponent_size", "role", "metric", "value", "stderr",
             "trials"} <= set(matchups.columns)
-    win = matchups[(matchups.metric == "win") & (matchups.role == "acts first")]
+    win = matchups[(matchups.metric == "win") & (matchups.role == "First Player")]
     # 3 Crows sizes + 3 Warriors sizes + 3 Soldiers sizes, each against the 8 other entries
     assert len(win) == 9 * 8
     assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"

@@ -347,7 +347,8 @@ def test_magic_rulings_are_drakerys_rulings():
     keys = [k for k, _ in DrakerysRulings().in_force()]
     assert keys == ["DK-crit-chain", "DK-frontage", "DK-heavy-loaded", "DK-actions", "DK-blocking",
                     "DK-engagement-start", "DK-heroic-passive", "DK-spearmen-sizes", "DK-maelstrom-ones",
-                    "DK-maelstrom-mana", "DK-battle-targeting", "DK-battle-tokens"]
+                    "DK-maelstrom-mana", "DK-battle-targeting", "DK-battle-tokens", "DK-budget",
+                    "DK-composition"]
 
 
 # ---------------------------------------------------------------------------------------------------

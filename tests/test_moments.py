@@ -79,19 +79,28 @@ def test_drakerys_summaries_from_moments_equal_those_from_the_samples(drakerys_e
 
 
 def test_drakerys_linear_metrics_are_the_rulebook_quantities(drakerys_engagements):
-    """The weights say what each metric is: checked against the records column by column."""
-    from rulesets.drakerys.fight import EngagementOutcome, Record
+    """The weights say what each metric is: checked against the battle records column by column (each side
+    fields the units DK-budget buys; a unit losing k of its n warriors loses k/n of its AP)."""
+    from rulesets.drakerys.fight import BattleRecord, EngagementOutcome
 
     for eng in drakerys_engagements:
         rec = eng.raw.records
         s = eng.samples()
         size = np.array([eng.a.subject.size, eng.b.subject.size])
         cost = np.array([eng.a.cost, eng.b.cost])
-        lost = np.vstack([rec[:, Record.LOST_0], rec[:, Record.LOST_1]])
-        np.testing.assert_array_equal(s["win"][0], rec[:, Record.OUTCOME] == EngagementOutcome.SIDE_0_WINS)
-        np.testing.assert_array_equal(s["loss"][0], rec[:, Record.OUTCOME] == EngagementOutcome.SIDE_1_WINS)
+        units = np.array([len(eng.raw.force_a), len(eng.raw.force_b)])
+        assert (units == 750 // cost).all()
+        lost = np.vstack([rec[:, BattleRecord.LOST_0], rec[:, BattleRecord.LOST_1]])
+        outcome = rec[:, BattleRecord.OUTCOME]
+        np.testing.assert_array_equal(s["win"][0], outcome == EngagementOutcome.SIDE_0_WINS)
+        np.testing.assert_array_equal(s["loss"][0], outcome == EngagementOutcome.SIDE_1_WINS)
         np.testing.assert_allclose(s["ap_lost"], lost * (cost / size)[:, None], rtol=1e-14)
+        np.testing.assert_allclose(s["units_worth_lost"], lost / size[:, None], rtol=1e-14)
+        np.testing.assert_allclose(s["fraction_lost"], lost / (size * units)[:, None], rtol=1e-14)
         net_1 = lost[0] * cost[0] / size[0] - lost[1] * cost[1] / size[1]
-        np.testing.assert_allclose(s["net_ap_per_100ap"][1], net_1 * 100 / cost[1], rtol=1e-12, atol=1e-12)
-        np.testing.assert_array_equal(s["injuries_inflicted"][0], rec[:, Record.INJURIES_1])
-        np.testing.assert_array_equal(s["ts_spent"][1], rec[:, Record.TS_1])
+        np.testing.assert_allclose(s["net_ap_per_100ap"][1], net_1 * 100 / 750, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(s["net_ap_per_100ap"][0], -s["net_ap_per_100ap"][1], atol=1e-12)
+        np.testing.assert_array_equal(s["injuries_inflicted"][0], rec[:, BattleRecord.INJURIES_1])
+        np.testing.assert_array_equal(s["ts_spent"][1], rec[:, BattleRecord.TS_1])
+        np.testing.assert_array_equal(s["units_lost"][1], rec[:, BattleRecord.UNITS_LOST_1])
+        np.testing.assert_allclose(s["ap_unspent"][0], 750 - units[0] * cost[0])

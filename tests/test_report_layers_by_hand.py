@@ -21,7 +21,9 @@ from reports.drakerys.fight import engagement_report, shooting_report
 from rulesets.base import Engagement
 from rulesets.drakerys import RULESET, DrakerysRulings, catalog, combat
 from rulesets.drakerys.contest import _fields, _linear
+from rulesets.drakerys.battle import BattleRecords
 from rulesets.drakerys.fight import (
+    BattleRecord,
     Combatant,
     EngagementOutcome,
     EngagementRow,
@@ -183,8 +185,23 @@ def duel_records() -> combat.EngagementRecords:
                                     Combatant(CATALOG.unit("gold-keepers"), 6), DrakerysRulings())
 
 
+def battle_records() -> BattleRecords:
+    """The ten duels as battles of one unit a side (BattleRecord columns: a unit that lost every warrior is
+    a unit lost), under the default rulings (DK-budget=750)."""
+    records = np.zeros((len(DUELS), len(BattleRecord)), dtype=np.int64)
+    for t, duel in enumerate(DUELS):
+        for column, value in zip(COLUMNS[:8], duel[:8], strict=True):
+            records[t, column] = value
+    records[:, BattleRecord.UNITS_LOST_0] = [k == 12 for k in LOST_0]
+    records[:, BattleRecord.UNITS_LOST_1] = [k == 6 for k in LOST_1]
+    run = runner.RecordsResult(records, len(DUELS), 0, 1, len(DUELS), None, False)
+    return BattleRecords(records, run, (Combatant(CATALOG.unit("crows"), 12),),
+                         (Combatant(CATALOG.unit("gold-keepers"), 6),), DrakerysRulings(), 30, 6)
+
+
 def hand_duel_metrics() -> dict[str, tuple[list[float], list[float]]]:
-    """Every metric per trial for side 0 (the Crows) and side 1 (the Gold Keepers), by hand."""
+    """Every metric per trial for side 0 (one unit of 12 Crows) and side 1 (one of 6 Gold Keepers), by
+    hand, each side's budget 750 AP."""
     destroyed_0 = [k * 150 / 6 for k in LOST_1]  # side 0 destroys Gold Keepers at 25 AP each
     destroyed_1 = [k * 160 / 12 for k in LOST_0]  # side 1 destroys Crows at 160/12 AP each
     net_0 = [d - k for d, k in zip(destroyed_0, destroyed_1, strict=True)]
@@ -196,13 +213,15 @@ def hand_duel_metrics() -> dict[str, tuple[list[float], list[float]]]:
         "both_destroyed": (IS_BOTH, IS_BOTH),
         "ap_destroyed": (destroyed_0, destroyed_1),
         "ap_lost": (destroyed_1, destroyed_0),
+        "units_worth_lost": ([k / 12 for k in LOST_0], [k / 6 for k in LOST_1]),
         "fraction_lost": ([k / 12 for k in LOST_0], [k / 6 for k in LOST_1]),
+        "units_lost": ([float(k == 12) for k in LOST_0], [float(k == 6) for k in LOST_1]),
         "net_ap": (net_0, net_1),
-        "net_ap_per_100ap": ([x * 100 / 160 for x in net_0], [x * 100 / 150 for x in net_1]),
+        "net_ap_per_100ap": ([x * 100 / 750 for x in net_0], [x * 100 / 750 for x in net_1]),
         "injuries_inflicted": (INJURIES_1, INJURIES_0),
         "ts_spent": (TS_0, TS_1),
-        "opening_ap_destroyed_per_100ap": ([k * 150 / 6 * 100 / 160 for k in OPENING_LOST_1],
-                                           [k * 160 / 12 * 100 / 150 for k in OPENING_LOST_0]),
+        "units_fielded": ([1] * 10, [1] * 10),
+        "ap_unspent": ([750 - 160] * 10, [750 - 150] * 10),
     }
 
 
@@ -230,8 +249,9 @@ def test_duel_metrics_and_their_summaries_from_hand_made_records():
     assert 160 / 12 != 150 / 6 and (LOST_1[0], INJURIES_1[0], LOST_1[9], INJURIES_1[9]) == (6, 3, 6, 2)
     assert len({sum(WIN_0), sum(WIN_1), sum(IS_NEITHER), sum(IS_BOTH)}) == 4
 
-    # per trial (contest._fields)
-    samples = _fields(rec, a, b)
+    # per trial (contest._fields), the ten duels as battles of one unit a side
+    brec = battle_records()
+    samples = _fields(brec, a, b)
     assert list(samples) == METRICS
     for name in METRICS:
         assert samples[name].shape == (2, 10), name
@@ -240,20 +260,20 @@ def test_duel_metrics_and_their_summaries_from_hand_made_records():
     assert list(samples["ap_destroyed"][0]) == pytest.approx([150, 50, 100, 150, 150, 150, 75, 25, 0, 150])
     assert samples["net_ap_per_100ap"][0].mean() == pytest.approx(
         ((6 + 2 + 4 + 6 + 6 + 6 + 3 + 1 + 0 + 6) / 10 * 150 / 6
-         - (3 + 12 + 5 + 12 + 0 + 7 + 12 + 2 + 12 + 1) / 10 * 160 / 12) * 100 / 160)
-    assert samples["opening_ap_destroyed_per_100ap"][1].mean() == pytest.approx(
-        (1 + 0 + 2 + 1 + 0 + 2 + 3 + 0 + 12 + 1) / 10 * 160 / 12 * 100 / 150)
+         - (3 + 12 + 5 + 12 + 0 + 7 + 12 + 2 + 12 + 1) / 10 * 160 / 12) * 100 / 750)
+    assert list(samples["units_lost"][0]) == [0, 1, 0, 1, 0, 0, 1, 0, 1, 0]
 
     # summarized, through the compiled linear moments and through the plain samples alike
-    linear = Engagement(a, b, seed=0, raw=rec, score=_fields, method="Monte Carlo", linear=_linear)
-    plain = Engagement(a, b, seed=0, raw=rec, score=_fields, method="Monte Carlo")
+    linear = Engagement(a, b, seed=0, raw=brec, score=_fields, method="Monte Carlo", linear=_linear)
+    plain = Engagement(a, b, seed=0, raw=brec, score=_fields, method="Monte Carlo")
     assert linear.linear_score() is not None and plain.linear_score() is None
     g, loss = METRICS.index("ap_destroyed"), METRICS.index("fraction_lost")
     for engagement in (linear, plain):
         assert engagement.trials == 10
         sides = eff.summarize_sides(engagement, METRICS)
         for side, s in enumerate(sides):
-            assert s.trials == 10 and s.mean.shape == (12,) and s.cov.shape == (12, 12)
+            k = len(METRICS)
+            assert s.trials == 10 and s.mean.shape == (k,) and s.cov.shape == (k, k)
             for m, name in enumerate(METRICS):
                 mean, stderr = hand_mean_stderr(hand[name][side])
                 assert s.mean[m] == pytest.approx(mean), (name, side)
@@ -356,7 +376,8 @@ def side_summary(own: float, other: float, v_own: float, v_other: float, cov: fl
     of both sides lost, (other, own), whose covariance is [[v_other, cov], [cov, v_own]]."""
     weights = {  # metric: (weight of the other side's fraction lost, weight of its own)
         "ap_destroyed": (other_cost, 0.0), "ap_lost": (0.0, cost), "fraction_lost": (0.0, 1.0),
-        "net_ap": (other_cost, -cost), "net_ap_per_100ap": (other_cost * 100 / cost, -100.0),
+        "units_worth_lost": (0.0, 1.0),
+        "net_ap": (other_cost, -cost), "net_ap_per_100ap": (other_cost * 100 / 750, -cost * 100 / 750),
     }
     mean = np.zeros(len(METRICS))
     jac = np.zeros((len(METRICS), 2))
@@ -420,18 +441,18 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
     field = hand_field()
     cost = list(COSTS.values())
 
-    # the value: net AP per 100 AP of own cost, over the four engagements of each entry
+    # the value: net AP per 100 AP of the budget (750), over the four engagements of each entry
     values = [
         ((0.35 * 160 - 0.55 * 150) + (0.30 * 160 - 0.60 * 150) + (0.60 * 75 - 0.40 * 150)
-         + (0.65 * 75 - 0.40 * 150)) * 100 / 150 / 4,  # Gold Keepers: -15.79
+         + (0.65 * 75 - 0.40 * 150)) * 100 / 750 / 4,  # Gold Keepers: -3.16
         ((0.60 * 150 - 0.30 * 160) + (0.55 * 150 - 0.35 * 160) + (0.75 * 75 - 0.25 * 160)
-         + (0.60 * 75 - 0.30 * 160)) * 100 / 160 / 4,  # Crows: 12.77
+         + (0.60 * 75 - 0.30 * 160)) * 100 / 750 / 4,  # Crows: 2.72
         ((0.40 * 150 - 0.65 * 75) + (0.40 * 150 - 0.60 * 75) + (0.30 * 160 - 0.60 * 75)
-         + (0.25 * 160 - 0.75 * 75)) * 100 / 75 / 4,  # Warriors: 4.33
+         + (0.25 * 160 - 0.75 * 75)) * 100 / 750 / 4,  # Warriors
     ]
-    # Var(net per 100 AP) of one engagement = (100 / own cost)^2 (opp cost^2 Var(opp lost) + own cost^2
-    # Var(own lost) - 2 opp cost own cost Cov); the four engagements are independent: sqrt(sum) / 4
-    stderrs = [math.sqrt(sum((100 / cost[i]) ** 2 * (co ** 2 * vo + cost[i] ** 2 * vl - 2 * co * cost[i] * c)
+    # Var(net per 100 AP of the budget) of one engagement = (100 / 750)^2 (opp cost^2 Var(opp lost) + own
+    # cost^2 Var(own lost) - 2 opp cost own cost Cov); the four engagements are independent: sqrt(sum) / 4
+    stderrs = [math.sqrt(sum((100 / 750) ** 2 * (co ** 2 * vo + cost[i] ** 2 * vl - 2 * co * cost[i] * c)
                              for _, vl, _, vo, c, co, _ in hand_sides(i))) / 4
                for i in range(3)]
     wins = [(0.30 + 0.20 + 0.50 + 0.60) / 4, (0.55 + 0.45 + 0.70 + 0.65) / 4, (0.15 + 0.25 + 0.20 + 0.10) / 4]
@@ -457,8 +478,8 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
         fieller.append((low, high))
 
     # the scenario: the roles differ (averaging one role alone would show), the three verdicts differ
-    gk_role_0 = ((0.35 * 160 - 0.55 * 150) + (0.60 * 75 - 0.40 * 150)) * 100 / 150 / 2
-    assert abs(gk_role_0 - values[0]) > 1
+    gk_role_0 = ((0.35 * 160 - 0.55 * 150) + (0.60 * 75 - 0.40 * 150)) * 100 / 750 / 2
+    assert abs(gk_role_0 - values[0]) > 0.2
     assert fieller[0][1] < 150 and fieller[1][0] > 160 and fieller[2][0] < 75 < fieller[2][1]
 
     for i in range(3):
@@ -468,7 +489,7 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
         assert win.value == pytest.approx(wins[i]) and win.stderr == pytest.approx(win_stderrs[i])
 
     rank = eff.ranking(field)
-    # sorted by value: Crows (12.77), Warriors (4.33), Gold Keepers (-15.79): a 3-cycle of the field order
+    # sorted by value: Crows (2.72), Warriors (0.41), Gold Keepers (-3.16): a 3-cycle of the field order
     assert list(rank["key"]) == ["crows@12", "warriors@6", "gold-keepers@6"]
     assert list(rank["rank"]) == [1, 2, 3]
     row = {r["key"]: r for r in rank.to_dict("records")}
@@ -493,26 +514,27 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
     crows_fair = (0.55 * 150 + 0.60 * 150 + 0.75 * 75 + 0.60 * 75) / (0.30 + 0.35 + 0.25 + 0.30)
     assert view.loc["Crows", "fair cost [95%]"] == (f"{crows_fair:.0f} [{fieller[1][0]:.0f}, "
                                                     f"{fieller[1][1]:.0f}]")
-    assert view.loc["Warriors", "value"] == f"{values[2]:.1f} ± {Z * stderrs[2]:.1f}"
-    assert view.loc["Gold Keepers", "value / cost"] == f"{values[0] / 100:.3f}"
+    assert view.loc["Warriors", "value"] == f"{values[2]:.3f} ± {Z * stderrs[2]:.3f}"  # values below 10: 3 places
+    # value per cost is the value / 100 for every entry (both per the budget): shown once, as the value
+    assert "value / cost" not in view.columns
 
-    # win matrix: P(row wins) over both roles; payoff: net AP per 100 AP of the pair's mean cost
+    # win matrix: P(row wins) over both roles; payoff: net AP per 100 AP of the budget
     grid = eff.win_matrix(field)
     assert grid.loc["Gold Keepers (6)", "Crows (12)"] == pytest.approx((0.30 + 0.20) / 2)
     assert grid.loc["Crows (12)", "Gold Keepers (6)"] == pytest.approx((0.55 + 0.45) / 2)
     assert grid.loc["Warriors (6)", "Crows (12)"] == pytest.approx((0.20 + 0.10) / 2)
     m, se = eff.payoff_matrix(field)
-    gk_vs_crows = ((0.35 * 160 - 0.55 * 150) + (0.30 * 160 - 0.60 * 150)) / 2 * 100 / ((150 + 160) / 2)
+    gk_vs_crows = ((0.35 * 160 - 0.55 * 150) + (0.30 * 160 - 0.60 * 150)) / 2 * 100 / 750
     assert m[0, 1] == pytest.approx(gk_vs_crows) and m[1, 0] == pytest.approx(-gk_vs_crows)
     assert se[0, 1] == pytest.approx(
         math.sqrt((160 ** 2 * 0.0016 + 150 ** 2 * 0.0025 - 2 * 160 * 150 * -0.0006)
-                  + (160 ** 2 * 0.0016 + 150 ** 2 * 0.0025 - 2 * 160 * 150 * -0.0008)) / 2 * 100 / 155)
-    assert m[2, 1] == pytest.approx(((0.30 * 160 - 0.60 * 75) + (0.25 * 160 - 0.75 * 75)) / 2 * 100 / 117.5)
+                  + (160 ** 2 * 0.0016 + 150 ** 2 * 0.0025 - 2 * 160 * 150 * -0.0008)) / 2 * 100 / 750)
+    assert m[2, 1] == pytest.approx(((0.30 * 160 - 0.60 * 75) + (0.25 * 160 - 0.75 * 75)) / 2 * 100 / 750)
     assert np.allclose(m, -m.T)
 
     tidy = eff.matchups(field)
-    assert len(tidy) == 6 * 2 * 12
-    one = tidy[(tidy.unit == "Warriors") & (tidy.opponent == "Crows") & (tidy.role == "acts second")
+    assert len(tidy) == 6 * 2 * len(METRICS)
+    one = tidy[(tidy.unit == "Warriors") & (tidy.opponent == "Crows") & (tidy.role == "Second Player")
                & (tidy.metric == "fraction_lost")].iloc[0]
     assert one.value == 0.75 and one.stderr == pytest.approx(math.sqrt(0.0036)) and one.trials == TRIALS
 

@@ -3,13 +3,24 @@ computed by hand from a small field (reports/efficiency.py)."""
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
+import pandas as pd
 import pytest
 from cli_run import assert_one_line_error
 from toy_game import FIELD, ToyRuleset, ToyRulings, toy
 
 from reports import efficiency as eff
-from rulesets.base import MEDIAN_FAIR_COST, Contestant, Coverage, FairCostRule, OptionError
+from rulesets.base import (
+    MEDIAN_FAIR_COST,
+    Contestant,
+    Coverage,
+    Engagement,
+    FairCostRule,
+    Metric,
+    OptionError,
+)
 from simcore.stats import Z95
 
 RULINGS = ToyRulings()
@@ -134,6 +145,13 @@ def test_band_is_a_share_of_the_cost_never_below_the_step():
         eff.check_tolerance(-1.0)
 
 
+def test_fieller_of_a_loss_exactly_zero_is_infinite_not_nan():
+    """An entry that never loses anything, without error: its even-trade price is unbounded above."""
+    assert eff.fieller(150.0, 0.0, 4.0, 0.0, 0.0) == (np.inf, np.inf)
+    low, high = eff.fieller(0.0, 0.0, 0.0, 0.0, 0.0)
+    assert np.isneginf(low) and np.isposinf(high)
+
+
 def test_fieller_with_exact_estimates_is_the_ratio_itself():
     """Zero variances: the interval is the point num / den (rounding must not read as 'unbounded')."""
     rng = np.random.Generator(np.random.SFC64(7))
@@ -217,3 +235,80 @@ def test_break_even_where_the_cost_changes_play_is_the_fixed_point_by_hand():
     mid, low, high = fair_break_even([1, 2, 3, 4], fair)
     assert mid == pytest.approx(2 + 0.66 / 1.26)
     assert low == pytest.approx(2 + 0.6 / 1.3) and high == pytest.approx(2 + 0.7 / 1.2)
+
+
+def test_budget_option_sets_the_budget_ruling_or_is_refused(capsys):
+    from cli_run import run
+
+    code, out, err = run(capsys, "efficiency", "drakerys", "--unit", "crows", "--budget", "600", "--trials",
+                         "200", "--format", "csv")
+    assert code == 0, err
+    rank = pd.read_csv(io.StringIO(out))
+    assert len(rank) == 3
+    assert_one_line_error(capsys, ["efficiency", "warbound", "--budget", "6"], 2, "not bought from a budget")
+
+
+# --- equal points: the fair cost per model does not depend on how the models are split into units -------
+
+
+class SquareLaw(ToyRuleset):
+    """Contests at equal points in a game of Lanchester's square law: each side fields as many units of its
+    piece as BUDGET buys (a piece's ``strength`` is per model; its key ends in its size: "x@6"); the side
+    with the larger S = models x strength wins with probability S0^2 / (S0^2 + S1^2), and the winner loses
+    1 - sqrt(1 - (S_loser / S_winner)^2) of its models, the loser all of them."""
+
+    BUDGET = 720.0
+    metrics = (Metric("win", "P(win)"), Metric("ap_destroyed", "cost destroyed"),
+               Metric("units_worth_lost", "models lost / unit size"), Metric("net", "net per 100 of budget"))
+    primary_metric = "net"
+    payoff_metric = "net"
+    fair_cost_rule = FairCostRule("even-trade", "even trade at equal points", gain="ap_destroyed",
+                                  loss="units_worth_lost")
+
+    def engage(self, a, b, rulings, *, seed, trials=None, precision=None, threads=None):
+        n = trials or 20_000
+        sizes = [int(c.key.split("@")[1]) for c in (a, b)]
+        units = [self.BUDGET // c.cost for c in (a, b)]
+        strength = np.array([u * s * c.subject.strength
+                             for u, s, c in zip(units, sizes, (a, b), strict=True)])
+        u = np.random.Generator(np.random.SFC64(seed)).random(n)
+        win0 = u < strength[0] ** 2 / (strength ** 2).sum()
+        raw = (win0, strength, sizes, units)
+        return Engagement(a, b, seed=seed, raw=raw, score=_square_law_score)
+
+    def payoff_scale(self, a, b):
+        return 1.0
+
+
+def _square_law_score(raw, a, b):
+    win0, strength, sizes, units = raw
+    win = np.vstack([win0, ~win0]).astype(float)
+    models = np.array([u * s for u, s in zip(units, sizes, strict=True)], dtype=float)
+    ratio = min(strength) / max(strength)
+    winner_loses = 1.0 - np.sqrt(1.0 - ratio ** 2)
+    lost_share = win * winner_loses + (1 - win)  # fraction of its models each side loses
+    lost_models = lost_share * models[:, None]
+    cost_each = np.array([a.cost / sizes[0], b.cost / sizes[1]])[:, None]
+    destroyed = (lost_models * cost_each)[::-1]
+    net = (destroyed - lost_models * cost_each) * 100 / SquareLaw.BUDGET
+    return {"win": win, "ap_destroyed": destroyed, "units_worth_lost": lost_models / np.array(sizes)[:, None],
+            "net": net}
+
+
+def test_a_unit_sold_at_two_sizes_in_proportion_gets_one_fair_cost_per_model():
+    """x@6 at 60 and x@12 at 120 (10 a model, the same per-model strength) each field 72 models of the
+    720 budget: the same battles, so the same fair cost per model, and fair against each other and a third
+    piece priced at its worth; a piece twice as strong per model at the same price is under-costed."""
+    from toy_game import Piece
+
+    rs = SquareLaw([Piece("x@6", 1.0, 60.0), Piece("x@12", 1.0, 120.0), Piece("y@6", 1.0, 60.0)])
+    rank = eff.ranking(play(rs)).set_index("key")
+    per_model = rank["fair_cost"] / [6, 12, 6]
+    assert per_model["x@6"] == pytest.approx(per_model["x@12"], rel=1e-9)
+    assert (rank["verdict"] == "fair").all()
+    strong = SquareLaw([Piece("x@6", 1.0, 60.0), Piece("x@12", 1.0, 120.0), Piece("z@6", 2.0, 60.0)])
+    rank = eff.ranking(play(strong)).set_index("key")
+    assert rank.loc["z@6", "verdict"] == "under-costed"
+    # the same battles on other streams (keyed on the entries' keys): equal within their error, and well
+    # within the 10% tolerance
+    assert rank.loc["x@6", "fair_cost"] / 6 == pytest.approx(rank.loc["x@12", "fair_cost"] / 12, rel=0.01)

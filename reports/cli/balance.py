@@ -45,6 +45,24 @@ def tolerance_option(f):
              "when the whole 95% interval lies outside the band.")(f)
 
 
+def budget_option(f):
+    """--budget: the budget both sides of an equal-points contest spend (the game's budget ruling)."""
+    return click.option(
+        "--budget", type=click.IntRange(min=1), default=None, metavar="N",
+        help="The budget both sides of an equal-points contest spend, in the game's cost unit (sets the "
+             "game's budget ruling, e.g. DK-budget; default: the ruling's, stated in the report).")(f)
+
+
+def with_budget(ruleset: Ruleset, rulings: tuple[str, ...], budget: int | None) -> tuple[str, ...]:
+    """``rulings`` with ``--budget`` as the game's budget ruling; a usage error for a game without one."""
+    if budget is None:
+        return rulings
+    if ruleset.budget_ruling is None:
+        raise click.BadParameter(f"{budget}: {ruleset.name}'s contests are not bought from a budget "
+                                 f"(accepted only by a game with a budget ruling)", param_hint="'--budget'")
+    return (*rulings, f"{ruleset.budget_ruling}={budget}")
+
+
 def _field_options(f):
     """What every verb over a field of contestants takes: --unit, --catalog, the Monte Carlo options,
     --ruling and the output options (and the click context, for the overrides a report states)."""
@@ -102,9 +120,10 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                   help="Print a short summary (the method and rulings, the verdicts, the top and bottom of "
                        "the ranking, the files saved) instead of the whole report.")
     @tolerance_option
+    @budget_option
     @_field_options
-    def efficiency(ctx, only, save_dir, summary, tolerance, catalogs, trials, precision, seed, threads,
-                   rulings, fmt, output, plot):
+    def efficiency(ctx, only, save_dir, summary, tolerance, budget, catalogs, trials, precision, seed,
+                   threads, rulings, fmt, output, plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
         win matrix.
@@ -116,6 +135,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         from reports.files import write_with
         from reports.site import EFFICIENCY_FILES, heatmaps_when_known, write_efficiency
 
+        rulings = with_budget(ruleset, rulings, budget)
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
@@ -249,9 +269,10 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
                   help="Play every engagement, not only those the change affects: absolute values, ranks and "
                        "fair costs of every entry (a --cost or --ruling change always does).")
     @tolerance_option
+    @budget_option
     @_field_options
-    def whatif(ctx, sets, costs, baseline_rulings, whole_field, tolerance, only, catalogs, trials, precision,
-               seed, threads, rulings, fmt, output, plot):
+    def whatif(ctx, sets, costs, baseline_rulings, whole_field, tolerance, budget, only, catalogs, trials,
+               precision, seed, threads, rulings, fmt, output, plot):
         """Baseline against a variant with stats, costs or rulings changed, on the same dice: for every
         entry and metric the baseline, the variant and the paired difference with its 95% interval; the
         shift in rank, fair cost and verdict. --ruling here is the change (see --baseline-ruling).
@@ -262,6 +283,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
 
         if not (sets or costs or rulings):
             raise click.UsageError("give at least one --set, --cost or --ruling to compare with the baseline")
+        baseline_rulings = with_budget(ruleset, baseline_rulings, budget)
         report, table = api.whatif_report(
             ruleset.name, sets=sets, costs=costs, variant_rulings=rulings, rulings=baseline_rulings,
             units=only, catalogs=catalogs, seed=seed, precision=_precision(trials, precision), trials=trials,
@@ -280,9 +302,10 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
                   help=_sweep_set_help(ruleset))
     @click.option("--cost", "cost_range", default=None, metavar="UNIT=LOW..HIGH[/STEP]",
                   help=_sweep_cost_help(ruleset))
+    @budget_option
     @_field_options
-    def sweep(ctx, set_range, cost_range, only, catalogs, trials, precision, seed, threads, rulings, fmt,
-              output, plot):
+    def sweep(ctx, set_range, cost_range, budget, only, catalogs, trials, precision, seed, threads, rulings,
+              fmt, output, plot):
         """One stat or one cost over a range: the entry's value, value per cost and win probability at each
         point against the whole field, on the same dice, with intervals; for a cost, the break-even cost
         where value per cost crosses the field median.
@@ -291,6 +314,7 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
         """
         from reports import api
 
+        rulings = with_budget(ruleset, rulings, budget)
         report, result = api.sweep_report(
             ruleset.name, set_range=set_range, cost_range=cost_range, units=only, catalogs=catalogs,
             rulings=rulings, seed=seed, precision=_precision(trials, precision), trials=trials,

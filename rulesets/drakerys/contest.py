@@ -1,16 +1,21 @@
-"""Drakerys in the balance layer (the contract of rulesets/base.py).
+"""Drakerys in the balance layer (the contract of rulesets/base.py): contests at equal points.
 
 Contestants are the units with a fighting profile at every recruitment size (RECRUITMENT TABLE, or the
-unit sheet's size where the table has no row), cost in Army Points. An engagement is a duel to the end:
-the units start DK-engagement-start apart (30 cm by default; contact: side 0 charges), side 0 acting
-first, each Action the unit's best available one, activation after activation on the TimePath, until one
-is destroyed or scatters or the six rounds end (rulesets/drakerys/fight.py and kernels_fight.py say how).
+unit sheet's size where the table has no row), cost in Army Points. An engagement is a **battle at equal
+points**: each side spends DK-budget AP (750 by default) on as many whole units of its entry, at that size,
+as the budget buys (DK-composition), and the two forces fight on the TimePath by the game's own sequence
+(rulesets/drakerys/battle.py) until one is destroyed or scattered or the six rounds end, starting
+DK-engagement-start apart, side 0 the First Player. What a side does not spend is stated and counts as kept
+(neither lost nor fighting).
 
-The primary value is the duel's expected net AP per 100 AP: (AP destroyed - AP lost) x 100 / own AP, where
-a unit losing k of its n warriors loses k/n of its AP. Its fair cost is the **even-trade price**: the AP at
-which what it destroys equals what it loses over the field, sum(AP destroyed) / sum(fraction of itself
-lost), over its duels acting first and second. The meta-game's payoff is the net AP per 100 AP of the
-pair's mean cost, averaged over who acts first.
+The primary value is the battle's expected net AP per 100 AP of the budget: (AP destroyed - AP lost) x 100
+/ budget, where a unit losing k of its n warriors loses k/n of its AP. Its fair cost is the **even-trade
+price at equal points**: the AP per unit at which what its force destroys equals what it loses over the
+field, sum(AP destroyed) / sum(units' worth of warriors lost), over its battles as First and Second
+Player, with the force today's cost buys. A unit whose stats are the same per model and whose price is
+proportional to its size fields the same models at every size, so its fair cost per model is the same at
+every size (up to how its warriors are split into units). The meta-game's payoff is the net AP per 100 AP
+of the budget, averaged over who is First Player.
 
 numpy and the catalog reader (tomllib, hashlib) are imported by the functions that use them, not with the
 module: the command tree builds its verbs from this ruleset, and `balance --help` loads neither.
@@ -39,14 +44,14 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
-from rulesets.drakerys.fight import Combatant, EngagementOutcome, is_object, modelling_notes
-from rulesets.drakerys.rules import MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
+from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object, modelling_notes
+from rulesets.drakerys.rules import MAX_BATTLE_UNITS, MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from rulesets.drakerys import combat
+    from rulesets.drakerys.battle import BattleRecords
 
 #: Duels run when neither trials nor a precision is given, and the cap of a run stopped by precision.
 DEFAULT_TRIALS = 10_000
@@ -83,42 +88,73 @@ class Entry:
         return self.weapons.get(self.unit.weapon) if self.unit.weapon else None
 
 
-def _play(unit: Unit, size: int, weapon: Weapon | None) -> tuple:
-    """What decides how a unit plays: its profile, skills and types, its size and weapon; not its costs
-    (recruitment options), its quirks or its sources."""
-    return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon)
+def _play(unit: Unit, size: int, weapon: Weapon | None, ap: float) -> tuple:
+    """What decides how a unit plays: its profile, skills and types, its size and weapon, and its cost (the
+    units a budget buys); not its other recruitment options, its quirks or its sources."""
+    return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon, ap)
 
 
 def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Contestant:
     entry = Entry(unit, option.size, weapons)
     return Contestant(
         key=f"{unit.key}@{option.size}", name=f"{unit.name} ({option.size})", cost=float(option.ap),
-        cost_unit="AP", group=unit.key, play=_play(unit, option.size, entry.weapon),
+        cost_unit="AP", group=unit.key, play=_play(unit, option.size, entry.weapon, float(option.ap)),
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
 
 
+@dataclass(frozen=True)
+class Force:
+    """What one side of an equal-points contest fields: ``units`` whole units of its entry, ``unspent`` AP
+    of the budget left over."""
+
+    units: int
+    unspent: float
+
+
+def force(contestant: Contestant, rulings: DrakerysRulings) -> Force:
+    """DK-composition: as many whole units of the entry at its size as DK-budget buys (copies-rarity: and
+    no more Rarity than 1 point per full 100 AP of the budget), at most MAX_BATTLE_UNITS.
+
+    Raises:
+        RulesError: the budget buys not one unit of the entry.
+    """
+    budget = float(rulings.budget)
+    units = int(budget // contestant.cost)
+    entry = contestant.subject
+    if rulings.composition == "copies-rarity":
+        rarity = entry.unit.size_option(entry.size).rarity
+        if rarity > 0:
+            units = min(units, (rulings.budget // 100) // rarity)
+    units = min(units, MAX_BATTLE_UNITS)
+    if units < 1:
+        raise RulesError(f"{contestant.name} ({contestant.cost:g} AP) does not fit "
+                         f"DK-budget={rulings.budget} under DK-composition={rulings.composition}; give a "
+                         "larger --budget")
+    return Force(units, budget - units * contestant.cost)
+
+
 #: Record features the metrics are linear in (simcore.moments): the four outcomes as indicators, then
-#: warriors lost, lost in the opening action, injuries suffered and Time Sections spent, side 0 and side 1.
+#: warriors lost, units lost, injuries suffered and Time Sections spent, side 0 and side 1.
 _FEATURES = (
     ("outcome", int(EngagementOutcome.SIDE_0_WINS)), ("outcome", int(EngagementOutcome.SIDE_1_WINS)),
     ("outcome", int(EngagementOutcome.NEITHER)), ("outcome", int(EngagementOutcome.BOTH_DESTROYED)),
-    ("lost_0", -1), ("lost_1", -1), ("opening_lost_0", -1), ("opening_lost_1", -1),
+    ("lost_0", -1), ("lost_1", -1), ("units_lost_0", -1), ("units_lost_1", -1),
     ("injuries_0", -1), ("injuries_1", -1), ("ts_0", -1), ("ts_1", -1),
 )
 
 
-def _linear(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> LinearScore:
+def _linear(rec: BattleRecords, a: Contestant, b: Contestant) -> LinearScore:
     """Every metric of both sides as weights on the record features (the one definition of the metrics:
     :func:`_fields` evaluates it trial by trial)."""
     import numpy as np
-
-    from rulesets.drakerys.fight import Record
 
     f = {name: k for k, (name, _) in enumerate(_FEATURES)}
     win = (0, 1)
     neither, both = 2, 3
     size = (a.subject.size, b.subject.size)
     cost = (a.cost, b.cost)
+    units = (len(rec.force_a), len(rec.force_b))
+    budget = float(rec.rulings.budget)
     weights = np.zeros((2 * len(METRIC_NAMES), len(_FEATURES)))
     offsets = np.zeros(2 * len(METRIC_NAMES))
     for s in (0, 1):
@@ -131,34 +167,38 @@ def _linear(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> Line
             "both_destroyed": {both: 1.0},
             "ap_destroyed": {f[f"lost_{o}"]: ap_each[o]},
             "ap_lost": {f[f"lost_{s}"]: ap_each[s]},
-            "fraction_lost": {f[f"lost_{s}"]: 1.0 / size[s]},
+            "units_worth_lost": {f[f"lost_{s}"]: 1.0 / size[s]},
+            "fraction_lost": {f[f"lost_{s}"]: 1.0 / (size[s] * units[s])},
+            "units_lost": {f[f"units_lost_{s}"]: 1.0},
             "net_ap": {f[f"lost_{o}"]: ap_each[o], f[f"lost_{s}"]: -ap_each[s]},
-            "net_ap_per_100ap": {f[f"lost_{o}"]: ap_each[o] * 100.0 / cost[s],
-                                 f[f"lost_{s}"]: -ap_each[s] * 100.0 / cost[s]},
+            "net_ap_per_100ap": {f[f"lost_{o}"]: ap_each[o] * 100.0 / budget,
+                                 f[f"lost_{s}"]: -ap_each[s] * 100.0 / budget},
             "injuries_inflicted": {f[f"injuries_{o}"]: 1.0},
             "ts_spent": {f[f"ts_{s}"]: 1.0},
-            "opening_ap_destroyed_per_100ap": {f[f"opening_lost_{o}"]: ap_each[o] * 100.0 / cost[s]},
+            "units_fielded": {},
+            "ap_unspent": {},
         }
         for m, name in enumerate(METRIC_NAMES):
             for k, w in rows[name].items():
                 weights[2 * m + s, k] = w
-    columns = np.array([int(Record[name.upper()]) for name, _ in _FEATURES], np.int64)
+        offsets[2 * METRIC_NAMES.index("units_fielded") + s] = units[s]
+        offsets[2 * METRIC_NAMES.index("ap_unspent") + s] = budget - units[s] * cost[s]
+    columns = np.array([int(BattleRecord[name.upper()]) for name, _ in _FEATURES], np.int64)
     equals = np.array([value for _, value in _FEATURES], np.int64)
     return LinearScore(METRIC_NAMES, rec.records, columns, equals, weights, offsets)
 
 
-def _fields(rec: combat.EngagementRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
+def _fields(rec: BattleRecords, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
     """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
     return _linear(rec, a, b).samples()
 
 
-#: Skills a duel does not play whose worth goes to others or does not arise in a fight to the end, with why:
-#: they leave the verdict standing. Every other skill the duel does not play can change the unit's own value
-#: (``decisive``): its verdict is then ``not measured``.
+#: Skills a battle of copies does not play whose worth cannot arise in it, with why: they leave the verdict
+#: standing. Every other skill it does not play can change the unit's own value (``decisive``): its verdict
+#: is then ``not measured``.
 _BESIDE_THE_POINT = {
-    "guard": "Guard (its worth is to a hero it escorts: Safeguard's 6-9 move injuries to it)",
-    "authority": "Authority (extra Morale dice for allied units in range: no ally in a duel)",
-    "disengagement": "Disengagement (leaving an engagement: a duel is fought to the end)",
+    "guard": "Guard (its worth is to a hero it escorts, and a force of copies escorts none)",
+    "disengagement": "Disengagement (leaving an engagement: the battle is fought to the end)",
 }
 #: The names a report gives the rules a duel plays or leaves out.
 _SKILL_NAMES = {"heroic_action": "Heroic Action", "expert_parry": "Expert Parry",
@@ -172,18 +212,20 @@ def _skill_name(skill: str) -> str:
 
 
 def coverage(unit: Unit) -> Coverage:
-    """Which of a unit's rules a duel plays: its profile and ranged weapon, the modelled skills but Heroic
-    Action (a duel rolls no Heroic Action dice) and those whose worth goes to others."""
+    """Which of a unit's rules a battle of copies plays: its profile and ranged weapon, the modelled skills
+    but Heroic Action (no Heroic Action dice are rolled), Authority (no aura between units is modelled) and
+    those whose worth cannot arise in it."""
     played = ["profile", *(["ranged weapon"] if unit.weapon else [])]
     unplayed, decisive = [], []
     for skill in unit.skills:
         if skill in _BESIDE_THE_POINT:
             unplayed.append(_BESIDE_THE_POINT[skill])
-        elif skill in MODELLED_SKILLS and skill != "heroic_action":
+        elif skill in MODELLED_SKILLS and skill not in ("heroic_action", "authority"):
             played.append(_skill_name(skill))
         else:
-            name = _skill_name(skill) + (" (no Heroic Action dice are rolled in a duel)"
-                                         if skill == "heroic_action" else "")
+            name = _skill_name(skill) + {"heroic_action": " (no Heroic Action dice are rolled)",
+                                         "authority": " (its Morale dice for allied units in range: not "
+                                                      "modelled between units)"}.get(skill, "")
             unplayed.append(name)
             decisive.append(name)
     if unit.notes:
@@ -193,42 +235,48 @@ def coverage(unit: Unit) -> Coverage:
 
 
 class DrakerysRuleset(Ruleset):
-    """Drakerys (seed 002) fulfilling the contract: duels to the end between units at recruitment sizes."""
+    """Drakerys (seed 002) fulfilling the contract: battles at equal points between forces of whole units."""
 
     cost_unit = "AP"
-    engagement = ("a duel: the units start DK-engagement-start apart (contact: side 0 charges), side 0 "
-                  "acts first, each Action the unit's best available one (Attack when Engaged, else Shooting "
-                  "when in range, else Charge, else March), until one is destroyed or scatters or six rounds "
-                  "of 16 Time Sections end; each activation takes up to the Leader's Actions (DK-actions), "
-                  "at most 16 TS")
-    roles = ("acts first", "acts second")
+    engagement = ("a battle at equal points: each side fields as many whole units of its entry as DK-budget "
+                  "buys (DK-composition), the forces start DK-engagement-start apart (contact: side 0's "
+                  "first unit charges), side 0 the First Player, and play on the TimePath (DK-battle-tokens, "
+                  "DK-battle-targeting), each Action the unit's best available one (Attack when Engaged, "
+                  "else Shooting when in range, else Charge, else March), until a side's units are all "
+                  "destroyed or scattered or six rounds of 16 Time Sections end")
+    roles = ("First Player", "Second Player")
     metrics = (
-        Metric("win", "P(this side wins the duel: the enemy is destroyed or scatters)"),
-        Metric("loss", "P(this side is destroyed or scatters while the enemy stands)"),
+        Metric("win", "P(this side wins the battle: every enemy unit destroyed or scattered)"),
+        Metric("loss", "P(this side's units are all destroyed or scattered while the enemy stands)"),
         Metric("neither", "P(both stand when the game ends)"),
         Metric("both_destroyed", "P(both are destroyed)"),
-        Metric("ap_destroyed", "AP of the enemy destroyed (k of n warriors lost: k/n of its AP)"),
+        Metric("ap_destroyed", "AP of the enemy destroyed (k of a unit's n warriors lost: k/n of its AP)"),
         Metric("ap_lost", "AP of this side destroyed"),
-        Metric("fraction_lost", "fraction of this side's warriors lost (scattered: all)"),
+        Metric("units_worth_lost", "warriors lost in units' worth (warriors lost / the unit's size)"),
+        Metric("fraction_lost", "fraction of this side's warriors lost (scattered units: all theirs)"),
+        Metric("units_lost", "this side's units destroyed or scattered"),
         Metric("net_ap", "AP destroyed - AP lost"),
-        Metric("net_ap_per_100ap", "net AP per 100 AP of this side (the primary value)"),
+        Metric("net_ap_per_100ap", "net AP per 100 AP of the budget (the primary value)"),
         Metric("injuries_inflicted", "injuries this side inflicted"),
-        Metric("ts_spent", "Time Sections this side spent"),
-        Metric("opening_ap_destroyed_per_100ap",
-               "AP this side destroyed during the duel's first Action (side 0's: a Charge from contact; a "
-               "Shooting, Charge or March from a distance), its Morale roll included, per 100 AP"),
+        Metric("ts_spent", "Time Sections this side's units spent"),
+        Metric("units_fielded", "units this side fields (DK-composition)"),
+        Metric("ap_unspent", "AP of the budget this side does not spend (kept: neither lost nor fighting)"),
     )
     primary_metric = "net_ap_per_100ap"
     win_metric = "win"
-    payoff_metric = "net_ap"
-    payoff_description = "net AP per 100 AP of the pair's mean cost, averaged over who acts first"
+    payoff_metric = "net_ap_per_100ap"
+    payoff_description = "net AP per 100 AP of the budget, averaged over who is First Player"
     #: Costs move in steps of 5 (the game's natural step: a fair band is never narrower).
     cost_step = 5.0
     fair_cost_rule = FairCostRule(
-        "even-trade", "the even-trade price: the AP at which the AP it destroys equals the AP it loses over "
-                      "its duels (sum of AP destroyed / sum of the fraction of itself lost)",
-        gain="ap_destroyed", loss="fraction_lost")
-    value_per_cost_description = "net AP per AP spent (the primary value / 100)"
+        "even-trade", "the even-trade price at equal points: the AP per unit at which the AP its force "
+                      "destroys equals the AP it loses over its battles, with the force today's cost buys "
+                      "(sum of AP destroyed / sum of units' worth of warriors lost); the same per model at "
+                      "every size for a unit priced in proportion to its size",
+        gain="ap_destroyed", loss="units_worth_lost")
+    value_per_cost_description = "net AP per AP of the budget (the primary value / 100)"
+    #: DK-budget: what --budget sets.
+    budget_ruling = "DK-budget"
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Catalog:
         from rulesets.drakerys import catalog as catalog_io
@@ -277,18 +325,19 @@ class DrakerysRuleset(Ruleset):
     def engage(self, a: Contestant, b: Contestant, rulings: DrakerysRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
-        from rulesets.drakerys import combat  # numba: loaded when a duel is fought, not with the ruleset
+        from rulesets.drakerys import battle  # numba: loaded when a battle is fought, not with the ruleset
 
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
         ea, eb = a.subject, b.subject
         weapons = {**ea.weapons, **eb.weapons}
         start = rulings.engagement_start
-        rec = combat.engagement_records(Combatant(ea.unit, ea.size), Combatant(eb.unit, eb.size),
-                                        rulings=rulings, weapons=weapons, trials=trials, seed=seed,
-                                        start_cm=None if start == "contact" else int(start),
-                                        threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                                        max_batch_trials=PRECISION_BATCH)
+        rec = battle.battle_records([Combatant(ea.unit, ea.size)] * force(a, rulings).units,
+                                    [Combatant(eb.unit, eb.size)] * force(b, rulings).units,
+                                    rulings=rulings, weapons=weapons, trials=trials, seed=seed,
+                                    start_cm=None if start == "contact" else int(start),
+                                    threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
+                                    max_batch_trials=PRECISION_BATCH)
         return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo",
                           linear=_linear)
 
@@ -346,14 +395,19 @@ class DrakerysRuleset(Ruleset):
     def value_per_cost(self, value: float, cost: float) -> float:
         return value / 100.0
 
-    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
-        return 100.0 / ((a.cost + b.cost) / 2.0)
-
     def notes(self, catalog: Catalog, contestants: Sequence[Contestant]) -> list[str]:
+        from rulesets.drakerys.battle import battle_notes
+
         units = list(dict.fromkeys(c.subject.unit for c in contestants))
-        notes = ["every duel starts as DK-engagement-start says (the engagement line: 30 cm apart by "
-                 "default, so shooters open fire while the other side closes; contact: side 0 charges), and "
-                 "no Heroic Action dice are used"]
+        notes = ["every contest is a battle at equal points (DK-budget, DK-composition in the rulings): each "
+                 "side fields whole units of its entry; matchups.csv gives each side's units_fielded and "
+                 "ap_unspent (the AP it could not spend, kept: neither lost nor fighting)",
+                 "every battle starts as DK-engagement-start says (30 cm apart by default, so shooters open "
+                 "fire while the other side closes; contact: side 0's first unit charges), and no Heroic "
+                 "Action dice are used",
+                 "the fair cost keeps the force today's cost buys; `balance sweep drakerys --cost UNIT=..` "
+                 "finds the cost equal to its own fair cost, with the units each cost buys",
+                 *battle_notes()]
         return notes + modelling_notes(*units)
 
     def coverage(self, contestant: Contestant, rulings: DrakerysRulings) -> Coverage:

@@ -114,6 +114,19 @@ def _parse_frontage(text: str) -> str | int:
     return f"{value}/{behind}"
 
 
+#: DK-budget: its default and range (AP). The default fields two units of the dearest entry (375 AP).
+DEFAULT_BUDGET = 750
+MIN_BUDGET = 50
+MAX_BUDGET = 5000
+
+
+def _parse_budget(text: str) -> int:
+    value = int(text.strip())
+    if not MIN_BUDGET <= value <= MAX_BUDGET:
+        raise ValueError(text)
+    return value
+
+
 def _parse_start(text: str) -> str | int:
     low = text.strip().lower()
     if low == "contact":
@@ -234,6 +247,23 @@ class DrakerysRulings(Rulings):
                 "first unit on top, then side 1's first, side 0's second, ...)",
         source="seed 002, THE TIMEPATH / MAKE WAR! (Progress of a Game Phase) / HEADQUARTERS PHASE / FIRST "
                "PLAYER", parse=parse_choice("player", "unit"))
+    budget: int = ruling(
+        "DK-budget", DEFAULT_BUDGET, accepted=f"a whole number of AP from {MIN_BUDGET} to {MAX_BUDGET}",
+        meaning="the Army Points both sides of an equal-points contest (efficiency, what-if, sweep) spend: "
+                "\"The players agree on the Strategic Value of their Armies at their discretion\"; 750 AP "
+                "fields two units of the dearest entry (Rockthrowers (9), 375 AP) and no more than "
+                f"{MAX_BATTLE_UNITS} of the cheapest",
+        source="seed 002, ARMY COMPOSITION (line 705): the value is the players' choice",
+        parse=_parse_budget)
+    composition: str = ruling(
+        "DK-composition", "copies", accepted="copies|copies-rarity",
+        meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of the "
+                "entry, at its size, as DK-budget buys (at most " f"{MAX_BATTLE_UNITS}" "); copies-rarity: "
+                "and no more Rarity than the advised 1 point for each full part of 100 AP of the budget; "
+                "what is not spent is stated, and counts as kept (neither lost nor fighting)",
+        source="seed 002, RECRUITING UNITS (lines 711-719: AP and Rarity totals may not exceed the limits) "
+               "and line 705 (1 Rarity point per full 100 AP advised)",
+        parse=parse_choice("copies", "copies-rarity"))
 
 
 def action_threshold(action: int, opposition: int) -> int:
