@@ -25,6 +25,8 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
   warm cache;
 * ``report``: ``balance report --output DIR`` (what ``make run`` does: every game's site), cold and
   warm cache;
+* ``report-vs-baseline``: the same, warm, for this code and for the commit before the contests at equal
+  points (BENCH_BASELINE), interleaved in one run;
 * ``startup``: ``balance --help`` and ``balance table drakerys action``, whole process, warm;
 * ``efficiency-threads``: ``balance efficiency drakerys`` on 1 and 2 threads, idle and beside a
   CPU-bound process (two rows); the JSON reports must be bit-identical; the engagements alone (in one
@@ -610,6 +612,59 @@ def bench_report() -> list[Row]:
         return [(label, _failure(walls), target, None)]
     cold, warm = walls
     return [(label, f"cold {cold:.0f} s; warm {warm:.0f} s", target, warm < 300)]
+
+
+#: The commit whose `make run` the ``report-vs-baseline`` row times beside this code's: the last one before
+#: the contests at equal points (BENCH_BASELINE overrides it).
+BASELINE = os.environ.get("BENCH_BASELINE", "ce8ffab")
+
+
+def _baseline_tree(folder: Path) -> Path | None:
+    """The baseline commit's files, unpacked into ``folder`` (git archive: nothing written to the repo)."""
+    archive = subprocess.run(["git", "archive", "--format=tar", BASELINE], cwd=REPO, capture_output=True)
+    if archive.returncode != 0:
+        return None
+    tree = folder / "tree"
+    tree.mkdir()
+    untar = subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, capture_output=True)
+    return tree if untar.returncode == 0 else None
+
+
+def _report_at(tree: Path, cache: str) -> tuple[float, subprocess.CompletedProcess]:
+    """Wall time of `balance report --output DIR` run from the sources in ``tree`` (this venv's packages)."""
+    with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
+        env = _env(cache)
+        env["PYTHONPATH"] = str(tree)
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", "from reports.cli import console_main; console_main()",
+                               "report", "--output", str(Path(out) / "site")], capture_output=True, text=True,
+                              cwd=tree, env=env)
+        return time.perf_counter() - start, done
+
+
+def bench_report_vs_baseline() -> list[Row]:
+    """The warm `make run` workload of this code beside the baseline commit's, interleaved in this run."""
+    label = (f"`make run` workload (`balance report`, every game's site), warm, this code against commit "
+             f"{BASELINE} (one unit against one unit at unequal costs), interleaved, best of {REPEATS}")
+    target = "this code ≤ 2x the baseline"
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as folder:
+        base_tree = _baseline_tree(Path(folder))
+        if base_tree is None:
+            return [(label, f"n/a (commit {BASELINE} not in this repository)", target, None)]
+        walls: dict[str, list[float]] = {"baseline": [], "this": []}
+        with tempfile.TemporaryDirectory(prefix="bench-numba-") as base_cache, \
+                tempfile.TemporaryDirectory(prefix="bench-numba-") as this_cache:
+            trees = {"baseline": (base_tree, base_cache), "this": (REPO, this_cache)}
+            for k in range(REPEATS + 1):  # the first round compiles into each cache and is not counted
+                for name, (tree, cache) in trees.items():
+                    wall, done = _report_at(tree, cache)
+                    if done.returncode != 0:
+                        return [(label, f"{name}: {_failure(done)}", target, None)]
+                    if k:
+                        walls[name].append(wall)
+    base, this = min(walls["baseline"]), min(walls["this"])
+    measured = f"this {this:.0f} s; baseline {base:.0f} s; {this / base:.2f}x"
+    return [(label, measured, target, this <= 2 * base)]
 
 
 def bench_startup() -> list[Row]:
@@ -1280,6 +1335,8 @@ BENCHES = (
     Bench("compile", "compile time per entry point (fresh process, empty cache)", bench_compile),
     Bench("make-run", "Drakerys efficiency report (issue 7's `make run`), cold and warm", bench_make_run),
     Bench("report", "`make run`: `balance report`, every game's site, cold and warm", bench_report),
+    Bench("report-vs-baseline", "`make run` warm, this code beside the commit before equal points",
+          bench_report_vs_baseline),
     Bench("startup", "`balance --help` and `balance table drakerys action`", bench_startup),
     Bench("efficiency-threads", "`balance efficiency drakerys`, 1 vs 2 threads, idle and loaded",
           bench_efficiency_threads),
