@@ -24,6 +24,7 @@ unengaged), Dragonbond pairs.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,9 +117,39 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     from rulesets.dragonbond import kernels as K
 
     fighters = (a, b)
-    side = np.zeros((2, K.N_SIDE), np.int64)
+    tokens = [_most_tokens(f, fighters[1 - s], rulings, rounds) for s, f in enumerate(fighters)]
+    side, cap_def, order, att_at, def_at, cdf, values, guide = unit_arrays(
+        fighters, ((1,), (0,)), tokens, ((0, 0), (0, 0)), rulings)
+    for s in (0, 1):
+        side[s, K.S_CAP_DEF] = cap_def[s, 1 - s]
+    return side, order, att_at, def_at, cdf, values, guide, np.int64(rounds)
+
+
+def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], tokens: Sequence[int],
+                defense_reach: Sequence[tuple[int, int]], rulings: DragonbondRulings) -> tuple:
+    """The duel kernel's per-unit arrays for units that fight the units ``enemies[u]`` lists (a duel: two
+    units, each the other's enemy; a battle: every unit of the other side).
+
+    Args:
+        tokens: the most fatigue each unit can have beside it (its tables cover every count, so no draw is
+            ever clamped).
+        defense_reach: (most upgrades, most downgrades) a contest adds to each unit's defense rolls beyond
+            its exhaustion, injuries and captain (a battle's Flying and flanking; a duel's (0, 0)).
+
+    Returns:
+        (side int64[U, N_SIDE] (S_CAP_DEF left 0: it depends on the attacker), cap_def int64[U, U]
+        (``cap_def[u, e]``: u's captain's net defense modifier against e's weapon), order int64[U, M + 1]
+        (model Health in casualty order), att_at int64[U, M + 1, J, 4], def_at int64[U, H + 1, K, 4], cdf,
+        values, guide), unit u's tables in slab u (S_TABLE).
+    """
+    from rulesets.dragonbond import kernels as K
+    from simcore.sampling import TablePack
+
+    n = len(fighters)
+    side = np.zeros((n, K.N_SIDE), np.int64)
+    cap_def = np.zeros((n, n), np.int64)
     max_models = max(f.models for f in fighters)
-    order = np.zeros((2, max_models + 1), np.int64)
+    order = np.zeros((n, max_models + 1), np.int64)
     for s, f in enumerate(fighters):
         u = f.unit
         huge = u.keywords.huge
@@ -143,16 +174,15 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
         row[K.S_CAN_OPPORTUNITY] = int(u.melee is not None)
         row[K.S_PAY_FIRST] = int(rulings.fatigue_timing != "act-then-pay")
         row[K.S_OPP_FATIGUE] = rulings.opportunity_fatigue
-    for s, f in enumerate(fighters):
-        enemy = fighters[1 - s]
-        side[s, K.S_CAP_DEF] = f.captain_net(("defense", f"{enemy.weapon.kind}-defense"))
-    from simcore.sampling import TablePack
-
+        row[K.S_TABLE] = s
+        row[K.S_SPEED] = u.speed
+        row[K.S_FLYING] = int(u.keywords.flying)
+        for e in enemies[s]:
+            cap_def[s, e] = f.captain_net(("defense", f"{fighters[e].weapon.kind}-defense"))
     tables = TablePack()
-    # the most fatigue beside a side and the most injuries it can carry bound its modifiers
-    tokens = [_most_tokens(f, fighters[1 - s], rulings, rounds) for s, f in enumerate(fighters)]
+    # the most fatigue beside a unit and the most injuries it can carry bound its modifiers
     injuries = [(f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0 for f in fighters]
-    att_index, hits_max = [], [0, 0]
+    att_index, hits_max = [], [0] * n
     for s, f in enumerate(fighters):
         cap = int(side[s, K.S_CAP_ATT])
         j_min, j_max = min(0, cap) - 2 * tokens[s] - injuries[s], max(0, cap)
@@ -164,12 +194,14 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
                 rolled = modified(base, max(j, 0), max(-j, 0), rulings)
                 entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
                 rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), *entry[:2])
-                hits_max[1 - s] = max(hits_max[1 - s], entry[2])
+                for e in enemies[s]:
+                    hits_max[e] = max(hits_max[e], entry[2])
         att_index.append(rows)
     def_index = []
     for s, f in enumerate(fighters):
-        cap = int(side[s, K.S_CAP_DEF])
-        k_min, k_max = min(0, cap) - tokens[s] - injuries[s], max(0, cap)
+        caps = [int(cap_def[s, e]) for e in enemies[s]] or [0]
+        up, down = defense_reach[s]
+        k_min, k_max = min(0, *caps) - tokens[s] - injuries[s] - down, max(0, *caps) + up
         side[s, K.S_K_MIN], side[s, K.S_K_N], side[s, K.S_H_MAX] = k_min, k_max - k_min + 1, hits_max[s]
         rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
         for h in range(1, hits_max[s] + 1):
@@ -181,10 +213,8 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
                 entry = _blocks_entry(rolled.counts, rulings)
                 rows[h, k - k_min] = tables.place(("d", rolled.counts), *entry)
         def_index.append(rows)
-    att_at = _stack(att_index)
-    def_at = _stack(def_index)
     cdf, values, guide = tables.arrays()
-    return side, order, att_at, def_at, cdf, values, guide, np.int64(rounds)
+    return side, cap_def, order, _stack(att_index), _stack(def_index), cdf, values, guide
 
 
 def _most_tokens(f: Fighter, enemy: Fighter, rulings: DragonbondRulings, rounds: int) -> int:
@@ -196,7 +226,7 @@ def _most_tokens(f: Fighter, enemy: Fighter, rulings: DragonbondRulings, rounds:
 
 def _stack(parts: list[np.ndarray]) -> np.ndarray:
     shape = tuple(max(p.shape[i] for p in parts) for i in range(3))
-    out = np.zeros((2, *shape), np.int64)
+    out = np.zeros((len(parts), *shape), np.int64)
     for s, p in enumerate(parts):
         out[s, :p.shape[0], :p.shape[1], :p.shape[2]] = p
     return out

@@ -19,7 +19,9 @@ from simcore.sampling import guide_pick
 # side row (int64[2, N_SIDE])
 (S_MODELS, S_STAMINA, S_DEFENSE, S_EPIC, S_REST_ALL, S_POLICY, S_CAPTAIN_AT, S_CAP_ATT, S_CAP_DEF,
  S_HUGE_HEALTH, S_INJURY_SLOTS, S_RANGED_ONLY, S_CAN_OPPORTUNITY, S_J_MIN, S_K_MIN, S_J_N, S_K_N,
- S_H_MAX, S_PAY_FIRST, S_OPP_FATIGUE, N_SIDE) = range(21)
+ S_H_MAX, S_PAY_FIRST, S_OPP_FATIGUE, S_TABLE, S_SPEED, S_FLYING, N_SIDE) = range(24)
+# S_TABLE: the slab of ``order``, ``att_at`` and ``def_at`` the row's unit uses (its side in a duel, its unit
+# index in a battle: rulesets/dragonbond/kernels_battle.py); S_SPEED, S_FLYING: read by battles only
 POLICY_ATTACK, POLICY_REST = 0, 1
 
 # record fields (int64[n, N_RECORD])
@@ -28,8 +30,9 @@ POLICY_ATTACK, POLICY_REST = 0, 1
 OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
 
 # per-side state
+# T_DEF_EXTRA: net defense upgrades a battle adds (Flying, flanking); always 0 in a duel
 (T_ALIVE, T_IDX, T_CUR, T_CAP_ALIVE, T_CARD, T_BESIDE, T_INJURIES, T_WOUNDS, T_FATIGUE, T_TURNS,
- N_STATE) = range(11)
+ T_DEF_EXTRA, N_STATE) = range(12)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -62,7 +65,7 @@ def _wound(side, order, st, s, w):
                 st[s, T_ALIVE] = 0
         return
     while w > 0 and st[s, T_ALIVE] > 0:
-        room = order[s, st[s, T_IDX]] - st[s, T_CUR]
+        room = order[side[s, S_TABLE], st[s, T_IDX]] - st[s, T_CUR]
         if w >= room:
             w -= room
             if st[s, T_IDX] == side[s, S_CAPTAIN_AT]:
@@ -83,16 +86,18 @@ def _attack(side, order, st, a, stream, att_at, def_at, cdf, values, guide, besi
     m = st[a, T_ALIVE] if side[a, S_HUGE_HEALTH] == 0 else 1
     j = side[a, S_CAP_ATT] * st[a, T_CAP_ALIVE] - 2 * beside_for_roll - st[a, T_INJURIES]
     ji = min(max(j - side[a, S_J_MIN], 0), side[a, S_J_N] - 1)
-    at, gat, k, w = att_at[a, m, ji, 0], att_at[a, m, ji, 1], att_at[a, m, ji, 2], att_at[a, m, ji, 3]
+    ta, td = side[a, S_TABLE], side[d, S_TABLE]
+    at, gat, k, w = att_at[ta, m, ji, 0], att_at[ta, m, ji, 1], att_at[ta, m, ji, 2], att_at[ta, m, ji, 3]
     index = guide_pick(next_u64(stream), cdf, values, guide, at, gat, k)
     hits = index >> w
     crits = index & ((1 << w) - 1)
     blocks = 0
     if hits > 0 and side[d, S_DEFENSE] > 0:
-        kk = side[d, S_CAP_DEF] * st[d, T_CAP_ALIVE] - st[d, T_BESIDE] - st[d, T_INJURIES]
+        kk = (side[d, S_CAP_DEF] * st[d, T_CAP_ALIVE] - st[d, T_BESIDE] - st[d, T_INJURIES]
+              + st[d, T_DEF_EXTRA])
         ki = min(max(kk - side[d, S_K_MIN], 0), side[d, S_K_N] - 1)
         h = min(hits, side[d, S_H_MAX])
-        bat, bgat, bk = def_at[d, h, ki, 0], def_at[d, h, ki, 1], def_at[d, h, ki, 2]
+        bat, bgat, bk = def_at[td, h, ki, 0], def_at[td, h, ki, 1], def_at[td, h, ki, 2]
         blocks = guide_pick(next_u64(stream), cdf, values, guide, bat, bgat, bk)
     _wound(side, order, st, d, max(0, hits - blocks) + crits)
 
