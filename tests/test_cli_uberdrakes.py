@@ -3,6 +3,7 @@ resources, with the rulebook's numbers."""
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction as F
 
@@ -234,3 +235,30 @@ def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
     assert code == 0, err
     names = {p.stem for p in (tmp_path / "all").iterdir()}
     assert {"rolloff", "resources", "furnace", "blood-points", "turn-order", "caves", "urn"} <= names
+
+
+def _top_two_at_most(n: int, t: int) -> F:
+    """P(the highest two of n >= 2 d6 sum to at most t), independently: by the highest face h and how many
+    dice show it (k >= 2: the two kept sum to 2h; k = 1: the others are all below h, the highest of them
+    at most t - h)."""
+    rolls = 0
+    for h in range(1, 7):
+        rolls += sum(math.comb(n, k) * (h - 1) ** (n - k) for k in range(2, n + 1)) if 2 * h <= t else 0
+        rolls += n * max(min(h - 1, t - h), 0) ** (n - 1)
+    return F(rolls, 6 ** n)
+
+
+def test_rolloff_rolls_every_die_it_names(capsys):
+    """Rage 19 and 3 Rage Potions: 24 dice, and the value printed is the 24-dice one (the issue: 0.997213,
+    not the 22-dice 0.996148), against a plain 2 dice; ties to the initiator."""
+    def p_win(n):
+        return sum((1 - _top_two_at_most(n, t - 1)) * (_top_two_at_most(2, t) - _top_two_at_most(2, t - 1))
+                   for t in range(2, 13))
+
+    assert float(p_win(24)) == pytest.approx(0.997213, abs=5e-7)
+    assert float(p_win(22)) == pytest.approx(0.996148, abs=5e-7)
+    code, out, err = run(capsys, "roll", "uberdrakes", "rolloff", "--rage", "19", "--rage-potions", "3")
+    assert code == 0, err
+    assert "24 dice" in out
+    df = _csv(capsys, "roll", "uberdrakes", "rolloff", "--rage", "19", "--rage-potions", "3")
+    assert df.p_win.iloc[0] == pytest.approx(float(p_win(24)), abs=1e-13)

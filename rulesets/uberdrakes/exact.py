@@ -22,6 +22,7 @@ from rulesets.uberdrakes.rules import (
     KEPT,
     MAX_BONUS,
     MAX_RAGE,
+    MAX_ROLLED_RAGE,
     SIDES,
     UberDrakesRulings,
 )
@@ -33,7 +34,7 @@ def dice_total_pmf(rage: int) -> np.ndarray:
     top two are a > b when one die shows a and the other n - 1 show at most b, b at least once
     (n (b^(n-1) - (b-1)^(n-1)) rolls); a = b when every die shows at most a and a at least twice
     (a^n - (a-1)^n - n (a-1)^(n-1) rolls). Exact integers, divided once by 6^n. Read-only."""
-    whole_number("Rage", rage, 0, MAX_RAGE)
+    whole_number("Rage", rage, 0, MAX_ROLLED_RAGE)
     n = KEPT + rage
     counts = [0] * (KEPT * SIDES + 1)
     for (a, b), count in _pair_counts(n).items():
@@ -56,7 +57,7 @@ def _pair_counts(n: int) -> dict[tuple[int, int], int]:
 def pair_pmf(rage: int) -> tuple[tuple[tuple[int, int], float], ...]:
     """((highest, second highest), probability) of the 2 + ``rage`` d6 of a rolloff: what a die added
     later competes with under UD-item-die=re-keep-highest-two."""
-    whole_number("Rage", rage, 0, MAX_RAGE)
+    whole_number("Rage", rage, 0, MAX_ROLLED_RAGE)
     n = KEPT + rage
     return tuple((pair, count / SIDES ** n) for pair, count in _pair_counts(n).items())
 
@@ -84,7 +85,7 @@ class Side:
     bonus: int = 0
 
     def __post_init__(self) -> None:
-        whole_number("Rage", self.rage, 0, MAX_RAGE)
+        whole_number("Rage", self.rage, 0, MAX_ROLLED_RAGE)
         if isinstance(self.bonus, bool) or not isinstance(self.bonus, int) or abs(self.bonus) > MAX_BONUS:
             raise RulesError(f"bonus {self.bonus!r} is not a whole number from -{MAX_BONUS} to {MAX_BONUS}")
 
@@ -218,5 +219,5 @@ def combat_sides(initiator: Combatant, defender: Combatant, rulings: UberDrakesR
         rage_text = f"Rage {me.rage}" + (f" + {me.rage_potions} Rage Potion(s)" if me.rage_potions else "")
         notes.append((name, f"{rage_text}: {KEPT + rage} dice, the highest two kept; bonus {bonus:+d}"
                             + (f" ({'; '.join(parts)})" if parts else "")))
-        sides.append(Side(min(rage, MAX_RAGE), bonus))
+        sides.append(Side(rage, bonus))  # every die said is rolled
     return sides[0], sides[1], notes

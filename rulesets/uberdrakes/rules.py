@@ -13,8 +13,10 @@ from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ru
 SIDES = 6
 #: The rolloff keeps the highest two dice; each level of Rage rolls one more die (lines 311, 371).
 KEPT = 2
-#: Rage has no printed cap; a roll accepts up to this many levels.
+#: Rage has no printed cap; a side's permanent Rage accepts up to this many levels.
 MAX_RAGE = 20
+#: The Rage one roll is made with: permanent Rage and as many temporary levels (Rage Potions) again.
+MAX_ROLLED_RAGE = 2 * MAX_RAGE
 #: Bonuses a side may carry into a rolloff (elemental totals, Mountain, spells), either sign.
 MAX_BONUS = 60
 #: Blood point rewards (lines 344-349): a coin, a Fatigue healed, a movement card, a Victory Point (+5 for
