@@ -37,19 +37,19 @@ BATTLES = {
         "c2f50b2108e57c37acf520bbb199acacecc39a24c62fecbc55d67909b9b4a75d"),
     "crossbowmen x7 shoot at soldiers x6 from 30 cm (unit tokens, nearest)": (
         units("crossbowmen", 6, 7), units("soldiers", 9, 6), 30, ("DK-battle-tokens=unit",), 13,
-        "bddf2613fd4534fc4977e78e954ca95679dad36aade491229889c082132f829e"),
+        "621000a6eafc402563e133ad84e2b4c3095791d4daabf100fe085a0549793d84"),
     "bowmen x9 against salik x4, heroic fighting back (player tokens, focus)": (
         units("irosia-bowmen", 5, 9), units("salik", 1, 4, heroic=2), 30,
         ("DK-battle-targeting=focus", "DK-heroic-passive=own-ts"), 14,
-        "c96a001368503180ae0b068d6398b4f9573b240d196a165f870d0e3789427297"),
+        "8dbef4d5803bc3cfc4585863a38c299bd36b00b26d6b5d00d7f8ac5cffc7ee5b"),
 }
 
 
 def records_of(name: str):
     force_a, force_b, start_cm, assignments, seed, _ = BATTLES[name]
     rulings = DrakerysRulings().with_assignments(list(assignments))
-    return battle_records(force_a, force_b, rulings=rulings, trials=TRIALS, seed=seed, threads=1,
-                          start_cm=start_cm).records
+    return battle_records(force_a, force_b, rulings=rulings, weapons=CATALOG.weapons, trials=TRIALS,
+                          seed=seed, threads=1, start_cm=start_cm).records
 
 
 @pytest.mark.parametrize("name", BATTLES)
