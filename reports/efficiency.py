@@ -412,6 +412,8 @@ def offender_lines(rank: pd.DataFrame, ruleset: Ruleset, count: int = 5) -> list
         name = _row_name(row)
         if np.isnan(row["off_by"]):
             how = f"value {row['value']:+.4f} ± {Z95 * row['value_stderr']:.4f} against par 0"
+        elif row["off_by_low"] == row["off_by_high"]:  # exact: no interval to show
+            how = f"off by {_percent(row['off_by'])}"
         else:
             how = f"off by {_percent(row['off_by'])} [{_percent(row['off_by_low'])}, " \
                   f"{_percent(row['off_by_high'])}]"
