@@ -12,6 +12,21 @@ from rulesets.base import Rulings, parse_bool, parse_choice, ruling
 
 _SEED = "seed 000"
 
+#: The most units a side of a battle fields (rulesets/dragonbond/kernels_battle.py: its engagements are bit
+#: masks of the units, 2 x 16 bits).
+MAX_BATTLE_UNITS = 16
+#: DB-budget: its default and range (points). The default fields two of the dearest packaged units (300).
+DEFAULT_BUDGET = 600
+MIN_BUDGET = 50
+MAX_BUDGET = 5000
+
+
+def _parse_budget(text: str) -> int:
+    value = int(text.strip())
+    if not MIN_BUDGET <= value <= MAX_BUDGET:
+        raise ValueError(text)
+    return value
+
 
 def parse_other_rolls(text: str) -> str:
     """``C/D``: exhaustion downgrades per fatigue token on the charge roll (C) and the Damage-token roll (D),
@@ -87,10 +102,11 @@ class DragonbondRulings(Rulings):
     flying_turn: str = ruling(
         "DB-flying-turn", "current", accepted="current | own-activation",
         meaning="Flying upgrades one defense die when the unit did not begin \"the turn\" engaged: the turn "
-                "in progress (current) or the unit's own last activation. Has no effect in the current "
-                "model: a duel engages both units from the start, so a Flying unit begins every turn "
-                "engaged under either reading, and roll attack --flying takes the fact as given (its "
-                "report says which turn the fact is about)",
+                "in progress (current) or the unit's own last activation. Played in battles, where a unit "
+                "whose enemies have fallen stands unengaged until an enemy moves in; no effect in a duel "
+                "(both units are engaged from the start, so a Flying unit begins every turn engaged under "
+                "either reading); roll attack --flying takes the fact as given (its report says which "
+                "turn the fact is about)",
         source=f"{_SEED}, Keywords: Flying (869)", parse=parse_choice("current", "own-activation"))
     exhaustion_other_rolls: str = ruling(
         "DB-exhaustion-other-rolls", "2/0", accepted="C/D, each 0 | 1 | 2",
@@ -111,8 +127,8 @@ class DragonbondRulings(Rulings):
         "DB-rider-turns", "formula", accepted="formula | example",
         meaning="turns per round with a mounted dragonrider: 1 + units, the rider unit counted once (373), "
                 "or the example's count (\"4 plus the epic number\" for 3 units and the rider, 1033). Has "
-                "no effect in the current model: a duel fields one unit a side and no general mounts a "
-                "dragon (Dragonbond pairs are not modelled), so no turn count has a dragonrider in it",
+                "no effect in the current model: no general mounts a dragon (Dragonbond pairs are not "
+                "modelled), so no turn count has a dragonrider in it",
         source=f"{_SEED}, Turn Counter (369-375), Dragonbond: Turn Counter (1031-1033)",
         parse=parse_choice("formula", "example"))
     charge_dice: str = ruling(
@@ -127,6 +143,28 @@ class DragonbondRulings(Rulings):
                 "the number of hits\" (592), so a Double Success removes DB-double-hits tokens",
         source=f"{_SEED}, Status Effects: Damage (590-592)",
         parse=parse_choice("any-non-blank", "non-critical"))
+    battle_targeting: str = ruling(
+        "DB-battle-targeting", "focus", accepted="focus | line",
+        meaning="the enemy unit a unit of a battle attacks: one engaged with it if any (a melee attack "
+                "needs engaged models, 700), else any (it moves into contact first; a shooter shoots from "
+                "where it stands); among those, focus: the one with the fewest models alive (ties: the "
+                "first listed); line: the first listed (the enemy line in order)",
+        source=f"not in the rulebook: a player's choice ({_SEED}, Performing an Attack: 1. Declare target, "
+               "703-705)", parse=parse_choice("focus", "line"))
+    budget: int = ruling(
+        "DB-budget", DEFAULT_BUDGET, accepted=f"a whole number of points from {MIN_BUDGET} to {MAX_BUDGET}",
+        meaning="the points both sides of an equal-points contest (efficiency, what-if, sweep) spend; "
+                "Dragonbond's card reads \"Cost???\" and army selection is \"STILL UNDER DEVELOPMENT\", "
+                "so the budget is as illustrative as the costs: 600 fields two of the dearest packaged "
+                f"units (300 points) and no more than {MAX_BATTLE_UNITS} of the cheapest",
+        source=f"{_SEED}, Unit Cards (68: \"14. Cost???\"), Selecting Units (295)", parse=_parse_budget)
+    composition: str = ruling(
+        "DB-composition", "copies", accepted="copies",
+        meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of "
+                f"the entry as DB-budget buys, at most {MAX_BATTLE_UNITS}; what is not spent is stated, "
+                "and counts as kept (neither lost nor fighting)",
+        source=f"not in the rulebook: army selection is unwritten ({_SEED}, 295)",
+        parse=parse_choice("copies"))
 
     @property
     def charge_downgrades_per_token(self) -> int:
