@@ -7,10 +7,13 @@ attaches its own subcommands (rolls, tables, duels, units) to the verbs, and the
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
+import signal
 import sys
+import threading
 
 import click
 
@@ -78,21 +81,62 @@ def one_blas_thread() -> None:
         os.environ.setdefault(name, "1")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: stopped as Ctrl-C stops a run (what the run created is removed), exit
+    128 + the signal's number. `timeout`, `kill`, CI cancellation and service managers send SIGTERM."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The signals that end a run as Ctrl-C does.
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def _terminate(signum: int, _frame) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _signals_end_the_run():
+    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread while the command runs (the
+    handlers in place before are put back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.signal(s, _terminate) for s in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _interrupted(exc: BaseException) -> None:
+    if isinstance(exc, Terminated):
+        name = signal.Signals(exc.signum).name
+        _fail(f"terminated by {name}; {options.interrupted_status()}", 128 + exc.signum)
+    _fail(f"interrupted; {options.interrupted_status()}", 130)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the command; every failure becomes one line on stderr and an exit code.
 
     This is the one place that maps errors to exit codes: 2 for usage (bad options, unknown rulings,
-    outputs that collide), 1 for the domain (what the rules or the data cannot accept), 130 for Ctrl-C.
+    outputs that collide), 1 for the domain (what the rules or the data cannot accept), 130 for Ctrl-C,
+    128 + the signal's number for SIGTERM (143) and SIGHUP (129), which stop a run as Ctrl-C does.
     """
     one_blas_thread()
     options.reset_status()
     try:
-        cli.main(args=argv, prog_name="balance", standalone_mode=False)
+        with _signals_end_the_run():
+            cli.main(args=argv, prog_name="balance", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort as exc:  # click turns Ctrl-C (KeyboardInterrupt) into Abort
         if isinstance(exc.__cause__, KeyboardInterrupt):
-            _fail(f"interrupted; {options.interrupted_status()}", 130)
+            _interrupted(exc.__cause__)
         _fail("aborted", 1)
     except click.exceptions.NoArgsIsHelpError as exc:  # `balance`, or a verb with nothing after it
         click.echo(exc.ctx.get_help())
@@ -103,8 +147,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(str(exc), 2)
     except RulesError as exc:
         _fail(str(exc), 1)
-    except KeyboardInterrupt:
-        _fail(f"interrupted; {options.interrupted_status()}", 130)
+    except KeyboardInterrupt as exc:
+        _interrupted(exc)
     except OSError as exc:
         _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), 1)
     except Exception as exc:  # a bug: still one line, unless the user asks for the traceback

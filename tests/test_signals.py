@@ -1,0 +1,97 @@
+"""SIGINT, SIGTERM and SIGHUP stop a run the same way (reports/cli/__init__.py): one line on stderr, exit 130,
+143 or 129, and nothing left of the output folder the run created (no hidden temporary files either)."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BALANCE = Path(sys.executable).with_name("balance")
+#: How long a run may take to make its output folder (imports, the catalog) and then to stop: generous
+#: bounds on a loaded machine, never waited out when the event comes.
+APPEARS_WITHIN = 120.0
+STOPS_WITHIN = 60.0
+
+CASES = {
+    "efficiency --save": lambda out: ["efficiency", "drakerys", "--save", str(out)],
+    "report": lambda out: ["report", "drakerys", "--output", str(out)],
+}
+
+
+def _stop_once_started(args: list[str], folder: Path, signum: int) -> subprocess.CompletedProcess:
+    """Run `balance ARGS`, wait until it has made ``folder`` (its output: made before any work), send
+    ``signum`` and wait for the process to end."""
+    proc = subprocess.Popen([str(BALANCE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + APPEARS_WITHIN
+    while not folder.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"the run never made {folder} (exit {proc.returncode}): {err}")
+        time.sleep(0.02)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=STOPS_WITHIN)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _check(done: subprocess.CompletedProcess, parent: Path, code: int, said: str) -> None:
+    assert done.returncode == code, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"balance: error: {said}"), done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert list(parent.iterdir()) == [], "the run left files behind"
+
+
+SIGNALS = [(signal.SIGTERM, 143, "terminated by SIGTERM"), (signal.SIGHUP, 129, "terminated by SIGHUP"),
+           (signal.SIGINT, 130, "interrupted")]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize(("signum", "code", "said"), [
+    pytest.param(*SIGNALS[0], id="SIGTERM"),
+    pytest.param(*SIGNALS[1], id="SIGHUP", marks=pytest.mark.slow),
+    pytest.param(*SIGNALS[2], id="SIGINT", marks=pytest.mark.slow),
+])
+def test_a_signal_stops_the_run_says_so_and_leaves_nothing(tmp_path, case, signum, code, said):
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    folder = parent / "out"
+    done = _stop_once_started(CASES[case](folder), folder, signum)
+    _check(done, parent, code, said)
+
+
+@pytest.mark.slow
+def test_a_report_stopped_after_its_first_game_leaves_no_hidden_file(tmp_path):
+    """The case of a `timeout` on `balance report`: stopped once the first game's files are staged (files
+    under the folder), while the second game runs."""
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    folder = parent / "out"
+    proc = subprocess.Popen([str(BALANCE), "report", "uberdrakes", "dragoborne", "--output", str(folder)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 4 * APPEARS_WITHIN
+    while not (folder.exists() and any(p.is_file() for p in folder.rglob("*"))):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the report staged no file (exit {proc.returncode}): {proc.communicate()[1]}")
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=STOPS_WITHIN)
+    _check(subprocess.CompletedProcess(proc.args, proc.returncode, out, err), parent, 143,
+           "terminated by SIGTERM")
+
+
+def test_the_handlers_before_a_run_are_put_back(capsys):
+    from reports.cli import main
+
+    before = signal.getsignal(signal.SIGTERM)
+    with contextlib.suppress(SystemExit):
+        main(["rulesets", "--format", "csv"])
+    assert "drakerys" in capsys.readouterr().out
+    assert signal.getsignal(signal.SIGTERM) is before
