@@ -119,6 +119,8 @@ class NaiveUnit:
     epic: int = 0
     huge: tuple[int, int] | None = None  # (health per slot, injury slots): a Huge creature (955-977)
     ranged_only: bool = False  # its only weapon is ranged: shooting while engaged draws an opportunity attack
+    speed: int = 0  # a battle's unit moves into contact only while its speed less its tokens beside is > 0
+    flying: bool = False
 
 
 @dataclass
@@ -171,8 +173,10 @@ def casualty_healths(u: NaiveUnit, order: str) -> tuple[list[int], int | None]:
     return healths, healths.index(u.captain_health)
 
 
-def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_beside_for_roll: int) -> int:
-    """One melee attack of ``att`` on ``dfn``; returns the wounds dealt (and applies them)."""
+def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_beside_for_roll: int,
+           defense_extra: int = 0) -> int:
+    """One melee attack of ``att`` on ``dfn``; returns the wounds dealt (and applies them).
+    ``defense_extra``: net upgrades of the defense roll a battle adds (Flying, flanking downgrades)."""
     u = att.unit
     models = 1 if u.huge else att.alive
     dice = [c for c in ACTION_ORDER for _ in range(u.dice.get(c, 0) * models)]
@@ -190,7 +194,7 @@ def attack(rng: random.Random, att: Side, dfn: Side, rulings: dict, tokens_besid
     blocks = 0
     if hits and dfn.unit.defense:
         pool = [dfn.unit.defense_die] * (hits * dfn.unit.defense)
-        dup, ddown = 0, dfn.beside + dfn.injuries
+        dup, ddown = max(defense_extra, 0), dfn.beside + dfn.injuries + max(-defense_extra, 0)
         if dfn.captain_alive:
             dup += dfn.unit.captain_defense[0]
             ddown += dfn.unit.captain_defense[1]
