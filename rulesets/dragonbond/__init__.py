@@ -13,4 +13,4 @@ __all__ = ["RULESET", "DragonbondRulings"]
 RULESET = DragonbondRuleset(
     name="dragonbond", title="Dragonbond: Battles of Valerna", seed="000", rulings=DragonbondRulings,
     implemented=True, summary="d10 action dice in three strengths, d6 defense dice, upgrades/downgrades; "
-                              "duels of engaged units; the units the rulebook names, costs illustrative")
+                              "battles at equal points; the units the rulebook names, costs illustrative")

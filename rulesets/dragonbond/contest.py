@@ -1,16 +1,23 @@
-"""Dragonbond in the balance layer (the contract of rulesets/base.py).
+"""Dragonbond in the balance layer (the contract of rulesets/base.py): contests at equal points.
 
-Contestants are the catalog's units, cost in points. The rulebook prints no points ("<SECTION STILL UNDER
-DEVELOPMENT>", seed 000 line 295): every packaged cost is illustrative, and so is most of every unit
-(rulesets/dragonbond/data/examples.toml); reports say so. A designer gives real costs and stats with
-``--catalog FILE``, ``--cost`` and ``--set``.
+Contestants are the catalog's units, cost in points. The rulebook prints no points (the unit card's "14.
+Cost???", seed 000 line 68; "<SECTION STILL UNDER DEVELOPMENT>", 295): every packaged cost is illustrative,
+and so is most of every unit (rulesets/dragonbond/data/examples.toml); reports say so. A designer gives real
+costs and stats with ``--catalog FILE``, ``--cost`` and ``--set``.
 
-An engagement is a duel (rulesets.dragonbond.duel): the units start engaged, both Attack every turn, for
-four rounds or until one is destroyed. The primary value is the duel's expected net points per 100 points:
-(points destroyed - points lost) x 100 / own cost, a unit losing k of its n models losing k/n of its cost
-(a Huge creature: all or nothing). The fair cost is the even-trade price: sum of points destroyed / sum of
-the fraction of itself lost, over its duels in both roles. The two roles differ only in their dice
-streams: the face-off decides who acts first each round.
+An engagement is a **battle at equal points** (rulesets/dragonbond/battle.py): each side spends DB-budget
+points (600 by default) on as many whole units of its entry as the budget buys (DB-composition), and the two
+forces fight by the game's own sequence - the lines start engaged, a turn counter of 1 + units + Epic a
+round, the face-off winner first, alternating turns - for four rounds or until a side has no unit left.
+What a side does not spend is stated and counts as kept (neither lost nor fighting).
+
+The primary value is the battle's expected net points per 100 points of the budget: (points destroyed -
+points lost) x 100 / budget, a unit losing k of its n models losing k/n of its cost (a Huge creature: all
+or nothing). Its fair cost is the **even-trade price at equal points**: the cost per unit at which what its
+force destroys equals what it loses, sum(points destroyed) / sum(units' worth of models lost), over its
+battles as side A and side B, with the force today's cost buys. The two roles differ only in their dice
+streams: the face-off decides who acts first each round. The meta-game's payoff is the primary value
+(antisymmetric at equal budgets).
 
 numpy and the catalog reader are imported by the functions that use them: the command tree imports this.
 """
@@ -21,6 +28,7 @@ import dataclasses
 import difflib
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +46,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
-from rulesets.dragonbond.rules import DragonbondRulings
+from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
 
 DEFAULT_TRIALS = 10_000
 PRECISION_TRIAL_CAP = 10**6
@@ -52,8 +60,9 @@ STATS = (*WHOLE_STATS, "defense_die", "cost")
 
 
 def _play(unit) -> tuple:
-    """What decides how a unit plays: everything but its cost, sources, quirks and notes."""
-    return (dataclasses.replace(unit, cost=1.0, quirks=(), notes="", origin=""),)
+    """What decides how a unit plays: everything but its sources, quirks and notes, and its cost (the units a
+    budget buys)."""
+    return (dataclasses.replace(unit, cost=1.0, quirks=(), notes="", origin=""), float(unit.cost))
 
 
 def _contestant(unit) -> Contestant:
@@ -62,72 +71,106 @@ def _contestant(unit) -> Contestant:
                       subject=unit)
 
 
-#: Record features the metrics are linear in: the three outcomes, then models lost, wounds taken and
-#: fatigue gained, side 0 and side 1 (columns of rulesets.dragonbond.kernels' records).
-def _features():
-    from rulesets.dragonbond import kernels as K
+@dataclass(frozen=True)
+class Force:
+    """What one side of an equal-points contest fields: ``units`` whole units of its entry, ``unspent``
+    points of the budget left over."""
 
-    return ((K.R_OUTCOME, K.OUT_SIDE_0), (K.R_OUTCOME, K.OUT_SIDE_1), (K.R_OUTCOME, K.OUT_NEITHER),
-            (K.R_LOST_0, -1), (K.R_LOST_1, -1), (K.R_WOUNDS_0, -1), (K.R_WOUNDS_1, -1),
-            (K.R_FATIGUE_0, -1), (K.R_FATIGUE_1, -1))
+    units: int
+    unspent: float
 
 
-def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
-    """Every metric of both sides as weights on the record features (the one definition of the metrics)."""
+def force(contestant: Contestant, rulings: DragonbondRulings) -> Force:
+    """DB-composition=copies: as many whole units of the entry as DB-budget buys, at most MAX_BATTLE_UNITS.
+
+    Raises:
+        RulesError: the budget buys not one unit of the entry.
+    """
+    budget = float(rulings.budget)
+    units = min(int(budget // contestant.cost), MAX_BATTLE_UNITS)
+    if units < 1:
+        raise RulesError(f"{contestant.name} ({contestant.cost:g} points) does not fit DB-budget="
+                         f"{rulings.budget}; give a larger --budget")
+    return Force(units, budget - units * contestant.cost)
+
+
+#: Record features the metrics are linear in (simcore.moments): the four outcomes, then models lost, units
+#: lost, wounds taken and fatigue gained, side 0 and side 1 (rulesets.dragonbond.kernels_battle.BattleRecord).
+_FEATURES = (("OUTCOME", 0), ("OUTCOME", 1), ("OUTCOME", 2), ("OUTCOME", 3),
+             ("LOST_0", -1), ("LOST_1", -1), ("UNITS_LOST_0", -1), ("UNITS_LOST_1", -1),
+             ("WOUNDS_0", -1), ("WOUNDS_1", -1), ("FATIGUE_0", -1), ("FATIGUE_1", -1))
+
+
+def _linear(rec, a: Contestant, b: Contestant) -> LinearScore:
+    """Every metric of both sides as weights on the record features (the one definition of the metrics:
+    :func:`_fields` evaluates it trial by trial)."""
     import numpy as np
 
-    feats = _features()
-    win, neither = (0, 1), 2
-    lost, wounds, fatigue = (3, 4), (5, 6), (7, 8)
     from rulesets.dragonbond.duel import Fighter
+    from rulesets.dragonbond.kernels_battle import BattleOutcome, BattleRecord
 
+    f = {name: k for k, (name, _) in enumerate(_FEATURES)}
+    outcome = {o: k for k, (name, o) in enumerate(_FEATURES) if name == "OUTCOME"}
+    win = (outcome[BattleOutcome.SIDE_0_WINS], outcome[BattleOutcome.SIDE_1_WINS])
+    neither, both = outcome[BattleOutcome.NEITHER], outcome[BattleOutcome.BOTH_DESTROYED]
     size = (Fighter(a.subject).models, Fighter(b.subject).models)
     cost = (a.cost, b.cost)
-    names = METRIC_NAMES
-    weights = np.zeros((2 * len(names), len(feats)))
+    units = (len(rec.force_a), len(rec.force_b))
+    budget = float(rec.rulings.budget)
+    weights = np.zeros((2 * len(METRIC_NAMES), len(_FEATURES)))
+    offsets = np.zeros(2 * len(METRIC_NAMES))
     for s in (0, 1):
         o = 1 - s
         each = (cost[0] / size[0], cost[1] / size[1])
+        lost_s, lost_o = f[f"LOST_{s}"], f[f"LOST_{o}"]
         rows = {
             "win": {win[s]: 1.0},
             "loss": {win[o]: 1.0},
             "neither": {neither: 1.0},
-            "points_destroyed": {lost[o]: each[o]},
-            "points_lost": {lost[s]: each[s]},
-            "fraction_lost": {lost[s]: 1.0 / size[s]},
-            "net_points": {lost[o]: each[o], lost[s]: -each[s]},
-            "net_points_per_100": {lost[o]: each[o] * 100.0 / cost[s], lost[s]: -each[s] * 100.0 / cost[s]},
-            "wounds_inflicted": {wounds[o]: 1.0},
-            "fatigue": {fatigue[s]: 1.0},
+            "both_destroyed": {both: 1.0},
+            "points_destroyed": {lost_o: each[o]},
+            "points_lost": {lost_s: each[s]},
+            "units_worth_lost": {lost_s: 1.0 / size[s]},
+            "fraction_lost": {lost_s: 1.0 / (size[s] * units[s])},
+            "units_lost": {f[f"UNITS_LOST_{s}"]: 1.0},
+            "net_points": {lost_o: each[o], lost_s: -each[s]},
+            "net_points_per_100": {lost_o: each[o] * 100.0 / budget, lost_s: -each[s] * 100.0 / budget},
+            "wounds_inflicted": {f[f"WOUNDS_{o}"]: 1.0},
+            "fatigue": {f[f"FATIGUE_{s}"]: 1.0},
+            "units_fielded": {},
+            "points_unspent": {},
         }
-        for m, name in enumerate(names):
+        for m, name in enumerate(METRIC_NAMES):
             for k, w in rows[name].items():
                 weights[2 * m + s, k] = w
-    columns = np.array([c for c, _ in feats], np.int64)
-    equals = np.array([v for _, v in feats], np.int64)
-    return LinearScore(names, records, columns, equals, weights, np.zeros(2 * len(names)))
+        offsets[2 * METRIC_NAMES.index("units_fielded") + s] = units[s]
+        offsets[2 * METRIC_NAMES.index("points_unspent") + s] = budget - units[s] * cost[s]
+    columns = np.array([int(BattleRecord[name]) for name, _ in _FEATURES], np.int64)
+    equals = np.array([value for _, value in _FEATURES], np.int64)
+    return LinearScore(METRIC_NAMES, rec.records, columns, equals, weights, offsets)
 
 
-def _fields(records, a: Contestant, b: Contestant):
-    return _linear(records, a, b).samples()
+def _fields(rec, a: Contestant, b: Contestant):
+    """Every metric for side 0 (row 0) and side 1 (row 1), per trial."""
+    return _linear(rec, a, b).samples()
 
 
-#: Keywords a duel of engaged units does not play, with why their worth cannot arise in it: they leave the
-#: verdict standing. Sharp, Epic X and Huge's health and injuries are played.
+#: Keywords a battle of copies does not play, with why their worth cannot arise in it: they leave the
+#: verdict standing. Sharp, Epic X, Flying's defense upgrade and Huge's health and injuries are played.
 _BESIDE_THE_POINT = {
-    "agile": "Agile (moving through other units: the units start engaged and never move)",
-    "reach": "Reach (engaged at 1\": the units start engaged, every model in contact)",
-    "flying": "Flying (ignoring terrain, moving through units, and a defense upgrade when it did not begin "
-              "the turn engaged: an engaged unit never began a turn unengaged)",
-    "dragonriding": "Dragonriding (mounting a bonded dragon: no dragon of its own in a duel)",
-    "blocking": "Blocking (blocking line of sight: the units start engaged and draw none)",
+    "agile": "Agile (moving through other units: a battle models no distances or positions)",
+    "reach": "Reach (engaged at 1\": the lines start engaged, every model in contact)",
+    "flying": "Flying: ignoring terrain and moving through units (a battle models no terrain or positions)",
+    "dragonriding": "Dragonriding (mounting a bonded dragon: a force of copies has no dragon of its own)",
+    "blocking": "Blocking (blocking line of sight: a battle draws none)",
 }
 
 
 def coverage(unit) -> Coverage:
-    """Which of a unit's rules a duel plays: its profile and the weapon it attacks with, Sharp, Epic X,
-    Huge's injuries and its captain's typed modifiers; not its other weapons, unmodelled powers or
-    Sacrifice (free text: decisive), nor keywords whose worth cannot arise between engaged units."""
+    """Which of a unit's rules a battle of copies plays: its profile and the weapon it attacks with, Sharp,
+    Epic X (its side's turns), Flying's defense upgrade, Huge's injuries and its captain's typed modifiers;
+    not its other weapons, unmodelled powers or Sacrifice (free text: decisive), nor keywords whose worth
+    cannot arise in a battle without distances or terrain."""
     from rulesets.dragonbond.duel import Fighter
 
     weapon = Fighter(unit).weapon
@@ -135,66 +178,82 @@ def coverage(unit) -> Coverage:
     unplayed, decisive = [], []
     for other in unit.weapons:
         if other is not weapon:
-            unplayed.append(f"{other.name} ({other.kind}: the duel attacks with the {weapon.name})")
+            unplayed.append(f"{other.name} ({other.kind}: the battle attacks with the {weapon.name})")
             decisive.append(unplayed[-1])
     k = unit.keywords
-    played += [name for name, on in (("Sharp", k.sharp), (f"Epic {k.epic}", k.epic)) if on]
+    played += [name for name, on in (("Sharp", k.sharp), (f"Epic {k.epic} (turns a round)", k.epic)) if on]
+    if k.flying:
+        played.append("Flying (a defense die upgraded when it did not begin the turn engaged)")
     if k.huge is not None:
         played.append(f"Huge ({k.huge.health} health a slot, {k.huge.injury_slots} injury slots)")
-        unplayed.append("Huge: ignoring terrain (no terrain in a duel)")
+        unplayed.append("Huge: ignoring terrain (no terrain in a battle)")
     unplayed += [why for name, why in _BESIDE_THE_POINT.items() if getattr(k, name)]
     captain = unit.captain
     if captain is not None:
         mods = ", ".join(f"{m.roll} {m.net:+d}" for m in captain.modifiers)
         played.append(f"{captain.name} ({mods or 'no modifier'} while it lives)")
         if captain.sacrifice:
-            unplayed.append(f"{captain.name}'s Sacrifice (\"{captain.sacrifice}\": free text the duel does "
-                            f"not play)")
+            unplayed.append(f"{captain.name}'s Sacrifice (\"{captain.sacrifice}\": free text the battle "
+                            f"does not play)")
             decisive.append(unplayed[-1])
     for power in unit.powers:
         if power.modelled:
             played.append(power.name)
         else:
-            unplayed.append(f"{power.name} ({power.timing} power, \"{power.text}\": free text the duel does "
-                            f"not play)")
+            unplayed.append(f"{power.name} ({power.timing} power, \"{power.text}\": free text the battle "
+                            f"does not play)")
             decisive.append(unplayed[-1])
     return Coverage(tuple(played), tuple(unplayed), tuple(decisive))
 
 
 class DragonbondRuleset(Ruleset):
-    """Dragonbond (seed 000) fulfilling the contract: duels of engaged units."""
+    """Dragonbond (seed 000) fulfilling the contract: battles at equal points between forces of whole
+    units."""
 
     cost_unit = "points"
     examples = {"efficiency": "--unit bucentaur-blades --unit oathguard-duelists --unit ogerron-phalanx",
                 "whatif": '--set "bucentaur-blades.health=3" --unit bucentaur-blades --unit ogerron-phalanx',
                 "sweep": '--cost "bucentaur-blades=60..140/20" --plot blades.png'}
-    engagement = ("a duel: the units start engaged with every model in contact, both Attack every turn (two "
-                  "turns a round each, + Epic), the face-off winner first each round, for four rounds or "
-                  "until one is destroyed; fatigue, exhaustion and Upkeep as written")
+    engagement = ("a battle at equal points: each side fields as many whole units of its entry as DB-budget "
+                  "buys (DB-composition); the lines start engaged, unit against unit, with every model in "
+                  "contact; each round a side has 1 + its units + Epic turns, the face-off winner first, "
+                  "the sides alternating; a turn activates the side's least fatigued unit, which Attacks its "
+                  "target (DB-battle-targeting; one whose enemies have fallen moves in first), for four "
+                  "rounds or until a side has no unit left; fatigue, exhaustion, flanking, opportunity "
+                  "attacks and Upkeep as written")
     roles = ("side A", "side B")
     metrics = (
-        Metric("win", "P(this side destroys the enemy)"),
-        Metric("loss", "P(this side is destroyed)"),
+        Metric("win", "P(this side destroys every enemy unit)"),
+        Metric("loss", "P(this side's units are all destroyed)"),
         Metric("neither", "P(both stand after four rounds)"),
-        Metric("points_destroyed", "points of the enemy destroyed (k of n models: k/n of its cost)"),
+        Metric("both_destroyed", "P(both are destroyed)"),
+        Metric("points_destroyed", "points of the enemy destroyed (k of a unit's n models: k/n of its cost)"),
         Metric("points_lost", "points of this side destroyed"),
+        Metric("units_worth_lost", "models lost in units' worth (models lost / the unit's models)"),
         Metric("fraction_lost", "fraction of this side's models lost"),
+        Metric("units_lost", "this side's units destroyed"),
         Metric("net_points", "points destroyed - points lost"),
-        Metric("net_points_per_100", "net points per 100 points of this side (the primary value)"),
+        Metric("net_points_per_100", "net points per 100 points of the budget (the primary value)"),
         Metric("wounds_inflicted", "wounds this side dealt"),
-        Metric("fatigue", "fatigue tokens this side gained"),
+        Metric("fatigue", "fatigue tokens this side's units gained"),
+        Metric("units_fielded", "units this side fields (DB-composition)"),
+        Metric("points_unspent", "points of the budget this side does not spend (kept: neither lost nor "
+                                 "fighting)"),
     )
     primary_metric = "net_points_per_100"
     win_metric = "win"
-    payoff_metric = "net_points"
-    payoff_description = "net points per 100 points of the pair's mean cost, averaged over both roles"
+    payoff_metric = "net_points_per_100"
+    payoff_description = "net points per 100 points of the budget, averaged over both roles"
     #: Costs move in steps of 5 (the game's natural step: a fair band is never narrower).
     cost_step = 5.0
     fair_cost_rule = FairCostRule(
-        "even-trade", "the even-trade price: the cost at which the points it destroys equal the points it "
-                      "loses over its duels (sum of points destroyed / sum of the fraction of itself lost)",
-        gain="points_destroyed", loss="fraction_lost")
-    value_per_cost_description = "net points per point spent (the primary value / 100)"
+        "even-trade", "the even-trade price at equal points: the points per unit at which the points its "
+                      "force destroys equal the points it loses over its battles, with the force today's "
+                      "cost buys (sum of points destroyed / sum of units' worth of models lost)",
+        gain="points_destroyed", loss="units_worth_lost")
+    value_per_cost_description = "net points per point of the budget (the primary value / 100)"
+    #: DB-budget: what --budget sets.
+    budget_ruling = "DB-budget"
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
         from rulesets.dragonbond import catalog as catalog_io
@@ -212,15 +271,16 @@ class DragonbondRuleset(Ruleset):
     def engage(self, a: Contestant, b: Contestant, rulings: DragonbondRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
-        from rulesets.dragonbond.duel import Fighter, simulate_duel
+        from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
+        from rulesets.dragonbond.duel import Fighter
 
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
-        result = simulate_duel(Fighter(a.subject), Fighter(b.subject), rulings, trials=trials, seed=seed,
-                               threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                               max_batch_trials=PRECISION_BATCH)
-        return Engagement(a, b, seed=seed, raw=result.records, score=_fields, method="Monte Carlo",
-                          linear=_linear)
+        rec = simulate_battle([Fighter(a.subject)] * force(a, rulings).units,
+                              [Fighter(b.subject)] * force(b, rulings).units, rulings, trials=trials,
+                              seed=seed, threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
+                              max_batch_trials=PRECISION_BATCH)
+        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo", linear=_linear)
 
     def stats(self) -> tuple[str, ...]:
         return STATS
@@ -258,21 +318,23 @@ class DragonbondRuleset(Ruleset):
     def value_per_cost(self, value: float, cost: float) -> float:
         return value / 100.0
 
-    def payoff_scale(self, a: Contestant, b: Contestant) -> float:
-        return 100.0 / ((a.cost + b.cost) / 2.0)
-
     def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
-        from rulesets.dragonbond.duel import NOT_MODELLED
+        from rulesets.dragonbond.battle import battle_notes
 
         units = [c.subject for c in contestants]
         notes = ["the rulebook prints no points and few stats: values marked illustrative are invented to "
                  "make the units playable (`balance units dragonbond` lists them); give real ones with "
-                 "--catalog"]
+                 "--catalog",
+                 "every contest is a battle at equal points (DB-budget, DB-composition in the rulings): each "
+                 "side fields whole units of its entry; the card's cost reads \"Cost???\", so the budget is "
+                 "as illustrative as the costs; matchups.csv gives each side's units_fielded and "
+                 "points_unspent (the points it could not spend, kept: neither lost nor fighting)",
+                 "the fair cost keeps the force today's cost buys; `balance sweep dragonbond --cost UNIT=..` "
+                 "finds the cost equal to its own fair cost, with the units each cost buys"]
         illustrative = [u.key for u in units if u.is_illustrative]
         if illustrative:
             notes.append(f"illustrative data in: {', '.join(illustrative)}")
-        notes.append(f"not modelled in duels: {'; '.join(NOT_MODELLED)}")
-        return notes
+        return notes + battle_notes()
 
     def coverage(self, contestant: Contestant, rulings: DragonbondRulings) -> Coverage:
         return coverage(contestant.subject)
