@@ -6,7 +6,8 @@ against it. Only ``rng.random()`` is used: a die shows ``FACES[int(rng.random() 
 THE DUEL (the specification the compiled kernel follows; rulebook lines in brackets)
 ====================================================================================
 
-Two characters, A (side 0, holds the Hand) and B (side 1), ``distance`` tiles apart (1 = adjacent), no
+Two characters, A (side 0, starts with the Hand) and B (side 1, starts with the Hourglass; "determine
+randomly who receives the Hand", 363: the roles), ``distance`` tiles apart (1 = adjacent), no
 tokens, wounds, Break or Stress tokens. Each side has a front profile and a panic profile (its card's back,
 517-523), a ``price`` (Order tokens per activation, 213-217, 381), a ``move_price`` (tokens paid on the
 Move action: colourless costs waived, 157), ``orders`` (left, right: the Leader's two values, 261), a
@@ -22,8 +23,16 @@ b. The Action Board: ``board`` = (period-1 actions, period-2 actions), strings a
    are open; turns 3-5: the period-1 and period-2 entries together ("the current Period or the previous
    Period", 127). Each entry is one space; a space used by either side is closed for the rest of the turn
    (121, 377).
-c. Action Phase: side 0 activates first, then the sides alternate; a side that does not activate is done
-   for the turn; once one side is done the other activates until it is done too. An activation, with p the
+b'. Effect Phase, the Hourglass (WB-hourglass-policy ``strike-first`` or ``always``; ``not-played``: no
+   Hourglass, side 0 holds the Hand all game): "the player holding the Hourglass must place it on an open
+   Action of their choice" (367). Its holder places it against the Hand holder H: rank the open spaces H's
+   step 1 would use, choosing again and again with each chosen space closed (at H's current profile and d);
+   the Hourglass goes on the first open space, in board order, left out of that ranking, else on the last
+   space of the ranking.
+c. Action Phase: the Hand holder activates first ("The player holding the Hand marker at the beginning of
+   the Action Phase activates a Character first", 365), then the sides alternate; a side that does not
+   activate is done for the turn; once one side is done the other activates until it is done too. When the
+   Hand holder activates on the Hourglass space it gains the Hourglass (368). An activation, with p the
    side's current profile and d the distance:
    0. If the side has already activated this turn, has a Morale pool and stress + 1 >= morale: done (the
       policy never panics itself with an additional activation).
@@ -52,7 +61,11 @@ c. Action Phase: side 0 activates first, then the sides alternate; a side that d
       the duel ends (the other side wins). Then each side with a Morale pool and stress >= morale panics:
       its profile becomes the panic profile (stays front with ``no_panic``), stress = 0, and it has no Morale
       pool for the rest of the duel (519).
-d. Cleanup: each side keeps at most 1 token (355).
+d. Cleanup: each side keeps at most 1 token (355). Then the Hand (369): a Hand holder that gained the
+   Hourglass "keeps it and gives the Hourglass to his opponent"; otherwise the Hourglass holder exchanges it
+   for the Hand, under ``always`` every time, under ``strike-first`` when step 1 for it, on the next
+   turn's fully open board (its Periods as in b) at its current profile and d, gives an attack ("fight",
+   "shoot" or "aim").
 
 Decisions of this twin beyond the text above: a profile may carry its own ``price`` / ``move_price``
 (None: the side's), for a panic side that is "costlier" (523); by default it has none, as specified. A
@@ -225,13 +238,41 @@ def choose(p: Profile, d: int, open_spaces: list[str], range_far: bool) -> tuple
     return None
 
 
+def board_spaces(board, turn: int) -> list[str]:
+    """The spaces open at the start of ``turn``, in board order: the current Period's and the previous one's
+    (127)."""
+    return list(board[0]) + (list(board[1]) if turn >= 3 else [])
+
+
+def first_open(spaces: list[str], closed: set[int], action: str) -> int:
+    """The first open space (index) holding ``action``."""
+    return next(i for i, a in enumerate(spaces) if a == action and i not in closed)
+
+
+def place_hourglass(p: Profile, d: int, spaces: list[str], closed: set[int], range_far: bool) -> int | None:
+    """Step b': the space the Hourglass holder places it on against the Hand holder (profile p)."""
+    ranked = set(closed)
+    last = None
+    while True:
+        option = choose(p, d, [a for i, a in enumerate(spaces) if i not in ranked], range_far)
+        if option is None:
+            break
+        last = first_open(spaces, ranked, option[0])
+        ranked.add(last)
+    left_out = [i for i in range(len(spaces)) if i not in ranked]
+    return left_out[0] if left_out else last
+
+
 def duel(rng, a, b, *, board, distance: int, range_far: bool = False,
          rulings_order_periods: str = "periods", stress_all_rolled: bool = True,
-         natural_one_modified: bool = False, trace: list | None = None) -> dict:
-    """One duel of A (side 0, the Hand) and B (side 1) as the module docstring specifies. ``trace``, if
-    given, receives (turn, side, action, distance after it) for every activation."""
+         natural_one_modified: bool = False, hourglass: str = "strike-first",
+         trace: list | None = None) -> dict:
+    """One duel of A (side 0, starts with the Hand) and B (side 1) as the module docstring specifies.
+    ``trace``, if given, receives (turn, side, action, distance after it) for every activation."""
     sides = [State(s, s.front) for s in (as_side(a), as_side(b))]
     d = distance
+    hand = 0
+    hand_turns = 0
     for turn in range(1, 6):
         # a. Leader Phase
         for s in sides:
@@ -242,12 +283,20 @@ def duel(rng, a, b, *, board, distance: int, range_far: bool = False,
                 s.tokens += left if turn <= 2 else right
             s.this_turn = 0
             s.done = False
-        # b. the open spaces, one entry each: the current Period's and the previous one's (127)
-        open_spaces = list(board[0]) + (list(board[1]) if turn >= 3 else [])
+        # b. the spaces, one entry each, and those closed this turn (121)
+        spaces = board_spaces(board, turn)
+        closed: set[int] = set()
+        # b'. Effect Phase: the Hourglass on an open Action (367)
+        glass = None
+        if hourglass != "not-played":
+            glass = place_hourglass(sides[hand].profile, d, spaces, closed, range_far)
+        kept = False
+        hand_turns += hand == 0
 
         # c. Action Phase: the Hand first, then alternately; a side that cannot activate is done
-        cur = 0
+        cur = hand
         while not (sides[0].done and sides[1].done):
+            open_spaces = [x for i, x in enumerate(spaces) if i not in closed]
             me, enemy = sides[cur], sides[1 - cur]
             p = me.profile
             choice = None
@@ -261,7 +310,10 @@ def duel(rng, a, b, *, board, distance: int, range_far: bool = False,
                 action, kind, d = choice
                 me.tokens -= me.price_of(action)
                 me.spent += me.price_of(action)
-                open_spaces.remove(action)  # closed "until the end of the turn" (121)
+                used = first_open(spaces, closed, action)
+                closed.add(used)  # closed "until the end of the turn" (121)
+                if used == glass and cur == hand:
+                    kept = True  # "he gains the marker" (368)
                 # 3. "If you do, the Character has a Morale Point Pool, you must then add a Stress token to
                 # it." (383)
                 if me.this_turn and me.has_pool:
@@ -288,7 +340,7 @@ def duel(rng, a, b, *, board, distance: int, range_far: bool = False,
                 # 5. "At the end of any activation": removed if Health pool tokens >= Health (227, 511)...
                 for k in (0, 1):
                     if sides[k].wounds >= sides[k].profile.health:
-                        return _result(sides, 1 - k, turn)
+                        return _result(sides, 1 - k, turn, hand_turns)
                 # ... Panic if Morale pool tokens >= morale: "Flip his Character card ... no longer has a
                 # Morale Point pool; any tokens in this pool are then discarded" (519)
                 for s in sides:
@@ -302,10 +354,15 @@ def duel(rng, a, b, *, board, distance: int, range_far: bool = False,
         # d. Cleanup: "allowed to keep up to 1 Order token for the next turn" (355)
         for s in sides:
             s.tokens = min(s.tokens, 1)
-    return _result(sides, 2, 5)
+        # "the player who owns the Hourglass marker can exchange it for the Hand marker" (369)
+        if hourglass != "not-played" and not kept:
+            option = choose(sides[1 - hand].profile, d, board_spaces(board, turn + 1), range_far)
+            if hourglass == "always" or (option is not None and option[1] is not None):
+                hand = 1 - hand
+    return _result(sides, 2, 5, hand_turns)
 
 
-def _result(sides: list[State], outcome: int, turn: int) -> dict:
+def _result(sides: list[State], outcome: int, turn: int, hand_turns: int) -> dict:
     return {"outcome": outcome, "wounds": [s.wounds for s in sides], "tokens": [s.spent for s in sides],
             "panicked": [int(s.panicked) for s in sides], "activations": [s.activations for s in sides],
-            "turn": turn}
+            "turn": turn, "hand": hand_turns}

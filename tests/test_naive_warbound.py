@@ -185,6 +185,8 @@ def test_a_natural_one_that_hits_under_natural_1_modified_gives_no_stress():
 BRUTE = Profile(attack=6, attack_dice=2, speed=2, run=1, health=3, morale=4)
 GUN = Profile(accuracy_near=7, shoot_dice=1, health=2, morale=3, armor_points=1, armor_value=6)
 BOARD = (("move", "run", "shoot"), ("fight", "aim+shoot"))
+#: WB-hourglass-policy=not-played: A holds the Hand for all five turns (the duels below are played so)
+HELD = "not-played"
 
 
 def brute() -> Side:
@@ -202,11 +204,11 @@ def test_a_brute_runs_in_and_fights_a_gunner_to_death():
     B 3 >= 2: removed. Death is checked before panic: B does not panic."""
     trace = []
     b = Side(GUN, price=1, move_price=1, orders=(1, 1))
-    out = duel(Always(), brute(), b, board=BOARD, distance=5, trace=trace)
+    out = duel(Always(), brute(), b, board=BOARD, distance=5, trace=trace, hourglass=HELD)
     assert trace == [(1, 0, "run", 2), (1, 1, "shoot", 2), (1, 0, "move", 1), (3, 0, "fight", 1),
                      (4, 0, "fight", 1)]
     assert out == {"outcome": 0, "wounds": [1, 3], "tokens": [3, 1], "panicked": [0, 0],
-                   "activations": [4, 1], "turn": 4}
+                   "activations": [4, 1], "turn": 4, "hand": 4}
 
 
 def test_a_panicked_gunner_turns_its_card_and_its_health():
@@ -221,11 +223,11 @@ def test_a_panicked_gunner_turns_its_card_and_its_health():
                trace=trace)
     assert trace[3:] == [(3, 0, "fight", 1), (4, 0, "fight", 1), (5, 0, "fight", 1)]
     assert out == {"outcome": 0, "wounds": [1, 5], "tokens": [4, 1], "panicked": [0, 1],
-                   "activations": [5, 1], "turn": 5}
+                   "activations": [5, 1], "turn": 5, "hand": 5}
     out = duel(Always(), brute(), Side(gun, back, price=1, orders=(1, 1), no_panic=True), board=BOARD,
-               distance=5)
+               distance=5, hourglass=HELD)
     assert out == {"outcome": 0, "wounds": [1, 3], "tokens": [3, 1], "panicked": [0, 1],
-                   "activations": [4, 1], "turn": 4}
+                   "activations": [4, 1], "turn": 4, "hand": 4}
 
 
 def test_no_additional_activation_that_would_panic_oneself():
@@ -236,13 +238,13 @@ def test_no_additional_activation_that_would_panic_oneself():
     b = Side(Profile(health=10), orders=(0, 0))
     board = (("shoot", "aim+shoot", "move+shoot"), ())
     trace = []
-    out = duel(Always(), a, b, board=board, distance=4, trace=trace)
+    out = duel(Always(), a, b, board=board, distance=4, trace=trace, hourglass=HELD)
     assert [t[:3] for t in trace] == [(1, 0, "aim+shoot"), (1, 0, "shoot")] + [
         (t, 0, "aim+shoot") for t in (2, 3, 4, 5)]
     assert out == {"outcome": 2, "wounds": [0, 6], "tokens": [6, 0], "panicked": [0, 0],
-                   "activations": [6, 0], "turn": 5}
+                   "activations": [6, 0], "turn": 5, "hand": 5}
     # without a second accuracy it cannot shoot at a target that is not the closest (461): nothing happens
-    out = duel(Script([]), a, b, board=board, distance=4, range_far=True)
+    out = duel(Script([]), a, b, board=board, distance=4, range_far=True, hourglass=HELD)
     assert out["activations"] == [0, 0] and out["wounds"] == [0, 0]
 
 
@@ -254,10 +256,11 @@ def test_a_panicked_side_activates_again_without_stress():
     a = Side(Profile(accuracy_near=7, health=10, morale=1), back, price=1, orders=(3, 3))
     b = Side(Profile(accuracy_near=7, health=20), price=1, orders=(1, 1))
     trace = []
-    out = duel(Always(), a, b, board=(("aim+shoot", "shoot", "move+shoot"), ()), distance=3, trace=trace)
+    out = duel(Always(), a, b, board=(("aim+shoot", "shoot", "move+shoot"), ()), distance=3,
+              trace=trace, hourglass=HELD)
     assert [t[:3] for t in trace[:3]] == [(1, 0, "aim+shoot"), (1, 1, "shoot"), (1, 0, "move+shoot")]
     assert out == {"outcome": 2, "wounds": [5, 19], "tokens": [10, 5], "panicked": [1, 0],
-                   "activations": [10, 5], "turn": 5}
+                   "activations": [10, 5], "turn": 5, "hand": 5}
 
 
 @pytest.mark.parametrize(("orders", "price", "periods", "acts"), [
@@ -278,13 +281,80 @@ def test_orders_by_period_and_the_token_kept_at_cleanup(orders, price, periods, 
 
 
 def test_a_duel_with_no_tokens_does_nothing():
+    """Nobody can pay, so the Hand moves by WB-hourglass-policy=strike-first alone: the Hourglass holder
+    takes the Hand when its first choice next turn is an attack. Adjacent (1): the gun (speed 0) can neither
+    shoot nor step away, so A keeps the Hand all game (5 turns). At 2: the gun would shoot, so B takes the
+    Hand after turn 1; the brute would Move+Fight (turn 3's board), so A takes it back; and so on: A holds
+    it in turns 1, 3, 5. At 6: B takes it after turn 1, and the brute, out of reach (6 - 1 > 2 + 1), would
+    only Run: it never takes it back (turn 1 only)."""
     a = Side(BRUTE, price=1, move_price=1, orders=(0, 0))
     b = Side(GUN, price=1, move_price=1, orders=(0, 0))
     board = (("move", "run", "fight", "shoot"), ("aim+shoot", "move+shoot", "move+fight", "run+fight"))
-    for distance in (1, 2, 6):
+    for distance, hand in ((1, 5), (2, 3), (6, 1)):
         out = duel(Script([]), a, b, board=board, distance=distance)  # Script([]): no die may be rolled
         assert out == {"outcome": 2, "wounds": [0, 0], "tokens": [0, 0], "panicked": [0, 0],
-                       "activations": [0, 0], "turn": 5}
+                       "activations": [0, 0], "turn": 5, "hand": hand}
+        held = duel(Script([]), a, b, board=board, distance=distance, hourglass="not-played")
+        assert held["hand"] == 5
+        always = duel(Script([]), a, b, board=board, distance=distance, hourglass="always")
+        assert always["hand"] == 3
+
+
+# --- the Hand and the Hourglass (lines 363-371), every die a [10] ----------------------------------------
+
+def _shooter(orders=(1, 1)) -> Side:
+    """A shooter (7+, one die) with no Morale pool, 1 token an activation, Health 50."""
+    return Side(Profile(accuracy_near=7, health=50), price=1, orders=orders)
+
+
+def test_the_hand_passes_each_turn_between_two_shooters():
+    """Board shoot, aim+shoot, move; 1 token a turn each. Turn 1: B places the Hourglass against A: A would
+    Aim+Shoot, then Shoot, never Move: the Hourglass goes on "move". A (the Hand) Aim+Shoots, B Shoots;
+    nobody Moves, so at Cleanup B, whose first choice next turn is an attack, swaps the Hourglass for the
+    Hand: B Aim+Shoots first in turn 2, and so on. A holds the Hand in turns 1, 3 and 5."""
+    trace = []
+    out = duel(Always(), _shooter(), _shooter(), board=(("shoot", "aim+shoot", "move"), ()), distance=4,
+               trace=trace)
+    first = [(t, 0 if t % 2 else 1, "aim+shoot") for t in range(1, 6)]
+    second = [(t, 1 if t % 2 else 0, "shoot") for t in range(1, 6)]
+    assert [x[:3] for x in trace] == [x for pair in zip(first, second, strict=True) for x in pair]
+    assert out == {"outcome": 2, "wounds": [5, 5], "tokens": [5, 5], "panicked": [0, 0],
+                   "activations": [5, 5], "turn": 5, "hand": 3}
+    assert duel(Always(), _shooter(), _shooter(), board=(("shoot", "aim+shoot", "move"), ()), distance=4,
+                hourglass="not-played")["hand"] == 5
+
+
+def test_the_hand_holder_that_uses_the_hourglass_action_keeps_the_hand():
+    """Board aim+shoot, shoot: A would use both, so the Hourglass goes on the one it would use last, shoot.
+    A (2 tokens a turn) Aim+Shoots, B (nothing to do) is done, A Shoots again: it gains the Hourglass and
+    keeps the Hand every turn (5), whatever the policy of the Hourglass holder."""
+    target = Side(Profile(health=50), orders=(0, 0))
+    for policy in ("strike-first", "always"):
+        trace = []
+        out = duel(Always(), _shooter((2, 2)), target, board=(("aim+shoot", "shoot"), ()), distance=3,
+                   trace=trace, hourglass=policy)
+        assert [x[:3] for x in trace] == [(t, 0, a) for t in range(1, 6) for a in ("aim+shoot", "shoot")]
+        assert out["hand"] == 5 and out["wounds"] == [0, 10]
+
+
+def test_strike_first_leaves_the_hand_to_an_enemy_it_would_only_walk_to():
+    """A shooter (speed 0) and a brute (attack 6+, speed 1) 4 tiles apart on a board of shoot and move.
+    strike-first: the brute, which would only Move next turn, never takes the Hand: A shoots first every
+    turn, the brute Moves (4 -> 3 -> 2 -> 1); adjacent from turn 3 on, with no Fight space, it has nothing
+    to take the Hand for, and the shooter (speed 0) cannot step away: turns 4-5 pass. always: B takes the
+    Hand after turn 1 and moves first in turn 2; A takes it back, and so on."""
+    brute = Side(Profile(attack=6, speed=1, health=50), price=1, orders=(1, 1))
+    board = (("shoot", "move"), ())
+    trace = []
+    out = duel(Always(), _shooter(), brute, board=board, distance=4, trace=trace)
+    assert trace == [(1, 0, "shoot", 4), (1, 1, "move", 3), (2, 0, "shoot", 3), (2, 1, "move", 2),
+                     (3, 0, "shoot", 2), (3, 1, "move", 1)]
+    assert out["hand"] == 5 and out["wounds"] == [0, 3]
+    trace = []
+    out = duel(Always(), _shooter(), brute, board=board, distance=4, trace=trace, hourglass="always")
+    assert trace == [(1, 0, "shoot", 4), (1, 1, "move", 3), (2, 1, "move", 2), (2, 0, "shoot", 2),
+                     (3, 0, "shoot", 2), (3, 1, "move", 1)]
+    assert out["hand"] == 3 and out["wounds"] == [0, 3]
 
 
 def test_a_free_move_needs_no_tokens_and_sides_as_dicts():

@@ -54,13 +54,15 @@ def duel_report(result: DuelResult, catalog=None) -> Report:
         if per_token is not None:
             rows.append((f"Wound tokens dealt by {name} per Order token it spent", *_est(per_token)))
     rows.append(("turn the duel ended", *_est(result.mean(K.R_TURN))))
+    rows.append(("turns A held the Hand", *_est(result.mean(K.R_HAND_0))))
     table = Table.from_rows(rows, ["measure", "value", "stderr", "ci_low", "ci_high"])
     how = "reached" if result.stopped_by_precision else "not reached within the trial cap"
     meta = [("ruleset", RULESET), ("A", _describe(a)), ("B", _describe(b)),
             ("duel", f"{result.distance} tile(s) apart at the start, "
-                     f"{'far' if result.range_far else 'near'} accuracy; five turns; A holds the Hand (acts "
-                     f"first each turn); each side shoots when it can, else closes in and Fights, and takes "
-                     f"additional activations while they do not make it panic"),
+                     f"{'far' if result.range_far else 'near'} accuracy; five turns; A starts with the Hand "
+                     f"(acts first), B with the Hourglass (WB-hourglass-policy: "
+                     f"{result.rulings.hourglass_policy}); each side shoots when it can, else closes in and "
+                     f"Fights, and takes additional activations while they do not make it panic"),
             ("method", f"Monte Carlo, {result.trials:,} duels, seed {result.seed}; every attack drawn whole "
                        f"(Wound, Break and Stress tokens) from its exact table with one 64-bit word; 95% "
                        f"interval = value ± {Z95:.2f} stderr; per-token ratios by the delta method"),

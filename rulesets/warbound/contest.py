@@ -167,8 +167,9 @@ class WarboundRuleset(Ruleset):
     engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending its faction "
                   "Leader's Order tokens, and trade activations for the five turns (shoot when they can, "
                   "else close in and Fight; additional activations while they add no Panic); the side "
-                  "holding the Hand activates first each turn")
-    roles = ("holds the Hand", "holds the Hourglass")
+                  "holding the Hand activates first each turn; the Hand and the Hourglass change hands by "
+                  "WB-hourglass-policy")
+    roles = ("starts with the Hand", "starts with the Hourglass")
     metrics = (
         Metric("win", "P(this side removes the enemy)"),
         Metric("loss", "P(this side is removed)"),

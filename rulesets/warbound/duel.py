@@ -27,7 +27,8 @@ PRECISION_BATCH = 2048
 NOT_MODELLED = (
     "skills, equipment effects and Vocations (their texts are not printed; listed by `balance units "
     "warbound`)",
-    "the Hourglass: the side holding the Hand keeps it every turn",
+    "initiative beyond WB-hourglass-policy: the Hourglass is placed, and the Hand kept or swapped, by that "
+    "stated policy, not by look-ahead",
     "movement other than closing in (and a shooter that cannot Fight stepping away from an adjacent enemy "
     "to shoot); terrain and line of sight never block",
     "the exchange of two Order tokens for one of another colour except to pay a coloured cost of another "
@@ -185,7 +186,9 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
                             at_index[s, p, kind, q, available, pool] = (start, guide_at, k, kb, ks)
     cdf, values, guide = tables.arrays()
     codes, periods = board_arrays(board)
-    return (prof, side, codes, periods, at_index, cdf, values, guide, np.int64(distance), np.int64(turns))
+    policy = K.Hourglass[rulings.hourglass_policy.upper().replace("-", "_")]
+    return (prof, side, codes, periods, at_index, cdf, values, guide, np.int64(distance), np.int64(turns),
+            np.int64(policy))
 
 
 def _orders(orders: tuple[int, int], rulings: WarboundRulings) -> tuple[int, int]:
@@ -214,8 +217,9 @@ def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None
                   seed: int, threads: int | None = None, precision: float | None = None,
                   distance: int = DEFAULT_DISTANCE, range_far: bool = False, progress=None,
                   block_trials: int | None = None, max_batch_trials: int | None = None) -> DuelResult:
-    """``trials`` duels of ``a`` (side 0, holding the Hand) against ``b``, one record each; ``precision``
-    stops once the 95% half-width of P(a removes b) is below it (``trials`` is then the cap)."""
+    """``trials`` duels of ``a`` (side 0, starting with the Hand; WB-hourglass-policy) against ``b``, one
+    record each; ``precision`` stops once the 95% half-width of P(a removes b) is below it (``trials`` is
+    then the cap)."""
     from rulesets.warbound import kernels as K
     from simcore import config, runner
     from simcore.stats import proportion

@@ -9,6 +9,8 @@ Records contract (simcore.runner.run_records): trial t draws from the stream (se
 
 from __future__ import annotations
 
+import enum
+
 import numba as nb
 import numpy as np
 
@@ -33,10 +35,21 @@ K_FIGHT, K_SHOOT, K_AIM, N_KINDS = range(4)
 PANIC_PROFILE = 1
 
 # record fields (int64[n, N_RECORD])
-# R_DAMAGE: the front profile's Health if removed, else the Wound tokens (at most that Health - 1)
+# R_DAMAGE: the front profile's Health if removed, else the Wound tokens (at most that Health - 1);
+# R_HAND_0: the turns side 0 held the Hand at the start of the Action Phase
 (R_OUTCOME, R_WOUNDS_0, R_WOUNDS_1, R_TOKENS_0, R_TOKENS_1, R_PANIC_0, R_PANIC_1, R_ACTS_0, R_ACTS_1,
- R_LOST_0, R_LOST_1, R_DAMAGE_0, R_DAMAGE_1, R_TURN, N_RECORD) = range(15)
+ R_LOST_0, R_LOST_1, R_DAMAGE_0, R_DAMAGE_1, R_TURN, R_HAND_0, N_RECORD) = range(16)
 OUT_SIDE_0, OUT_SIDE_1, OUT_NEITHER = 0, 1, 2
+
+
+
+class Hourglass(enum.IntEnum):
+    """WB-hourglass-policy (rulesets.warbound.rules) as the kernel's codes."""
+
+    STRIKE_FIRST = 0  # the Hourglass holder swaps when its first choice next turn would be an attack
+    ALWAYS = 1  # the Hourglass holder swaps at every Cleanup it holds the Hourglass
+    NOT_PLAYED = 2  # side 0 holds the Hand for all five turns
+
 
 # per-side state
 (T_PROFILE, T_WOUNDS, T_STRESS, T_BREAKS, T_POOL, T_TOKENS, T_SPENT, T_ACTS, T_TURN_ACTS, T_DONE,
@@ -146,6 +159,46 @@ def _end_of_activation(prof, st):
 
 
 @nb.njit(**TRIAL_JIT)
+def _price(prof, st, s, board, space):
+    """Order tokens side s pays to activate on ``space``: the Move space waives colourless costs (157)."""
+    p = st[s, T_PROFILE]
+    return prof[s, p, P_MOVE_PRICE] if board[space] == A_MOVE else prof[s, p, P_PRICE]
+
+
+@nb.njit(**TRIAL_JIT)
+def _place_hourglass(prof, st, h, distance, is_open, board, spare):
+    """Effect Phase (line 367): the space the Hourglass holder places it on, against the Hand holder h:
+    the first open space (board order) that h's policy would not use this turn however the board closed,
+    else the open space h's policy would use last; -1 when no space is open. ``spare`` is scratch."""
+    for i in range(board.shape[0]):
+        spare[i] = is_open[i]
+    last = -1
+    while True:
+        i, _, _ = _choose(prof, st, h, distance, spare, board)
+        if i < 0:
+            break
+        spare[i] = 0
+        last = i
+    for i in range(board.shape[0]):
+        if spare[i] != 0:
+            return i
+    return last
+
+
+@nb.njit(**TRIAL_JIT)
+def _swaps(prof, st, h, distance, board, period, turn, policy, spare):
+    """Cleanup (line 369): whether the Hourglass holder h exchanges it for the Hand: always, or (strike-first)
+    when its first choice on the next turn's board, as things stand, would be an attack (Fight or Shoot):
+    acting first then strikes first, while a side that would only move lets the enemy come to it."""
+    if policy == Hourglass.ALWAYS:
+        return True
+    for i in range(board.shape[0]):
+        spare[i] = 1 if period[i] == 0 or turn + 1 > 2 else 0
+    space, kind, _ = _choose(prof, st, h, distance, spare, board)
+    return space >= 0 and kind >= 0
+
+
+@nb.njit(**TRIAL_JIT)
 def _activate(prof, st, s, distance, is_open, board, at_index, cdf, values, guide, stream):
     """Side s's activation: (whether it activated, the new distance, the side removed or -1)."""
     p = st[s, T_PROFILE]
@@ -154,7 +207,7 @@ def _activate(prof, st, s, distance, is_open, board, at_index, cdf, values, guid
     space, kind, moved = _choose(prof, st, s, distance, is_open, board)
     if space < 0:
         return False, distance, -1
-    price = prof[s, p, P_MOVE_PRICE] if board[space] == A_MOVE else prof[s, p, P_PRICE]
+    price = _price(prof, st, s, board, space)
     if st[s, T_TOKENS] < price:
         return False, distance, -1
     st[s, T_TOKENS] -= price
@@ -177,12 +230,16 @@ def _activate(prof, st, s, distance, is_open, board, at_index, cdf, values, guid
 
 
 @nb.njit(**TRIAL_JIT)
-def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, st, is_open, stream, out):
+def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, policy, st, is_open, spare,
+          stream, out):
+    """One duel (tests/naive_warbound.py's docstring); side 0 starts with the Hand (line 363)."""
     st[:, :] = 0
     st[:, T_PROFILE] = 0
     distance = start
     removed = -1
     turn = 1
+    hand = 0
+    hand_turns = 0
     for turn in range(1, turns + 1):
         for s in range(2):  # Leader Phase
             st[s, T_TOKENS] += side[s, S_ORDERS_1] if turn <= 2 else side[s, S_ORDERS_2]
@@ -190,11 +247,23 @@ def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns,
             st[s, T_DONE] = 0
         for i in range(board.shape[0]):
             is_open[i] = 1 if period[i] == 0 or turn > 2 else 0
-        s = 0
+        # Effect Phase: "the player holding the Hourglass must place it on an open Action" (367)
+        hourglass = -1
+        if policy != Hourglass.NOT_PLAYED:
+            hourglass = _place_hourglass(prof, st, hand, distance, is_open, board, spare)
+        kept = False
+        hand_turns += 1 - hand
+        s = hand  # "The player holding the Hand ... at the beginning of the Action Phase activates ...
+        # first" (365)
         while removed < 0 and (st[0, T_DONE] == 0 or st[1, T_DONE] == 0):
             if st[s, T_DONE] == 0:
+                was_open = hourglass >= 0 and is_open[hourglass] != 0
                 acted, distance, removed = _activate(prof, st, s, distance, is_open, board, at_index,
                                                      cdf, values, guide, stream)
+                # "if a player, for one of his activations, is where the Hourglass is placed, he gains
+                # the marker" (368): the Hand holder then keeps the Hand (369)
+                if was_open and is_open[hourglass] == 0 and s == hand:
+                    kept = True
                 if not acted:
                     st[s, T_DONE] = 1
             s = 1 - s
@@ -202,6 +271,11 @@ def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns,
             break
         for s in range(2):  # Cleanup: at most one token kept
             st[s, T_TOKENS] = min(st[s, T_TOKENS], 1)
+        # "the player who owns the Hourglass marker can exchange it for the Hand marker" (369); the Hand
+        # holder that gained it "keeps it and gives the Hourglass to his opponent"
+        if (policy != Hourglass.NOT_PLAYED and not kept
+                and _swaps(prof, st, 1 - hand, distance, board, period, turn, policy, spare)):
+            hand = 1 - hand
     out[R_OUTCOME] = OUT_NEITHER if removed < 0 else 1 - removed
     for s in range(2):
         out[R_WOUNDS_0 + s] = st[s, T_WOUNDS]
@@ -212,17 +286,19 @@ def _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns,
         health = prof[s, 0, P_HEALTH]
         out[R_DAMAGE_0 + s] = health if removed == s else min(st[s, T_WOUNDS], health - 1)
     out[R_TURN] = turn
+    out[R_HAND_0] = hand_turns
 
 
 @nb.njit(**JIT)
-def duel_records(prof, side, board, period, at_index, cdf, values, guide, start, turns, seed, first_trial,
-                 out):
+def duel_records(prof, side, board, period, at_index, cdf, values, guide, start, turns, policy, seed,
+                 first_trial, out):
     """simcore.runner's records contract: ``out[k]`` is the record of trial ``first_trial + k``, drawn
-    from the stream (seed, first_trial + k) alone."""
+    from the stream (seed, first_trial + k) alone. ``policy``: an :class:`Hourglass` code."""
     st = np.zeros((2, N_STATE), np.int64)
     is_open = np.zeros(board.shape[0], np.int64)
+    spare = np.zeros(board.shape[0], np.int64)
     stream = np.empty(STATE_WORDS, np.uint64)
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, stream)
-        _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, st, is_open, stream,
-              out[k])
+        _duel(prof, side, board, period, at_index, cdf, values, guide, start, turns, policy, st, is_open,
+              spare, stream, out[k])

@@ -49,6 +49,20 @@ class WarboundRulings(Rulings):
                 "Period 2 (turns 3-5), the Phases read as the board's Periods (line 127); both-each-turn: "
                 "both values every turn",
         source="seed 004, lines 127, 261", parse=parse_choice("periods", "both-each-turn"))
+    hourglass_policy: str = ruling(
+        "WB-hourglass-policy", "strike-first", accepted="strike-first|always|not-played",
+        meaning="initiative (lines 363-371): side A starts with the Hand, side B with the Hourglass. Each "
+                "Effect Phase the Hourglass holder places it on the first open Action (board order) the "
+                "Hand holder's policy would not use that turn, else on the one it would use last, so the "
+                "Hand holder, which never turns aside for it, keeps the Hand only when its own choices "
+                "reach that Action (it gains the Hourglass, then gives it back at Cleanup). At Cleanup the "
+                "Hourglass holder exchanges it for the Hand: strike-first: when its own first choice on the "
+                "next turn's board, as things stand, would be an attack (Fight or Shoot), so it strikes "
+                "first, and not when it would only move (acting second lets it answer the enemy's move); "
+                "always: every Cleanup; not-played: the Hourglass is not played and side A holds the Hand "
+                "for all five turns",
+        source="seed 004, lines 341, 353, 363-371",
+        parse=parse_choice("strike-first", "always", "not-played"))
 
 
 def orders_for_turn(orders: tuple[int, int], turn: int, rulings: WarboundRulings) -> int:
