@@ -68,7 +68,8 @@ class DragoborneRulings(Rulings):
         "DG-fort-burst", "burst-or-hand", accepted="burst-or-hand|burst-and-hand",
         meaning="a barrier broken by an attack: its Fort Burst may be played, \"If not, add it to your "
                 "hand\" (line 246); burst-and-hand: it goes to hand as well (\"the barrier card being put to "
-                "hand\", line 288)",
+                "hand\", line 288). Has no effect in the current model: the games played never play a Fort "
+                "Burst, so every broken barrier goes to hand under both readings",
         source="seed 001, lines 246, 288", parse=parse_choice("burst-or-hand", "burst-and-hand"))
     summoning_sickness: bool = ruling(
         "DG-summoning-sickness", False, accepted="true|false",
