@@ -17,7 +17,9 @@ from reports.cli.cluster import cluster_options
 from reports.cli.options import (
     WholeNumber,
     catalog_option,
+    check_folder_empty,
     emit,
+    folder_option,
     mc_options_for,
     output_options,
     progress_reporter,
@@ -113,16 +115,16 @@ def _output_set(folder: Path | None, option: str):
 
 def efficiency_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
-    @click.option("--save", "save_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                  help="Also write efficiency.csv (ranking), metagame.csv, matchups.csv, efficiency.md, "
-                       "efficiency.json and efficiency.png (the win matrix) into this folder, all or none.")
+    @folder_option("--save", "save_dir",
+                   "Also write efficiency.csv (ranking), metagame.csv, matchups.csv, efficiency.md, "
+                   "efficiency.json and efficiency.png (the win matrix) into this folder, all or none.")
     @click.option("--summary", is_flag=True,
                   help="Print a short summary (the method and rulings, the verdicts, the top and bottom of "
                        "the ranking, the files saved) instead of the whole report.")
     @tolerance_option
     @budget_option
     @_field_options
-    def efficiency(ctx, only, save_dir, summary, tolerance, budget, catalogs, trials, precision, seed,
+    def efficiency(ctx, only, save_dir, force, summary, tolerance, budget, catalogs, trials, precision, seed,
                    threads, rulings, fmt, output, plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
@@ -130,6 +132,7 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
 
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
+        check_folder_empty(save_dir, force, "--save")
         from reports import api
         from reports.drawer import drawer_for
         from reports.files import write_with
@@ -329,19 +332,20 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
 
 def table_all_command(ruleset: Ruleset) -> click.Command:
     @click.command("all")
-    @click.option("--output", "-o", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
-                  help="Folder to write the tables into (created; written whole or not at all).")
+    @folder_option("--output", "folder", "Folder to write the tables into (created; written whole or not at "
+                   "all).", required=True)
     @click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
                   help="Decimal places of probabilities in the Markdown, LaTeX and HTML tables.")
     @click.option("--percent", is_flag=True, help="Show probabilities as percentages in those tables.")
     @ruling_option
     @click.pass_context
-    def table_all(ctx, folder, digits, percent, rulings):
+    def table_all(ctx, folder, force, digits, percent, rulings):
         """Every standard table of the ruleset into a folder: Markdown, CSV, LaTeX and HTML of each, a PNG
         where a plot reads better, and index.html / index.md listing them with the rulings in force.
 
         Example: balance table {game} all --output tables/ --digits 3
         """
+        check_folder_empty(folder, force, "--output")
         from reports import api
 
         with _output_set(folder, "--output") as out:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -72,6 +74,84 @@ def _check_output(ctx, param, value):
     except OSError as exc:
         raise click.BadParameter(str(exc), ctx, param) from None
     return path
+
+
+def _once(check=None):
+    """The callback of an option that takes one value, declared ``multiple=True`` so that typing it twice
+    is a usage error naming both values (click alone keeps the last one silently); then ``check``."""
+
+    def callback(ctx, param, values):
+        values = tuple(values or ())
+        if len(values) > 1:
+            shown = " and ".join(repr(str(v)) for v in values)
+            raise click.BadParameter(f"given {len(values)} times ({shown}); give it once", ctx, param)
+        value = values[0] if values else None
+        return check(ctx, param, value) if check is not None else value
+
+    return callback
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISREG, "a file"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a folder"
+
+
+def _check_folder(ctx, param, value):
+    """A folder output: not empty text, and not something else than a folder (a file, a FIFO), before any
+    work. Whether a folder holding files may be written into is :func:`check_folder_empty`'s."""
+    if value is None:
+        return None
+    if not str(value).strip():
+        raise click.BadParameter(f"{value!r} is empty: give a folder name", ctx, param)
+    path = Path(value)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise click.BadParameter(f"cannot use {str(path)!r}: {exc.strerror or exc}", ctx, param) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise click.BadParameter(f"{str(path)!r} is {_kind(info.st_mode)}, not a folder; name a new or "
+                                 "existing folder", ctx, param)
+    return path
+
+
+#: The help of --force, the same for every folder output.
+FORCE_HELP = ("Write into an existing non-empty folder: files of the same name are replaced, other files are "
+              "left as they are.")
+
+
+def folder_option(option: str, name: str, help_text: str, required: bool = False):
+    """A folder output (``--save DIR``, ``--output DIR``) given at most once and checked before any work,
+    and ``--force`` to write into a folder that already holds files (:func:`check_folder_empty`)."""
+    flags = (option, "-o") if option == "--output" else (option,)
+
+    def decorate(f):
+        f = click.option("--force", is_flag=True, help=FORCE_HELP)(f)
+        return click.option(*flags, name, type=click.Path(file_okay=False), multiple=True, required=required,
+                            callback=_once(_check_folder), metavar="DIR", help=help_text)(f)
+
+    return decorate
+
+
+def check_folder_empty(folder: Path | None, force: bool, option: str) -> None:
+    """An existing folder with something in it is written into only with --force (checked before any
+    work): one rule for every folder output."""
+    if folder is None or force or not folder.is_dir():
+        return
+    try:
+        entries = sum(1 for _ in folder.iterdir())
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {str(folder)!r}: {exc.strerror or exc}",
+                                 param_hint=f"'{option}'") from None
+    if entries:
+        raise click.BadParameter(
+            f"{str(folder)!r} is not empty ({entries} entr{'y' if entries == 1 else 'ies'}); give --force to "
+            "write into it (files of the same name are replaced, others left), or name a new or empty folder",
+            param_hint=f"'{option}'")
 
 
 def _check_plot(ctx, param, value):
@@ -179,10 +259,12 @@ def _output_options(f, plots: bool):
 
     c = command
     if plots:
-        c = click.option("--plot", type=click.Path(dir_okay=False), callback=_check_plot, default=None,
+        c = click.option("--plot", type=click.Path(dir_okay=False), callback=_once(_check_plot),
+                         multiple=True, metavar="FILE",
                          help="Also draw a plot to this file (.png, .svg or .pdf).")(c)
-    c = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_check_output,
-                     default=None, help="Write the report to this file instead of stdout.")(c)
+    c = click.option("--output", "-o", type=click.Path(dir_okay=False), callback=_once(_check_output),
+                     multiple=True, metavar="FILE",
+                     help="Write the report to this file instead of stdout.")(c)
     c = click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
                      show_default=True, help="Output format.")(c)
     c = click.option("--wide", is_flag=True,
@@ -294,7 +376,7 @@ def mc_progress(label: str, precision: float | None):
 
 #: Options that say what is asked for or where it goes, and change no number: not overrides.
 _NOT_OVERRIDES = frozenset({"fmt", "output", "plot", "save_dir", "folder", "threads", "wide", "summary",
-                            "scheduler", "dask"})
+                            "scheduler", "dask", "force"})
 
 
 def typed_options(ctx: click.Context) -> list[str]:

@@ -5,12 +5,17 @@ reports.site and reports.api (pandas, the kernels) are imported when the command
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from reports.cli.cluster import cluster_options
-from reports.cli.options import WholeNumber, mc_options_for, progress_reporter, ruling_option
+from reports.cli.options import (
+    WholeNumber,
+    check_folder_empty,
+    folder_option,
+    mc_options_for,
+    progress_reporter,
+    ruling_option,
+)
 
 
 def _games(names: tuple[str, ...]):
@@ -33,30 +38,10 @@ def _games(names: tuple[str, ...]):
     return out
 
 
-def _check_folder(folder: Path, force: bool) -> None:
-    """An existing folder with something in it is written into only with --force (before any work)."""
-    if folder.exists() and not folder.is_dir():
-        raise click.BadParameter(f"{str(folder)!r} exists and is not a folder", param_hint="'--output'")
-    if folder.is_dir() and not force:
-        try:
-            entries = sum(1 for _ in folder.iterdir())
-        except OSError as exc:
-            raise click.BadParameter(f"cannot read {str(folder)!r}: {exc.strerror or exc}",
-                                     param_hint="'--output'") from None
-        if entries:
-            raise click.BadParameter(
-                f"{str(folder)!r} is not empty ({entries} entr{'y' if entries == 1 else 'ies'}); give "
-                "--force to write the report into it (files of the same name are replaced, others left), or "
-                "name a new or empty folder", param_hint="'--output'")
-
-
 @click.command("report")
 @click.argument("games", nargs=-1, metavar="[GAME]...")
-@click.option("--output", "-o", "folder", type=click.Path(file_okay=False, path_type=Path), required=True,
-              help="Folder to write the site into (created; written whole or not at all).")
-@click.option("--force", is_flag=True,
-              help="Write into an existing non-empty folder: files of the same name are replaced, other "
-                   "files are left as they are.")
+@folder_option("--output", "folder", "Folder to write the site into (created; written whole or not at all).",
+               required=True)
 @click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
               help="Decimal places of probabilities in the rulebook tables' Markdown, LaTeX and HTML.")
 @ruling_option
@@ -77,7 +62,7 @@ def report_command(games, folder, force, digits, trials, precision, seed, thread
 
     chosen = _games(games)
     in_force = site.split_rulings(chosen, rulings)
-    _check_folder(folder, force)
+    check_folder_empty(folder, force, "--output")
     seed = config.DEFAULT_SEED if seed is None else seed
     precision = _precision(trials, precision)
     bars: list = []

@@ -1,0 +1,65 @@
+"""A corpus of bad inputs: each is refused with one line on stderr naming what is wrong, the exit code of the
+house rule (2 for usage, 1 for the domain), nothing on stdout and nothing written (ENGINEERING.md §6).
+
+Each case runs in-process (tests/cli_run.py); the few that need a real process (a FIFO) are below it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli_run import assert_one_line_error, run
+
+FAST = ("--trials", "200")
+ROLL = ("roll", "drakerys", "--dice", "3", "--threshold", "4")
+
+#: (args, exit code, a word the one-line message contains). ``{tmp}`` is a fresh folder, ``{full}`` a
+#: folder holding one file, ``{fifo}`` a FIFO.
+CASES = [
+    # folder outputs: checked before any work, one rule for every folder output
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{fifo}"), 2, "FIFO"),
+    (("table", "drakerys", "all", "--output", "{fifo}"), 2, "FIFO"),
+    (("report", "drakerys", "--output", "{fifo}"), 2, "FIFO"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{full}"), 2, "--force"),
+    (("table", "drakerys", "all", "--output", "{full}"), 2, "--force"),
+    (("report", "drakerys", "--output", "{full}"), 2, "--force"),
+    (("report", "--output", ""), 2, "empty"),
+    (("table", "drakerys", "all", "--output", ""), 2, "empty"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", ""), 2, "empty"),
+    ((*ROLL, "--output", ""), 2, "empty"),
+    ((*ROLL, "--plot", ""), 2, "empty"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{tmp}/a", "--save", "{tmp}/b"), 2,
+     "given 2 times"),
+    ((*ROLL, "--output", "{tmp}/a.csv", "--output", "{tmp}/b.csv"), 2, "b.csv"),
+]
+
+
+@pytest.fixture
+def places(tmp_path):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    new = tmp_path / "new"
+    new.mkdir()
+    return {"tmp": str(new), "full": str(full), "fifo": str(fifo)}
+
+
+@pytest.mark.parametrize(("args", "code", "word"), CASES, ids=[" ".join(c[0])[:60] for c in CASES])
+def test_bad_input_is_one_line_and_writes_nothing(capsys, places, args, code, word):
+    args = tuple(a.format(**places) for a in args)
+    assert_one_line_error(capsys, args, code, word)
+    assert os.listdir(places["tmp"]) == []
+    assert os.listdir(places["full"]) == ["keep.txt"]
+
+
+def test_force_writes_into_a_folder_holding_files(capsys, tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    code, _, err = run(capsys, "table", "dragoborne", "all", "--output", str(tmp_path), "--force")
+    assert code == 0, err
+    assert (tmp_path / "keep.txt").read_text() == "mine" and (tmp_path / "index.md").exists()
