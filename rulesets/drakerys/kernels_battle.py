@@ -86,16 +86,6 @@ def _engaged(units, i, j):
 
 
 @nb.njit(**TRIAL_JIT)
-def _is_engaged(units, i):
-    """Unit i is engaged with a living enemy unit."""
-    for j in range(units.shape[0]):
-        if (units[j, BattleState.OWNER] != units[i, BattleState.OWNER] and units[j, BattleState.ALIVE] > 0
-                and _engaged(units, i, j)):
-            return True
-    return False
-
-
-@nb.njit(**TRIAL_JIT)
 def _distance(units, i, j):
     return abs(units[i, BattleState.POSITION_CM] - units[j, BattleState.POSITION_CM])
 
@@ -113,18 +103,19 @@ def _release_fallen(units):
 def _target(units, u, targeting):
     """The enemy unit u acts against, -1 when none stands: an enemy engaged with it (the fewest warriors,
     then the lowest index); else by DK-battle-targeting, nearest: the nearest (then the fewest warriors,
-    then the lowest index); focus: the fewest warriors (then the lowest index)."""
+    then the lowest index); focus: the fewest warriors (then the lowest index). One pass over the units
+    finds both the engaged enemy and the one targeting would choose."""
+    engaged = -1
     best = -1
-    for j in range(units.shape[0]):
-        if (units[j, BattleState.OWNER] != units[u, BattleState.OWNER] and units[j, BattleState.ALIVE] > 0
-                and _engaged(units, u, j)):
-            if best < 0 or units[j, BattleState.ALIVE] < units[best, BattleState.ALIVE]:
-                best = j
-    if best >= 0:
-        return best
     for j in range(units.shape[0]):
         if units[j, BattleState.OWNER] == units[u, BattleState.OWNER] or units[j, BattleState.ALIVE] == 0:
             continue
+        if _engaged(units, u, j):
+            if engaged < 0 or units[j, BattleState.ALIVE] < units[engaged, BattleState.ALIVE]:
+                engaged = j
+            continue
+        if engaged >= 0:
+            continue  # an engaged enemy is the target: the others no longer matter
         if best < 0:
             best = j
             continue
@@ -134,21 +125,7 @@ def _target(units, u, targeting):
             best = j
         elif targeting == Targeting.FOCUS and fewer < 0:
             best = j
-    return best
-
-
-@nb.njit(**TRIAL_JIT)
-def _allies_on(units, f, e):
-    """(other units of f's side engaged with enemy e, their warriors): the Initiative bonus and the
-    rerolls of f's strike on e (FIGHTING: INITIATIVE, STEP 1)."""
-    count = 0
-    warriors = 0
-    for k in range(units.shape[0]):
-        if (k != f and units[k, BattleState.OWNER] == units[f, BattleState.OWNER]
-                and units[k, BattleState.ALIVE] > 0 and _engaged(units, k, e)):
-            count += 1
-            warriors += units[k, BattleState.ALIVE]
-    return count, warriors
+    return engaged if engaged >= 0 else best
 
 
 # --- the two-row scratch of the duel's steps -------------------------------------------------------------
@@ -156,9 +133,12 @@ def _allies_on(units, f, e):
 
 @nb.njit(**TRIAL_JIT)
 def _load(units_side, blocking, units, u, t, side, state):
-    """Units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
+    """Enemy units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
     what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), and no
-    Shooting at an engaged target."""
+    Shooting at an engaged target. Returns whether u is engaged (its Action is then an Attack).
+
+    One pass over the units finds, for both, the allied units engaged with the other and whether the other
+    is engaged (every engaged pair is a pair of enemies: a unit charges only enemies)."""
     for k, e in ((u, t), (t, u)):
         r = units[k, BattleState.OWNER]
         for c in range(N_SIDE):
@@ -166,11 +146,29 @@ def _load(units_side, blocking, units, u, t, side, state):
         for c in range(N_STATE):
             state[r, c] = units[k, c]
         side[r, Side.BLOCKING] = blocking[k, e]
-        count, warriors = _allies_on(units, k, e)
-        side[r, Side.ALLIES_ENGAGED] += count
-        side[r, Side.REROLLS] += warriors
-        if _is_engaged(units, e):
-            side[r, Side.WEAPON_RANGE] = -1
+    ru = units[u, BattleState.OWNER]
+    rt = units[t, BattleState.OWNER]
+    t_engaged = False
+    u_engaged = False
+    for j in range(units.shape[0]):
+        if units[j, BattleState.ALIVE] == 0:
+            continue
+        if units[j, BattleState.OWNER] == ru:
+            if _engaged(units, j, t):
+                t_engaged = True
+                if j != u:
+                    side[ru, Side.ALLIES_ENGAGED] += 1
+                    side[ru, Side.REROLLS] += units[j, BattleState.ALIVE]
+        elif _engaged(units, j, u):
+            u_engaged = True
+            if j != t:
+                side[rt, Side.ALLIES_ENGAGED] += 1
+                side[rt, Side.REROLLS] += units[j, BattleState.ALIVE]
+    if t_engaged:
+        side[ru, Side.WEAPON_RANGE] = -1
+    if u_engaged:
+        side[rt, Side.WEAPON_RANGE] = -1
+    return u_engaged
 
 
 @nb.njit(**TRIAL_JIT)
@@ -187,7 +185,9 @@ def _unload(units, u, t, state):
 
 @nb.njit(**TRIAL_JIT)
 def _token_stands(units, t):
-    """Token t still has a unit standing."""
+    """Token t still has a unit standing (row t, which carries it, is one of its units: asked first)."""
+    if units[t, BattleState.ALIVE] > 0:
+        return True
     for u in range(units.shape[0]):
         if units[u, BattleState.TOKEN] == t and units[u, BattleState.ALIVE] > 0:
             return True
@@ -314,7 +314,8 @@ def _step(dice, units_side, blocking, units, side, state, u, t, action, distance
         dice_paid = units_side[t, Side.HEROIC_PASSIVE]
         if dice_paid > 0:
             _pay(units, t, dice_paid)
-    _release_fallen(units)
+    if units[u, BattleState.ALIVE] == 0 or units[t, BattleState.ALIVE] == 0:  # only they may have fallen
+        _release_fallen(units)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -337,12 +338,12 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
             e = _target(units, u, targeting)
             if e < 0:
                 break
-            _load(units_side, blocking, units, u, e, side, state)
+            engaged = _load(units_side, blocking, units, u, e, side, state)
             p = units[u, BattleState.OWNER]
             if charged:  # "A Unit can only resolve one Charge Action ... per Activation": it marches instead
                 side[p, Side.CHARGE] = -1
             distance = _distance(units, u, e)
-            action = _choose_action(side, p, _is_engaged(units, u), distance, _NO, _NO)
+            action = _choose_action(side, p, engaged, distance, _NO, _NO)
             cost = _action_cost(side, state, p, action)
             if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
                 break
