@@ -6,12 +6,8 @@ Each case runs in-process (tests/cli_run.py); the few that need a real process (
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
 from cli_run import assert_one_line_error, run
 
 FAST = ("--trials", "200")
@@ -35,6 +31,9 @@ CASES = [
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{tmp}/a", "--save", "{tmp}/b"), 2,
      "given 2 times"),
     ((*ROLL, "--output", "{tmp}/a.csv", "--output", "{tmp}/b.csv"), 2, "b.csv"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--output", "{tmp}/x.csv"), 2,
+     "--summary"),
 ]
 
 

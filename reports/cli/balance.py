@@ -133,6 +133,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         Example: balance efficiency {game} --unit crows --unit warriors --unit soldiers --format markdown
         """
         check_folder_empty(save_dir, force, "--save")
+        if summary:
+            _summary_alone(ctx)
         from reports import api
         from reports.drawer import drawer_for
         from reports.files import write_with
@@ -169,6 +171,16 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                 drawer.close()
 
     return _for(efficiency, ruleset, "efficiency")
+
+
+def _summary_alone(ctx: click.Context) -> None:
+    """--summary prints a few lines of text on the terminal: a --format or --output for the whole report
+    beside it is a usage error (it would be ignored)."""
+    for name, flag in (("fmt", "--format"), ("output", "--output")):
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError(f"--summary prints a short text summary, so {flag} "
+                                   f"{ctx.params[name]} would be ignored; give one of them (--save DIR keeps "
+                                   "the whole report beside the summary)")
 
 
 #: Entries shown at each end of the ranking by --summary, and the width its lines are wrapped to.
