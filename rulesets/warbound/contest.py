@@ -298,7 +298,12 @@ class WarboundRuleset(Ruleset):
                  "--catalog",
                  f"duels start {DEFAULT_DISTANCE} tiles apart (illustrative: the scenario that places the "
                  f"characters is not in the rulebook, line 324); the Action Board's layout is an image "
-                 f"missing from the text, so the packaged board is illustrative"]
+                 f"missing from the text, so the packaged board is illustrative",
+                 "initiative is played (WB-hourglass-policy): side A starts with the Hand (the roles: who "
+                 "starts with it); each turn the Hourglass holder places it on an Action the Hand "
+                 "holder's character would not use, and the Hand changes sides at Cleanup by the ruling's "
+                 "policy; a mirror is even with roles averaged, but not per role (the starter holds the "
+                 "Hand in turns 1, 3 and 5 when it changes every turn)"]
         illustrative = sorted({c.group for c in contestants if c.illustrative})
         if illustrative:
             notes.append(f"illustrative data in: {', '.join(illustrative)}")
