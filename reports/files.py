@@ -13,7 +13,9 @@ Rules, by what the output path is:
 3. A device, FIFO or other special file is opened and written in place, never replaced and never
    unlinked, even when running as root (``--output /dev/null`` keeps /dev/null a device). Writers that
    need a file path (matplotlib's ``savefig``) render into a temporary file first, whose bytes are then
-   copied into the special file. A socket cannot be opened as a file and is refused.
+   copied into the special file. A socket cannot be opened as a file and is refused. A FIFO that no
+   process reads yet would block the write silently: :func:`fifo_waiting` says so (one line on stderr)
+   before the write waits for a reader.
 4. :func:`check_writable` raises ``OSError`` with a one-line reason when a path cannot be written, before
    any work is done.
 5. :func:`check_distinct` raises :class:`SharedOutputError` when two outputs of one run name the same
@@ -28,9 +30,11 @@ after itself on ``BaseException`` and re-raises.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,6 +122,26 @@ def _probe_folder(shown: str, folder: Path) -> None:
     os.unlink(name)
 
 
+def fifo_waiting(path: Path) -> None:
+    """Say that writing ``path``, a FIFO no process reads yet, waits for a reader (one line on stderr)."""
+    print(f"balance: note: waiting for a reader of the FIFO {_quoted(path)} (read it, e.g. with cat, or "
+          "press Ctrl-C)", file=sys.stderr, flush=True)
+
+
+def _open_special(path: Path, target: Path):
+    """``target``, a special file, opened for writing in place. A FIFO with no reader yet is announced
+    (:func:`fifo_waiting`) before the open waits for one."""
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:  # ENXIO: a FIFO that nobody has open for reading
+            raise
+        fifo_waiting(path)
+        return open(target, "wb")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "wb")
+
+
 def _umask() -> int:
     umask = os.umask(0)
     os.umask(umask)
@@ -138,7 +162,7 @@ class _Staged:
         """Put the content in place: rename over a regular file, copy into a special one."""
         if self.special:
             try:
-                with open(self.tmp, "rb") as src, open(self.target, "wb") as dst:
+                with open(self.tmp, "rb") as src, _open_special(self.path, self.target) as dst:
                     shutil.copyfileobj(src, dst)
             finally:
                 self.discard()
@@ -206,7 +230,7 @@ def write_bytes(path: Path | str, data: bytes) -> None:
     target = _target(path)
     info = _stat(target)
     if info is not None and not stat.S_ISREG(info.st_mode):
-        with open(target, "wb") as out:
+        with _open_special(path, target) as out:
             out.write(data)
     else:
         write_with(path, lambda tmp: tmp.write_bytes(data))

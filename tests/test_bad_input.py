@@ -6,6 +6,9 @@ Each case runs in-process (tests/cli_run.py); the few that need a real process (
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from cli_run import assert_one_line_error, run
@@ -31,6 +34,8 @@ CASES = [
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{tmp}/a", "--save", "{tmp}/b"), 2,
      "given 2 times"),
     ((*ROLL, "--output", "{tmp}/a.csv", "--output", "{tmp}/b.csv"), 2, "b.csv"),
+    (("units", "drakerys", "--catalog", "{fifo}"), 2, "FIFO"),
+    (("efficiency", "drakerys", "--unit", "crows", *FAST, "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--output", "{tmp}/x.csv"), 2,
      "--summary"),
@@ -62,3 +67,28 @@ def test_force_writes_into_a_folder_holding_files(capsys, tmp_path):
     code, _, err = run(capsys, "table", "dragoborne", "all", "--output", str(tmp_path), "--force")
     assert code == 0, err
     assert (tmp_path / "keep.txt").read_text() == "mine" and (tmp_path / "index.md").exists()
+
+
+# --- a real process: a FIFO --------------------------------------------------------------------------------
+
+BALANCE = [str(Path(sys.executable).with_name("balance"))]
+
+
+def test_output_to_a_fifo_without_a_reader_says_it_waits_then_writes(tmp_path):
+    """`--output FIFO` with no reader: one line on stderr saying so (the test waits on that line, not on a
+    clock), then the report goes to the reader that comes."""
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([*BALANCE, *ROLL, "--output", str(fifo)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()  # blocks until balance says it waits
+        assert "waiting for a reader" in line and str(fifo) in line
+        with open(fifo) as reader:
+            assert "successes" in reader.read()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    assert out == "" and err == ""

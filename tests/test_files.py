@@ -225,6 +225,37 @@ def test_write_with_renders_to_a_temporary_file_then_copies_into_the_fifo(tmp_pa
     assert listing(tmp_path) == ["plot.png"]
 
 
+@pytest.mark.parametrize("write", [lambda p: files.write_text(p, "x" * 100_000),
+                                   lambda p: files.write_with(p, lambda tmp: tmp.write_text("x" * 100_000))],
+                         ids=["write_text", "write_with"])
+def test_fifo_without_a_reader_says_so_before_waiting(tmp_path, monkeypatch, write):
+    """No reader yet: one note (the reader starts only once it is said), then the write waits for it."""
+    fifo = make_fifo(tmp_path / "pipe")
+    readers: list[FifoReader] = []
+    monkeypatch.setattr(files, "fifo_waiting", lambda path: readers.append(FifoReader(fifo)))
+    write(fifo)
+    assert len(readers) == 1
+    assert readers[0].received() == b"x" * 100_000
+    assert is_fifo(fifo) and listing(tmp_path) == ["pipe"]
+
+
+def test_fifo_with_a_reader_is_written_without_a_note(tmp_path, monkeypatch):
+    fifo = make_fifo(tmp_path / "pipe")
+    monkeypatch.setattr(files, "fifo_waiting", lambda path: pytest.fail("a reader was there"))
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, before the write
+    try:
+        files.write_text(fifo, "abc")
+        assert os.read(fd, 10) == b"abc"
+    finally:
+        os.close(fd)
+
+
+def test_fifo_waiting_is_one_line_naming_the_fifo(capsys, tmp_path):
+    files.fifo_waiting(tmp_path / "pipe")
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "waiting for a reader" in err and "pipe" in err
+
+
 def test_symlink_to_fifo_writes_into_the_fifo(tmp_path):
     fifo = make_fifo(tmp_path / "pipe")
     link = tmp_path / "out.txt"

@@ -446,9 +446,24 @@ def emit(report: Report, fmt: str, output: Path | None) -> None:
         files.write_text(output, text)
 
 
+def _check_catalogs(ctx, param, paths):
+    """A catalog is read more than once in a run (the rules, then its hash for the provenance): a FIFO
+    (a pipe, `<(...)`) gives its content only once, so the second read would wait forever; refused."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # click has checked that it exists; a race is the loader's to report
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            raise click.BadParameter(f"{str(path)!r} is {_kind(mode)}: a catalog is read more than once (its "
+                                     "rules, then its hash for the provenance), so give a regular file",
+                                     ctx, param)
+    return paths
+
+
 def catalog_option(f):
     """--catalog FILE (repeatable): user catalogs applied over the packaged one."""
-    return click.option("--catalog", "catalogs", multiple=True, metavar="FILE",
+    return click.option("--catalog", "catalogs", multiple=True, metavar="FILE", callback=_check_catalogs,
                         type=click.Path(exists=True, dir_okay=False, path_type=Path),
                         help="A user catalog (TOML, the packaged schema) applied on top of the packaged "
                              "one; repeatable, later files win.")(f)
