@@ -467,13 +467,15 @@ def test_a_ranged_attack_at_an_engaged_target_shares_its_hits(capsys):
                           "--engaged-enemies")
 
 
-def test_the_flying_and_rider_turn_rulings_say_they_change_no_number(capsys):
-    """DB-flying-turn and DB-rider-turns have no situation in the model (duels start engaged, one unit a
-    side, nobody mounted): `balance rulesets` says so, and switching them changes no number."""
+def test_the_flying_and_rider_turn_rulings_say_where_they_change_numbers(capsys):
+    """DB-rider-turns has no situation in the model (nobody mounted): `balance rulesets` says so. DB-flying-turn
+    is played in battles only (a duel starts engaged, so a Flying unit begins every turn engaged): switching
+    either changes no number of a duel or of `roll attack --flying`."""
     rows = pd.DataFrame(_json(capsys, "rulesets")["sections"]["rulings"]).set_index("ruling")
-    for name in ("DB-flying-turn", "DB-rider-turns"):
-        assert "Has no effect in the current model" in rows.meaning[name]
-    others = rows[(rows.ruleset == "dragonbond") & ~rows.index.isin(["DB-flying-turn", "DB-rider-turns"])]
+    assert "Has no effect in the current model" in rows.meaning["DB-rider-turns"]
+    assert "Played in battles" in rows.meaning["DB-flying-turn"]
+    assert "no effect in a duel" in rows.meaning["DB-flying-turn"]
+    others = rows[(rows.ruleset == "dragonbond") & (rows.index != "DB-rider-turns")]
     assert not others.meaning.str.contains("no effect in the current model").any()
     flying = ("roll", "dragonbond", "attack", "--dice", "3G", "--defense", "1", "--flying")
     now, own = (_json(capsys, *flying, "--ruling", f"DB-flying-turn={v}")

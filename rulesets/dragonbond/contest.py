@@ -160,7 +160,7 @@ def _fields(rec, a: Contestant, b: Contestant):
 _BESIDE_THE_POINT = {
     "agile": "Agile (moving through other units: a battle models no distances or positions)",
     "reach": "Reach (engaged at 1\": the lines start engaged, every model in contact)",
-    "flying": "Flying: ignoring terrain and moving through units (a battle models no terrain or positions)",
+    "flying": "Flying (ignoring terrain and moving through units: a battle models no terrain or positions)",
     "dragonriding": "Dragonriding (mounting a bonded dragon: a force of copies has no dragon of its own)",
     "blocking": "Blocking (blocking line of sight: a battle draws none)",
 }
@@ -181,7 +181,7 @@ def coverage(unit) -> Coverage:
             unplayed.append(f"{other.name} ({other.kind}: the battle attacks with the {weapon.name})")
             decisive.append(unplayed[-1])
     k = unit.keywords
-    played += [name for name, on in (("Sharp", k.sharp), (f"Epic {k.epic} (turns a round)", k.epic)) if on]
+    played += [name for name, on in (("Sharp", k.sharp), (f"Epic {k.epic}", k.epic)) if on]
     if k.flying:
         played.append("Flying (a defense die upgraded when it did not begin the turn engaged)")
     if k.huge is not None:
