@@ -34,6 +34,12 @@ CASES = [
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{tmp}/a", "--save", "{tmp}/b"), 2,
      "given 2 times"),
     ((*ROLL, "--output", "{tmp}/a.csv", "--output", "{tmp}/b.csv"), 2, "b.csv"),
+    # a value that is no curve is a usage error (2); a deck the regulations refuse is a domain error (1)
+    (("table", "dragoborne", "opening-hand", "--curve", "10,12,10,10,8", "--deck", "5"), 2, "sums to 50"),
+    (("table", "dragoborne", "opening-hand", "--curve", "10,12,-10,10,8"), 2, "negative"),
+    (("table", "dragoborne", "mulligan", "--curve", "10,12,10"), 2, "3 counts"),
+    (("table", "dragoborne", "early-play", "--curve", "10,12,x,10,8"), 2, "10,12,x,10,8"),
+    (("table", "dragoborne", "opening-hand", "--curve", "8,8,8,8,8"), 1, "50 cards"),
     (("units", "drakerys", "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),

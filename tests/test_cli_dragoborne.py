@@ -98,10 +98,10 @@ def test_opening_hand_and_early_play(capsys):
 
 
 @pytest.mark.parametrize(("args", "code", "named"), [
-    (("opening-hand", "--curve", "10,12,10,10,9", "--deck", "50"), 1, "sums to 51"),
+    (("opening-hand", "--curve", "10,12,10,10,9", "--deck", "50"), 2, "sums to 51"),
     (("opening-hand", "--curve", "10,x"), 2, "--curve"),
     (("opening-hand", "--curve", "5,5,5,5,5"), 1, "50"),
-    (("opening-hand", "--curve", "10,12,10,10,-1", "--deck", "41", "--lenient"), 1, "-1"),
+    (("opening-hand", "--curve", "10,12,10,10,-1", "--deck", "41", "--lenient"), 2, "-1"),
     (("opening-hand", "--mulligan", "most"), 2, "--mulligan"),
 ])
 def test_bad_decks(capsys, args, code, named):

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from rulesets.base import RulesError
+from rulesets.base import OptionError, RulesError
 from rulesets.dragoborne.rules import (  # noqa: F401 (re-exported for the tables and tests)
     BANNERS,
     BARRIERS,
@@ -89,26 +89,27 @@ MULLIGANS: dict[str, str] = {
 def validate_curve(curve: Sequence[int], deck: int | None = None, *, lenient: bool = False) -> Profile:
     """The curve as a tuple of five non-negative whole numbers summing to ``deck`` (their sum when None),
     a deck of at least 50 cards (line 145) unless ``lenient`` (then at least the 5-card hand, line 172).
-    A RulesError naming the values otherwise."""
+    An OptionError naming the values when they are no curve (a count missing, negative or not whole, a sum
+    that is not the deck's), a RulesError when the deck breaks the deck regulations."""
     values = tuple(curve)
     shown = ",".join(str(v) for v in values)
     if len(values) != len(COSTS):
-        raise RulesError(f"curve {shown} has {len(values)} counts; it needs {len(COSTS)}: the cards of cost "
-                         f"1, 2, 3, 4 and 5+")
+        raise OptionError(f"curve {shown} has {len(values)} counts; it needs {len(COSTS)}: the cards of cost "
+                          f"1, 2, 3, 4 and 5+")
     for name, v in zip(CLASS_NAMES, values, strict=True):
         if isinstance(v, bool) or not hasattr(v, "__index__"):
-            raise RulesError(f"curve {shown}: the count of cost {name}, {v!r}, is not a whole number")
+            raise OptionError(f"curve {shown}: the count of cost {name}, {v!r}, is not a whole number")
         if v < 0:
-            raise RulesError(f"curve {shown}: the count of cost {name} is negative ({v})")
+            raise OptionError(f"curve {shown}: the count of cost {name} is negative ({v})")
     values = tuple(operator.index(v) for v in values)
     total = sum(values)
     if deck is None:
         deck = total
     elif isinstance(deck, bool) or not hasattr(deck, "__index__"):
-        raise RulesError(f"deck {deck!r} is not a whole number of cards")
+        raise OptionError(f"deck {deck!r} is not a whole number of cards")
     deck = operator.index(deck)
     if total != deck:
-        raise RulesError(f"curve {shown} sums to {total} cards, not the deck's {deck}")
+        raise OptionError(f"curve {shown} sums to {total} cards, not the deck's {deck}")
     if deck < MIN_DECK and not lenient:
         raise RulesError(f"deck {deck} has fewer than the {MIN_DECK} cards a deck needs (line 145); "
                          f"lenient allows it")
