@@ -4,6 +4,7 @@ ranges; thread and batching independence; simulated attacks against the exact di
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -62,15 +63,14 @@ def _fighter(name: str) -> Fighter:
     return fighter(CATALOG.character(base), CATALOG, formation=formation == "formation")
 
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
-def test_duel_kernel_matches_the_naive_twin(name):
-    key_a, key_b, changes, distance, far = SCENARIOS[name]
-    rulings = WarboundRulings(**changes)
-    a, b = _fighter(key_a), _fighter(key_b)
-    args = duel_args(a, b, CATALOG.board, rulings, distance=distance, range_far=far)
+def _compare_with_twin(a: Fighter, b: Fighter, board, rulings: WarboundRulings, distance: int,
+                       far: bool) -> np.ndarray:
+    """KERNEL_DUELS kernel duels against TWIN_DUELS twin duels, every recorded field's distribution by a
+    chi-square two-sample test (p > P_MIN); returns the kernel's records."""
+    args = duel_args(a, b, board, rulings, distance=distance, range_far=far)
     rec = runner.run_records(K.duel_records, args, K.N_RECORD, KERNEL_DUELS, 11, threads=1).records
     rng = random.Random(11)
-    twin = [naive_duel(rng, naive_side(a), naive_side(b), board=CATALOG.board.periods, distance=distance,
+    twin = [naive_duel(rng, naive_side(a), naive_side(b), board=board.periods, distance=distance,
                        range_far=far, rulings_order_periods=rulings.order_periods,
                        stress_all_rolled=rulings.aim_stress == "all-rolled",
                        hourglass=rulings.hourglass_policy) for _ in range(TWIN_DUELS)]
@@ -85,6 +85,34 @@ def test_duel_kernel_matches_the_naive_twin(name):
     # the scenario is a contest: something happens, and not always the same thing
     assert rec[:, K.R_WOUNDS_0:K.R_WOUNDS_1 + 1].sum() > 0
     assert np.unique(rec[:, K.R_TURN]).size > 1 or np.unique(rec[:, K.R_OUTCOME]).size > 1
+    return rec
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_duel_kernel_matches_the_naive_twin(name):
+    key_a, key_b, changes, distance, far = SCENARIOS[name]
+    _compare_with_twin(_fighter(key_a), _fighter(key_b), CATALOG.board, WarboundRulings(**changes), distance,
+                       far)
+
+
+@pytest.mark.parametrize("policy", ["strike-first", "always"])
+def test_the_hand_kept_and_not_taken_in_kernel_and_twin(policy):
+    """Every branch of the Hand: a COPP with 6 Order tokens a turn against Roh'na 12 tiles off, on a board
+    of Aim+Shoot and Shoot (Period 1) and Move, Run, Run+Fight, Fight (Period 2). Turns 1-2: the COPP would
+    use both spaces, so the Hourglass goes on the one it would use last (Shoot) and the COPP keeps the Hand
+    with its second activation (Roh'na has nothing to do). From turn 3 the Hourglass goes on Move, which the
+    COPP never uses; under strike-first Roh'na takes the Hand only when it would Run+Fight next turn. Kernel
+    and twin agree, and the records show all three: the Hand kept all game, changing sides, and left."""
+    from rulesets.warbound.catalog import ActionBoard
+
+    board = ActionBoard((("aim+shoot", "shoot"), ("move", "run", "run+fight", "fight")))
+    a = dataclasses.replace(_fighter("copp"), orders=(6, 6))
+    rec = _compare_with_twin(a, _fighter("roh-na"), board, WarboundRulings(hourglass_policy=policy), 12,
+                             False)
+    hand, turn = rec[:, K.R_HAND_0], rec[:, K.R_TURN]
+    assert np.any(hand == turn) and np.any(hand < turn)
+    # turns 1 and 2 are always side A's: it keeps the Hand with its second shot
+    assert np.all(hand >= np.minimum(turn, 2))
 
 
 def test_same_seed_same_records_any_threads_and_batching():
