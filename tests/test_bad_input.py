@@ -40,6 +40,10 @@ CASES = [
     (("table", "dragoborne", "mulligan", "--curve", "10,12,10"), 2, "3 counts"),
     (("table", "dragoborne", "early-play", "--curve", "10,12,x,10,8"), 2, "10,12,x,10,8"),
     (("table", "dragoborne", "opening-hand", "--curve", "8,8,8,8,8"), 1, "50 cards"),
+    # the Action Table's values are characteristics, 0..20 (the threshold is clamped to 2..10 beyond them)
+    (("roll", "drakerys", "--dice", "3", "--action", "99", "--opposition", "1"), 2, "99"),
+    (("roll", "drakerys", "--dice", "3", "--action", "3", "--opposition", "-4"), 2, "-4"),
+    (("roll", "drakerys", "action", "--dice", "3", "--action", "-1", "--opposition", "4"), 2, "0..20"),
     (("units", "drakerys", "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),

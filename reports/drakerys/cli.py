@@ -28,6 +28,7 @@ from reports.drakerys.cli_sides import load_catalog
 from rulesets import drakerys
 from rulesets.drakerys.rules import (
     INVOCATION_MAX_EXTRA,
+    MAX_CHARACTERISTIC,
     MAX_INVOCATION_EXTRA,
     MAX_WIZARD_LEVEL,
     MIRAGE_TIERS,
@@ -50,10 +51,11 @@ def roll_drakerys():
 @roll_drakerys.command("action", context_settings={"max_content_width": 100})
 @click.option("--dice", type=WholeNumber(1, drakerys.MAX_DICE), required=True,
               help="d10 rolled (the sum of the Powers, the hits, ...).")
-@click.option("--action", "action_value", type=WholeNumber(-1000, 1000), default=None,
-              help="Action value (Combat, Strength, Shooting, Willpower...).")
-@click.option("--opposition", type=WholeNumber(-1000, 1000), default=None,
-              help="Opposition value (enemy Combat, Resistance, distance...).")
+@click.option("--action", "action_value", type=WholeNumber(0, MAX_CHARACTERISTIC), default=None,
+              help=f"Action value (Combat, Strength, Shooting, Willpower...), 0..{MAX_CHARACTERISTIC} as a "
+                   "characteristic; the threshold is 6 - (action - opposition), 2+ at best and 10+ at worst.")
+@click.option("--opposition", type=WholeNumber(0, MAX_CHARACTERISTIC), default=None,
+              help=f"Opposition value (enemy Combat, Resistance, distance...), 0..{MAX_CHARACTERISTIC}.")
 @click.option("--threshold", type=WholeNumber(drakerys.MIN_THRESHOLD, drakerys.MAX_THRESHOLD),
               default=None, help="Give the threshold directly instead of --action/--opposition.")
 @click.option("--heroic", type=WholeNumber(0, drakerys.MAX_HEROIC), default=0, show_default=True,
