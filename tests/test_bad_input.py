@@ -44,6 +44,12 @@ CASES = [
     (("roll", "drakerys", "--dice", "3", "--action", "99", "--opposition", "1"), 2, "99"),
     (("roll", "drakerys", "--dice", "3", "--action", "3", "--opposition", "-4"), 2, "-4"),
     (("roll", "drakerys", "action", "--dice", "3", "--action", "-1", "--opposition", "4"), 2, "0..20"),
+    # one ruling, two values
+    ((*ROLL, "--ruling", "DK-frontage=all", "--ruling", "DK-frontage=3"), 2, "'DK-frontage=3'"),
+    (("table", "drakerys", "morale", "--ruling", "DK-frontage=all", "--ruling", "dk-frontage=2"), 2,
+     "'DK-frontage=all'"),
+    (("whatif", "drakerys", "--unit", "crows", *FAST, "--set", "crows.combat=4", "--baseline-ruling",
+      "DK-frontage=1", "--baseline-ruling", "DK-frontage=2"), 2, "DK-frontage=2"),
     (("units", "drakerys", "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),

@@ -18,6 +18,7 @@ from reports.cli.options import (
     WholeNumber,
     catalog_option,
     check_folder_empty,
+    check_rulings,
     emit,
     folder_option,
     mc_options_for,
@@ -279,6 +280,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
     @click.option("--cost", "costs", multiple=True, metavar="UNIT=COST",
                   help=f"Change a cost (repeatable): UNIT=COST, UNIT being {_ENTRY}.")
     @click.option("--baseline-ruling", "baseline_rulings", multiple=True, metavar="NAME=VALUE",
+                  callback=check_rulings,
                   help="Rulings of the baseline (and of the variant unless --ruling changes them).")
     @click.option("--whole-field", is_flag=True,
                   help="Play every engagement, not only those the change affects: absolute values, ranks and "

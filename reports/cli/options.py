@@ -230,8 +230,24 @@ def mc_options_for(target: str, probability: bool, exact: bool = True):
     return decorate
 
 
+def check_rulings(ctx, param, values):
+    """NAME=VALUE assignments: one ruling given twice with different values is a usage error naming both
+    (the last would win silently); the same value twice is harmless."""
+    seen: dict[str, str] = {}
+    for text in values:
+        name, sep, value = text.partition("=")
+        key = name.strip().lower()
+        if not sep or not key:
+            continue  # the ruleset names what is not NAME=VALUE
+        if key in seen and seen[key].partition("=")[2].strip() != value.strip():
+            raise click.BadParameter(f"ruling {name.strip()} is given twice with different values "
+                                     f"({seen[key]!r} and {text!r}); give it once", ctx, param)
+        seen.setdefault(key, text)
+    return values
+
+
 def ruling_option(f):
-    return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE",
+    return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE", callback=check_rulings,
                         help="Switch a ruling (see `balance rulesets`); repeatable.")(f)
 
 
