@@ -154,6 +154,7 @@ def test_a_user_catalog_and_the_rest_policy(capsys, tmp_path):
     assert played["A destroys B"] == pytest.approx(p[chosen], abs=1e-4)  # the same 20,000 duels
 
 
+@pytest.mark.slow  # 40-60 s: battles and (the summary) Drakerys' kernels compiled
 def test_efficiency_whatif_sweep_and_table_all_work_for_dragonbond(capsys, tmp_path):
     rank = csv(ok(capsys, "efficiency", "dragonbond", *FIELD, *FAST, "--format", "csv"))
     assert set(rank.key) == {"bucentaur-blades", "ogerron-phalanx", "blooded-claws"}
@@ -213,6 +214,7 @@ def test_attack_simulated_on_request_agrees_with_the_exact_mean(capsys):
                           "--also-engaged")
 
 
+@pytest.mark.slow  # 40-60 s: battles and (the summary) Drakerys' kernels compiled
 def test_efficiency_summary_says_the_data_is_illustrative(capsys):
     out = ok(capsys, "efficiency", "dragonbond", *FIELD, *FAST, "--summary")
     said = "illustrative data: 3 of 3 entries have values the rulebook does not print"
@@ -468,9 +470,9 @@ def test_a_ranged_attack_at_an_engaged_target_shares_its_hits(capsys):
 
 
 def test_the_flying_and_rider_turn_rulings_say_where_they_change_numbers(capsys):
-    """DB-rider-turns has no situation in the model (nobody mounted): `balance rulesets` says so. DB-flying-turn
-    is played in battles only (a duel starts engaged, so a Flying unit begins every turn engaged): switching
-    either changes no number of a duel or of `roll attack --flying`."""
+    """DB-rider-turns has no situation in the model (nobody mounted): `balance rulesets` says so.
+    DB-flying-turn is played in battles only (a duel starts engaged, so a Flying unit begins every turn
+    engaged): switching either changes no number of a duel or of `roll attack --flying`."""
     rows = pd.DataFrame(_json(capsys, "rulesets")["sections"]["rulings"]).set_index("ruling")
     assert "Has no effect in the current model" in rows.meaning["DB-rider-turns"]
     assert "Played in battles" in rows.meaning["DB-flying-turn"]
