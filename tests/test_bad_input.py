@@ -52,6 +52,15 @@ CASES = [
       "DK-frontage=1", "--baseline-ruling", "DK-frontage=2"), 2, "DK-frontage=2"),
     (("units", "drakerys", "--catalog", "{fifo}"), 2, "FIFO"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--catalog", "{fifo}"), 2, "FIFO"),
+    # messages: the file, the bad value, long values cut
+    (("units", "drakerys", "--catalog", "{deep}"), 1, "deep.toml"),
+    (("efficiency", "dragoborne", "--unit", "cinder-whelp", *FAST, "--catalog", "{deep}"), 1, "nested"),
+    (("units", "dragoborne", "--deck", "x" * 100_000), 1, "(100,000 characters)"),
+    (("roll", "drakerys", "--dice", "9" * 100_000, "--threshold", "4"), 2, "(100,000 characters)"),
+    (("whatif", "drakerys", "--unit", "crows", *FAST, "--set", "crows.combat=4", "--baseline-ruling",
+      "DK-frontage=banana"), 2, "'banana'"),
+    ((*ROLL, "--trials", "1e999999999"), 2, "1e999999999"),
+    ((*ROLL, "--seed", "10**99999999"), 2, "10**99999999"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--output", "{tmp}/x.csv"), 2,
      "--summary"),
@@ -67,7 +76,9 @@ def places(tmp_path):
     os.mkfifo(fifo)
     new = tmp_path / "new"
     new.mkdir()
-    return {"tmp": str(new), "full": str(full), "fifo": str(fifo)}
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 500 + "]" * 500 + "\n")
+    return {"tmp": str(new), "full": str(full), "fifo": str(fifo), "deep": str(deep)}
 
 
 @pytest.mark.parametrize(("args", "code", "word"), CASES, ids=[" ".join(c[0])[:60] for c in CASES])
@@ -76,6 +87,19 @@ def test_bad_input_is_one_line_and_writes_nothing(capsys, places, args, code, wo
     assert_one_line_error(capsys, args, code, word)
     assert os.listdir(places["tmp"]) == []
     assert os.listdir(places["full"]) == ["keep.txt"]
+
+
+def test_long_values_are_cut_in_the_message(capsys):
+    """A 1 MB name gives a line a terminal shows: the value's first 80 characters, "…" and its length."""
+    from reports.cli import shorten
+
+    line = shorten(f"unknown deck {'x' * 1_000_000!r}; known: a, b")
+    assert line == f"unknown deck '{'x' * 80}… (1,000,000 characters)'; known: a, b"
+    assert shorten("short 'abc' and /a/path/of/sixty/characters/is/kept/whole/as/it/is.csv") == (
+        "short 'abc' and /a/path/of/sixty/characters/is/kept/whole/as/it/is.csv")
+    assert len(shorten(" ".join(["ab"] * 100_000))) < 2100
+    code, _, err = run(capsys, "units", "dragoborne", "--deck", "y" * 100_000)
+    assert code == 1 and len(err) < 300, err[:300]
 
 
 def test_force_writes_into_a_folder_holding_files(capsys, tmp_path):

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -59,8 +60,33 @@ for _game in GAMES:
     when_needed(functools.partial(_register_game, _game), _game)
 
 
+#: A value longer than this in an error message is cut to its first VALUE_SHOWN characters, "…" and its
+#: length (a 1 MB name typed by mistake, a path of 100 KB): the line stays one that a terminal shows.
+VALUE_LONGEST = 100
+VALUE_SHOWN = 80
+#: The longest error line, whatever it holds.
+MESSAGE_LONGEST = 2000
+
+
+def _cut(value: str) -> str:
+    return f"{value[:VALUE_SHOWN]}… ({len(value):,} characters)"
+
+
+def shorten(message: str) -> str:
+    """``message`` with every long value cut (:data:`VALUE_LONGEST`): a quoted one inside its quotes, any
+    other run without spaces as a whole; then the line itself cut to :data:`MESSAGE_LONGEST`."""
+    long = VALUE_LONGEST + 1
+    for quote in ("'", '"'):
+        message = re.sub(rf"{quote}([^{quote}\n]{{{long},}}){quote}",
+                         lambda m, q=quote: f"{q}{_cut(m.group(1))}{q}", message)
+    message = re.sub(rf"[^\s'\"]{{{long},}}", lambda m: _cut(m.group(0)), message)
+    if len(message) > MESSAGE_LONGEST:
+        message = f"{message[:MESSAGE_LONGEST]}… ({len(message):,} characters)"
+    return message
+
+
 def _fail(message: str, code: int) -> None:
-    click.echo(f"balance: error: {message}", err=True)
+    click.echo(f"balance: error: {shorten(message)}", err=True)
     sys.exit(code)
 
 

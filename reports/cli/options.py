@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 _INTEGER = re.compile(r"^\s*([+-]?\d[\d_]*)\s*$")
+#: Characters (and powers of ten) beyond which a typed number is refused before it is converted.
+_LONGEST_NUMBER = 100
 _SCIENTIFIC = re.compile(r"^\s*(\d+)(?:\.(\d+))?[eE]\+?(\d+)\s*$")
 
 
@@ -46,14 +48,20 @@ class WholeNumber(click.ParamType):
         else:
             text = str(value)
             number = None
+            if len(text) > _LONGEST_NUMBER:  # int() refuses 4,300 digits, and 10**(10**9) never ends
+                self._out_of_range(text, param, ctx)
             if m := _INTEGER.match(text):
                 number = int(m.group(1).replace("_", ""))
             elif m := _SCIENTIFIC.match(text):
                 digits = m.group(1) + (m.group(2) or "")
                 exponent = int(m.group(3)) - len(m.group(2) or "")
-                if exponent >= 0:
+                if 0 <= exponent <= _LONGEST_NUMBER:
                     number = int(digits) * 10**exponent
+                elif exponent > _LONGEST_NUMBER:
+                    self._out_of_range(text, param, ctx)
             elif m := re.match(r"^\s*10\s*\*\*\s*(\d+)\s*$", text):
+                if int(m.group(1)) > _LONGEST_NUMBER:
+                    self._out_of_range(text, param, ctx)
                 number = 10 ** int(m.group(1))
             if number is None:
                 self.fail(f"{text!r} is not a whole number", param, ctx)
@@ -61,6 +69,11 @@ class WholeNumber(click.ParamType):
         if not self.low <= number <= high:
             self.fail(f"{value} is not in the range {self.low}..{self.high_text or high}", param, ctx)
         return number
+
+    def _out_of_range(self, text: str, param, ctx) -> None:
+        high = self.high() if callable(self.high) else self.high
+        self.fail(f"{text!r} is not a whole number in the range {self.low}..{self.high_text or high}", param,
+                  ctx)
 
 
 def _check_output(ctx, param, value):
@@ -462,9 +475,40 @@ def emit(report: Report, fmt: str, output: Path | None) -> None:
         files.write_text(output, text)
 
 
+#: Stack frames the check of a catalog's nesting keeps in hand: the game's loader parses the file again,
+#: a few calls deeper than the check.
+CATALOG_STACK_MARGIN = 100
+
+
+def _nested_too_deeply(path: Path) -> bool:
+    """Whether the TOML parser runs out of stack on ``path`` (arrays or tables nested hundreds deep),
+    checked with :data:`CATALOG_STACK_MARGIN` frames fewer than the loader will have. Anything else wrong
+    with the file is left to the game's loader, which names it."""
+    import tomllib
+
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit - CATALOG_STACK_MARGIN, 200))
+    try:
+        tomllib.loads(text)
+    except RecursionError:
+        return True
+    except (tomllib.TOMLDecodeError, ValueError):
+        return False
+    finally:
+        sys.setrecursionlimit(limit)
+    return False
+
+
 def _check_catalogs(ctx, param, paths):
     """A catalog is read more than once in a run (the rules, then its hash for the provenance): a FIFO
-    (a pipe, `<(...)`) gives its content only once, so the second read would wait forever; refused."""
+    (a pipe, `<(...)`) gives its content only once, so the second read would wait forever; refused (a
+    usage error). A catalog nested too deeply to be parsed is a domain error naming the file."""
+    from rulesets.base import RulesError
+
     for path in paths:
         try:
             mode = os.stat(path).st_mode
@@ -474,6 +518,9 @@ def _check_catalogs(ctx, param, paths):
             raise click.BadParameter(f"{str(path)!r} is {_kind(mode)}: a catalog is read more than once (its "
                                      "rules, then its hash for the provenance), so give a regular file",
                                      ctx, param)
+        if stat.S_ISREG(mode) and _nested_too_deeply(path):
+            raise RulesError(f"{path}: cannot read: its arrays or tables are nested too deeply to be parsed "
+                             "(a catalog's values are flat)")
     return paths
 
 
