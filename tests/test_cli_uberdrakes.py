@@ -75,7 +75,14 @@ def test_tables(capsys, tmp_path):
     assert resources.loc["fire-breath", "cost"] == 4 and resources.loc["fire-breath", "unit"] == "Magic"
     lance, breath = resources.loc["dragon-lance", "win_gain"], resources.loc["fire-breath", "win_gain"]
     assert lance == pytest.approx(breath, abs=1e-12)
-    assert list(resources.win_gain_per_cost) == sorted(resources.win_gain_per_cost, reverse=True)
+    assert list(resources.value_per_cost) == sorted(resources.value_per_cost, reverse=True)
+    assert resources.loc["windblast", "value"] == pytest.approx(4.0, abs=1e-12)  # 8 x 1/2: see the contest
+    greedy = _csv(capsys, "table", "uberdrakes", "resources", "--ruling", "UD-policy=greedy").set_index("key")
+    assert (greedy.value == greedy.value_greedy).all()
+    code, out, err = run(capsys, "table", "uberdrakes", "resources")
+    assert code == 0, err
+    assert "UD-policy=optimal (pricing's default: UD-policy is not set), UD-objective=value" in " ".join(
+        out.split())
     urn = _csv(capsys, "table", "uberdrakes", "urn")
     assert urn.probability.tolist() == pytest.approx([1 / 6] * 6)
     turn = _csv(capsys, "table", "uberdrakes", "turn-order").set_index("players")
@@ -201,19 +208,22 @@ def test_the_balance_verbs_price_the_resources(capsys, tmp_path):
     rank = _csv(capsys, "efficiency", "uberdrakes", *units).set_index("key")
     assert set(rank.index) == {"fire-breath", "dragon-lance", "plate-armor@2"}
     assert (rank.value_stderr == 0).all()
-    # the value is the mean win_gain over both roles and both opponents, from the contract
+    # the value is the mean gain in the combat's value over both roles and both opponents, from the
+    # contract; under UD-value=win it is the mean win_gain
     from rulesets import get
 
     rs = get("uberdrakes")
     keys = ["fire-breath", "dragon-lance", "plate-armor@2"]
     cs = {c.key: c for c in rs.contestants(rs.load_catalog(), keys)}
-    gains = []
-    for other in ("dragon-lance", "plate-armor@2"):
-        gains.append(rs.engage(cs["fire-breath"], cs[other], UberDrakesRulings(), seed=0).samples()[
-            "win_gain"][0].mean())
-        gains.append(rs.engage(cs[other], cs["fire-breath"], UberDrakesRulings(), seed=0).samples()[
-            "win_gain"][1].mean())
-    assert rank.loc["fire-breath", "value"] == pytest.approx(sum(gains) / 4, abs=1e-12)
+    win_only = UberDrakesRulings().with_assignments(["UD-value=win"])
+    by_win = _csv(capsys, "efficiency", "uberdrakes", *units, "--ruling", "UD-value=win").set_index("key")
+    for metric, rulings, ranked in (("value", UberDrakesRulings(), rank), ("win_gain", win_only, by_win)):
+        gains = []
+        for other in ("dragon-lance", "plate-armor@2"):
+            gains.append(rs.engage(cs["fire-breath"], cs[other], rulings, seed=0).samples()[metric][0].mean())
+            gains.append(rs.engage(cs[other], cs["fire-breath"], rulings, seed=0).samples()[metric][1].mean())
+        assert ranked.loc["fire-breath", "value"] == pytest.approx(sum(gains) / 4, abs=1e-12)
+    assert rank.loc["fire-breath", "value"] > 1.0 > by_win.loc["fire-breath", "value"]  # blood points
     # a cheaper Fire Breath: the same play, a better value per Magic
     code, out, err = run(capsys, "whatif", "uberdrakes", *units, "--cost", "fire-breath=3", "--format", "csv")
     assert code == 0, err

@@ -126,14 +126,30 @@ def test_uberdrakes_resources_the_combat_plays_whole(coverages):
                                             "combat",)
 
 
-def test_uberdrakes_effects_on_damage_only_are_decisive(coverages):
+def test_uberdrakes_effects_on_damage_are_played_now_the_value_counts_them(coverages):
+    """UD-value=win+damage+blood (default) counts damage and blood points: Windblast, the Hide Shield and
+    Plate Armor play every rule; under UD-value=win their damage rules are left out, and decisive."""
     by_key = coverages["uberdrakes"]
     windblast = by_key["windblast"]
-    assert not windblast.measured
-    assert windblast.decisive == ("Windblast: double damage when it wins, even at range or behind a Hide "
-                                  "Shield (damage and blood points are not counted in its value)",)
+    assert windblast.measured and windblast.unplayed == ()
+    assert windblast.played == ("Windblast: cast at the beginning of combat", "Windblast: double damage "
+                                "when it wins, even at range or behind a Hide Shield")
     for key in ("hide-shield", "plate-armor@1", "plate-armor@5"):
-        assert "no damage dealt when it wins" in _names(by_key[key].decisive), key
+        assert by_key[key].measured, key
+        assert "no damage dealt when it wins" in _names(by_key[key].played), key
+    rs = rulesets.get("uberdrakes")
+    win_only = rs.rulings().with_assignments(["UD-value=win"])
+    old = {c.key: rs.coverage(c, win_only) for c in rs.contestants(rs.load_catalog())}
+    assert old["windblast"].decisive == ("Windblast: double damage when it wins, even at range or behind a "
+                                         "Hide Shield (damage and blood points are not counted in its value "
+                                         "(UD-value=win))",)
+    for key in ("hide-shield", "plate-armor@1", "plate-armor@5"):
+        assert not old[key].measured and "no damage dealt when it wins" in _names(old[key].decisive), key
+    # the ranged attacks: their damage rule is played, their effects outside the combat stay decisive
+    for key in ("long-bow", "thunderbolt", "take-to-the-skies"):
+        assert "takes no damage" in _names(by_key[key].played), key
+        assert not by_key[key].measured and "takes no damage" not in _names(by_key[key].decisive), key
+        assert "takes no damage" in _names(old[key].decisive), key
 
 
 def test_uberdrakes_effects_outside_the_combat_are_decisive(coverages):
@@ -142,13 +158,14 @@ def test_uberdrakes_effects_outside_the_combat_are_decisive(coverages):
     assert "Take to the Skies: a free general movement action" in _names(by_key["take-to-the-skies"].decisive)
     assert "Camouflage: hiding until its next turn" in _names(by_key["camouflage"].decisive)
     wind = by_key["wind-dragon"]
-    assert wind.played == ("Windblast: cast at the beginning of combat",)
+    assert wind.played == ("Windblast: cast at the beginning of combat", "Windblast: double damage when it "
+                           "wins, even at range or behind a Hide Shield")
     assert [r.split(" (")[0].split(":")[0] for r in wind.decisive] == [
-        "Blowback", "Windblast", "Take to the Skies", "Cyclone"]
+        "Blowback", "Take to the Skies", "Cyclone"]
     assert "Take to the Skies (not cast in its combats)" in wind.decisive
     water = by_key["water-dragon"]
-    assert ("Deep Freeze (a damage effect: damage and blood points are not counted in its value)"
-            in water.decisive)
+    assert ("Deep Freeze (a damage effect: the combat counts damage in instances (UD-damage-bp each), not "
+            "which effect an instance is)" in water.decisive)
     earth = by_key["earth-dragon"]
     assert "Sandstorm (its combat effect lasts three turns: not in one combat)" in earth.decisive
     # nothing the combat leaves out is worth nothing to a resource: every unplayed rule is decisive
@@ -165,10 +182,15 @@ def test_uberdrakes_a_dragon_holding_less_magic_than_its_spell_does_not_cast_it(
     assert cov.played == () and "Fire Breath (not cast in its combats: it holds less Magic)" in cov.decisive
 
 
-def test_uberdrakes_ranking_gives_the_windblast_no_verdict():
+def test_uberdrakes_ranking_gives_the_windblast_a_verdict_under_the_richer_value_only():
     rs = rulesets.get("uberdrakes")
     field = rs.contestants(rs.load_catalog(), ["dragon-lance", "windblast", "rage-potion"])
     played = efficiency.play_field(rs, field, rs.rulings(), seed=1, precision=None, trials=500)
+    rank = efficiency.ranking(played).set_index("key")
+    assert rank.loc["windblast", "measured"] and rank.loc["windblast", "verdict"] != "not measured"
+    assert rank.loc["windblast", "value"] > 0 and rank.loc["windblast", "not_played"] == "every rule played"
+    win_only = rs.rulings().with_assignments(["UD-value=win"])
+    played = efficiency.play_field(rs, field, win_only, seed=1, precision=None, trials=500)
     rank = efficiency.ranking(played).set_index("key")
     assert rank.loc["windblast", "verdict"] == "not measured"
     assert not rank.loc["windblast", "measured"]

@@ -116,8 +116,9 @@ TABLES = {
     "rolloff": ("P(the initiator wins the rolloff) for Rage 0..4 against 0..4 and bonus differences -6..+6; "
                 "--plot draws it as a heatmap.", "--plot rolloff.png"),
     "resources": ("What each item, spell and dragon adds to a combat against an opponent holding nothing "
-                  "(gain in P(win), blood points, damage), per Magic or coin, over a stated grid of Rage and "
-                  "bonuses; exact.", "--ruling UD-policy=optimal"),
+                  "(gain in the combat's value, UD-value; in P(win), blood points, damage), per Magic or "
+                  "coin, over a stated grid of Rage and bonuses; exact; optimal play unless UD-policy is "
+                  "set, greedy beside.", "--ruling UD-policy=greedy"),
     "furnace": ("P(an opponent gains a Fatigue) by the Magic spent on a Furnace, 8..12.",
                 "--format markdown"),
     "blood-points": ("Expected plain combats to afford each of the first four Victory Points, as initiator "

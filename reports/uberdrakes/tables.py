@@ -138,24 +138,35 @@ def blood_points_table(rulings: UberDrakesRulings) -> Report:
 
 def resources_table(rulings: UberDrakesRulings) -> Report:
     """What each item and spell (and each dragon's spells) adds to a combat against an opponent holding
-    nothing, per Magic or coin of its cost, over the contest's grid of situations; exact."""
+    nothing, per Magic or coin of its cost, over the contest's grid of situations; exact. Priced under the
+    optimal policy unless UD-policy is set (rulesets.uberdrakes.rules.pricing_rulings), greedy beside."""
     from rulesets.uberdrakes.contest import UberDrakesRuleset, resource_gains
+    from rulesets.uberdrakes.rules import pricing_rulings
 
     ruleset = UberDrakesRuleset("uberdrakes", "UberDrakes", "003", UberDrakesRulings, "")
     catalog = ruleset.load_catalog()
-    rows = sorted(resource_gains(catalog, rulings), key=lambda r: -r["win_gain_per_cost"])
-    table = Table.from_records([{k: r[k] for k in ("resource", "cost", "unit", "win_gain_initiator",
-                                                   "win_gain_defender", "win_gain", "win_gain_per_cost",
-                                                   "bp_gain", "bp_gain_per_cost", "damage_gain", "spent",
+    priced = pricing_rulings(rulings)
+    rows = sorted(resource_gains(catalog, rulings), key=lambda r: -r["value_per_cost"])
+    table = Table.from_records([{k: r[k] for k in ("resource", "cost", "unit", "value", "value_per_cost",
+                                                   "value_greedy", "value_initiator", "value_defender",
+                                                   "win_gain", "win_gain_greedy", "win_gain_per_cost",
+                                                   "bp_gain", "damage_gain", "damage_taken_gain", "spent",
                                                    "key")} for r in rows])
+    explicit = "" if priced.policy != "optimal" or rulings.policy == "optimal" else (
+        " (pricing's default: UD-policy is not set)")
     meta = _meta(rulings, ("combat", "the counterattack game solved exactly under UD-policy="
-                                     f"{rulings.policy}; the resource's holder against a side holding "
-                                     "nothing, as initiator and as defender"),
+                                     f"{priced.policy}{explicit}, UD-objective={priced.objective}; the "
+                                     "resource's holder against a side holding nothing, as initiator and as "
+                                     "defender"),
+                 ("value", f"UD-value={rulings.value}" + ("" if rulings.value == "win" else
+                            f": blood points gained + {rulings.damage_bp} per instance of damage dealt - "
+                            f"taken + {rulings.win_bp} x P(win)")),
                  ("grid", "initiator Rage 0..2 x defender Rage 0..2 x bonus difference -2, 0, +2, equally "
                           "weighted"))
-    notes = ["win_gain: P(win) with the resource - without it, the mean of both roles (the initiator's "
-             "and the defender's columns); bp_gain: blood points, likewise; spent: Magic and coins' worth "
-             "used up (one coin counted as one Magic)",
+    notes = ["value: the combat's worth (UD-value) with the resource - without it, the mean of both roles "
+             "(value_initiator, value_defender); value_greedy: the same under UD-policy=greedy; win_gain: "
+             "P(win), likewise; bp_gain: blood points; damage_gain / damage_taken_gain: damage instances "
+             "dealt / taken; spent: Magic and coins' worth used up (one coin counted as one Magic)",
              *ruleset.notes(catalog, [])]
     return Report("UberDrakes: what each resource adds to a combat", meta,
                   [Section("resources", "Gain per resource, best per Magic or coin first", table)],
@@ -188,8 +199,8 @@ def plot_table(name: str, report: Report, path: Path) -> None:
         ax.set_ylabel("expected combats to afford it")
         ax.legend()
     elif name == "resources":
-        ax.barh(df.resource[::-1], df.win_gain_per_cost[::-1])
-        ax.set_xlabel("gain in P(win) per Magic or coin")
+        ax.barh(df.resource[::-1], df.value_per_cost[::-1])
+        ax.set_xlabel("gain in the combat's value (UD-value) per Magic or coin")
     elif name == "turn-order":
         ax.plot(df.players, df.p_tie, "o-")
         ax.set_xlabel("players")

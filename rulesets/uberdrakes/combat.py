@@ -335,7 +335,8 @@ class _Solver:
         self.keep = rulings.item_die == "re-keep-highest-two"
         self.declared = rulings.counter_sequencing == "declared"
         # blood-point objectives decide on the totals themselves
-        self.absolute = self.optimal and rulings.objective in ("blood-points", "net-value")
+        self.absolute = self.optimal and (rulings.objective in ("blood-points", "net-value")
+                                          or (rulings.objective == "value" and rulings.value != "win"))
         self._memo: dict[tuple, tuple] = {}
         self._ends: dict[tuple, tuple] = {}
         # both sides' states, interned: a key holds a small number, not the nested tuple (hashed often)
@@ -408,6 +409,10 @@ class _Solver:
         if objective in ("blood-points", "net-value"):
             bp = self.blood_points(value, totals)[me]
             return (round((bp - (spend if objective == "net-value" else 0.0)) / TIE),)
+        if objective == "value" and self.rulings.value != "win":
+            bp = self.blood_points(value, totals)[me]
+            worth = combat_value(win, bp, value[3 + me], value[4 - me], self.rulings)
+            return (round(worth / TIE), round(-spend / TIE))
         return (round(win / TIE), round(-spend / TIE))
 
     def _play(self, diff: int, totals: tuple[int, int] | None, sid: int, mover: int, first: int,
@@ -691,7 +696,18 @@ def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:
         return (round(win / TIE),)
     if rulings.objective in ("blood-points", "net-value"):
         return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
+    if rulings.objective == "value":
+        return (round(combat_value(win, bp, v[3 + me], v[4 - me], rulings) / TIE), round(-spend / TIE))
     return (round(win / TIE), round(-spend / TIE))
+
+
+def combat_value(win, blood_points, dealt, taken, rulings: UberDrakesRulings):
+    """What a combat is worth to a side (UD-value): P(win) alone, or in blood points UD-win-bp x P(win) +
+    the blood points it gains + UD-damage-bp x (damage instances it deals - those it takes). Works on
+    floats and on numpy arrays alike."""
+    if rulings.value == "win":
+        return win
+    return rulings.win_bp * win + blood_points + rulings.damage_bp * (dealt - taken)
 
 
 def _outcome(t: tuple, p_unrolled: float, chosen: tuple[Plan, Plan] = (Plan(), Plan())) -> Outcome:

@@ -9,8 +9,13 @@ UD-objective's spend counts them alike.
 An engagement of ``a`` against ``b`` is the combat (rulesets.uberdrakes.combat, exact) where the initiator
 holds ``a`` and the defender holds ``b``, in each situation of a stated grid: Rage 0..2 each, bonus
 difference -2, 0, +2 (:data:`SITUATIONS`), equally weighted; and the same combats with each side's
-resource taken away. A side's primary value is the gain in P(win) its resource brings against the other's
-(``win_gain``), with the gain in blood points, damage and spend beside it. Every number is exact.
+resource taken away. A side's primary value (``value``) is the gain in what the combat is worth to it
+(UD-value, rulesets.uberdrakes.combat.combat_value): by default in blood points, the blood points it gains
+and UD-damage-bp (8, a Movement card) for each instance of damage it deals less each it takes, plus
+UD-win-bp (0) for a win; or P(win) alone. The gain in P(win) (``win_gain``), blood points, damage and spend
+are beside it. Resources are priced under the optimal policy playing for that value unless UD-policy /
+UD-objective are set (rules.pricing_rulings); the greedy policy's value is beside it (``value_greedy``).
+Every number is exact.
 
 How a resource is used: Dragon Lance, Hide Shield and Fire Breath in the counterattack; Plate Armor with its
 X + 1 Magic (any X up to it, chosen by the policy); Rage Potions, Acid Rain and Windblast before the roll
@@ -38,7 +43,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
-from rulesets.uberdrakes.rules import UberDrakesRulings
+from rulesets.uberdrakes.rules import UberDrakesRulings, greedy_rulings, pricing_rulings
 
 #: The Magic a dragon contestant holds (illustrative: Magic comes 1 a landing, 3 a roost, line 167).
 DRAGON_MAGIC = 8
@@ -214,47 +219,99 @@ def grid_values(initiator: Loadout, defender: Loadout, rulings: UberDrakesRuling
 P_WIN, P_DAMAGE, DAMAGE, MAGIC, ITEMS_USED, SPEND, BLOOD = 0, 1, 3, 5, 7, 9, 11
 
 
+def _side_value(g, side: int, rulings: UberDrakesRulings):
+    """float64[n]: what the combats of a grid (:func:`grid_values`) are worth to ``side`` (UD-value)."""
+    from rulesets.uberdrakes.combat import combat_value
+
+    win = g[:, P_WIN] if side == 0 else 1.0 - g[:, P_WIN]
+    return combat_value(win, g[:, BLOOD + side], g[:, DAMAGE + side], g[:, DAMAGE + 1 - side], rulings)
+
+
 def resource_gains(catalog: ContestCatalog, rulings: UberDrakesRulings) -> list[dict]:
     """What each contestant's resource adds against an opponent holding nothing, over the grid, as
-    initiator and as defender (exact): gains in P(win), blood points and damage dealt, and the Magic and
-    items it spends; per unit of cost too."""
+    initiator and as defender (exact), priced under :func:`pricing_rulings`: gains in the combat's value
+    (UD-value), in P(win), blood points and damage dealt, and the Magic and items it spends; per unit of
+    cost too; and the value and P(win) gains under the greedy policy."""
     from rulesets.uberdrakes.combat import Kit
 
+    priced = pricing_rulings(rulings)
+    greedy = greedy_rulings(priced)
     none = Loadout(Kit())
     nan = float("nan")
     rows = []
     for key in _available(catalog):
         loadout, without, cost, unit = _loadout(catalog, key)
-        init = grid_values(loadout, none, rulings) - grid_values(without, none, rulings)
-        dfd = grid_values(none, loadout, rulings) - grid_values(none, without, rulings)
+
+        def gains(r, loadout=loadout, without=without):
+            init = (grid_values(loadout, none, r), grid_values(without, none, r))
+            dfd = (grid_values(none, loadout, r), grid_values(none, without, r))
+            value = ((_side_value(init[0], 0, r) - _side_value(init[1], 0, r)).mean(),
+                     (_side_value(dfd[0], 1, r) - _side_value(dfd[1], 1, r)).mean())
+            return init[0] - init[1], dfd[0] - dfd[1], value
+
+        init, dfd, value = gains(priced)
+        g_init, g_dfd, g_value = (init, dfd, value) if greedy == priced else gains(greedy)
         win = (init[:, P_WIN].mean(), 0.0 - dfd[:, P_WIN].mean())
         bp = (init[:, BLOOD].mean(), dfd[:, BLOOD + 1].mean())
         damage = (init[:, DAMAGE].mean(), dfd[:, DAMAGE + 1].mean())
+        taken = (init[:, DAMAGE + 1].mean(), dfd[:, DAMAGE].mean())
         gain = (win[0] + win[1]) / 2
+        worth = (value[0] + value[1]) / 2
         bp_gain = (bp[0] + bp[1]) / 2
         rows.append({"key": key, "resource": _name(catalog, key), "cost": float(cost), "unit": unit,
+                     "value_initiator": float(value[0]), "value_defender": float(value[1]),
+                     "value": float(worth), "value_per_cost": float(worth / cost) if cost else nan,
+                     "value_greedy": float((g_value[0] + g_value[1]) / 2),
                      "win_gain_initiator": float(win[0]), "win_gain_defender": float(win[1]),
                      "win_gain": float(gain), "win_gain_per_cost": float(gain / cost) if cost else nan,
+                     "win_gain_greedy": float((g_init[:, P_WIN].mean() - g_dfd[:, P_WIN].mean()) / 2),
                      "bp_gain": float(bp_gain), "bp_gain_per_cost": float(bp_gain / cost) if cost else nan,
                      "damage_gain": float((damage[0] + damage[1]) / 2),
+                     "damage_taken_gain": float((taken[0] + taken[1]) / 2),
                      "spent": float((init[:, SPEND].mean() + dfd[:, SPEND + 1].mean()) / 2)})
     return rows
 
 
-def _score(raw, a: Contestant, b: Contestant):
+@dataclasses.dataclass(frozen=True)
+class _Played:
+    """An engagement's exact grids (:func:`grid_values`): a against b, a's stand-in against b, a against
+    b's stand-in, under the pricing rulings and under greedy (the same grids when those agree)."""
+
+    priced: tuple
+    greedy: tuple
+    rulings: UberDrakesRulings
+
+
+def _gains(grids, rulings: UberDrakesRulings):
+    """(value, P(win), the value and P(win) without the resource) per side: float64[2, n] each."""
+    import numpy as np
+
+    both, a_alone, b_alone = grids
+    value = np.vstack([_side_value(both, 0, rulings), _side_value(both, 1, rulings)])
+    value_without = np.vstack([_side_value(a_alone, 0, rulings), _side_value(b_alone, 1, rulings)])
+    win = np.vstack([both[:, P_WIN], 1.0 - both[:, P_WIN]])
+    win_without = np.vstack([a_alone[:, P_WIN], 1.0 - b_alone[:, P_WIN]])
+    return value, win, value_without, win_without
+
+
+def _score(raw: _Played, a: Contestant, b: Contestant):
     """Every metric of both sides in every situation: ``{metric: float64[2, n]}``."""
     import numpy as np
 
-    both, a_alone, b_alone = raw  # a against b; a's stand-in against b; a against b's stand-in
-    win = np.vstack([both[:, P_WIN], 1.0 - both[:, P_WIN]])
-    win_without = np.vstack([a_alone[:, P_WIN], 1.0 - b_alone[:, P_WIN]])
+    both, a_alone, b_alone = raw.priced  # a against b; a's stand-in against b; a against b's stand-in
+    value, win, value_without, win_without = _gains(raw.priced, raw.rulings)
+    g_value, g_win, g_value_without, g_win_without = _gains(raw.greedy, raw.rulings)
     bp = both[:, BLOOD:BLOOD + 2].T
     bp_without = np.vstack([a_alone[:, BLOOD], b_alone[:, BLOOD + 1]])
     dealt = both[:, DAMAGE:DAMAGE + 2].T
     dealt_without = np.vstack([a_alone[:, DAMAGE], b_alone[:, DAMAGE + 1]])
     return {
+        "value": value - value_without,
+        "value_greedy": g_value - g_value_without,
+        "combat_value": value,
         "win": win,
         "win_gain": win - win_without,
+        "win_gain_greedy": g_win - g_win_without,
         "loss": win[::-1],
         "net": win - win[::-1],
         "p_damage": both[:, P_DAMAGE:P_DAMAGE + 2].T,
@@ -268,43 +325,47 @@ def _score(raw, a: Contestant, b: Contestant):
     }
 
 
-_DAMAGE = "damage and blood points are not counted in its value"
-#: What the combat plays of each resource, and its rules the value leaves out: effects outside the combat,
-#: and effects on damage or blood points only (the value, win_gain, counts P(win)). Each can change the
-#: resource's worth, so each is decisive: the verdict is then ``not measured``.
+_DAMAGE = "damage and blood points are not counted in its value (UD-value=win)"
+#: What the combat plays of each resource: (what it does, its rules outside the combat that the value leaves
+#: out, its rules on damage or blood points only). Rules left out can change the resource's worth, so each is
+#: decisive (the verdict is then ``not measured``); those on damage are played when UD-value counts damage
+#: and blood points (win+damage+blood), and left out under UD-value=win.
 _RULES = {
-    "dragon-lance": ("one more die in the counterattack, not in ranged combat", ()),
-    "hide-shield": ("one more die in the counterattack, at range too",
-                    (f"no damage dealt when it wins ({_DAMAGE})",)),
-    "rage-potion": ("one level of temporary Rage before the roll", ()),
+    "dragon-lance": ("one more die in the counterattack, not in ranged combat", (), ()),
+    "hide-shield": ("one more die in the counterattack, at range too", (), ("no damage dealt when it wins",)),
+    "rage-potion": ("one level of temporary Rage before the roll", (), ()),
     "long-bow": ("a ranged attack in a combat it initiates",
-                 ("its use in every later combat (it is not used up; its value is one combat's)",
-                  f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
-    "fire-breath": ("one more die in the counterattack, at range too", ()),
-    "acid-rain": ("destroying the opponent's next combat item", ()),
-    "windblast": ("cast at the beginning of combat",
-                  (f"double damage when it wins, even at range or behind a Hide Shield ({_DAMAGE})",)),
+                 ("its use in every later combat (it is not used up; its value is one combat's)",),
+                 ("a ranged attacker that loses takes no damage",)),
+    "fire-breath": ("one more die in the counterattack, at range too", (), ()),
+    "acid-rain": ("destroying the opponent's next combat item", (), ()),
+    "windblast": ("cast at the beginning of combat", (),
+                  ("double damage when it wins, even at range or behind a Hide Shield",)),
     "camouflage": ("the surprise attack bonus in a combat it initiates (UD-camouflage)",
                    ("hiding until its next turn: no one can attack it, and it moves through Zones of Control "
-                    "(outside the combat)",)),
+                    "(outside the combat)",), ()),
     "thunderbolt": ("a ranged attack in a combat it initiates",
-                    ("attacking from up to three spaces away without an action (outside the combat)",
-                     f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
+                    ("attacking from up to three spaces away without an action (outside the combat)",),
+                    ("a ranged attacker that loses takes no damage",)),
     "take-to-the-skies": ("a ranged attack in a combat it initiates",
                           ("a free general movement action and flying over opponents (outside the combat)",
-                           "every other combat it initiates that turn ranged too (its value is one combat's)",
-                           f"a ranged attacker that loses takes no damage ({_DAMAGE})")),
-    PLATE: ("+X once in the counterattack",
-            (f"no damage dealt when it wins, like the Hide Shield ({_DAMAGE})",)),
+                           "every other combat it initiates that turn ranged too (its value is one "
+                           "combat's)"),
+                          ("a ranged attacker that loses takes no damage",)),
+    PLATE: ("+X once in the counterattack", (), ("no damage dealt when it wins, like the Hide Shield",)),
 }
 #: Why a dragon's spell that its contests do not cast is left out, by the spell's timing.
-_UNCAST = {"movement": "a movement spell: outside the combat", "damage": f"a damage effect: {_DAMAGE}"}
+_UNCAST = {"movement": "a movement spell: outside the combat",
+           "damage": "a damage effect: the combat counts damage in instances (UD-damage-bp each), not which "
+                     "effect an instance is"}
 
 
-def coverage(key: str, loadout: Loadout, catalog) -> Coverage:
+def coverage(key: str, loadout: Loadout, catalog, rulings: UberDrakesRulings | None = None) -> Coverage:
     """Which of a resource's rules its combats play and which its value leaves out (:data:`_RULES`); a
     dragon: each of its spells, as the resource or as left out (uncast spells act outside the combat, over
-    three turns of combats, or on damage only). Every rule left out can change the value (decisive)."""
+    three turns of combats, or choose what an instance of damage is). Every rule left out can change the
+    value (decisive); rules on damage only are played when UD-value counts damage and blood points."""
+    counted = (rulings or UberDrakesRulings()).value != "win"
     if key.endswith("-dragon"):
         kit = loadout.kit
         known = {"fire-breath": kit.fire_breath, PLATE: kit.plate_armor, "acid-rain": kit.acid_rain,
@@ -317,9 +378,13 @@ def coverage(key: str, loadout: Loadout, catalog) -> Coverage:
     played, unplayed = [], []
     for spell in spells:
         if cast.get(spell.key):
-            does, leaves = _RULES[spell.key]
+            does, outside, damage = _RULES[spell.key]
             played.append(f"{spell.name}: {does}")
-            unplayed += [f"{spell.name}: {rule}" for rule in leaves]
+            if counted:
+                played += [f"{spell.name}: {rule}" for rule in damage]
+            unplayed += [f"{spell.name}: {rule}" for rule in outside]
+            if not counted:
+                unplayed += [f"{spell.name}: {rule} ({_DAMAGE})" for rule in damage]
         elif spell.key in _RULES:
             short = ": it holds less Magic" if spell.cost_min > loadout.kit.magic else ""
             unplayed.append(f"{spell.name} (not cast in its combats{short})")
@@ -335,15 +400,21 @@ class UberDrakesRuleset(Ruleset):
 
     cost_unit = "Magic or coins"
     examples = {"efficiency": "--unit fire-breath --unit dragon-lance --unit plate-armor --format markdown",
-                "whatif": '--cost "fire-breath=3" --ruling UD-policy=optimal',
+                "whatif": '--cost "fire-breath=3" --ruling UD-policy=greedy',
                 "sweep": '--cost "dragon-lance=1..8" --plot lance.png'}
     engagement = ("a combat, solved exactly: the initiator holds one resource, the defender the other, in "
                   "each situation of the grid (Rage 0..2 each, bonus difference -2, 0, +2; equally "
                   "weighted), and again with each side's resource taken away")
     roles = ("initiates", "defends")
     metrics = (
+        Metric("value", "the combat's worth to this side (UD-value: by default blood points gained + "
+                        "UD-damage-bp x (damage dealt - taken) + UD-win-bp x P(win)) with its resource - "
+                        "without it, against the other's (the primary value)"),
+        Metric("value_greedy", "value under UD-policy=greedy (beside the optimal play that prices)"),
+        Metric("combat_value", "the combat's worth to this side (UD-value)"),
         Metric("win", "P(this side wins the combat)"),
-        Metric("win_gain", "P(win) with its resource - without it, against the other's (the primary value)"),
+        Metric("win_gain", "P(win) with its resource - without it, against the other's"),
+        Metric("win_gain_greedy", "win_gain under UD-policy=greedy"),
         Metric("loss", "P(this side loses the combat)"),
         Metric("net", "P(win) - P(loss)"),
         Metric("p_damage", "P(this side deals damage)"),
@@ -355,12 +426,13 @@ class UberDrakesRuleset(Ruleset):
         Metric("magic_spent", "Magic this side spends"),
         Metric("items_used", "items this side uses up"),
     )
-    primary_metric = "win_gain"
+    primary_metric = "value"
     win_metric = "win"
     payoff_metric = "net"
     payoff_description = ("P(win) - P(loss) per Magic (or coin) of the pair's mean cost, averaged over both "
                           "roles")
-    value_per_cost_description = "gain in P(win) per Magic or coin of its cost"
+    value_per_cost_description = ("gain in the combat's worth (UD-value; blood points by default) per Magic "
+                                  "or coin of its cost")
 
     def load_catalog(self, paths: Sequence[Any] = ()) -> ContestCatalog:
         from rulesets.uberdrakes import catalog as catalog_io
@@ -416,7 +488,14 @@ class UberDrakesRuleset(Ruleset):
         import numpy as np
 
         (la, wa), (lb, wb) = a.play, b.play
-        raw = (grid_values(la, lb, rulings), grid_values(wa, lb, rulings), grid_values(la, wb, rulings))
+        priced = pricing_rulings(rulings)
+        greedy = greedy_rulings(priced)
+
+        def grids(r):
+            return grid_values(la, lb, r), grid_values(wa, lb, r), grid_values(la, wb, r)
+
+        played = grids(priced)
+        raw = _Played(played, played if greedy == priced else grids(greedy), priced)
         weights = np.full(len(SITUATIONS), 1.0 / len(SITUATIONS))
         return Engagement(a, b, seed=seed, raw=raw, score=_score, weights=weights, method="exact")
 
@@ -504,8 +583,17 @@ class UberDrakesRuleset(Ruleset):
             "ranged combat, line 655)",
             "the Long Bow is not used up (its card does not say it is discarded): its price buys every later "
             "ranged attack, priced here on one combat; Take to the Skies' free movement is not priced",
-            "Windblast changes only damage: under UD-policy=optimal and UD-objective=win-then-cost it is "
-            "never worth casting",
+            "value: what the combat is worth to a side (UD-value=win+damage+blood by default), in blood "
+            "points: the blood points it gains, + UD-damage-bp (8: a Movement card, line 347, as Deep "
+            "Freeze's damage steals one, lines 449-451) for each instance of damage it deals and - as much "
+            "for each it takes, + UD-win-bp (0) for a win; the game is won on Victory Points (lines 32, 75), "
+            "which combat gives through damage and blood points (lines 274, 338-349, 692). UD-value=win "
+            "prices P(win) alone (win_gain, beside it)",
+            "priced under the optimal policy (UD-policy=optimal, UD-objective=value: a designer prices what "
+            "a good player gets) unless UD-policy or UD-objective is set with --ruling; the greedy policy's "
+            "value is beside it (value_greedy, win_gain_greedy); rolls and duels keep greedy by default",
+            "Windblast changes only damage: it is worth casting for its value, never for P(win) "
+            "(UD-objective=win-then-cost)",
             "left out: spells lasting three turns (Sandstorm, Supercharge: their worth depends on how many "
             "combats fall in them) and resources with no combat effect",
             f"not modelled in the combat: {'; '.join(NOT_MODELLED)}",
@@ -517,7 +605,7 @@ class UberDrakesRuleset(Ruleset):
 
     def coverage(self, contestant: Contestant, rulings: UberDrakesRulings) -> Coverage:
         loadout, _, catalog = contestant.subject
-        return coverage(contestant.key, loadout, catalog)
+        return coverage(contestant.key, loadout, catalog, rulings)
 
 
 METRIC_NAMES = tuple(m.name for m in UberDrakesRuleset.metrics)

@@ -5,6 +5,7 @@ Pure Python: the command tree imports this module to list the rulings.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ruling
@@ -24,6 +25,30 @@ MAX_BONUS = 60
 BP_COIN, BP_HEAL, BP_MOVEMENT, BP_VP, BP_VP_STEP = 2, 5, 8, 20, 5
 #: Furnace (lines 413-419): Magic spent 8..12.
 FURNACE_MAGIC = range(8, 13)
+#: What a ruling's meaning says when no result of the current model depends on it.
+INERT = "has no effect in the current model: "
+
+
+class Unset(str):
+    """A ruling's default that tells itself apart from the same value set explicitly: UD-policy and
+    UD-objective read ``greedy`` and ``win-then-cost`` in a single combat (rolls, duels), while pricing
+    (:func:`pricing_rulings`) plays optimal, for the combat's value, unless the user chose. It prints as
+    its value; it equals only another default of the same value, so a what-if from the default to the same
+    value set explicitly is a change."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unset) and str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(("unset", str(self)))
+
+    def __reduce__(self):
+        return (Unset, (str(self),))
 
 
 @dataclass(frozen=True)
@@ -76,7 +101,8 @@ class UberDrakesRulings(Rulings):
     concede_total: str = ruling(
         "UD-concede-total", "bonuses", accepted="bonuses|zero",
         meaning="the \"total combat strength\" (line 338) of a side that conceded without rolling: its "
-                "bonuses, or zero",
+                "bonuses, or zero; " + INERT + "no policy concedes without rolling (rolling and then "
+                "conceding is never worse: a higher total, at most one instance of damage)",
         source="seed 003, lines 313, 338", parse=parse_choice("bonuses", "zero"))
     bp_total: str = ruling(
         "UD-bp-total", "final", accepted="final|rolloff",
@@ -86,18 +112,21 @@ class UberDrakesRulings(Rulings):
     vp_escalation: str = ruling(
         "UD-vp-escalation", "per-game", accepted="per-game|per-exchange",
         meaning="\"+5 for each additional Victory Point purchased this way\" (line 349): the price rises "
-                "with every Victory Point bought in the game, or only within one exchange",
+                "with every Victory Point bought in the game, or only within one exchange; " + INERT + "the "
+                "blood-points table prices a game's first Victory Points, where both readings agree (they "
+                "differ only after Victory Points bought in an earlier exchange)",
         source="seed 003, line 349", parse=parse_choice("per-game", "per-exchange"))
     windblast_stack: str = ruling(
         "UD-windblast-stack", "multiply", accepted="multiply|cap-2",
         meaning="Windblast's double damage after an unrolled concession (already two instances, line 331): "
                 "multiply: four instances; cap-2: two. Windblast also overrides Plate Armor (\"like the Hide "
-                "Shield\")",
+                "Shield\"); " + INERT + "no policy concedes without rolling (see UD-concede-total)",
         source="seed 003, lines 331, 520-524, 604-606", parse=parse_choice("multiply", "cap-2"))
     overflow_rage: str = ruling(
         "UD-overflow-rage", "alchemists-fire", accepted="alchemists-fire|any-overflow",
         meaning="Fatigue beyond 3 gives permanent Rage: printed only for Alchemist's Fire (line 765), or for "
-                "any overflow (line 150)",
+                "any overflow (line 150); " + INERT + "Fatigue over a game is not modelled (a combat takes "
+                "each side's Rage as given)",
         source="seed 003, lines 150, 765", parse=parse_choice("alchemists-fire", "any-overflow"))
     turn_order_ties: str = ruling(
         "UD-turn-order-ties", "one-die", accepted="one-die|2d6",
@@ -117,28 +146,74 @@ class UberDrakesRulings(Rulings):
     rocket_power_cost: str = ruling(
         "UD-rocket-power-cost", "magic", accepted="magic|coins",
         meaning="Rocket Power's cost \"1 - 2\" is Magic like every spell, or coins as \"(1 coin)\" / \"(2 "
-                "coins.)\" say (line 392)",
+                "coins.)\" say (line 392); " + INERT + "Rocket Power is a movement spell, outside every "
+                "combat and table",
         source="seed 003, line 392", parse=parse_choice("magic", "coins"))
     furnace_ultimate: bool = ruling(
         "UD-furnace-ultimate", True, accepted="true|false",
         meaning="Furnace, unlabelled, holds the Fire dragon's Ultimate slot (line 260 says two Standard "
-                "spells and one Ultimate; the pages print three and one)",
+                "spells and one Ultimate; the pages print three and one); " + INERT + "the Furnace table is "
+                "its roll alone; how often it is cast in a game is not modelled",
         source="seed 003, lines 260, 413-419", parse=parse_bool)
     mulligan: str = ruling(
         "UD-mulligan", "discard", accepted="discard|bottom",
         meaning="where the two cards swapped to see the top two and take one go (line 61): discarded, or "
-                "to the bottom of the deck; the hand drops to 3 either way",
+                "to the bottom of the deck; the hand drops to 3 either way; " + INERT + "the Movement deck "
+                "is not modelled",
         source="seed 003, line 61", parse=parse_choice("discard", "bottom"))
     policy: str = ruling(
-        "UD-policy", "greedy", accepted="greedy|optimal",
+        "UD-policy", Unset("greedy"), accepted="greedy|optimal",
         meaning="how players spend counterattack resources and concede: greedy: the fewest resources that "
                 "overtake, cheapest first (Plate Armor X just enough), never conceding while one remains; "
-                "optimal: an exact dynamic program over the counterattack game under UD-objective",
+                "optimal: an exact dynamic program over the counterattack game under UD-objective. Unless "
+                "set, a single combat (roll, duel) plays greedy and pricing (efficiency, what-if, sweep, "
+                "meta-game, table resources) plays optimal: a designer prices what a good player gets; "
+                "greedy is shown beside (value_greedy, win_gain_greedy)",
         source="seed 003, lines 317-323", parse=parse_choice("greedy", "optimal"))
     objective: str = ruling(
-        "UD-objective", "win-then-cost", accepted="win-then-cost|win|blood-points|net-value",
+        "UD-objective", Unset("win-then-cost"), accepted="win-then-cost|win|blood-points|net-value|value",
         meaning="what an optimal player maximises: win probability, then the least spend (Magic at face "
-                "value, items at catalog prices); win probability alone; expected blood points; or blood "
-                "points minus spend",
+                "value, items at catalog prices); win probability alone; expected blood points; blood "
+                "points minus spend; or the combat's value (UD-value), then the least spend. Unless set, "
+                "pricing plays value (a player holding Windblast casts it for its damage) and a single "
+                "combat win-then-cost",
         source="seed 003, lines 317-349", parse=parse_choice("win-then-cost", "win", "blood-points",
-                                                             "net-value"))
+                                                             "net-value", "value"))
+    value: str = ruling(
+        "UD-value", "win+damage+blood", accepted="win+damage+blood|win",
+        meaning="what a combat is worth to a side, the primary value a resource is priced by (the gain "
+                "with it - without it): win+damage+blood: in blood points, UD-win-bp x P(win) + the blood "
+                "points it gains + UD-damage-bp x (damage instances it deals - those it takes) (the player "
+                "with the most Victory Points wins, lines 32, 75; combat's rewards are damage and blood "
+                "points, which buy Victory Points, lines 274, 338-349, 692); win: P(win) alone",
+        source="seed 003, lines 32, 75, 274, 329-349, 449-451, 692", parse=parse_choice("win+damage+blood",
+                                                                                         "win"))
+    damage_bp: int = ruling(
+        "UD-damage-bp", 8, accepted="0..40",
+        meaning="blood points one instance of damage is worth (UD-value=win+damage+blood), to the side "
+                "dealing it and against the side taking it; the damage options are missing (line 329): 8, "
+                "a Movement card (line 347), as Deep Freeze's damage steals one (\"as a form of combat "
+                "damage\", lines 449-451); 5 would be a Fatigue (346), 2 a coin (345)",
+        source="seed 003, lines 329, 345-347, 449-451", parse=parse_int_range(0, 40))
+    win_bp: int = ruling(
+        "UD-win-bp", 0, accepted="0..40",
+        meaning="blood points a win itself is worth beyond its damage and blood points (UD-value="
+                "win+damage+blood): 0, as the rulebook gives a winner nothing else (\"you still gain other "
+                "combat rewards\", line 692: blood points, line 338)",
+        source="seed 003, lines 325-338, 692", parse=parse_int_range(0, 40))
+
+
+def pricing_rulings(rulings: UberDrakesRulings) -> UberDrakesRulings:
+    """The rulings resources are priced under: UD-policy and UD-objective as set, or, where the user left
+    them at their defaults (:class:`Unset`), optimal play for the combat's value (UD-objective=value)."""
+    changes = {}
+    if isinstance(rulings.policy, Unset):
+        changes["policy"] = "optimal"
+    if isinstance(rulings.objective, Unset):
+        changes["objective"] = "value"
+    return dataclasses.replace(rulings, **changes)
+
+
+def greedy_rulings(rulings: UberDrakesRulings) -> UberDrakesRulings:
+    """The same rulings with UD-policy=greedy (the value shown beside the priced one)."""
+    return dataclasses.replace(rulings, policy="greedy")
