@@ -93,6 +93,12 @@ class Fighter:
         return sum(m.net for m in cap.modifiers if m.roll in rolls) if cap is not None else 0
 
 
+@functools.lru_cache(maxsize=65536)
+def _modified(base: Pool, up: int, down: int, rulings: DragonbondRulings) -> Pool:
+    """dice.modified, remembered: a field's engagements modify the same pools again and again."""
+    return modified(base, up, down, rulings)
+
+
 @functools.lru_cache(maxsize=8192)
 def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: DragonbondRulings):
     """(w, table, most hits, most criticals) of an attack pool's joint hits and criticals."""
@@ -183,19 +189,25 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
     # the most fatigue beside a unit and the most injuries it can carry bound its modifiers
     injuries = [(f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0 for f in fighters]
     att_index, hits_max = [], [0] * n
+    built: dict = {}  # units alike (a force of copies) share their rows
     for s, f in enumerate(fighters):
         cap = int(side[s, K.S_CAP_ATT])
         j_min, j_max = min(0, cap) - 2 * tokens[s] - injuries[s], max(0, cap)
         side[s, K.S_J_MIN], side[s, K.S_J_N] = j_min, j_max - j_min + 1
-        rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
-        for m in range(1, f.models + 1):
-            base = f.attack_pool(m)
-            for j in range(j_min, j_max + 1):
-                rolled = modified(base, max(j, 0), max(-j, 0), rulings)
-                entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
-                rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), *entry[:2])
-                for e in enemies[s]:
-                    hits_max[e] = max(hits_max[e], entry[2])
+        if ("a", f, j_min, j_max) not in built:
+            rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
+            most = 0
+            for m in range(1, f.models + 1):
+                base = f.attack_pool(m)
+                for j in range(j_min, j_max + 1):
+                    rolled = _modified(base, max(j, 0), max(-j, 0), rulings)
+                    entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
+                    rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), *entry[:2])
+                    most = max(most, entry[2])
+            built["a", f, j_min, j_max] = rows, most
+        rows, most = built["a", f, j_min, j_max]
+        for e in enemies[s]:
+            hits_max[e] = max(hits_max[e], most)
         att_index.append(rows)
     def_index = []
     for s, f in enumerate(fighters):
@@ -203,16 +215,19 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
         up, down = defense_reach[s]
         k_min, k_max = min(0, *caps) - tokens[s] - injuries[s] - down, max(0, *caps) + up
         side[s, K.S_K_MIN], side[s, K.S_K_N], side[s, K.S_H_MAX] = k_min, k_max - k_min + 1, hits_max[s]
-        rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
-        for h in range(1, hits_max[s] + 1):
-            base = f.unit.defense_pool(h)
-            if base.size == 0:
-                continue
-            for k in range(k_min, k_max + 1):
-                rolled = modified(base, max(k, 0), max(-k, 0), rulings)
-                entry = _blocks_entry(rolled.counts, rulings)
-                rows[h, k - k_min] = tables.place(("d", rolled.counts), *entry)
-        def_index.append(rows)
+        key = ("d", f.unit, k_min, k_max, hits_max[s])
+        if key not in built:
+            rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
+            for h in range(1, hits_max[s] + 1):
+                base = f.unit.defense_pool(h)
+                if base.size == 0:
+                    continue
+                for k in range(k_min, k_max + 1):
+                    rolled = _modified(base, max(k, 0), max(-k, 0), rulings)
+                    entry = _blocks_entry(rolled.counts, rulings)
+                    rows[h, k - k_min] = tables.place(("d", rolled.counts), *entry)
+            built[key] = rows
+        def_index.append(built[key])
     cdf, values, guide = tables.arrays()
     return side, cap_def, order, _stack(att_index), _stack(def_index), cdf, values, guide
 
