@@ -258,3 +258,18 @@ def test_pricing_plays_optimal_unless_ud_policy_is_set(catalog):
     assert o.samples()["win"][0, row] == pytest.approx(want.p_win[0], abs=1e-13)
     # the notes say which policy prices
     assert any("priced under the optimal policy" in n for n in RS.notes(catalog, []))
+
+
+def test_an_unset_policy_is_told_apart_from_one_set():
+    """UD-policy and UD-objective left at their defaults print as RULES.md's (greedy, win-then-cost) yet
+    differ from the same values set explicitly (a what-if from one to the other replays), survive pickling
+    (a cluster) and resolve to optimal play for the value when pricing only."""
+    import pickle
+
+    explicit = R.with_assignments(["UD-policy=greedy", "UD-objective=win-then-cost"])
+    assert dict(R.in_force())["UD-policy"] == "greedy" == dict(explicit.in_force())["UD-policy"]
+    assert R != explicit and R == UberDrakesRulings() and hash(R) == hash(UberDrakesRulings())
+    assert pickle.loads(pickle.dumps(R)) == R and pickle.loads(pickle.dumps(explicit)) == explicit
+    assert pricing_rulings(explicit) == explicit
+    assert (P.policy, P.objective) == ("optimal", "value")
+    assert pricing_rulings(R.with_assignments(["UD-objective=win"])).objective == "win"

@@ -272,7 +272,7 @@ def resource_gains(catalog: ContestCatalog, rulings: UberDrakesRulings) -> list[
     return rows
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class _Played:
     """An engagement's exact grids (:func:`grid_values`): a against b, a's stand-in against b, a against
     b's stand-in, under the pricing rulings and under greedy (the same grids when those agree)."""
