@@ -245,8 +245,8 @@ class DragoborneRuleset(Ruleset):
             if change.stat not in STATS:
                 close = difflib.get_close_matches(change.stat, STATS, n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
-                raise OptionError(f"{change.text!r}: unknown stat {change.stat!r}{hint}; accepted: "
-                                  f"{', '.join(STATS)}")
+                raise RulesError(f"{change.text!r}: unknown stat {change.stat!r}{hint}; accepted: "
+                                 f"{', '.join(STATS)}")
             if change.op != "=":
                 raise OptionError(f"{change.text!r}: {change.stat} takes =, not {change.op}")
             cards[card.key] = dataclasses.replace(card, **{change.stat: whole(change.text, change.value,

@@ -458,10 +458,13 @@ def _size_suffix(target: str) -> int | None:
 
 
 def _size_option(unit: Unit, size: str | int) -> UnitSize:
+    """The recruitment option of ``size``: OptionError when it is no whole number, RulesError (naming the
+    sizes the rulebook lists) when the rulebook does not recruit the unit that strong."""
     try:
-        return unit.size_option(int(size))
+        number = int(size)
     except ValueError:
         raise OptionError(f"size {size!r} of {unit.key} is not a whole number") from None
+    return unit.size_option(number)
 
 
 def _recosted(unit: Unit, size: int | None, cost: float) -> Unit:
