@@ -26,6 +26,8 @@ CASES = [
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", "{full}"), 2, "--force"),
     (("table", "drakerys", "all", "--output", "{full}"), 2, "--force"),
     (("report", "drakerys", "--output", "{full}"), 2, "--force"),
+    (("efficiency", "drakerys", "--unit", "crows@7", *FAST), 1, "6, 9, 12"),
+    (("whatif", "dragoborne", "--set", "pyre-drake.foo=3", *FAST), 1, "unknown stat 'foo'"),
     (("report", "--output", ""), 2, "empty"),
     (("table", "drakerys", "all", "--output", ""), 2, "empty"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--save", ""), 2, "empty"),
