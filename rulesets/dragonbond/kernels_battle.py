@@ -45,7 +45,8 @@ class BattleState(IntEnum):
     DEF_EXTRA = K.T_DEF_EXTRA
     OWNER = K.N_STATE  # the unit's side
     ENGAGED = K.N_STATE + 1  # bit e: engaged with unit e
-    BEGAN_ENGAGED = K.N_STATE + 2  # engaged with a living enemy when the turn Flying looks at began
+    BEGAN_ENGAGED = K.N_STATE + 2  # engaged with a living enemy when the turn Flying looks at began (kept
+    # for Flying units only, the only ones that read it)
 
 
 N_BATTLE = len(BattleState)
@@ -232,7 +233,7 @@ def _turn(units_side, cap_def, order, units, side, st, p, stream, att_at, def_at
     """Player p's turn (the duel's ``kernels._turn`` for the unit it activates and that unit's target)."""
     u = _active_unit(units, p)
     for k in range(units.shape[0]):  # Flying: engaged when this turn (or, own-activation: its own) began
-        if flying_turn == FlyingTurn.CURRENT or k == u:
+        if units_side[k, K.S_FLYING] and (flying_turn == FlyingTurn.CURRENT or k == u):
             units[k, BattleState.BEGAN_ENGAGED] = 1 if _engaged_enemies(units, k) > 0 else 0
     units[u, BattleState.TURNS] += 1
     if units_side[u, K.S_POLICY] == K.POLICY_REST and units[u, BattleState.BESIDE] > 0:
