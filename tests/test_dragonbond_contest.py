@@ -30,7 +30,7 @@ def test_the_default_budget_fits_two_of_the_dearest_unit():
     assert DEFAULT_BUDGET == 2 * dearest == 600
     assert RS.budget_ruling == "DB-budget" and DragonbondRulings().budget == 600
     assert "Cost???" in DragonbondRulings.spec("DB-budget").meaning
-    assert DragonbondRulings.spec("DB-composition").accepted == "copies"
+    assert DragonbondRulings.spec("DB-composition").accepted == "copies | copies-unique"
     with pytest.raises(Exception, match="DB-budget"):
         DragonbondRulings().with_assignments(["DB-budget=10"])
 
@@ -44,6 +44,17 @@ def test_the_default_budget_fits_two_of_the_dearest_unit():
 ])
 def test_a_side_fields_as_many_whole_units_as_the_budget_buys(key, points, units, unspent):
     f = force(ENTRIES[key], budget(points))
+    assert (f.units, f.unspent) == (units, unspent)
+
+
+@pytest.mark.parametrize(("key", "units", "unspent"), [
+    ("ferellon-fulgen", 1, 300.0),  # Huge: "may not contain two versions of the same huge creature"
+    ("dragon-queen", 1, 450.0),  # a General (Dragonriding): "up to one general"
+    ("bucentaur-blades", 6, 0.0),  # other units as copies
+])
+def test_copies_unique_fields_one_huge_creature_or_general(key, units, unspent):
+    unique = DragonbondRulings().with_assignments(["DB-composition=copies-unique"])
+    f = force(ENTRIES[key], unique)
     assert (f.units, f.unspent) == (units, unspent)
 
 

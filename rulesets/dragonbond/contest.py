@@ -81,13 +81,17 @@ class Force:
 
 
 def force(contestant: Contestant, rulings: DragonbondRulings) -> Force:
-    """DB-composition=copies: as many whole units of the entry as DB-budget buys, at most MAX_BATTLE_UNITS.
+    """DB-composition: as many whole units of the entry as DB-budget buys, at most MAX_BATTLE_UNITS
+    (copies-unique: and one of a Huge creature or a General, a unit with Dragonriding).
 
     Raises:
         RulesError: the budget buys not one unit of the entry.
     """
     budget = float(rulings.budget)
     units = min(int(budget // contestant.cost), MAX_BATTLE_UNITS)
+    keywords = contestant.subject.keywords
+    if rulings.composition == "copies-unique" and (keywords.huge is not None or keywords.dragonriding):
+        units = min(units, 1)
     if units < 1:
         raise RulesError(f"{contestant.name} ({contestant.cost:g} points) does not fit DB-budget="
                          f"{rulings.budget}; give a larger --budget")
@@ -327,8 +331,10 @@ class DragonbondRuleset(Ruleset):
                  "--catalog",
                  "every contest is a battle at equal points (DB-budget, DB-composition in the rulings): each "
                  "side fields whole units of its entry; the card's cost reads \"Cost???\", so the budget is "
-                 "as illustrative as the costs; matchups.csv gives each side's units_fielded and "
-                 "points_unspent (the points it could not spend, kept: neither lost nor fighting)",
+                 "as illustrative as the costs; every copy plays the entry's one captain card, and under "
+                 "DB-composition=copies-unique a Huge creature or a General fields one unit (Duplicates, "
+                 "Generals); matchups.csv gives each side's units_fielded and points_unspent (the points it "
+                 "could not spend, kept: neither lost nor fighting)",
                  "the fair cost keeps the force today's cost buys; `balance sweep dragonbond --cost UNIT=..` "
                  "finds the cost equal to its own fair cost, with the units each cost buys"]
         illustrative = [u.key for u in units if u.is_illustrative]

@@ -159,12 +159,16 @@ class DragonbondRulings(Rulings):
                 f"units (300 points) and no more than {MAX_BATTLE_UNITS} of the cheapest",
         source=f"{_SEED}, Unit Cards (68: \"14. Cost???\"), Selecting Units (295)", parse=_parse_budget)
     composition: str = ruling(
-        "DB-composition", "copies", accepted="copies",
+        "DB-composition", "copies", accepted="copies | copies-unique",
         meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of "
-                f"the entry as DB-budget buys, at most {MAX_BATTLE_UNITS}; what is not spent is stated, "
-                "and counts as kept (neither lost nor fighting)",
-        source=f"not in the rulebook: army selection is unwritten ({_SEED}, 295)",
-        parse=parse_choice("copies"))
+                f"the entry as DB-budget buys, at most {MAX_BATTLE_UNITS}, every copy with the entry's one "
+                "captain card (the catalog holds one; an army \"may not contain two units with the same "
+                "captain\", 313); copies-unique: and at most one unit of a Huge creature or a General (a "
+                "unit with Dragonriding): \"may not contain two versions of the same huge creature\" "
+                "(313), \"up to one general\" (299). What is not spent is stated, and counts as kept "
+                "(neither lost nor fighting)",
+        source=f"{_SEED}, Generals (297-299), Duplicates (311-317); army selection itself is unwritten (295)",
+        parse=parse_choice("copies", "copies-unique"))
 
     @property
     def charge_downgrades_per_token(self) -> int:
