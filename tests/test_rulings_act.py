@@ -29,7 +29,6 @@ PROBES = {
     "dragonbond": [("efficiency", "dragonbond", "--unit", "ogerron-phalanx", "--unit", "dreamshaper-casters",
                     "--unit", "ferellon", *FAST)],
     "warbound": [("efficiency", "warbound", "--unit", "copp", "--unit", "roh-na", *FAST)],
-    "uberdrakes": [("efficiency", "uberdrakes", "--format", "csv")],
     "dragoborne": [
         ("efficiency", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound", *FAST),
         ("roll", "dragoborne", "assign", "--fort", "red:2", "--fort", "red:2", "--fort", "green:2",
@@ -76,6 +75,8 @@ def _outputs(capsys, game: str, ruling: str | None) -> dict[str, str]:
     return out
 
 
+#: UberDrakes is checked by tests/test_uberdrakes_rulings.py, over a battery of exact combats that reaches
+#: every counterattack resource and pre-combat spell.
 CASES = [(game, spec.key) for game in PROBES for spec in rulesets.get(game).rulings.specs()]
 
 
