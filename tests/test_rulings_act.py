@@ -27,7 +27,7 @@ PROBES = {
          "--format", "csv"),
     ],
     "dragonbond": [("efficiency", "dragonbond", "--unit", "ogerron-phalanx", "--unit", "dreamshaper-casters",
-                    "--unit", "ferellon", *FAST)],
+                    "--unit", "ferellon-fulgen", *FAST)],
     "warbound": [("efficiency", "warbound", "--unit", "copp", "--unit", "roh-na", *FAST)],
     "dragoborne": [
         ("efficiency", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound", *FAST),
