@@ -284,6 +284,30 @@ class Coverage:
         return "; ".join(parts)
 
 
+@dataclass(frozen=True)
+class Force:
+    """What one side of an equal-points contest fields: ``units`` whole units of its entry, ``unspent`` of
+    the budget left over (kept: neither lost nor fighting)."""
+
+    units: int
+    unspent: float
+
+
+def copies(contestant: Contestant, budget: float, most: int, cap: int | None = None,
+           budget_ruling: str = "the budget") -> Force:
+    """As many whole units of ``contestant`` as ``budget`` buys, at most ``most`` (and ``cap``, a limit of
+    the game's recruitment rules, when given).
+
+    Raises:
+        RulesError: the budget buys not one unit of the entry.
+    """
+    units = min(int(budget // contestant.cost), most, *(() if cap is None else (cap,)))
+    if units < 1:
+        raise RulesError(f"{contestant.name} ({contestant.cost:g} {contestant.cost_unit}) does not fit "
+                         f"{budget_ruling}={budget:g}; give a larger --budget")
+    return Force(units, budget - units * contestant.cost)
+
+
 MEDIAN_FAIR_COST = FairCostRule(
     "median", "the cost at which the contestant's value per cost equals the field's median value per cost")
 

@@ -28,7 +28,6 @@ import dataclasses
 import difflib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ from rulesets.base import (
     Coverage,
     Engagement,
     FairCostRule,
+    Force,
     LinearScore,
     Metric,
     OptionError,
@@ -45,6 +45,7 @@ from rulesets.base import (
     Ruleset,
     StandardTable,
     StatChange,
+    copies,
 )
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
 
@@ -71,15 +72,6 @@ def _contestant(unit) -> Contestant:
                       subject=unit)
 
 
-@dataclass(frozen=True)
-class Force:
-    """What one side of an equal-points contest fields: ``units`` whole units of its entry, ``unspent``
-    points of the budget left over."""
-
-    units: int
-    unspent: float
-
-
 def force(contestant: Contestant, rulings: DragonbondRulings) -> Force:
     """DB-composition: as many whole units of the entry as DB-budget buys, at most MAX_BATTLE_UNITS
     (copies-unique: and one of a Huge creature or a General, a unit with Dragonriding).
@@ -87,15 +79,9 @@ def force(contestant: Contestant, rulings: DragonbondRulings) -> Force:
     Raises:
         RulesError: the budget buys not one unit of the entry.
     """
-    budget = float(rulings.budget)
-    units = min(int(budget // contestant.cost), MAX_BATTLE_UNITS)
     keywords = contestant.subject.keywords
-    if rulings.composition == "copies-unique" and (keywords.huge is not None or keywords.dragonriding):
-        units = min(units, 1)
-    if units < 1:
-        raise RulesError(f"{contestant.name} ({contestant.cost:g} points) does not fit DB-budget="
-                         f"{rulings.budget}; give a larger --budget")
-    return Force(units, budget - units * contestant.cost)
+    unique = rulings.composition == "copies-unique" and (keywords.huge is not None or keywords.dragonriding)
+    return copies(contestant, float(rulings.budget), MAX_BATTLE_UNITS, 1 if unique else None, "DB-budget")
 
 
 #: Record features the metrics are linear in (simcore.moments): the four outcomes, then models lost, units

@@ -36,6 +36,7 @@ from rulesets.base import (
     Coverage,
     Engagement,
     FairCostRule,
+    Force,
     LinearScore,
     Metric,
     OptionError,
@@ -43,6 +44,7 @@ from rulesets.base import (
     Ruleset,
     StandardTable,
     StatChange,
+    copies,
 )
 from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
@@ -102,15 +104,6 @@ def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Con
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
 
 
-@dataclass(frozen=True)
-class Force:
-    """What one side of an equal-points contest fields: ``units`` whole units of its entry, ``unspent`` AP
-    of the budget left over."""
-
-    units: int
-    unspent: float
-
-
 def force(contestant: Contestant, rulings: DrakerysRulings) -> Force:
     """DK-composition: as many whole units of the entry at its size as DK-budget buys (copies-rarity: and
     no more Rarity than 1 point per full 100 AP of the budget), at most MAX_BATTLE_UNITS.
@@ -118,19 +111,12 @@ def force(contestant: Contestant, rulings: DrakerysRulings) -> Force:
     Raises:
         RulesError: the budget buys not one unit of the entry.
     """
-    budget = float(rulings.budget)
-    units = int(budget // contestant.cost)
+    cap = None
     entry = contestant.subject
     if rulings.composition == "copies-rarity":
         rarity = entry.unit.size_option(entry.size).rarity
-        if rarity > 0:
-            units = min(units, (rulings.budget // 100) // rarity)
-    units = min(units, MAX_BATTLE_UNITS)
-    if units < 1:
-        raise RulesError(f"{contestant.name} ({contestant.cost:g} AP) does not fit "
-                         f"DK-budget={rulings.budget} under DK-composition={rulings.composition}; give a "
-                         "larger --budget")
-    return Force(units, budget - units * contestant.cost)
+        cap = (rulings.budget // 100) // rarity if rarity > 0 else None
+    return copies(contestant, float(rulings.budget), MAX_BATTLE_UNITS, cap, "DK-budget")
 
 
 #: Record features the metrics are linear in (simcore.moments): the four outcomes as indicators, then
