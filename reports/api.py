@@ -194,8 +194,12 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
                         tolerance=tolerance)
     meta = provenance(rs, base_rulings, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     change = [*sets, *(f"cost {c}" for c in costs)]
-    before = dict(base_rulings.in_force())
-    change += [f"ruling {k} {before[k]} → {v}" for k, v in changed_rulings.in_force() if before[k] != v]
+    for spec in base_rulings.specs():
+        was, now = getattr(base_rulings, spec.field), getattr(changed_rulings, spec.field)
+        if was != now:  # a default left unset differs from the same value set (UberDrakes' pricing)
+            was_text, now_text = spec.format(was), spec.format(now)
+            unset = " (its default, unset)" if was_text == now_text else ""
+            change.append(f"ruling {spec.key} {was_text}{unset} → {now_text}")
     return rs, catalog, w, meta, change
 
 
