@@ -83,3 +83,11 @@ def test_api_roll_defaults_to_each_games_first_kind():
     assert list(attack.columns[:4]) == ["wounds", "breaks", "stress", "probability"]
     assert abs(attack[attack.wounds == 1].probability.sum() - 5 / 12) < 1e-12
     assert abs(api.roll("drakerys", dice=1, threshold=10).probability.iloc[0] - 0.9) < 1e-12
+
+
+def test_whatif_change_names_a_ruling_set_to_its_unset_defaults_value():
+    """UberDrakes' UD-policy left unset prices with optimal play; set to greedy (its printed default) it is a
+    change, and the change line says so."""
+    report, _ = api.whatif_report("uberdrakes", variant_rulings=["UD-policy=greedy"],
+                                  units=["fire-breath", "acid-rain"])
+    assert "ruling UD-policy greedy (its default, unset) → greedy" in dict(report.meta)["change"]
