@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import Rulings, parse_bool, parse_choice, ruling
+from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ruling
 
 _SEED = "seed 000"
 
@@ -19,13 +19,6 @@ MAX_BATTLE_UNITS = 16
 DEFAULT_BUDGET = 600
 MIN_BUDGET = 50
 MAX_BUDGET = 5000
-
-
-def _parse_budget(text: str) -> int:
-    value = int(text.strip())
-    if not MIN_BUDGET <= value <= MAX_BUDGET:
-        raise ValueError(text)
-    return value
 
 
 def parse_other_rolls(text: str) -> str:
@@ -157,7 +150,8 @@ class DragonbondRulings(Rulings):
                 "Dragonbond's card reads \"Cost???\" and army selection is \"STILL UNDER DEVELOPMENT\", "
                 "so the budget is as illustrative as the costs: 600 fields two of the dearest packaged "
                 f"units (300 points) and no more than {MAX_BATTLE_UNITS} of the cheapest",
-        source=f"{_SEED}, Unit Cards (68: \"14. Cost???\"), Selecting Units (295)", parse=_parse_budget)
+        source=f"{_SEED}, Unit Cards (68: \"14. Cost???\"), Selecting Units (295)",
+        parse=parse_int_range(MIN_BUDGET, MAX_BUDGET))
     composition: str = ruling(
         "DB-composition", "copies", accepted="copies | copies-unique",
         meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, ruling, whole_number
+from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, parse_int_range, ruling, whole_number
 from simcore.faces import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 SOURCE = "seed 002 (Drakerys quick start rules)"
@@ -118,13 +118,6 @@ def _parse_frontage(text: str) -> str | int:
 DEFAULT_BUDGET = 750
 MIN_BUDGET = 50
 MAX_BUDGET = 5000
-
-
-def _parse_budget(text: str) -> int:
-    value = int(text.strip())
-    if not MIN_BUDGET <= value <= MAX_BUDGET:
-        raise ValueError(text)
-    return value
 
 
 def _parse_start(text: str) -> str | int:
@@ -254,7 +247,7 @@ class DrakerysRulings(Rulings):
                 "fields two units of the dearest entry (Rockthrowers (9), 375 AP) and no more than "
                 f"{MAX_BATTLE_UNITS} of the cheapest",
         source="seed 002, ARMY COMPOSITION (line 705): the value is the players' choice",
-        parse=_parse_budget)
+        parse=parse_int_range(MIN_BUDGET, MAX_BUDGET))
     composition: str = ruling(
         "DK-composition", "copies", accepted="copies|copies-rarity",
         meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of the "
