@@ -26,8 +26,19 @@ PROBES = {
         ("roll", "drakerys", "spell", "--level", "3", "--distance", "25", "--maelstroms", "1", "--mana", "4",
          "--format", "csv"),
     ],
-    "dragonbond": [("efficiency", "dragonbond", "--unit", "ogerron-phalanx", "--unit", "dreamshaper-casters",
-                    "--unit", "ferellon-fulgen", *FAST)],
+    "dragonbond": [
+        ("efficiency", "dragonbond", "--unit", "ogerron-phalanx", "--unit", "dreamshaper-casters", "--unit",
+         "ferellon-fulgen", *FAST),
+        # a Sharp attack into an upgraded black defense die (DB-sharp, DB-defense-tiers)
+        ("roll", "dragonbond", "attack", "--dice", "2G 1B", "--models", "2", "--sharp", "--defense", "2",
+         "--defense-die", "black", "--defense-up", "1", "--format", "csv"),
+        # a charge and a Damage-token roll with fatigue beside (DB-fatigue-timing, DB-exhaustion-other-rolls,
+        # DB-damage-token)
+        ("roll", "dragonbond", "charge", "--speed", "6", "--fatigue-beside", "1", "--format", "csv"),
+        ("roll", "dragonbond", "damage", "--tokens", "4", "--fatigue-beside", "1", "--format", "csv"),
+        # javelins thrown while engaged draw an opportunity attack (DB-opportunity-fatigue)
+        ("duel", "dragonbond", "skorpikon-reavers", "oathguard-duelists", *FAST),
+    ],
     "warbound": [("efficiency", "warbound", "--unit", "copp", "--unit", "roh-na", *FAST)],
     "dragoborne": [
         ("efficiency", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound", *FAST),
@@ -41,6 +52,8 @@ PROBES = {
 ALTERNATIVE = {
     "DK-frontage": "2", "DK-engagement-start": "contact", "DK-budget": "500", "DG-die": "8",
     "DB-exhaustion-other-rolls": "1/1",
+    # strike-first and always swap alike wherever the Hourglass can go on an Action the Hand cannot use
+    "WB-hourglass-policy": "not-played",
 }
 #: The inert mark a ruling's meaning carries.
 INERT = "no effect in the current model"
