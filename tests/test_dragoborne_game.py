@@ -201,7 +201,7 @@ def test_variant_changes_the_card_everywhere(cat):
     base = _run(cat, 3000, seed=1)
     changed = S.run(S.matchup(v, "red-blaze", "green-grove"), 3000, 1, threads=1).records
     assert not np.array_equal(base, changed)
-    with pytest.raises(OptionError, match="unknown stat 'atak'"):
+    with pytest.raises(RulesError, match="unknown stat 'atak'"):
         rs.variant(cat, [StatChange("pyre-drake", "atak", "=", "6")], [])
     with pytest.raises(OptionError, match="outside 0..20"):
         rs.variant(cat, [StatChange("pyre-drake", "edr", "=", "21")], [])
