@@ -83,8 +83,8 @@ def test_dragonbond_a_sacrifice_and_a_second_weapon_are_decisive():
     bows = Weapon("Bows", "ranged", dice=Pool(ACTION, (0, 1, 0)), range=12)
     cov = coverage(dataclasses.replace(unit, captain=captain, weapons=(*unit.weapons, bows)))
     assert cov.decisive == ("Bows (ranged: the battle attacks with the Spears)",
-                            "Captain of the Phalanx's Sacrifice (\"Heal the unit by 2.\": free text the battle "
-                            "does not play)")
+                            "Captain of the Phalanx's Sacrifice (\"Heal the unit by 2.\": free text the "
+                            "battle does not play)")
 
 
 # --- Warbound --------------------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ from reports import efficiency as eff
 from reports.drakerys.fight import engagement_report, shooting_report
 from rulesets.base import Engagement
 from rulesets.drakerys import RULESET, DrakerysRulings, catalog, combat
-from rulesets.drakerys.contest import _fields, _linear
 from rulesets.drakerys.battle import BattleRecords
+from rulesets.drakerys.contest import _fields, _linear
 from rulesets.drakerys.fight import (
     BattleRecord,
     Combatant,
@@ -514,7 +514,8 @@ def test_efficiency_ranking_fair_cost_and_verdicts_from_a_hand_made_field():
     crows_fair = (0.55 * 150 + 0.60 * 150 + 0.75 * 75 + 0.60 * 75) / (0.30 + 0.35 + 0.25 + 0.30)
     assert view.loc["Crows", "fair cost [95%]"] == (f"{crows_fair:.0f} [{fieller[1][0]:.0f}, "
                                                     f"{fieller[1][1]:.0f}]")
-    assert view.loc["Warriors", "value"] == f"{values[2]:.3f} ± {Z * stderrs[2]:.3f}"  # values below 10: 3 places
+    # values below 10: three places
+    assert view.loc["Warriors", "value"] == f"{values[2]:.3f} ± {Z * stderrs[2]:.3f}"
     # value per cost is the value / 100 for every entry (both per the budget): shown once, as the value
     assert "value / cost" not in view.columns
 
