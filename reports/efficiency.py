@@ -434,8 +434,12 @@ def verdict_counts(rank: pd.DataFrame) -> str:
     """"3 under-costed, 20 fair, 2 over-costed, 1 undecided, 8 not measured" (zero counts left out but
     for the first three)."""
     counts = rank["verdict"].value_counts()
-    shown = [v for v in VERDICTS if v in VERDICTS[:3] or counts.get(v, 0)]
-    return ", ".join(f"{int(counts.get(v, 0))} {v}" for v in shown)
+    return counts_text({v: int(counts.get(v, 0)) for v in VERDICTS})
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """The verdict counts in VERDICTS order; undecided and not measured only when there are some."""
+    return ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS if v in VERDICTS[:3] or counts.get(v, 0))
 
 
 def payoff_matrix(field: Field) -> tuple[np.ndarray, np.ndarray]:

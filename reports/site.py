@@ -232,7 +232,9 @@ def _page(rs: Ruleset, report: Report, entries) -> GamePage:
 
 def verdict_text(page: GamePage) -> str:
     """"2 under-costed, 20 fair, 1 over-costed" (undecided and not measured only when there are some)."""
-    return ", ".join(f"{n} {v}" for k, (v, n) in enumerate(page.verdicts.items()) if k < 3 or n)
+    from reports.efficiency import counts_text
+
+    return counts_text(page.verdicts)
 
 
 def _rulings_rows(rulings: Rulings) -> Section:
