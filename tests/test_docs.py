@@ -52,6 +52,12 @@ def test_the_docs_hold_a_page_per_game_and_the_guide():
     assert {page for page, _, _ in EXAMPLES} == {f"{game}.md" for game in rulesets.names()}
 
 
+def test_the_index_links_every_page():
+    index = FENCE.sub("", (DOCS / "README.md").read_text(encoding="utf-8"))
+    linked = {target.split("#")[0] for target in LINK.findall(index)}
+    assert {p.name for p in PAGES} - {"README.md"} <= linked
+
+
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_every_relative_link_resolves(page):
     text = FENCE.sub("", page.read_text(encoding="utf-8"))
