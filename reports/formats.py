@@ -12,6 +12,7 @@ import html
 import io
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -140,12 +141,18 @@ class Section:
 
     A :class:`Table` may be given instead: printing the section then needs no pandas, and ``data`` makes it
     a DataFrame when first read.
+
+    ``narrow``: the columns the table format shows within its 100 columns (None: all of them); ``--wide``
+    and every other format show all. ``keys``: how many leading columns name a row, repeated in each part
+    when a table too wide for the terminal is printed in parts.
     """
 
-    def __init__(self, name: str, title: str, data: pd.DataFrame | Table, notes: list[str] | None = None
-                 ) -> None:
+    def __init__(self, name: str, title: str, data: pd.DataFrame | Table, notes: list[str] | None = None,
+                 *, narrow: Sequence[str] | None = None, keys: int = 1) -> None:
         self.name, self.title = name, title
         self.notes = [] if notes is None else notes
+        self.narrow = None if narrow is None else tuple(narrow)
+        self.keys = keys
         self.table = data if isinstance(data, Table) else None
         self._frame = None if isinstance(data, Table) else data
 
@@ -166,7 +173,8 @@ class Report:
     ``sections`` are tidy tables (CSV writes the first; JSON all of them). ``views`` are the same
     numbers laid out for reading (table, Markdown, LaTeX, HTML); when empty, the sections are shown.
     ``meta`` states where the numbers come from: ruleset, method, trials, seed, rulings in force.
-    ``facts`` are machine-readable figures JSON adds to its ``meta`` (numbers, not text).
+    ``facts`` are machine-readable figures JSON adds to its ``meta`` (numbers, not text). ``headline``: the
+    answer in a sentence or two, shown under the title by the formats for reading.
     """
 
     title: str
@@ -175,6 +183,7 @@ class Report:
     views: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     facts: dict = field(default_factory=dict)
+    headline: list[str] = field(default_factory=list)
 
     def shown(self) -> list[Section]:
         return self.views or self.sections
@@ -240,6 +249,21 @@ TABLE_WIDTH = 100
 _MIN_TEXT_COLUMN = 12
 
 
+#: A bracketed interval ("[301, 302]") is never split over two lines: its spaces are held by this.
+_HELD_SPACE = "\xa0"
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+
+
+def _held(text: str) -> str:
+    """``text`` with the spaces inside brackets made unbreakable for textwrap (which breaks at ASCII
+    whitespace only)."""
+    return _BRACKETED.sub(lambda m: m[0].replace(" ", _HELD_SPACE), text) if "[" in text else text
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _held(text).split(" ") if w] or [""]
+
+
 def _wrap(text: str, width: int | None, first: str, rest: str) -> list[str]:
     if width is None:
         return [first + text]
@@ -273,38 +297,98 @@ def _fitted(widths: list[int], right: list[bool], width: int | None,
     return widths
 
 
-def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
-    """For a terminal: lines within ``width`` columns (long text wraps), or one line per row (None)."""
+def _parts(widths: list[int], right: list[bool], least: list[int], width: int, keys: int) -> list[list[int]]:
+    """The columns of a table too wide for ``width`` even with its text wrapped, cut into parts printed one
+    under the other: each part the first ``keys`` columns (what names a row) and as many of the others, in
+    order, as fit (a text column counted at its narrowest)."""
+
+    def narrowest(i: int) -> int:
+        return widths[i] if right[i] else min(widths[i], max(least[i], _MIN_TEXT_COLUMN))
+
+    base = sum(narrowest(i) + 2 for i in range(keys))
+    parts: list[list[int]] = []
+    used = base
+    for i in range(keys, len(widths)):
+        w = narrowest(i) + 2
+        if parts and used + w - 2 <= width:
+            parts[-1].append(i)
+            used += w
+        else:
+            parts.append([*range(keys), i])
+            used = base + w
+    return parts
+
+
+def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], width: int | None,
+                 keys: int) -> list[str]:
+    """A table's lines: within ``width`` (its text wrapped, and when that is not enough, its columns in
+    parts under each other, see :func:`_parts`), or one line per row (None)."""
     import itertools
     import textwrap
 
+    held = [_held(h) for h in header], [[_held(c) for c in r] for r in rows]
+    least = [max(len(word) for cell in [h] + [r[i] for r in rows] for word in _words(cell))
+             for i, h in enumerate(header)]
+    natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    widths = _fitted(natural, right, width, least)
+    keys = min(max(keys, 0), len(header) - 1)
+    if width is None or sum(widths) + 2 * (len(widths) - 1) <= width or len(widths) < 2:
+        parts = [list(range(len(header)))]
+    else:
+        parts = _parts(natural, right, least, width, keys)
+
+    def fmt(cells, widths, right) -> list[str]:
+        wrapped = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
+                   if len(c) > w and not r else [c]
+                   for c, w, r in zip(cells, widths, right, strict=True)]
+        return ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, right,
+                                                                             strict=True)).rstrip()
+                .replace(_HELD_SPACE, " ")
+                for line in itertools.zip_longest(*wrapped, fillvalue="")]
+
+    lines: list[str] = []
+    for n, part in enumerate(parts):
+        pick = [right[i] for i in part]
+        fitted = widths if len(parts) == 1 else _fitted([natural[i] for i in part], pick, width,
+                                                        [least[i] for i in part])
+        lines += [""] if n else []
+        lines += fmt([held[0][i] for i in part], fitted, pick)
+        for r in held[1]:
+            if n and not any(r[i] for i in part[keys:]):
+                continue  # a row with nothing in this part after the first: left out of it
+            lines += fmt([r[i] for i in part], fitted, pick)
+    return lines
+
+
+def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
+    """For a terminal: the answer first (title, headline, tables, notes), then the provenance; lines within
+    ``width`` columns (long text wraps, a table too wide is printed in parts), or one line per row (None).
+    """
     lines = _wrap(report.title, width, "", "  ")
-    for k, v in report.meta:
-        lines += _wrap(f"{k}: {v}", width, "  ", "      ")
+    for h in report.headline:
+        lines += _wrap(h, width, "  ", "    ")
     for s in report.shown():
         lines += ["", *_wrap(s.title, width, "", "  ")]
         header, rows, right = _grid(s)
-        least = [max(len(word) for cell in [h] + [r[i] for r in rows] for word in cell.split() or [""])
-                 for i, h in enumerate(header)]
-        widths = _fitted([max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)], right,
-                         width, least)
-
-        def fmt(cells, widths=widths, right=right) -> list[str]:
-            parts = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
-                     if len(c) > w and not r else [c]
-                     for c, w, r in zip(cells, widths, right, strict=True)]
-            return ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, right,
-                                                                                 strict=True)).rstrip()
-                    for line in itertools.zip_longest(*parts, fillvalue="")]
-
-        lines += fmt(header)
-        for r in rows:
-            lines += fmt(r)
+        left_out = []
+        if width is not None and s.narrow is not None:
+            keep = [i for i, h in enumerate(header) if h in s.narrow]
+            left_out = [h for i, h in enumerate(header) if i not in keep]
+            header, right = [header[i] for i in keep], [right[i] for i in keep]
+            rows = [[r[i] for i in keep] for r in rows]
+        lines += _table_lines(header, rows, right, width, s.keys)
+        if left_out:
+            lines += _wrap(f"not shown here: {', '.join(left_out)} (--wide or another --format shows every "
+                           "column)", width, "  ", "    ")
         for n in s.notes:
             lines += _wrap(f"note: {n}", width, "  ", "    ")
     lines += [""] if report.notes else []
     for n in report.notes:
         lines += _wrap(f"note: {n}", width, "", "  ")
+    if report.meta:
+        lines += ["", "Provenance"]
+    for k, v in report.meta:
+        lines += _wrap(f"{k}: {v}", width, "  ", "      ")
     return "\n".join(lines) + "\n"
 
 
@@ -314,6 +398,8 @@ def _md_escape(text: str) -> str:
 
 def _render_markdown(report: Report) -> str:
     out = [f"# {_md_escape(report.title)}", ""]
+    for h in report.headline:
+        out += [f"**{_md_escape(h)}**", ""]
     out += [f"- **{_md_escape(k)}**: {_md_escape(v)}" for k, v in report.meta]
     for s in report.shown():
         out += ["", f"## {_md_escape(s.title)}", "", *markdown_table(s)]
@@ -342,7 +428,8 @@ def _tex(text: str) -> str:
 
 
 def _render_latex(report: Report) -> str:
-    out = [f"% {report.title}"] + [f"% {k}: {v}" for k, v in report.meta]
+    out = [f"% {report.title}", *(f"% {h}" for h in report.headline),
+           *(f"% {k}: {v}" for k, v in report.meta)]
     for s in report.shown():
         header, rows, right = _grid(s)
         spec = "".join("r" if n else "l" for n in right)
@@ -381,7 +468,9 @@ def _render_html(report: Report) -> str:
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            f"<title>{e(report.title)}</title>", f"<style>{HTML_STYLE}</style>",
-           "</head>", "<body>", f"<h1>{e(report.title)}</h1>", "<dl>"]
+           "</head>", "<body>", f"<h1>{e(report.title)}</h1>"]
+    out += [f"<p><strong>{e(h)}</strong></p>" for h in report.headline]
+    out.append("<dl>")
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
     out.append("</dl>")
     for s in report.shown():
