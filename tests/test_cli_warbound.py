@@ -330,7 +330,11 @@ def test_duel_outcomes_sum_to_one_and_threads_do_not_matter(capsys):
 def test_duel_formation_distance_range_and_leader(capsys):
     base = _json(capsys, *DUEL, *FAST_DUEL)
     assert base["meta"]["A"].startswith("COPP: attack 8+ x1; accuracy 6+/8+ x1")
-    assert "3 token(s) an activation (1 on Move); Leader's Orders 3/4" in base["meta"]["A"]
+    # WB-economy=same-leader: the Reference Leader's 4 tokens a turn, of any colour
+    assert "3 token(s) an activation (1 on Move); Leader's Orders 4/4" in base["meta"]["A"]
+    faction = _json(capsys, *DUEL, *FAST_DUEL, "--ruling", "WB-economy=faction-leader")
+    assert "3 token(s) an activation (1 on Move); Leader's Orders 3/4" in faction["meta"]["A"]
+    assert "Leader's Orders 4/3" in faction["meta"]["B"] and "Leader's Orders 4/4" in base["meta"]["B"]
     assert "6 tile(s) apart" in base["meta"]["duel"] and "near accuracy" in base["meta"]["duel"]
     formation = _json(capsys, "duel", "warbound", "copp@formation", "roh-na", *FAST_DUEL)
     a = formation["meta"]["A"]

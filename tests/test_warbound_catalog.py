@@ -70,7 +70,7 @@ def test_the_packaged_catalog_holds_the_named_cards(catalog):
                                         "ork-edo-drummer", "orkedo-player"]
     assert [c.name for c in catalog.characters.values()] == [
         "COPP", "Analyst", "Splatter", "Roh'na", "Rah'na", "Oshi'goru", "Ork'edo Drummer", "Orkedo Player"]
-    assert list(catalog.leaders) == ["raiders-warlord", "orkedo-chief"]
+    assert list(catalog.leaders) == ["raiders-warlord", "orkedo-chief", "reference"]
     assert {k: f.character for k, f in catalog.formations.items()} == {
         "formation": None, "oshi-goru": "oshi-goru", "rah-na": "rah-na"}
     assert {k: (e.icon, e.faction, e.changes) for k, e in catalog.equipment.items()} == {
@@ -80,7 +80,8 @@ def test_the_packaged_catalog_holds_the_named_cards(catalog):
     vocations = {k: (v.name, v.faction) for k, v in catalog.vocations.items()}
     assert vocations == {"veterans": ("Veteran's", "raiders")}
     assert {k: (le.faction, le.orders) for k, le in catalog.leaders.items()} == {
-        "raiders-warlord": ("raiders", (3, 4)), "orkedo-chief": ("orkedo", (4, 3))}
+        "raiders-warlord": ("raiders", (3, 4)), "orkedo-chief": ("orkedo", (4, 3)),
+        "reference": ("any", (4, 4))}
     assert catalog.board.periods == (("move", "run", "fight", "shoot", "move+shoot"),
                                      ("move", "fight", "fight", "aim+shoot", "shoot", "run+fight"))
     assert catalog.board.illustrative is True
@@ -181,7 +182,7 @@ def test_every_value_field_is_sourced_or_illustrative_never_both(catalog):
             assert (entry.source_of(path) is None) == bool(by_invention), (table, key, path)
             checked += 1
         assert entry.is_illustrative == bool(entry.illustrative)
-    assert checked == 226 + 2 * 4 + 3 * 6 + 3 * 5 + 3  # characters (counted by hand), the other cards
+    assert checked == 226 + 3 * 4 + 3 * 6 + 3 * 5 + 3  # characters (counted by hand), the other cards
 
 
 def test_the_value_paths_of_a_card(catalog):
@@ -239,7 +240,8 @@ def test_lookups_ignore_case_spaces_and_apostrophes(catalog):
     assert str(caught.value) == ("unknown character \"Roh'nah\" (did you mean roh-na or rah-na?); known: "
                                  "analyst, copp, ork-edo-drummer, orkedo-player, oshi-goru, rah-na, roh-na, "
                                  "splatter")
-    with pytest.raises(RulesError, match=r"^unknown leader 'nobody'; known: orkedo-chief, raiders-warlord$"):
+    with pytest.raises(RulesError,
+                       match=r"^unknown leader 'nobody'; known: orkedo-chief, raiders-warlord, reference$"):
         catalog.leader("nobody")
 
 

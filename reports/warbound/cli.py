@@ -156,7 +156,8 @@ def table_stress(rulings, fmt, output, plot):
 @click.command("warbound")
 @click.argument("char_a", metavar="A")
 @click.argument("char_b", metavar="B")
-@click.option("--leader-a", default=None, help="A's Leader (default: the catalog's first of A's faction).")
+@click.option("--leader-a", default=None,
+              help="A's Leader (default: by WB-economy, the Reference Leader or the first of A's faction).")
 @click.option("--leader-b", default=None, help="B's Leader.")
 @click.option("--distance", type=WholeNumber(1, 40), default=None,
               help="Tiles between them at the start (1: adjacent; default 6, illustrative).")
@@ -179,7 +180,7 @@ def duel_warbound(char_a, char_b, leader_a, leader_b, distance, range_, no_panic
     from reports.warbound.duel import duel_report
     from rulesets.warbound import catalog as catalog_io
     from rulesets.warbound.contest import _split
-    from rulesets.warbound.duel import DEFAULT_DISTANCE, fighter, simulate_duel
+    from rulesets.warbound.duel import DEFAULT_DISTANCE, economy_leader, fighter, simulate_duel
     from simcore import config
 
     cat = catalog_io.load(user_paths=tuple(catalogs))
@@ -190,12 +191,14 @@ def duel_warbound(char_a, char_b, leader_a, leader_b, distance, range_, no_panic
     _, trials, seed = monte_carlo_settings(trials, precision, seed)
     if not typed:
         trials = min(trials, config.MAX_RECORD_TRIALS)
+    in_force = _rulings(rulings)
     sides = []
     for name, leader in ((char_a, leader_a), (char_b, leader_b)):
         base, formation = _split(name)
-        sides.append(fighter(cat.character(base), cat, leader=cat.leader(leader) if leader else None,
-                             formation=formation, no_panic=no_panic))
-    result = simulate_duel(sides[0], sides[1], cat.board, _rulings(rulings), trials=trials, seed=seed,
+        character = cat.character(base)
+        chosen = cat.leader(leader) if leader else economy_leader(character, cat, in_force)
+        sides.append(fighter(character, cat, leader=chosen, formation=formation, no_panic=no_panic))
+    result = simulate_duel(sides[0], sides[1], cat.board, in_force, trials=trials, seed=seed,
                            threads=threads, precision=precision,
                            distance=DEFAULT_DISTANCE if distance is None else distance,
                            range_far=range_ == "far", progress=mc_progress("duelling", precision))

@@ -45,6 +45,12 @@ ICONS = ("ranged", "melee", "armor")
 ACTIONS = ("move", "run", "fight", "shoot", "aim+shoot", "move+shoot", "move+fight", "run+fight")
 #: The key of the Formation card for any character.
 GENERIC_FORMATION = "formation"
+#: The faction of a Leader whose Order tokens pay every colour: no printed card does (a coloured token
+#: "indicates the required faction color", line 213); the reference Leader of WB-economy=same-leader has it,
+#: so that no character's coloured cost is favoured over another's.
+ANY_FACTION = "any"
+#: The catalog key of the reference Leader both sides spend under WB-economy=same-leader.
+REFERENCE_LEADER = "reference"
 
 HIT, DICE, HEALTH, MORALE = (2, 12), (1, 10), (1, 20), (1, 20)
 ARMOR_POINTS, COST, MOVE, ROLL, ORDERS, BONUS = (0, 10), (0, 10), (0, 20), (0, 10), (0, 20), (0, 5)
@@ -153,7 +159,8 @@ class Character(Provenance):
 
 @dataclass(frozen=True)
 class Leader(Provenance):
-    """A Leader card (lines 253-265): ``orders`` of its faction's colour per Leader Phase (left, right)."""
+    """A Leader card (lines 253-265): ``orders`` of its faction's colour per Leader Phase (left, right);
+    a ``faction`` of :data:`ANY_FACTION` makes tokens that pay every colour (the reference Leader)."""
 
     key: str
     name: str

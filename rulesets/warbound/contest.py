@@ -54,13 +54,26 @@ STATS = (*PROFILE_STATS, *(f"panic.{s}" for s in PROFILE_STATS), "cost")
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """A contestant: a character, alone or in Formation, and the Leader whose tokens it spends."""
+    """A contestant: a character, alone or in Formation, its faction's Leader and the catalog's reference
+    Leader (None when the catalog has none): WB-economy says whose tokens it spends."""
 
     character: Any
     formation: bool
     leader: Any
     card: Any = None  # the Formation card
     board: Any = None  # the catalog's Action Board
+    reference: Any = None  # the catalog's Reference Leader
+
+    def leader_for(self, rulings: WarboundRulings):
+        """The Leader whose Order tokens pay its activations under WB-economy."""
+        if rulings.economy == "faction-leader":
+            return self.leader
+        if self.reference is None:
+            from rulesets.warbound.catalog import REFERENCE_LEADER
+
+            raise RulesError(f"the catalog has no Leader {REFERENCE_LEADER!r}: WB-economy=same-leader needs "
+                             f"it (give one, or --ruling WB-economy=faction-leader)")
+        return self.reference
 
     @property
     def front(self):
@@ -73,10 +86,11 @@ def _contestant(entry: Entry) -> Contestant:
     c = entry.character
     key = c.key + (FORMATION_SUFFIX if entry.formation else "")
     name = c.name + (" (Formation)" if entry.formation else "")
-    illustrative = c.is_illustrative or entry.leader.is_illustrative
+    leaders = [x for x in (entry.leader, entry.reference) if x is not None]
+    illustrative = c.is_illustrative or any(x.is_illustrative for x in leaders)
     plays = dataclasses.replace(c, sources=(), quirks=(), notes="", origin="")
     return Contestant(key=key, name=name, cost=float(entry.front.cost), cost_unit="Order tokens", group=c.key,
-                      play=(plays, entry.formation, entry.card, entry.leader.orders, entry.leader.faction),
+                      play=(plays, entry.formation, entry.card, *((x.orders, x.faction) for x in leaders)),
                       labels=(("character", c.name), ("formation", "yes" if entry.formation else "no")),
                       illustrative=illustrative, subject=entry)
 
@@ -164,8 +178,9 @@ class WarboundRuleset(Ruleset):
     examples = {"efficiency": "--unit copp --unit analyst --unit splatter --format markdown",
                 "whatif": '--set "copp.speed=4" --cost "copp=2" --unit copp --unit analyst',
                 "sweep": '--cost "copp=1..5" --plot copp.png'}
-    engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending its faction "
-                  "Leader's Order tokens, and trade activations for the five turns (shoot when they can, "
+    engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending the Order "
+                  "tokens of the Leader WB-economy names (same-leader: the same Reference Leader for both), "
+                  "and trade activations for the five turns (shoot when they can, "
                   "else close in and Fight; additional activations while they add no Panic); the side "
                   "holding the Hand activates first each turn; the Hand and the Hourglass change hands by "
                   "WB-hourglass-policy")
@@ -202,6 +217,7 @@ class WarboundRuleset(Ruleset):
         return list(getattr(catalog, "files", ())) or [(catalog.source, catalog.sha256)]
 
     def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
+        from rulesets.warbound.catalog import REFERENCE_LEADER
         from rulesets.warbound.duel import default_leader
 
         wanted = None
@@ -224,7 +240,7 @@ class WarboundRuleset(Ruleset):
             leader = default_leader(c, catalog)
             for formation in (False, True):
                 entry = Entry(c, formation, leader, catalog.formation_for(c.key) if formation else None,
-                              catalog.board)
+                              catalog.board, catalog.leaders.get(REFERENCE_LEADER))
                 contestant = _contestant(entry)
                 if wanted is None or contestant.key in wanted:
                     out.append(contestant)
@@ -237,8 +253,8 @@ class WarboundRuleset(Ruleset):
 
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
-        result = simulate_duel(_fighter(a.subject), _fighter(b.subject), a.subject.board, rulings,
-                               trials=trials, seed=seed, threads=threads, precision=precision,
+        result = simulate_duel(_fighter(a.subject, rulings), _fighter(b.subject, rulings), a.subject.board,
+                               rulings, trials=trials, seed=seed, threads=threads, precision=precision,
                                block_trials=PRECISION_BLOCK, max_batch_trials=PRECISION_BATCH)
         return Engagement(a, b, seed=seed, raw=result.records, score=_fields, method="Monte Carlo",
                           linear=_linear)
@@ -296,6 +312,7 @@ class WarboundRuleset(Ruleset):
         notes = ["the rulebook prints no character profiles: values marked illustrative are invented to make "
                  "the characters playable (`balance units warbound` lists them); give real ones with "
                  "--catalog",
+                 _economy_note(catalog),
                  f"duels start {DEFAULT_DISTANCE} tiles apart (illustrative: the scenario that places the "
                  f"characters is not in the rulebook, line 324); the Action Board's layout is an image "
                  f"missing from the text, so the packaged board is illustrative",
@@ -320,6 +337,21 @@ class WarboundRuleset(Ruleset):
 METRIC_NAMES = tuple(m.name for m in WarboundRuleset.metrics)
 
 
+def _economy_note(catalog) -> str:
+    """What WB-economy means for this catalog: which Leader pays, with its Orders."""
+    from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
+
+    ref = catalog.leaders.get(REFERENCE_LEADER)
+    same = (f"{ref.name}, {ref.orders[0]} then {ref.orders[1]} Order tokens a turn (Periods 1 and 2) of "
+            f"{'any colour' if ref.faction == ANY_FACTION else ref.faction + ' colour'}"
+            f"{', illustrative: not a printed card' if ref.is_illustrative else ''}"
+            if ref is not None else f"no {REFERENCE_LEADER!r} Leader in this catalog")
+    return (f"the Order economy (WB-economy): same-leader, the default, prices every character on one "
+            f"economy: both sides spend the same Leader's tokens ({same}), so that a cost is paid from the "
+            f"same tokens whoever it meets and no faction's coloured cost is favoured; faction-leader: each "
+            f"side spends its own faction's Leader (a contest of two factions compares two economies)")
+
+
 def _split(name: str) -> tuple[str, bool]:
     low = name.strip().lower()
     if low.endswith(FORMATION_SUFFIX):
@@ -327,10 +359,10 @@ def _split(name: str) -> tuple[str, bool]:
     return low, False
 
 
-def _fighter(entry: Entry):
+def _fighter(entry: Entry, rulings: WarboundRulings):
     from rulesets.warbound.duel import side_of
 
-    return side_of(entry.character, entry.leader, entry.card)
+    return side_of(entry.character, entry.leader_for(rulings), entry.card)
 
 
 def _changed(c, change: StatChange):

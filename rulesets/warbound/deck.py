@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulesets.base import RulesError
+from rulesets.warbound.catalog import ANY_FACTION
 
 if TYPE_CHECKING:
     from rulesets.toml_fields import Fields
@@ -191,7 +192,9 @@ def deck_problems(deck: Deck, catalog: Catalog, size: int = EXPLORATION_SIZE) ->
             problems.append(f"{name} appears {count} times; cards are unique by name, Formation cards "
                             "excepted (lines 71, 85)")
     for card, kind in factions:
-        if card.faction is not None and card.faction != leader.faction:
+        # a Leader of ANY_FACTION (the reference Leader) "generates Order tokens of the indicated faction"
+        # (lines 309-310) whatever that faction is
+        if card.faction is not None and leader.faction not in (card.faction, ANY_FACTION):
             where = "attaches only to a Leader" if kind == "Vocation card" else "needs a Leader"
             problems.append(f"{card.name} is a {card.faction} {kind}; it {where} that generates "
                             f"{card.faction} Order tokens, and {leader.name} generates {leader.faction} ones "

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
+from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
 from rulesets.warbound.exact import HitRoll, Target, attack_pmf
 from rulesets.warbound.rules import TURNS, WarboundRulings
 from simcore.stats import RecordStats
@@ -85,16 +86,35 @@ def side_of(character, leader, card=None, no_panic: bool = False) -> Fighter:
         panic = with_formation(panic, card) if panic is not None else None
         modifier = card.hit_bonus
         name = f"{character.name} (Formation)"
-    return Fighter(name, front, panic, tuple(leader.orders), leader.faction == character.faction, modifier,
-                   no_panic)
+    same_faction = leader.faction in (character.faction, ANY_FACTION)
+    return Fighter(name, front, panic, tuple(leader.orders), same_faction, modifier, no_panic)
 
 
 def default_leader(character, catalog):
-    leaders = sorted(catalog.leaders.values(), key=lambda x: x.key)
+    """The Leader of ``character``'s faction in the catalog (its first by key), else the first Leader of a
+    faction (the reference Leader, whose tokens pay every colour, only when the catalog has no other)."""
+    leaders = sorted(catalog.leaders.values(), key=lambda x: (x.faction == ANY_FACTION, x.key))
     if not leaders:
         raise RulesError("the catalog has no Leader: a duel needs one to generate Order tokens")
     own = [x for x in leaders if x.faction == character.faction]
     return (own or leaders)[0]
+
+
+def reference_leader(catalog):
+    """The Leader both sides spend under WB-economy=same-leader (the catalog's ``reference`` entry)."""
+    found = catalog.leaders.get(REFERENCE_LEADER)
+    if found is None:
+        raise RulesError(f"the catalog has no Leader {REFERENCE_LEADER!r}: WB-economy=same-leader needs it "
+                         f"(give one, or --ruling WB-economy=faction-leader)")
+    return found
+
+
+def economy_leader(character, catalog, rulings: WarboundRulings):
+    """The Leader whose Order tokens ``character`` spends under WB-economy: the reference Leader
+    (same-leader), or its faction's (faction-leader)."""
+    if rulings.economy == "same-leader":
+        return reference_leader(catalog)
+    return default_leader(character, catalog)
 
 
 def _accuracy(profile, range_far: bool):

@@ -63,6 +63,16 @@ class WarboundRulings(Rulings):
                 "for all five turns",
         source="seed 004, lines 341, 353, 363-371",
         parse=parse_choice("strike-first", "always", "not-played"))
+    economy: str = ruling(
+        "WB-economy", "same-leader", accepted="same-leader|faction-leader",
+        meaning="whose Order tokens pay a contest's activations: same-leader: both sides spend the catalog's "
+                "Reference Leader (illustrative, not a printed card: 4 tokens a turn in each Period, "
+                "tokens of any colour), so that a character's cost is paid from the same economy whoever "
+                "it meets and no faction's colour is favoured; faction-leader: each side its own faction's "
+                "Leader (the catalog's first of its faction; a coloured cost of another faction is paid two "
+                "tokens for one, line 332), so a contest of two factions compares two economies",
+        source="seed 004, lines 77, 213-217, 261, 332",
+        parse=parse_choice("same-leader", "faction-leader"))
 
 
 def orders_for_turn(orders: tuple[int, int], turn: int, rulings: WarboundRulings) -> int:
