@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,3 +114,62 @@ def rounded(df: pd.DataFrame, rounding: Rounding) -> pd.DataFrame:
             show = rounding.probability if is_probability_column(col) else rounding.number
             out[col] = ["" if v != v else show(float(v)) for v in out[col]]
     return out
+
+
+#: The most decimals an estimate is shown with, however narrow its interval.
+MOST_DECIMALS = 6
+
+
+def decimals_for(half_width: float) -> int | None:
+    """The decimals that show a 95% half-width to two significant digits (an estimate is shown to the same
+    place: the digits its error bar supports); None when there is no error bar (exact, or unknown)."""
+    if not math.isfinite(half_width) or half_width <= 0.0:
+        return None
+    return min(MOST_DECIMALS, max(0, 1 - math.floor(math.log10(half_width))))
+
+
+def _plain(value: float, decimals: int | None) -> str:
+    if not math.isfinite(value):
+        return ""
+    if value == 0.0:  # none in the sample: nothing to round
+        return "0"
+    if decimals is None:  # exact: as many digits as it has, up to MOST_DECIMALS
+        return f"{value:.{MOST_DECIMALS}f}".rstrip("0").rstrip(".") or "0"
+    text = f"{value:.{decimals}f}"
+    return "0" if float(text) == 0.0 and decimals == 0 else text
+
+
+def estimate_cells(value: float, low: float, high: float) -> tuple[str, str]:
+    """(the estimate, its 95% interval "[low, high]"), both rounded to the decimals the interval supports
+    (:func:`decimals_for` of its half-width); an exact value (an interval of width 0) as it is, and no
+    interval."""
+    if not math.isfinite(value):
+        return "", ""
+    half = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.nan
+    if not half > 0.0:
+        return _plain(value, None), ""
+    d = decimals_for(half)
+    return _plain(value, d), f"[{_plain(low, d)}, {_plain(high, d)}]"
+
+
+def share_text(value: float, stderr: float) -> str:
+    """A probability as a percentage with its 95% half-width, rounded to what that supports: "44.6% ±
+    2.2%" (an exact one: "44.6%")."""
+    from decimal import Decimal
+
+    half = Z95 * stderr * 100
+    d = decimals_for(half)
+    if d is None:
+        d = 1 if 0 < value < 1 else 0
+    percent = Decimal(value) * 100  # exact: rounds as the value itself does (0.4455: 0.446, 44.6%)
+    text = f"{percent:.{d}f}%"
+    return f"{text} ± {half:.{d}f}%" if half > 0.0 else text
+
+
+def estimates_view(names: Sequence[str], values: Sequence[float], lows: Sequence[float],
+                   highs: Sequence[float], label: str = "measure") -> Table:
+    """The rows of a Monte Carlo summary for reading: each estimate and its 95% interval rounded to the
+    decimals the interval supports (the tidy table keeps every digit and the standard errors)."""
+    cells = [estimate_cells(v, lo, hi) for v, lo, hi in zip(values, lows, highs, strict=True)]
+    return Table({label: list(names), "estimate": [c[0] for c in cells],
+                  "95% interval": [c[1] for c in cells]})

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from reports.formats import Report, Section, Table
+from reports.tables import decimals_for, estimates_view, share_text
 from rulesets.dragoborne import kernels as K
 from rulesets.dragoborne.rules import DragoborneRulings
 from simcore.stats import Z95
@@ -102,12 +103,42 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
              f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
     if catalog.illustrative_note:
         notes.append(catalog.illustrative_note)
+    titles = {"duel": "Outcome of the games",
+              "length": "Game length (game turns, both players' turns counted)",
+              "early": "Early play: each deck's own turns 1-4 (a player on turn t may have lost before; P "
+                       "over all games)"}
+    views = _views(outcome, length, early, n, titles)
+    headline = [f"{a} wins {share_text(*rows[0][1:3])}, {b} {share_text(*rows[1][1:3])} (95% intervals, "
+                f"{n:,} games)"]
     return Report(f"Dragoborne: {a} against {b}", meta,
-                  [Section("duel", "Outcome of the games", outcome),
-                   Section("length", "Game length (game turns, both players' turns counted)", length),
-                   Section("early", "Early play: each deck's own turns 1-4 (a player on turn t may have lost "
-                                    "before; P over all games)", early)],
-                  notes=notes)
+                  [Section(name, titles[name], table)
+                   for name, table in (("duel", outcome), ("length", length), ("early", early))],
+                  views, notes=notes, headline=headline)
+
+
+def _views(outcome: Table, length: Table, early: Table, n: int, titles: dict[str, str]) -> list[Section]:
+    """The duel's tables for reading: estimates and intervals rounded to what the intervals support,
+    shares and early play as percentages to the decimals the widest 95% interval among them supports."""
+    d = decimals_for(Z95 * math.sqrt(0.25 / n) * 100) if n else 0
+
+    def percent(p: float) -> str:
+        return "" if p != p else f"{100 * p:.{d}f}"
+
+    shares = Table({"game turns": length["game_turns"], "games": length["games"],
+                    "share (%)": [percent(p) for p in length["share"]],
+                    "this many or fewer (%)": [percent(p) for p in length["cumulative"]]})
+    rows: dict[tuple[str, str], dict[int, str]] = {}
+    for deck, turn, measure, value in zip(early["deck"], early["own_turn"], early["measure"], early["value"],
+                                          strict=True):
+        rows.setdefault((deck, measure), {})[int(turn)] = percent(value)
+    turns = sorted({int(t) for t in early["own_turn"]})
+    grid = Table({"deck": [k[0] for k in rows], "P(…) on its own turn, %": [k[1] for k in rows],
+                  **{f"turn {t}": [cells.get(t, "") for cells in rows.values()] for t in turns}})
+    return [Section("duel", titles["duel"] + " (rounded to what each 95% interval supports)",
+                    estimates_view(outcome["measure"], outcome["value"], outcome["ci_low"],
+                                   outcome["ci_high"])),
+            Section("length", titles["length"], shares),
+            Section("early", titles["early"], grid, keys=2)]
 
 
 def duel(deck_a: str, deck_b: str, rulings: DragoborneRulings, *, catalogs=(), trials: int | None = None,

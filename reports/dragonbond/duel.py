@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reports.formats import Report, Section, Table
+from reports.tables import estimates_view, share_text
 from rulesets.dragonbond import kernels as K
 from rulesets.dragonbond.catalog import KEYWORDS
 from rulesets.dragonbond.duel import NOT_MODELLED, DuelResult
@@ -43,7 +44,13 @@ def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) 
         if f.unit.is_illustrative:
             notes.append(f"{name} ({f.unit.name}) has illustrative values, not printed in the rulebook: "
                          f"{', '.join(sorted(f.unit.illustrative))}")
-    return Report("Dragonbond: a duel", meta, [Section("duel", "Outcome of the duel", table)], notes=notes)
+    view = estimates_view(table["measure"], table["value"], table["ci_low"], table["ci_high"])
+    p = [result.p_outcome(code) for code in (K.OUT_SIDE_0, K.OUT_SIDE_1)]
+    headline = [f"A ({a.unit.name}) destroys B {share_text(p[0].value, p[0].stderr)}, B ({b.unit.name}) "
+                f"destroys A {share_text(p[1].value, p[1].stderr)} (95% intervals, {result.trials:,} duels)"]
+    return Report("Dragonbond: a duel", meta, [Section("duel", "Outcome of the duel", table)],
+                  [Section("duel", "Outcome of the duel (estimates rounded to what their 95% interval "
+                                   "supports)", view)], notes=notes, headline=headline)
 
 
 def _describe(f) -> str:

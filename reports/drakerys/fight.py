@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from reports.formats import Report, Section
+from reports.tables import estimates_view, share_text
 from rulesets.drakerys.fight import modelling_notes
 from simcore.stats import Z95, Estimate
 
@@ -137,5 +138,10 @@ def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, des
              "minimum 1); an activation spends at most the TimePath's 16 TS and gives one Stress marker; a "
              "Headquarters Phase removes one each time a token passes START"]
     notes += modelling_notes(result.a.unit, result.b.unit)
+    view = estimates_view(table["quantity"], table["value"], table["ci_low"], table["ci_high"], "quantity")
+    wins = [share_text(e.value, e.stderr) for e in (result.p_wins(0), result.p_wins(1))]
+    headline = [f"A ({result.a.unit.name}) wins {wins[0]}, B ({result.b.unit.name}) {wins[1]} (95% "
+                f"intervals, {run.trials:,} engagements)"]
     return Report("Drakerys: engagement to the end", meta, [Section("duel", "Engagement", table)],
-                  notes=notes)
+                  [Section("duel", "Engagement (estimates rounded to what their 95% interval supports)",
+                           view)], notes=notes, headline=headline)

@@ -247,10 +247,16 @@ def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described:
                               f"pre-combat plans declared {rulings.precombat_order}"),
                  ("combat", "rolloff, then counterattacks one resource at a time "
                             f"(UD-counter-sequencing={rulings.counter_sequencing}), damage and blood points"))
-    return Report("UberDrakes: a combat, solved exactly", meta,
-                  [Section("combat", "Expected results under each policy", table),
-                   Section("plans", "Before the roll (line 307): what each side uses", plans)],
-                  notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"])
+    shown = Table.from_rows([(row[0], *(f"{v:.3f}" for v in row[1:])) for row in rows],
+                            ["measure", *outcomes])
+    wins = ", ".join(f"{100 * o.p_win[0]:.1f}% under {policy} play" for policy, o in outcomes.items())
+    sections = [Section("combat", "Expected results under each policy", table),
+                Section("plans", "Before the roll (line 307): what each side uses", plans)]
+    return Report("UberDrakes: a combat, solved exactly", meta, sections,
+                  [Section("combat", "Expected results under each policy (exact, to 3 decimals)", shown),
+                   sections[1]],
+                  notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"],
+                  headline=[f"The initiator wins {wins} (exact)"])
 
 
 def units_report(catalog) -> Report:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reports.formats import Report, Section, Table
+from reports.tables import estimates_view, share_text
 from rulesets.warbound import kernels as K
 from rulesets.warbound.duel import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
@@ -74,7 +75,13 @@ def duel_report(result: DuelResult, catalog=None) -> Report:
         notes.append("the Action Board's layout is an image missing from the text: the board used is "
                      "illustrative: " + " | ".join(f"Period {i + 1}: {', '.join(p)}"
                                                    for i, p in enumerate(catalog.board.periods)))
-    return Report("Warbound: a duel", meta, [Section("duel", "Outcome of the duel", table)], notes=notes)
+    view = estimates_view(table["measure"], table["value"], table["ci_low"], table["ci_high"])
+    p = [result.p_outcome(code) for code in (K.OUT_SIDE_0, K.OUT_SIDE_1)]
+    headline = [f"A ({a.name}) removes B {share_text(p[0].value, p[0].stderr)}, B ({b.name}) removes A "
+                f"{share_text(p[1].value, p[1].stderr)} (95% intervals, {result.trials:,} duels)"]
+    return Report("Warbound: a duel", meta, [Section("duel", "Outcome of the duel", table)],
+                  [Section("duel", "Outcome of the duel (estimates rounded to what their 95% interval "
+                                   "supports)", view)], notes=notes, headline=headline)
 
 
 def _hit(v) -> str:
