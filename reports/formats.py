@@ -144,15 +144,17 @@ class Section:
 
     ``narrow``: the columns the table format shows within its 100 columns (None: all of them); ``--wide``
     and every other format show all. ``keys``: how many leading columns name a row, repeated in each part
-    when a table too wide for the terminal is printed in parts.
+    when a table too wide for the terminal is printed in parts. ``whole``: text columns whose cells the
+    table format never wraps (a unit's profile reads as one line).
     """
 
     def __init__(self, name: str, title: str, data: pd.DataFrame | Table, notes: list[str] | None = None,
-                 *, narrow: Sequence[str] | None = None, keys: int = 1) -> None:
+                 *, narrow: Sequence[str] | None = None, keys: int = 1, whole: Sequence[str] = ()) -> None:
         self.name, self.title = name, title
         self.notes = [] if notes is None else notes
         self.narrow = None if narrow is None else tuple(narrow)
         self.keys = keys
+        self.whole = tuple(whole)
         self.table = data if isinstance(data, Table) else None
         self._frame = None if isinstance(data, Table) else data
 
@@ -320,16 +322,18 @@ def _parts(widths: list[int], right: list[bool], least: list[int], width: int, k
 
 
 def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], width: int | None,
-                 keys: int) -> list[str]:
-    """A table's lines: within ``width`` (its text wrapped, and when that is not enough, its columns in
-    parts under each other, see :func:`_parts`), or one line per row (None)."""
+                 keys: int, whole: Sequence[str] = ()) -> list[str]:
+    """A table's lines: within ``width`` (its text wrapped, but never the columns named in ``whole``, and
+    when that is not enough, its columns in parts under each other, see :func:`_parts`), or one line per
+    row (None)."""
     import itertools
     import textwrap
 
     held = [_held(h) for h in header], [[_held(c) for c in r] for r in rows]
-    least = [max(len(word) for cell in [h] + [r[i] for r in rows] for word in _words(cell))
-             for i, h in enumerate(header)]
     natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    least = [natural[i] if h in whole else max(len(word) for cell in [h] + [r[i] for r in rows]
+                                               for word in _words(cell))
+             for i, h in enumerate(header)]
     widths = _fitted(natural, right, width, least)
     keys = min(max(keys, 0), len(header) - 1)
     if width is None or sum(widths) + 2 * (len(widths) - 1) <= width or len(widths) < 2:
@@ -376,7 +380,7 @@ def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
             left_out = [h for i, h in enumerate(header) if i not in keep]
             header, right = [header[i] for i in keep], [right[i] for i in keep]
             rows = [[r[i] for i in keep] for r in rows]
-        lines += _table_lines(header, rows, right, width, s.keys)
+        lines += _table_lines(header, rows, right, width, s.keys, s.whole)
         if left_out:
             lines += _wrap(f"not shown here: {', '.join(left_out)} (--wide or another --format shows every "
                            "column)", width, "  ", "    ")

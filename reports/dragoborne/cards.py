@@ -25,7 +25,8 @@ def units_report(catalog) -> Report:
     quirks = [{"key": e.key, "quirk": q} for table in (catalog.cards, catalog.decks) for e in table.values()
               for q in e.quirks]
     sections = [Section("cards", "Cards (* illustrative: the guide prints no card)",
-                        Table.from_records(cards)),
+                        Table.from_records(cards), narrow=("key", "type", "colour", "cost", "atk", "edr",
+                                                           "keywords", "dragocross", "dice")),
                 Section("decks", "Decks (curve: cards of cost 1, 2, 3, 4, 5+)", Table.from_records(decks))]
     if quirks:
         sections.append(Section("quirks", "Data quirks", Table.from_records(quirks)))

@@ -138,7 +138,9 @@ def units_report(catalog) -> Report:
                      "cost": mark("cost", f"{u.cost:g}"), "quirks": len(u.quirks),
                      LEGEND: "; ".join(sorted(u.illustrative))})
     quirks = [{"key": u.key, "quirk": q} for u in catalog.units.values() for q in u.quirks]
-    sections = [Section("units", f"Units ({LEGEND})", Table.from_records(rows), notes=[LEGEND])]
+    sections = [Section("units", f"Units ({LEGEND})", Table.from_records(rows), notes=[LEGEND],
+                        narrow=("key", "models", "health", "speed", "defense", "weapons", "keywords",
+                                "cost"))]
     if quirks:
         sections.append(Section("quirks", "Data quirks", Table.from_records(quirks)))
     meta = [("ruleset", "dragonbond (seed 000)"),

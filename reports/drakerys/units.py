@@ -82,8 +82,12 @@ def units_report(catalog: Catalog, profiled_only: bool = False) -> Report:
                 Section("weapons", "Ranged weapons", weapons)]
     view_columns = ["key", "name", "faction", "types", "skills", "profile", "weapon",
                     "sizes (size/AP/rarity)", "sheet", "quirks"]
-    views = [Section("units", "Units", pd.DataFrame(view, columns=view_columns)),
+    views = [Section("units", "Units", pd.DataFrame(view, columns=view_columns),
+                     narrow=("key", "skills", "profile", "sizes (size/AP/rarity)", "quirks"),
+                     whole=("profile",)),
              Section("quirks", "Data quirks (kept as printed, flagged)", quirk_table[["unit", "faction",
                                                                                        "quirk"]]),
-             Section("weapons", "Ranged weapons", weapons.drop(columns=["key", "source"]))]
+             Section("weapons", "Ranged weapons", weapons.drop(columns=["key", "source"]).rename(columns={
+                 "name": "weapon", "max_range_cm": "range (cm)", "one_shot_per_activation":
+                 "one Shot per activation", "ignores_parry": "ignores Parry"}))]
     return Report("Drakerys: unit catalog", meta, sections, views, notes)

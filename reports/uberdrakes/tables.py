@@ -278,7 +278,8 @@ def units_report(catalog) -> Report:
                       "hoard": "yes" if i.hoard else "", "source": i.source_of("name") or ""})
     quirks = [{"key": e.key, "quirk": q} for table in (catalog.dragons, catalog.spells, catalog.items)
               for e in table.values() for q in e.quirks]
-    sections = [Section("spells", "The dragons' spells (cost in Magic)", Table.from_records(spells)),
+    sections = [Section("spells", "The dragons' spells (cost in Magic)", Table.from_records(spells),
+                        narrow=("dragon", "key", "cost", "ultimate", "timing", "combat")),
                 Section("items", "Items (price in coins; * illustrative: not printed)",
                         Table.from_records(items))]
     if quirks:

@@ -138,7 +138,9 @@ def units_report(catalog) -> Report:
                for c in table.values() for path, line in c.sources]
     quirks = [{"key": c.key, "quirk": q} for c in catalog.characters.values() for q in c.quirks]
     sections = [Section("characters", "Characters, front and panic side (* illustrative: not printed; cost "
-                                      "colourless + coloured)", Table.from_records(rows))]
+                                      "colourless + coloured)", Table.from_records(rows),
+                        narrow=("key", "side", "attack", "accuracy", "speed", "cost", "health", "morale",
+                                "armor", "skills"))]
     for name, title, records in (("leaders", "Leaders (Order tokens per turn, Period 1 / Period 2)", leaders),
                                  ("formations", "Formation cards (lines 543-575)", formations),
                                  ("equipment", "Equipment", equipment), ("vocations", "Vocations", vocations),
