@@ -152,25 +152,37 @@ def pairings(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n) for j in range(n) if i != j]
 
 
+def played_as(a: Contestant, b: Contestant) -> tuple:
+    """What identifies an engagement of one field among fields that differ only in costs: both keys and
+    both costs (a cost can change how an entry plays: what a budget buys, what it spends)."""
+    return a.key, a.cost, b.key, b.cost
+
+
 def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings, *, seed: int,
                precision: float | None = DEFAULT_PRECISION, trials: int | None = None,
                threads: int | None = None, progress: Progress | None = None,
                keep: Callable[[int, int], bool] | None = None, kept: dict | None = None,
-               meanwhile: Callable[[], object] | None = None, tolerance: float | None = None) -> Field:
+               meanwhile: Callable[[], object] | None = None, tolerance: float | None = None,
+               reuse: dict | None = None) -> Field:
     """Engage every contestant with every other, in both roles.
 
     The engagements are spread whole over ``threads`` threads (each on its own seeded streams, so the field
     is the same for any thread count). ``keep(i, j)`` true: the whole engagement of i against j is stored
     in ``kept[i, j]`` (for re-scoring). ``tolerance``: the verdicts' band in percent (None: the
     ruleset's). ``meanwhile()`` runs in this thread while the engagements run on
-    others (see :func:`simcore.parallel.map_ordered`).
+    others (see :func:`simcore.parallel.map_ordered`). ``reuse``: summaries of engagements already played,
+    by :func:`played_as` (the contestants' keys and costs); an engagement found there is not played again,
+    and every one played is added (an engagement's seed depends on the keys alone, so a replay would give
+    the same numbers).
     """
     if len(contestants) < 2:
         raise RulesError("a field needs at least two contestants")
     if tolerance is not None:
         tolerance = check_tolerance(tolerance)
     names = [m.name for m in ruleset.metrics]
-    todo = pairings(len(contestants))
+    known = {} if reuse is None else reuse
+    todo = [(i, j) for i, j in pairings(len(contestants))
+            if played_as(contestants[i], contestants[j]) not in known]
 
     def play(pair: tuple[int, int]) -> tuple[tuple[SideSummary, SideSummary], Engagement | None]:
         i, j = pair
@@ -186,11 +198,11 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
         raise RulesError(str(exc)) from None
     played = map_ordered(play, todo, threads,
                          None if progress is None else lambda k: progress(k, len(todo)), meanwhile)
-    pairs = {}
     for (i, j), (summaries, stored) in zip(todo, played, strict=True):
-        pairs[i, j] = summaries
+        known[played_as(contestants[i], contestants[j])] = summaries
         if stored is not None and kept is not None:
             kept[i, j] = stored
+    pairs = {(i, j): known[played_as(contestants[i], contestants[j])] for i, j in pairings(len(contestants))}
     return Field(ruleset, rulings, contestants, seed, precision, trials, pairs, tolerance)
 
 

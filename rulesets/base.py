@@ -308,6 +308,12 @@ def copies(contestant: Contestant, budget: float, most: int, cap: int | None = N
     return Force(units, budget - units * contestant.cost)
 
 
+#: The range ``balance points`` searches: up to this factor times today's cost, and at least this many steps
+#: of cost above it (Ruleset.cost_bounds).
+COST_RANGE_FACTOR = 4.0
+COST_RANGE_STEPS = 4
+
+
 MEDIAN_FAIR_COST = FairCostRule(
     "median", "the cost at which the contestant's value per cost equals the field's median value per cost")
 
@@ -516,6 +522,23 @@ class Ruleset:
         """Which of the contestant's rules its contests play and which they do not (a game states every
         rule of its entries it leaves out; an unplayed rule that can change the value is ``decisive``)."""
         return Coverage()
+
+    def budget(self, rulings: Rulings) -> float | None:
+        """The budget both sides of an equal-points contest spend under ``rulings`` (None: no budget)."""
+        if self.budget_ruling is None:
+            return None
+        return float(getattr(rulings, rulings.spec(self.budget_ruling).field))
+
+    def cost_bounds(self, contestant: Contestant, rulings: Rulings) -> tuple[float, float]:
+        """The costs a proposed points table may give ``contestant`` (``balance points``): one step of cost
+        up to COST_RANGE_FACTOR times today's (at least COST_RANGE_STEPS steps above it), and never more
+        than the budget, since a side must be able to field one unit of it. A game overrides this where its
+        rules bound a cost otherwise."""
+        high = max(COST_RANGE_FACTOR * contestant.cost, contestant.cost + COST_RANGE_STEPS * self.cost_step)
+        budget = self.budget(rulings)
+        if budget is not None:
+            high = min(high, budget)
+        return self.cost_step, max(high, self.cost_step)
 
     def warm_ups(self, rulings: Rulings) -> tuple[Callable[[], object], ...]:
         """Calls that compile the kernels a field under ``rulings`` uses besides the engagement kernel its

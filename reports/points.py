@@ -1,0 +1,638 @@
+"""The balanced points table (`balance points`): the costs at which every entry is worth its points.
+
+Each entry's cost is moved toward its fair cost, the contests are played again at the new costs, and so on:
+a damped fixed-point iteration of cost -> fair cost. A new price changes how an entry plays (what a budget
+buys, how often a Warbound character acts), so every step plays the field again; the fair costs of the
+next step come from those contests, never from a formula.
+
+- **Common random numbers.** An engagement's streams depend on the two entries' keys alone
+  (:func:`reports.efficiency.engagement_seed`), so every step plays on the same dice: a change between two
+  steps is the change of the costs, not noise. An engagement whose two costs a step did not change is not
+  played again (its summaries are kept by keys and costs: :func:`reports.efficiency.played_as`).
+- **Whole steps.** Costs move on the game's grid (:attr:`rulesets.base.Ruleset.cost_step`: Drakerys AP
+  in 5s, Dragonbond points in 5s, Order tokens, Magic and resources in 1s), since the games price in whole
+  steps and some play only whole ones. The damped move of ``damping x (fair - cost)`` is rounded to the
+  grid, and is at least one step while the entry is outside its band.
+- **What moves.** An entry moves while its fair cost (its point estimate) lies outside the verdicts' band
+  (``--tolerance``). Under the ``zero`` rule (a card valued against par) the value's sign says which way,
+  one step at a time. ``--fewest`` moves only the entries whose whole 95% interval is outside the band
+  (called over- or under-costed), so the table changes as few entries as the evidence demands. An entry
+  held by ``--fix``, an entry whose contest leaves out a rule that can change its value (``not measured``:
+  its fair cost is only a lower bound) and an entry whose cost the rulebook fixes stay at today's cost.
+- **The range.** A cost stays within :meth:`rulesets.base.Ruleset.cost_bounds` (a step up to 4x today's,
+  never above the budget). An entry whose fair cost lies beyond the range at its bound cannot be made fair
+  in it, and the table says so on its row instead of iterating on.
+- **When it stops.** Every movable entry within its band (converged); no cost moved; the costs of an
+  earlier step came back (a cycle on the grid); or the iteration limit. The proposed table is the step
+  with the fewest entries outside their bands (the latest among equals), and its contests give the
+  proposed costs' fair costs, verdicts and meta-game.
+
+The proposed table is a fixed point of this contest under these rulings, not a playtest: what the contests
+do not play (the coverage) is not priced, and an illustrative catalog gives illustrative costs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from reports import efficiency as eff
+from reports.lazy import lazy
+from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings
+
+pd = lazy("pandas")
+
+DEFAULT_ITERATIONS = 8
+DEFAULT_DAMPING = 0.5
+#: A share of the equilibrium mix counted as "has a share" (the solver's zeros are exact to ~1e-12).
+SHARE_FLOOR = 1e-6
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the iteration: the costs played, the field at them and its ranking."""
+
+    number: int
+    costs: dict[str, float]
+    field: eff.Field
+    rank: pd.DataFrame
+    #: keys of the movable entries whose fair cost (or, under the zero rule, value) is outside the band
+    outside: tuple[str, ...]
+    #: engagements played at this step (the others were kept from earlier steps)
+    played: int
+
+    def row(self, key: str) -> pd.Series:
+        return self.rank.loc[self.rank["key"] == key].iloc[0]
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Entries whose costs move together: a change of the first one's cost (the handle) moves every one by
+    as much (Warbound: a character alone and in Formation, whose Formation adds one token)."""
+
+    handle: str
+    members: tuple[str, ...]
+
+
+@dataclass
+class Points:
+    """A points run: today's costs, every step, the proposed step and each entry's status."""
+
+    ruleset: Ruleset
+    rulings: Rulings
+    contestants: list[Contestant]
+    seed: int
+    tolerance: float | None
+    damping: float
+    limit: int
+    fewest: bool
+    steps: list[Step]
+    proposed: Step
+    stop: str
+    held: dict[str, str]
+    bounds: dict[str, tuple[float, float]]
+    ties: list[Tie] = field(default_factory=list)
+    #: per tie's handle: two costs one step apart, at the lower of which it is worth more and at the upper
+    #: less, with every other cost as proposed (no whole step between is fair)
+    between: dict[str, tuple[float, float]] = field(default_factory=dict)
+    engagements: int = 0
+    status: dict[str, str] = field(default_factory=dict)
+
+    def tie_of(self, key: str) -> Tie | None:
+        """The tie ``key`` belongs to when its cost moves with others' (None: it moves alone)."""
+        return next((t for t in self.ties if key in t.members and len(t.members) > 1), None)
+
+    def name(self, key: str) -> str:
+        return next(c.name for c in self.contestants if c.key == key)
+
+    @property
+    def today(self) -> Step:
+        return self.steps[0]
+
+    @property
+    def engagements_played(self) -> int:
+        """Engagements played in all (each once: the steps and the checks one step over)."""
+        return self.engagements
+
+
+def _outside(ruleset: Ruleset, field_: eff.Field, row: pd.Series) -> bool:
+    """Whether an entry's estimate lies outside the verdicts' band."""
+    if ruleset.fair_cost_rule.kind == "zero":
+        pct = ruleset.default_tolerance if field_.tolerance is None else field_.tolerance
+        return abs(row["value"]) > pct / 100.0
+    fair, cost = row["fair_cost"], row["cost"]
+    return not (math.isfinite(fair) and abs(fair - cost) <= eff.band(ruleset, cost, field_.tolerance))
+
+
+def _on_grid(x: float, step: float) -> float:
+    return float(round(x / step) * step)
+
+
+def _desired(ruleset: Ruleset, row: pd.Series, damping: float, bounds: tuple[float, float],
+             outside: bool) -> float:
+    """How far an entry would move its cost this step (not yet on the grid): 0 inside its band; under the
+    zero rule one step toward par; else the damped way to its fair cost (the top of its range when the
+    fair cost is unbounded)."""
+    if not outside:
+        return 0.0
+    step, cost = ruleset.cost_step, float(row["cost"])
+    if ruleset.fair_cost_rule.kind == "zero":
+        return step if row["value"] > 0 else -step
+    fair = row["fair_cost"]
+    low, high = bounds
+    target = high if not math.isfinite(fair) else min(max(fair, low), high)
+    return damping * (target - cost)
+
+
+def _on_grid_up(x: float, step: float) -> float:
+    return float(math.ceil(x / step - 1e-9) * step)
+
+
+def _on_grid_down(x: float, step: float) -> float:
+    return float(math.floor(x / step + 1e-9) * step)
+
+
+def _ties(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], only: Sequence[str],
+          held: dict[str, str]) -> list[Tie]:
+    """The free costs of the field: each entry's cost changed alone, the entries whose cost follows it."""
+    out, placed = [], set()
+    for c in contestants:
+        if c.key in placed or c.key in held:
+            continue
+        moved = ruleset.contestants(ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)]),
+                                    only)
+        members = tuple(m.key for m, was in zip(moved, contestants, strict=True) if m.cost != was.cost)
+        if c.key not in members:  # pragma: no cover - a game whose variant ignores a cost
+            raise RulesError(f"{c.key}: a change of its cost was not applied by the catalog")
+        for key in members:
+            if key != c.key and abs(dict(zip([x.key for x in moved], [x.cost for x in moved]))[key]
+                                    - dict((x.key, x.cost) for x in contestants)[key] - ruleset.cost_step) > 1e-9:
+                raise RulesError(f"{key}: its cost follows {c.key}'s but not one for one; the points table "
+                                 "moves tied costs by the same step")
+        out.append(Tie(c.key, members))
+        placed.update(members)
+    return out
+
+
+def _priced(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], handles: dict[str, float],
+            today: dict[str, float], only: Sequence[str]) -> list[Contestant]:
+    """The contestants with each handle's cost set (a variant of the catalog with every changed cost)."""
+    changes = [CostChange(key, cost) for key, cost in handles.items() if cost != today[key]]
+    if not changes:
+        return list(contestants)
+    priced = ruleset.contestants(ruleset.variant(catalog, (), changes), only)
+    if [c.key for c in priced] != [c.key for c in contestants]:
+        raise RulesError("a cost change changed which entries exist; the points table compares the same ones")
+    return priced
+
+
+def _holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], rulings: Rulings,
+           fix: Sequence[str]) -> dict[str, str]:
+    """Why an entry keeps today's cost: --fix, not measured, or a cost the rules fix (the game refuses a
+    change of it)."""
+    keys = {c.key for c in contestants}
+    names = {c.name.lower(): c.key for c in contestants}
+    fixed = set()
+    for text in fix:
+        key = text.strip().lower()
+        key = names.get(key, key)
+        if key in keys:
+            fixed.add(key)
+            continue
+        group = [c.key for c in contestants if c.group == key]
+        if not group:
+            raise RulesError(f"--fix {text!r}: no such entry in the field; entries: {', '.join(sorted(keys))}")
+        fixed.update(group)
+    held = {}
+    for c in contestants:
+        if c.key in fixed:
+            held[c.key] = "held by --fix"
+            continue
+        coverage = ruleset.coverage(c, rulings)
+        if not coverage.measured:
+            held[c.key] = ("held: not measured (its contest leaves out " + "; ".join(coverage.decisive)
+                           + "), so its fair cost is only a lower bound")
+            continue
+        try:
+            ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)])
+        except RulesError as exc:  # OptionError too
+            held[c.key] = f"held: its cost is not free ({exc})"
+    return held
+
+
+def _tied_holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], only: Sequence[str],
+                held: dict[str, str]) -> dict[str, str]:
+    """``held`` with every entry whose cost is tied to a held one held too (it cannot move alone)."""
+    held = dict(held)
+    for c in contestants:
+        if c.key not in held or held[c.key].startswith("held: its cost is not free"):
+            continue
+        moved = ruleset.contestants(ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)]),
+                                    only)
+        for m, was in zip(moved, contestants, strict=True):
+            if m.key != c.key and m.cost != was.cost and m.key not in held:
+                held[m.key] = f"held: its cost is tied to {c.name}'s ({held[c.key]})"
+    return held
+
+
+def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] = (), seed: int,
+            precision: float | None, trials: int | None, threads: int | None = None,
+            tolerance: float | None = None, fix: Sequence[str] = (), damping: float = DEFAULT_DAMPING,
+            iterations: int = DEFAULT_ITERATIONS, fewest: bool = False,
+            progress: Progress | None = None, meanwhile: Callable[[], object] | None = None) -> Points:
+    """Iterate cost -> fair cost from today's costs (see the module's docstring) and propose a table."""
+    if not 0 < damping <= 1:
+        raise RulesError(f"damping {damping:g} is not in (0, 1]")
+    if iterations < 0:
+        raise RulesError(f"iterations {iterations} is not >= 0")
+    contestants = ruleset.contestants(catalog, only)
+    if len(contestants) < 2:
+        raise RulesError("a points table needs at least two entries")
+    today = {c.key: c.cost for c in contestants}
+    held = _tied_holds(ruleset, catalog, contestants, only, _holds(ruleset, catalog, contestants, rulings, fix))
+    bounds = {c.key: ruleset.cost_bounds(c, rulings) for c in contestants}
+    ties = _ties(ruleset, catalog, contestants, only, held)
+    grid = ruleset.cost_step
+    known: dict = {}
+    brackets: dict[str, tuple[float, float]] = {}
+    steps: list[Step] = []
+    seen: dict[tuple, int] = {}
+
+    def play(number: int, handles: dict[str, float]) -> Step:
+        cs = _priced(ruleset, catalog, contestants, handles, today, only)
+        before = len(known)
+        f = eff.play_field(ruleset, cs, rulings, seed=seed, precision=precision, trials=trials,
+                           threads=threads, tolerance=tolerance, reuse=known, progress=progress,
+                           meanwhile=meanwhile if number == 0 else None)
+        rank = eff.ranking(f)
+        outside = tuple(r["key"] for _, r in rank.iterrows()
+                        if r["key"] not in held and _outside(ruleset, f, r))
+        return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before)
+
+    handles = {t.handle: today[t.handle] for t in ties}
+    stop = ""
+    for number in range(iterations + 1):
+        step = play(number, handles)
+        steps.append(step)
+        seen[tuple(handles.values())] = number
+        if not step.outside:
+            stop = (f"converged: every entry that can move is fair within the tolerance after {number} "
+                    f"step{'s' if number != 1 else ''}")
+            break
+        if number == iterations:
+            stop = f"the iteration limit ({iterations} steps) was reached with entries still outside their band"
+            break
+        new = dict(handles)
+        for tie in ties:
+            rows = {k: step.row(k) for k in tie.members}
+            if fewest:
+                moving = [k for k in tie.members if k in step.outside
+                          and rows[k]["verdict"] in ("over-costed", "under-costed")]
+            else:
+                moving = [k for k in tie.members if k in step.outside]
+            if not moving:
+                continue
+            wanted = [_desired(ruleset, rows[k], damping, bounds[k], k in moving) for k in tie.members]
+            delta = float(np.mean(wanted))
+            if delta == 0:
+                continue
+            here = handles[tie.handle]
+            # the bracket: the highest cost at which the tie was worth more, the lowest at which it was
+            # worth less; a move never leaves it, and halves it when the damped move would
+            below, above = brackets.get(tie.handle, (-math.inf, math.inf))
+            below, above = (max(below, here), above) if delta > 0 else (below, min(above, here))
+            brackets[tie.handle] = (below, above)
+            move = math.copysign(_on_grid_down(abs(delta), grid) or grid, delta)
+            for k in tie.members:  # within every member's range
+                low, high = bounds[k]
+                cost = step.costs[k]
+                move = (min(move, _on_grid_down(high, grid) - cost) if move > 0
+                        else max(move, _on_grid_up(low, grid) - cost))
+            if move > 0 and here + move >= above:
+                move = _on_grid_down((above - here) / 2, grid)
+            elif move < 0 and here + move <= below:
+                move = -_on_grid_down((here - below) / 2, grid)
+            new[tie.handle] = handles[tie.handle] + move
+        if new == handles:
+            stop = ("no cost can move: every entry outside its band is at the end of its range, or its fair "
+                    "cost lies between two whole steps" +
+                    (", or it is not called over- or under-costed (--fewest)" if fewest else ""))
+            break
+        again = seen.get(tuple(new.values()))
+        if again is not None:
+            stop = (f"the costs of step {again} came back (a cycle on the grid of whole "
+                    f"{grid:g} {ruleset.cost_unit}): the fair costs lie between steps")
+            break
+        handles = new
+    best = min(steps, key=lambda s: (len(s.outside), _spread(s, held), -s.number))
+    confirmed = _confirm_between(ruleset, catalog, contestants, rulings, only, best, ties, brackets, held, bounds,
+                                 play_near=lambda handles: play(-1, handles))
+    points = Points(ruleset, rulings, contestants, seed, tolerance, damping, iterations, fewest, steps, best,
+                    stop, held, bounds, ties, confirmed)
+    points.engagements = len(known)
+    points.status = _statuses(points)
+    return points
+
+
+def _spread(step: Step, held: dict[str, str]) -> float:
+    """How far the movable entries are off, in sum: |off_by| (or |value| under the zero rule)."""
+    rank = step.rank[~step.rank["key"].isin(list(held))]
+    off = rank["off_by"].abs()
+    if off.isna().all():
+        return float(rank["value"].abs().sum())
+    return float(off.fillna(np.inf).sum())
+
+
+def _fair_word(row: pd.Series) -> str:
+    if row["off_by"] != row["off_by"]:
+        return f"value {100 * row['value']:+.1f} pts"
+    return f"off by {100 * row['off_by']:+.0f}%"
+
+
+def _pulled_apart(points: Points, tie: Tie) -> bool:
+    """Tied entries, some worth more and some less than their costs (outside their bands)."""
+    best, zero = points.proposed, points.ruleset.fair_cost_rule.kind == "zero"
+    signs = set()
+    for k in tie.members:
+        if k in best.outside:
+            row = best.row(k)
+            signs.add(row["value"] > 0 if zero else (not math.isfinite(row["fair_cost"])
+                                                     or row["fair_cost"] > row["cost"]))
+    return len(signs) == 2
+
+
+def _confirm_between(ruleset: Ruleset, catalog, contestants, rulings, only, best: Step, ties: list[Tie],
+                     brackets: dict[str, tuple[float, float]], held, bounds, play_near) -> dict:
+    """Ties outside their band whose bracket closed to one step: each played one step over, every other
+    cost as proposed (only its own engagements are new); where it turns from worth more to worth less (or
+    back), no whole step is fair for it. Returns {handle: (lower cost, upper cost)} of the confirmed."""
+    grid, zero = ruleset.cost_step, ruleset.fair_cost_rule.kind == "zero"
+    out = {}
+
+    def up(row) -> bool:
+        return row["value"] > 0 if zero else (not math.isfinite(row["fair_cost"]) or row["fair_cost"] > row["cost"])
+
+    handles0 = {t.handle: best.costs[t.handle] for t in ties}
+    for tie in ties:
+        outside = [k for k in tie.members if k in best.outside]
+        if not outside or tie.handle not in brackets:
+            continue
+        below, above = brackets[tie.handle]
+        here = best.costs[tie.handle]
+        wants = {up(best.row(k)) for k in outside}
+        if len(wants) != 1:
+            continue
+        d = grid if wants.pop() else -grid
+        other = here + d
+        if not (below - 1e-9 <= other <= above + 1e-9) or not (math.isfinite(below) and math.isfinite(above)):
+            continue
+        if any(not (bounds[k][0] - 1e-9 <= best.costs[k] + d <= bounds[k][1] + 1e-9) for k in tie.members):
+            continue
+        near = play_near({**handles0, tie.handle: other})
+        if all(k in near.outside and up(near.row(k)) != (d > 0) for k in outside):
+            out[tie.handle] = (min(here, other), max(here, other))
+    return out
+
+
+def _between(points: Points, key: str) -> str | None:
+    """The status of an entry whose fair cost lies between two whole steps (confirmed one step over)."""
+    tie = next((t for t in points.ties if key in t.members), None)
+    if tie is None or tie.handle not in points.between:
+        return None
+    low, high = points.between[tie.handle]
+    shift = points.proposed.costs[key] - points.proposed.costs[tie.handle]
+    return (f"between two steps: worth more than its cost at {low + shift:g}, less at {high + shift:g} "
+            f"{points.ruleset.cost_unit}, the others as proposed (no whole step is fair: its contest jumps "
+            "there)")
+
+
+def _statuses(points: Points) -> dict[str, str]:
+    """Each entry's status in the proposed table."""
+    rs, best = points.ruleset, points.proposed
+    out = {}
+    for c in points.contestants:
+        key = c.key
+        if key in points.held:
+            out[key] = points.held[key]
+            continue
+        if key not in best.outside:
+            out[key] = "fair"
+            continue
+        row = best.row(key)
+        low, high = points.bounds[key]
+        cost = best.costs[key]
+        if rs.fair_cost_rule.kind == "zero":
+            up = row["value"] > 0
+        else:
+            up = not math.isfinite(row["fair_cost"]) or row["fair_cost"] > cost
+        if up and cost >= _on_grid_down(high, rs.cost_step):
+            out[key] = (f"cannot be made fair in range: still worth more at {cost:g}, the top of its range "
+                        f"({low:g}..{high:g} {rs.cost_unit})")
+        elif not up and cost <= _on_grid_up(low, rs.cost_step):
+            out[key] = (f"cannot be made fair in range: still worth less at {cost:g}, the bottom of its range "
+                        f"({low:g}..{high:g} {rs.cost_unit})")
+        elif (tie := points.tie_of(key)) is not None and _pulled_apart(points, tie):
+            others = ", ".join(f"{points.name(k)} {_fair_word(best.row(k))}" for k in tie.members)
+            out[key] = (f"tied: its cost moves with {len(tie.members) - 1} other entr"
+                        f"{'y' if len(tie.members) == 2 else 'ies'} by the same step, and no one step makes "
+                        f"them all fair ({others}): what sets them apart is priced wrong")
+        elif (between := _between(points, key)) is not None:
+            out[key] = between
+        elif points.fewest and row["verdict"] not in ("over-costed", "under-costed"):
+            out[key] = f"not moved (--fewest): {row['verdict']}"
+        else:
+            out[key] = "not converged"
+    return out
+
+
+# --- the tables ------------------------------------------------------------------------------------------
+
+
+def table(points: Points) -> pd.DataFrame:
+    """One row per entry: today's cost and its verdict there, the proposed cost, its fair cost with the
+    95% interval and off_by at the proposed cost, its verdict there, how far it moved, and its status."""
+    today, best = points.today, points.proposed
+    rows = []
+    for c in points.contestants:
+        t, p = today.row(c.key), best.row(c.key)
+        cost, new = float(t["cost"]), float(p["cost"])
+        rows.append({
+            **eff._labels(c), "key": c.key, "name": c.name, "cost_unit": c.cost_unit,
+            "cost": cost, "verdict_today": t["verdict"], "fair_cost_today": t["fair_cost"],
+            "proposed_cost": new, "moved": new - cost, "moved_fraction": (new - cost) / cost if cost else np.nan,
+            "fair_cost": p["fair_cost"], "fair_cost_low": p["fair_cost_low"],
+            "fair_cost_high": p["fair_cost_high"], "off_by": p["off_by"], "off_by_low": p["off_by_low"],
+            "off_by_high": p["off_by_high"], "value": p["value"], "value_stderr": p["value_stderr"],
+            "verdict": p["verdict"], "measured": bool(p["measured"]),
+            "converged": points.status[c.key] == "fair", "status": points.status[c.key],
+            "not_played": p["not_played"],
+        })
+    return pd.DataFrame(rows)
+
+
+def history(points: Points) -> pd.DataFrame:
+    """Every step: how many entries lay outside their band, how many engagements it played, and the cost of
+    every entry (columns by key)."""
+    rows = []
+    for s in points.steps:
+        rows.append({"step": s.number, "outside_band": len(s.outside), "engagements_played": s.played,
+                     "proposed": s is points.proposed, **s.costs})
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Mix:
+    """The meta-game at one set of costs: how many entries have a share and how spread the mix is."""
+
+    shares: pd.DataFrame
+    with_share: int
+    entropy_bits: float
+
+    @property
+    def effective_entries(self) -> float:
+        """2^H: the number of equally shared entries with the same entropy."""
+        return float(2.0 ** self.entropy_bits)
+
+
+def mix(step: Step) -> Mix:
+    table_, game = eff.meta_game(step.field)
+    p = np.asarray(game.shares, float)
+    pos = p[p > SHARE_FLOOR]
+    entropy = float(-(pos * np.log2(pos)).sum()) if len(pos) else 0.0
+    return Mix(table_, int(len(pos)), entropy)
+
+
+# --- the report ------------------------------------------------------------------------------------------
+
+
+def _cost(x: float, digits: int) -> str:
+    return f"{x:.{digits}f}"
+
+
+def _moved_text(row: pd.Series, digits: int) -> str:
+    if row["moved"] == 0:
+        return "—"
+    pct = "" if row["moved_fraction"] != row["moved_fraction"] else f" ({100 * row['moved_fraction']:+.0f}%)"
+    return f"{row['moved']:+.{digits}f}{pct}"
+
+
+def _fair_view(row: pd.Series, rs: Ruleset, digits: int) -> str:
+    bound = "" if row["measured"] else "≥ "
+    if rs.fair_cost_rule.kind == "zero":
+        return bound + f"{100 * row['value']:+.1f} ± {100 * eff.Z95 * row['value_stderr']:.1f} pts"
+    f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
+    if not math.isfinite(f):
+        return bound + "∞"
+    return bound + f"{_cost(f, digits)} [{_cost(lo, digits)}, {'∞' if not math.isfinite(hi) else _cost(hi, digits)}]"
+
+
+def _short_status(status: str) -> str:
+    """The status column of the terminal view: its first clause (the notes give the whole)."""
+    for cut in (" (", ":"):
+        if cut in status and not status.startswith("not moved"):
+            status = status.split(cut)[0]
+    return status
+
+
+def view(points: Points, rows: pd.DataFrame) -> pd.DataFrame:
+    rs = points.ruleset
+    digits = eff.cost_digits(rows["cost"])
+    value_rule = rs.fair_cost_rule.kind == "zero"
+    return pd.DataFrame({
+        "entry": rows["name"],
+        "today": [_cost(c, digits) for c in rows["cost"]],
+        "verdict today": rows["verdict_today"],
+        "proposed": [_cost(c, digits) for c in rows["proposed_cost"]],
+        "moved": [_moved_text(r, digits) for _, r in rows.iterrows()],
+        ("value vs par [95%]" if value_rule else "fair cost [95%]"):
+            [_fair_view(r, rs, digits) for _, r in rows.iterrows()],
+        "verdict": rows["verdict"],
+        "status": [_short_status(s) for s in rows["status"]],
+    })
+
+
+def _mix_view(today: Mix, proposed: Mix, names: dict[str, str]) -> pd.DataFrame:
+    def shares(m: Mix) -> dict[str, float]:
+        return dict(zip(m.shares["key"], m.shares["share"], strict=True))
+
+    a, b = shares(today), shares(proposed)
+    keys = [k for k in proposed.shares["key"] if a.get(k, 0) > SHARE_FLOOR or b.get(k, 0) > SHARE_FLOOR]
+    return pd.DataFrame({"entry": [names.get(k, k) for k in keys],
+                         "share today %": [f"{100 * a.get(k, 0):.1f}" for k in keys],
+                         "share proposed %": [f"{100 * b.get(k, 0):.1f}" for k in keys]})
+
+
+def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
+    """The points report: the proposed table first (CSV writes it), every step, the meta-game at today's and
+    at the proposed costs."""
+    from reports.formats import Report, Section
+
+    rs = points.ruleset
+    rows = table(points)
+    steps = history(points)
+    today_mix, proposed_mix = mix(points.today), mix(points.proposed)
+    movable = len(points.contestants) - len(points.held)
+    fair_today = sum(1 for k in rows["key"] if k not in points.held and k not in points.today.outside)
+    fair_now = sum(1 for s in points.status.values() if s == "fair")
+    moved = int((rows["moved"] != 0).sum())
+    low, high = points.proposed.field.trial_range()
+    f = points.proposed.field
+    how = (f"until the 95% half-width of each engagement's win probability is below {f.precision:g}"
+           if f.precision else f"{f.trials:,} trials per engagement")
+    method = f.method(f"Monte Carlo, seed {points.seed}, the same streams at every step: {how} "
+                      f"({low:,} to {high:,} trials); ± and [ ] are 95% intervals")
+    headline = [
+        f"Proposed: {moved} of {len(rows)} costs changed; {fair_now} of {movable} entries that can move are "
+        f"fair within the tolerance (today {fair_today}); {len(points.held)} held.",
+        f"Stopped: {points.stop}. Proposed table = step {points.proposed.number} of {len(points.steps) - 1}.",
+        f"Meta-game: {today_mix.with_share} entries with a share today (effective {today_mix.effective_entries:.1f}),"
+        f" {proposed_mix.with_share} at the proposed costs (effective {proposed_mix.effective_entries:.1f}).",
+    ]
+    meta = [*provenance,
+            ("method", method),
+            ("iteration", f"damped fixed point of cost → fair cost: each step moves every entry outside its "
+                          f"band by {points.damping:g} × (fair − cost), rounded to whole {rs.cost_step:g} "
+                          f"{rs.cost_unit} and at least one step, within its range; at most {points.limit} "
+                          f"steps{'; --fewest: only entries called over- or under-costed move' if points.fewest else ''}"),
+            ("contests", f"{rs.engagement}; every entry meets every other in both roles at each step; "
+                         f"{points.engagements_played:,} engagements played in all "
+                         f"({len(points.proposed.field.pairs):,} a step; one whose costs a step did not "
+                         "change is kept, not played again)"),
+            ("fair cost", rs.fair_cost_rule.description),
+            ("verdict", eff.verdict_description(rs, points.tolerance)),
+            ("range", "a cost stays between one step and 4× today's cost (at least 4 steps above it), never "
+                      "above the budget"),
+            ("meta-game", "the maximum-entropy Nash mix at today's and at the proposed costs; 'effective' "
+                          "entries = 2^entropy (bits) of the mix")]
+    held_notes = [f"{points.contestants[i].name}: {points.status[c.key]}"
+                  for i, c in enumerate(points.contestants) if c.key in points.held]
+    range_notes = [f"{c.name}: {points.status[c.key]}" for c in points.contestants
+                   if points.status[c.key].startswith("cannot")]
+    report_notes = [
+        "what this is: a fixed point of this contest under these rulings, not a playtest; rules the contests "
+        "do not play are not priced, and illustrative data gives illustrative costs",
+        *(["held at today's cost: " + "; ".join(held_notes)] if held_notes else []),
+        *(["cannot be balanced in range: " + "; ".join(range_notes)] if range_notes else []),
+        *notes,
+    ]
+    sections = [Section("points", "The proposed points table", rows),
+                Section("steps", "Every step (the costs played)", steps),
+                Section("metagame_today", "Meta-game at today's costs", today_mix.shares),
+                Section("metagame_proposed", "Meta-game at the proposed costs", proposed_mix.shares)]
+    views = [Section("points", f"The proposed points table ({rs.cost_unit})", view(points, rows)),
+             Section("steps", "Every step: entries outside their band",
+                     steps[["step", "outside_band", "engagements_played", "proposed"]]),
+             Section("metagame", "Meta-game: the equilibrium mix's shares",
+                     _mix_view(today_mix, proposed_mix, {c.key: c.name for c in points.contestants}))]
+    facts = {"entries": len(rows), "moved": moved, "fair_today": fair_today, "fair_proposed": fair_now,
+             "held": len(points.held), "steps": len(points.steps) - 1,
+             "proposed_step": points.proposed.number, "engagements_played": points.engagements_played,
+             "with_share_today": today_mix.with_share, "with_share_proposed": proposed_mix.with_share,
+             "entropy_bits_today": today_mix.entropy_bits, "entropy_bits_proposed": proposed_mix.entropy_bits}
+    title = f"{rs.title}: the balanced points table ({rs.cost_unit})"
+    return Report(title, meta, sections, views, report_notes, facts, headline), rows
