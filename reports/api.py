@@ -291,6 +291,70 @@ def plot_sweep(result, path: Path) -> None:
     draw(result, path)
 
 
+# --- points ----------------------------------------------------------------------------------------------
+
+
+def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest, iterations, damping,
+            tolerance, progress):
+    from reports import points as pts
+
+    rs = _ruleset(name)
+    in_force = _rulings(rs, rulings)
+    catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
+    precision, trials = _field_settings(precision, trials)
+    result = pts.propose(rs, catalog, in_force, only=units, seed=_seed(seed), precision=precision,
+                         trials=trials, threads=threads, tolerance=tolerance, fix=fix, damping=damping,
+                         iterations=iterations, fewest=fewest, progress=progress,
+                         meanwhile=lambda: _report_imports(False))
+    return rs, catalog, in_force, result
+
+
+def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
+           rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
+           precision: float | None = None, trials: int | None = None, threads: int | None = None,
+           fix: Sequence[str] = (), fewest: bool = False, iterations: int | None = None,
+           damping: float | None = None, tolerance: float | None = None,
+           progress: Progress | None = None) -> pd.DataFrame:
+    """The balanced points table: from today's costs, each entry's cost moved toward its fair cost and the
+    equal-points contests played again at the new costs (same dice) until every entry is fair within
+    ``tolerance`` or the iteration stops (``iterations`` steps at most, each moving a cost by ``damping`` x
+    (fair - cost), on the game's step of cost). ``fix``: entries whose cost is held; ``fewest``: move only
+    the entries called over- or under-costed.
+
+    Returns one row per entry: cost, verdict_today, proposed_cost, moved, fair_cost (with _low, _high at the
+    proposed costs), off_by, verdict, converged, status. ``.attrs`` holds the provenance, ``stop`` (why the
+    iteration stopped), ``steps`` (every step's costs) and ``engagements_played``.
+    """
+    from reports import points as pts
+
+    rs, catalog, in_force, result = _points(
+        ruleset, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest,
+        pts.DEFAULT_ITERATIONS if iterations is None else iterations,
+        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
+                      overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings, seed=seed, fewest=fewest or None,
+                                      precision=precision, trials=trials, fix=fix,
+                                      iterations=iterations, damping=damping, tolerance=tolerance))
+    table = _attrs(pts.table(result), [*meta, ("seed", str(result.seed)), ("stop", result.stop)])
+    table.attrs["steps"] = pts.history(result)
+    table.attrs["engagements_played"] = result.engagements_played
+    return table
+
+
+def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None, trials=None,
+                  threads=None, fix=(), fewest=False, iterations=None, damping=None, tolerance=None,
+                  overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+    """The points Report (for the command line) and its table."""
+    from reports import points as pts
+
+    rs, catalog, in_force, result = _points(
+        ruleset, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest,
+        pts.DEFAULT_ITERATIONS if iterations is None else iterations,
+        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants))
+
+
 # --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------
 
 
@@ -370,5 +434,5 @@ def _call(verb: str, **kwargs) -> list[str]:
     return [f"{verb}({k}={v!r})" for k, v in kwargs.items() if v not in (None, (), [], "")]
 
 
-__all__ = ["EfficiencyTables", "duel", "efficiency", "export_tables", "roll", "sweep", "table",
+__all__ = ["EfficiencyTables", "duel", "efficiency", "export_tables", "points", "roll", "sweep", "table",
            "units", "whatif"]

@@ -136,3 +136,28 @@ def plot_sweep(result, path: Path) -> None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     save(fig, path)
+
+
+def plot_points(rows, path: Path, *, unit: str, title: str) -> None:
+    """Today's cost against the proposed one per entry (a dumbbell: today a hollow circle, proposed a filled
+    square, held entries in grey), with the proposed cost's fair cost and its 95% interval as a bar, so a
+    reader sees which way each entry moved and whether it landed inside its interval."""
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.32 * n + 1.2)))
+    y = np.arange(n)[::-1]
+    for yi, (_, r) in zip(y, rows.iterrows(), strict=True):
+        held = str(r["status"]).startswith("held")
+        colour = "#999999" if held else "#4c72b0"
+        ax.plot([r["cost"], r["proposed_cost"]], [yi, yi], "-", color=colour, lw=1.5)
+        if np.isfinite(r["fair_cost"]) and np.isfinite(r["fair_cost_high"]):
+            ax.plot([r["fair_cost_low"], r["fair_cost_high"]], [yi - 0.22, yi - 0.22], "-", color="#dd8452", lw=3)
+    ax.plot(rows["cost"], y, "o", mfc="white", mec="#333333", label="today")
+    ax.plot(rows["proposed_cost"], y, "s", color="#4c72b0", label="proposed")
+    ax.plot([], [], "-", color="#dd8452", lw=3, label="fair cost at the proposed costs, 95%")
+    ax.set_yticks(y, [str(v) for v in rows["name"]], fontsize=9)
+    ax.set_xlabel(unit)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    save(fig, path)

@@ -22,8 +22,10 @@ next step come from those contests, never from a formula.
 - **The range.** A cost stays within :meth:`rulesets.base.Ruleset.cost_bounds` (a step up to 4x today's,
   never above the budget). An entry whose fair cost lies beyond the range at its bound cannot be made fair
   in it, and the table says so on its row instead of iterating on.
-- **When it stops.** Every movable entry within its band (converged); no cost moved; the costs of an
-  earlier step came back (a cycle on the grid); or the iteration limit. The proposed table is the step
+- **When it stops.** Every movable entry within its band (converged); no cost can move; or the iteration
+  limit. Each entry's damping is halved whenever its direction turns, so an overshoot comes back by less;
+  where the moves together would lead back to costs already played, the entries move one at a time
+  (furthest off first), and the iteration stops when every move leads back. The proposed table is the step
   with the fewest entries outside their bands (the latest among equals), and its contests give the
   proposed costs' fair costs, verdicts and meta-game.
 
@@ -98,7 +100,7 @@ class Points:
     bounds: dict[str, tuple[float, float]]
     ties: list[Tie] = field(default_factory=list)
     #: per tie's handle: two costs one step apart, at the lower of which it is worth more and at the upper
-    #: less, with every other cost as proposed (no whole step between is fair)
+    #: less, every other cost as proposed (no whole step is fair for it)
     between: dict[str, tuple[float, float]] = field(default_factory=dict)
     engagements: int = 0
     status: dict[str, str] = field(default_factory=dict)
@@ -259,9 +261,9 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     ties = _ties(ruleset, catalog, contestants, only, held)
     grid = ruleset.cost_step
     known: dict = {}
-    brackets: dict[str, tuple[float, float]] = {}
+    gains: dict[str, float] = {}  # each tie's damping, once halved
+    turned: dict[str, bool] = {}  # each tie's last direction (True: up)
     steps: list[Step] = []
-    seen: dict[tuple, int] = {}
 
     def play(number: int, handles: dict[str, float]) -> Step:
         cs = _priced(ruleset, catalog, contestants, handles, today, only)
@@ -275,11 +277,12 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before)
 
     handles = {t.handle: today[t.handle] for t in ties}
+    seen: set[tuple] = set()
     stop = ""
     for number in range(iterations + 1):
         step = play(number, handles)
         steps.append(step)
-        seen[tuple(handles.values())] = number
+        seen.add(tuple(handles.values()))
         if not step.outside:
             stop = (f"converged: every entry that can move is fair within the tolerance after {number} "
                     f"step{'s' if number != 1 else ''}")
@@ -297,46 +300,57 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
                 moving = [k for k in tie.members if k in step.outside]
             if not moving:
                 continue
-            wanted = [_desired(ruleset, rows[k], damping, bounds[k], k in moving) for k in tie.members]
+            # each tie's own damping, halved whenever its direction turns (a cost that overshot comes back
+            # by less, so that oscillations die out); at least one step of cost
+            wanted = [_desired(ruleset, rows[k], gains.get(tie.handle, damping), bounds[k], k in moving)
+                      for k in tie.members]
             delta = float(np.mean(wanted))
             if delta == 0:
                 continue
-            here = handles[tie.handle]
-            # the bracket: the highest cost at which the tie was worth more, the lowest at which it was
-            # worth less; a move never leaves it, and halves it when the damped move would
-            below, above = brackets.get(tie.handle, (-math.inf, math.inf))
-            below, above = (max(below, here), above) if delta > 0 else (below, min(above, here))
-            brackets[tie.handle] = (below, above)
+            if tie.handle in turned and (delta > 0) != turned[tie.handle]:
+                gains[tie.handle] = gains.get(tie.handle, damping) / 2
+                delta /= 2
+            turned[tie.handle] = delta > 0
             move = math.copysign(_on_grid_down(abs(delta), grid) or grid, delta)
             for k in tie.members:  # within every member's range
                 low, high = bounds[k]
                 cost = step.costs[k]
                 move = (min(move, _on_grid_down(high, grid) - cost) if move > 0
                         else max(move, _on_grid_up(low, grid) - cost))
-            if move > 0 and here + move >= above:
-                move = _on_grid_down((above - here) / 2, grid)
-            elif move < 0 and here + move <= below:
-                move = -_on_grid_down((here - below) / 2, grid)
             new[tie.handle] = handles[tie.handle] + move
+        if new != handles and tuple(new.values()) in seen:
+            # the same costs again: move one tie at a time instead, the furthest off first, to a set of
+            # costs not met before (both moving together can swing back and forth for ever)
+            new = _one_at_a_time(handles, new, step, ties, held, seen)
         if new == handles:
-            stop = ("no cost can move: every entry outside its band is at the end of its range, or its fair "
-                    "cost lies between two whole steps" +
+            stop = ("no cost can move: every entry outside its band is at the end of its range, or every "
+                    "move leads back to costs already played (its fair cost lies between two steps)" +
                     (", or it is not called over- or under-costed (--fewest)" if fewest else ""))
-            break
-        again = seen.get(tuple(new.values()))
-        if again is not None:
-            stop = (f"the costs of step {again} came back (a cycle on the grid of whole "
-                    f"{grid:g} {ruleset.cost_unit}): the fair costs lie between steps")
             break
         handles = new
     best = min(steps, key=lambda s: (len(s.outside), _spread(s, held), -s.number))
-    confirmed = _confirm_between(ruleset, catalog, contestants, rulings, only, best, ties, brackets, held, bounds,
-                                 play_near=lambda handles: play(-1, handles))
+    confirmed = _confirm_between(ruleset, best, ties, bounds, play_near=lambda handles: play(-1, handles))
     points = Points(ruleset, rulings, contestants, seed, tolerance, damping, iterations, fewest, steps, best,
                     stop, held, bounds, ties, confirmed)
     points.engagements = len(known)
     points.status = _statuses(points)
     return points
+
+
+def _one_at_a_time(handles: dict[str, float], new: dict[str, float], step: Step, ties: list[Tie],
+                   held: dict[str, str], seen: set[tuple]) -> dict[str, float]:
+    """One tie's move of ``new`` alone, the tie furthest off first, leading to costs not met before;
+    ``handles`` (no move) when every one leads back."""
+    def how_far(tie: Tie) -> float:
+        off = [abs(step.row(k)["off_by"]) if step.row(k)["off_by"] == step.row(k)["off_by"]
+               else abs(step.row(k)["value"]) for k in tie.members]
+        return max(off)
+
+    for tie in sorted((t for t in ties if new[t.handle] != handles[t.handle]), key=how_far, reverse=True):
+        alone = {**handles, tie.handle: new[tie.handle]}
+        if tuple(alone.values()) not in seen:
+            return alone
+    return handles
 
 
 def _spread(step: Step, held: dict[str, str]) -> float:
@@ -366,36 +380,29 @@ def _pulled_apart(points: Points, tie: Tie) -> bool:
     return len(signs) == 2
 
 
-def _confirm_between(ruleset: Ruleset, catalog, contestants, rulings, only, best: Step, ties: list[Tie],
-                     brackets: dict[str, tuple[float, float]], held, bounds, play_near) -> dict:
-    """Ties outside their band whose bracket closed to one step: each played one step over, every other
-    cost as proposed (only its own engagements are new); where it turns from worth more to worth less (or
-    back), no whole step is fair for it. Returns {handle: (lower cost, upper cost)} of the confirmed."""
+def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play_near) -> dict:
+    """Each tie still outside its band at the proposed step, played one step of cost further its way, every
+    other cost as proposed (only its own engagements are new): where it turns from worth more to worth less
+    (or back), no whole step is fair for it. Returns {handle: (lower cost, upper cost)} of those."""
     grid, zero = ruleset.cost_step, ruleset.fair_cost_rule.kind == "zero"
     out = {}
 
     def up(row) -> bool:
         return row["value"] > 0 if zero else (not math.isfinite(row["fair_cost"]) or row["fair_cost"] > row["cost"])
 
-    handles0 = {t.handle: best.costs[t.handle] for t in ties}
+    handles = {t.handle: best.costs[t.handle] for t in ties}
     for tie in ties:
         outside = [k for k in tie.members if k in best.outside]
-        if not outside or tie.handle not in brackets:
-            continue
-        below, above = brackets[tie.handle]
-        here = best.costs[tie.handle]
         wants = {up(best.row(k)) for k in outside}
-        if len(wants) != 1:
+        if not outside or len(wants) != 1:
             continue
         d = grid if wants.pop() else -grid
-        other = here + d
-        if not (below - 1e-9 <= other <= above + 1e-9) or not (math.isfinite(below) and math.isfinite(above)):
-            continue
         if any(not (bounds[k][0] - 1e-9 <= best.costs[k] + d <= bounds[k][1] + 1e-9) for k in tie.members):
             continue
-        near = play_near({**handles0, tie.handle: other})
+        here = handles[tie.handle]
+        near = play_near({**handles, tie.handle: here + d})
         if all(k in near.outside and up(near.row(k)) != (d > 0) for k in outside):
-            out[tie.handle] = (min(here, other), max(here, other))
+            out[tie.handle] = (min(here, here + d), max(here, here + d))
     return out
 
 
@@ -636,3 +643,32 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
              "entropy_bits_today": today_mix.entropy_bits, "entropy_bits_proposed": proposed_mix.entropy_bits}
     title = f"{rs.title}: the balanced points table ({rs.cost_unit})"
     return Report(title, meta, sections, views, report_notes, facts, headline), rows
+
+
+#: What `points --save` and each site page write, with what each holds.
+POINTS_FILES = (("points.csv", "the proposed points table: today's cost, the proposed cost, its fair cost and "
+                               "verdict, its status (CSV)"),
+                ("points.json", "the whole points report with its provenance and every step (JSON)"),
+                ("points.md", "the whole points report (Markdown)"),
+                ("points.png", "today's and the proposed costs with the fair cost's 95% interval (PNG)"))
+
+
+def draw(rows: pd.DataFrame, ruleset: Ruleset) -> Callable:
+    """What writes the before/after plot to a path."""
+    def writer(path) -> None:
+        from reports.plots import plot_points
+
+        plot_points(rows, path, unit=ruleset.cost_unit,
+                    title=f"{ruleset.title}: today's and the proposed costs")
+
+    return writer
+
+
+def write(ruleset: Ruleset, report_, rows: pd.DataFrame, out) -> None:
+    """Stage the points report into ``out`` (an OutputSet or OutputSubset)."""
+    from reports.formats import render
+
+    out.write_text("points.csv", render(report_, "csv"))
+    out.write_text("points.json", render(report_, "json"))
+    out.write_text("points.md", render(report_, "markdown"))
+    out.write_with("points.png", draw(rows, ruleset))

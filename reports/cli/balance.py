@@ -344,6 +344,61 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
     return _for(sweep, ruleset, "sweep")
 
 
+def points_command(ruleset: Ruleset) -> click.Command:
+    from reports.points import DEFAULT_DAMPING, DEFAULT_ITERATIONS
+
+    @click.command(ruleset.name)
+    @click.option("--fix", "fix", multiple=True, metavar="UNIT",
+                  help="Hold this entry's cost (a designer's anchor; repeatable; a unit's name holds all its "
+                       "entries).")
+    @click.option("--fewest", is_flag=True,
+                  help="Move only the entries called over- or under-costed (the whole 95% interval outside "
+                       "the band): as few changes as the evidence demands.")
+    @click.option("--iterations", type=WholeNumber(0, 100), default=DEFAULT_ITERATIONS, show_default=True,
+                  help="The most steps of the iteration (each plays the field again at the new costs).")
+    @click.option("--damping", type=click.FloatRange(min=0, max=1, min_open=True), default=DEFAULT_DAMPING,
+                  show_default=True, metavar="D",
+                  help="Each step moves a cost by D x (fair cost - cost), rounded to the game's step.")
+    @folder_option("--save", "save_dir",
+                   "Also write points.csv, points.md, points.json and points.png (cost before and after) "
+                   "into this folder, all or none.")
+    @tolerance_option
+    @budget_option
+    @_field_options
+    def points(ctx, fix, fewest, iterations, damping, save_dir, force, tolerance, budget, only, catalogs,
+               trials, precision, seed, threads, rulings, fmt, output, plot):
+        """The balanced points table: from today's costs, move every entry's cost toward its fair cost and
+        play the equal-points contests again at the new costs, on the same dice, until every entry is fair
+        within the tolerance or the iteration stops. Per entry: today's cost and verdict, the proposed cost,
+        its fair cost (95% interval) and verdict there, and whether it converged; the meta-game at today's
+        and at the proposed costs.
+
+        Example: balance points {game} --unit crows --unit warriors --unit soldiers
+        """
+        check_folder_empty(save_dir, force, "--save")
+        from reports import api
+        from reports.files import write_with
+        from reports.points import POINTS_FILES, draw, write
+
+        rulings = with_budget(ruleset, rulings, budget)
+        if save_dir is not None:
+            check_distinct({"--output": output, "--plot": plot,
+                            "--save": [save_dir / n for n, _ in POINTS_FILES]})
+        with _output_set(save_dir, "--save") as out:
+            report, rows = api.points_report(
+                ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
+                precision=_precision(trials, precision), trials=trials, threads=threads, fix=fix,
+                fewest=fewest, iterations=iterations, damping=damping, tolerance=tolerance,
+                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+            if out is not None:
+                write(ruleset, report, rows, out)
+        emit(report, fmt, output)
+        if plot is not None:
+            write_with(plot, draw(rows, ruleset))
+
+    return _for(points, ruleset, "points")
+
+
 def table_all_command(ruleset: Ruleset) -> click.Command:
     @click.command("all")
     @folder_option("--output", "folder", "Folder to write the tables into (created; written whole or not at "
@@ -375,6 +430,7 @@ def register(verbs: dict[str, click.Group], ruleset: Ruleset) -> None:
     verbs["efficiency"].add_command(efficiency_command(ruleset))
     verbs["whatif"].add_command(whatif_command(ruleset))
     verbs["sweep"].add_command(sweep_command(ruleset))
+    verbs["points"].add_command(points_command(ruleset))
     tables = verbs["table"].commands.get(ruleset.name)
     if tables is None:
         tables = click.Group(ruleset.name, help=f"{ruleset.title} rulebook tables, exact.")

@@ -144,6 +144,12 @@ def sweep_group():
     """One stat or cost over a range, on the same dice: `balance sweep <ruleset>`."""
 
 
+@click.group("points", cls=RulesetGroup)
+def points_group():
+    """The balanced points table: the costs that make every entry fair: `balance points <ruleset>`."""
+
+
 #: Every verb whose subcommands are rulesets, by name: what a game's `register(verbs)` receives.
 VERBS: dict[str, click.Group] = {g.name: g for g in (roll_group, table_group, duel_group, units_group,
-                                                      efficiency_group, whatif_group, sweep_group)}
+                                                      efficiency_group, whatif_group, sweep_group,
+                                                      points_group)}
