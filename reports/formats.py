@@ -334,16 +334,32 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
     least = [natural[i] if h in whole else max(len(word) for cell in [h] + [r[i] for r in rows]
                                                for word in _words(cell))
              for i, h in enumerate(header)]
-    widths = _fitted(natural, right, width, least)
+    # a number column may be as narrow as its cells, its heading wrapped ("tie for the / highest (%)")
+    shrunk = [max([len(r[i]) for r in rows] + [len(w) for w in _words(h)]) if right[i] else natural[i]
+              for i, h in enumerate(header)]
+
+    def fit(part: list[int]) -> list[int]:
+        """The widths of the columns ``part``: text wrapped first, then the widest number headings, all
+        capped at one width until the row fits (or every number column is as narrow as it goes)."""
+        pick, low = [right[i] for i in part], [least[i] for i in part]
+        cap = max(natural[i] for i in part)
+        while True:
+            fitted = _fitted([max(shrunk[i], min(natural[i], cap)) for i in part], pick, width, low)
+            if width is None or sum(fitted) + 2 * (len(part) - 1) <= width or cap <= 1:
+                return fitted
+            cap -= 1
+
+    everything = list(range(len(header)))
+    widths = fit(everything)
     keys = min(max(keys, 0), len(header) - 1)
     if width is None or sum(widths) + 2 * (len(widths) - 1) <= width or len(widths) < 2:
-        parts = [list(range(len(header)))]
+        parts = [everything]
     else:
-        parts = _parts(natural, right, least, width, keys)
+        parts = _parts(shrunk, right, least, width, keys)
 
-    def fmt(cells, widths, right) -> list[str]:
+    def fmt(cells, widths, right, heading: bool = False) -> list[str]:
         wrapped = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
-                   if len(c) > w and not r else [c]
+                   if len(c) > w and (heading or not r) else [c]
                    for c, w, r in zip(cells, widths, right, strict=True)]
         return ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(line, widths, right,
                                                                              strict=True)).rstrip()
@@ -353,10 +369,9 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
     lines: list[str] = []
     for n, part in enumerate(parts):
         pick = [right[i] for i in part]
-        fitted = widths if len(parts) == 1 else _fitted([natural[i] for i in part], pick, width,
-                                                        [least[i] for i in part])
+        fitted = widths if len(parts) == 1 else fit(part)
         lines += [""] if n else []
-        lines += fmt([held[0][i] for i in part], fitted, pick)
+        lines += fmt([held[0][i] for i in part], fitted, pick, heading=True)
         for r in held[1]:
             if n and not any(r[i] for i in part[keys:]):
                 continue  # a row with nothing in this part after the first: left out of it

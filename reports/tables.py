@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -96,6 +96,37 @@ class Rounding:
         return f"{x:.{self.digits}f}"
 
 
+#: How the views of the rulebook tables round by default: percentages to 0.1, as a rulebook prints them.
+READING = Rounding(1, True)
+
+
+def smallest_shown(rounding: Rounding) -> float:
+    """The smallest probability that does not round to 0."""
+    return 0.5 * 10.0 ** -rounding.digits / (100 if rounding.percent else 1)
+
+
+def _top(rounding: Rounding) -> str:
+    """What a probability that rounds to certainty, without being certain, is shown as (">99.9")."""
+    return ">" + rounding.probability(1.0 - 2 * smallest_shown(rounding))
+
+
+def probability_cell(p: float, rounding: Rounding) -> str:
+    """A probability rounded for reading: blank when it rounds to 0, never shown as certain unless it is."""
+    if p != p:
+        return ""
+    if p < smallest_shown(rounding):
+        return ""
+    if p >= 1.0 - smallest_shown(rounding) and p < 1.0 - 1e-12:
+        return _top(rounding)
+    return rounding.probability(p)
+
+
+def rounding_note(rounding: Rounding) -> str:
+    """How the views round, and what a blank or a ">99.9" cell means."""
+    return (f"{rounding.describe()}; blank: rounds to 0; {_top(rounding)}: not certain but rounds to "
+            f"{'100' if rounding.percent else '1'}")
+
+
 #: Column names read as probabilities when rounding a tidy table for reading (and every name that starts
 #: with "p_" or "P(", such as p_hit or "P(hit) one die").
 PROBABILITY_COLUMNS = ("probability", "p_at_least", "share", "stderr", "p_at_least_stderr")
@@ -173,3 +204,76 @@ def estimates_view(names: Sequence[str], values: Sequence[float], lows: Sequence
     cells = [estimate_cells(v, lo, hi) for v, lo, hi in zip(values, lows, highs, strict=True)]
     return Table({label: list(names), "estimate": [c[0] for c in cells],
                   "95% interval": [c[1] for c in cells]})
+
+
+# --- tidy tables laid out for reading ----------------------------------------------------------------------
+
+def values(table: Table | pd.DataFrame, name: str) -> list:
+    """A column of a tidy table (a Table or a DataFrame) as plain Python values."""
+    column = table[name]
+    if isinstance(column, np.ndarray):
+        return column.tolist()
+    if isinstance(column, list):
+        return [v.item() if isinstance(v, np.generic) else v for v in column]
+    return column.tolist()
+
+
+def number_cell(value, digits: int = 2) -> str:
+    """A number for reading: a whole number as it is, any other to ``digits`` decimals; blank if missing."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return ""
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def readable(table: Table | pd.DataFrame, headings: Mapping[str, str], rounding: Rounding, *,
+             digits: int = 2, probabilities: Sequence[str] = ()) -> Table:
+    """The columns of ``headings`` (tidy name → heading, in its order) for reading: probabilities (by name,
+    :func:`is_probability_column`, or listed in ``probabilities``) rounded by ``rounding`` (blank when they
+    round to 0), other numbers to ``digits`` decimals (whole numbers as they are), text as it is."""
+    out = {}
+    for name, heading in headings.items():
+        column = values(table, name)
+        if is_probability_column(name) or name in probabilities:
+            out[heading] = [probability_cell(float(v), rounding) for v in column]
+        else:
+            out[heading] = [number_cell(v, digits) for v in column]
+    return Table(out)
+
+
+def grid(table: Table | pd.DataFrame, rows: Sequence[str], across: str, cell: Callable[[dict], str], *,
+         row_headings: Mapping[str, str] | None = None, row_text: Mapping[str, Callable[[object], str]] | None
+         = None, column_text: Callable[[object], str] = str, where: Callable[[dict], bool] | None = None
+         ) -> Table:
+    """A tidy table pivoted into a grid for reading: a row per distinct combination of the ``rows``
+    columns, a column per distinct value of ``across`` (both in the order first met), each cell
+    ``cell(record)`` of the record there (blank where there is none). ``where`` keeps some records only;
+    ``row_headings`` names the row columns (default their tidy names), ``row_text`` and ``column_text``
+    write their values."""
+    names = list(table.columns) if hasattr(table, "columns") else table.names
+    columns = {n: values(table, n) for n in names}
+    records = [dict(zip(names, r, strict=True)) for r in zip(*columns.values(), strict=True)]
+    if where is not None:
+        records = [r for r in records if where(r)]
+    keys: dict[tuple, dict] = {}
+    heads: dict[object, str] = {}
+    for r in records:
+        keys.setdefault(tuple(r[k] for k in rows), {})[r[across]] = cell(r)
+        heads.setdefault(r[across], column_text(r[across]))
+    row_headings, row_text = row_headings or {}, row_text or {}
+    out = {row_headings.get(k, k): [row_text.get(k, str)(key[i]) for key in keys] for i, k in enumerate(rows)}
+    out.update({head: [cells.get(v, "") for cells in keys.values()] for v, head in heads.items()})
+    return Table(out)
+
+
+def read_as(report: Report, views: Callable[[list[Section], Rounding], list[Section]],
+            rounding: Rounding = READING) -> Report:
+    """``report`` with its views for reading (the table, Markdown, LaTeX and HTML formats) made by
+    ``views`` from its tidy sections, rounded by ``rounding``; CSV and JSON keep the tidy sections."""
+    return Report(report.title, report.meta, report.sections, views(report.sections, rounding), report.notes,
+                  report.facts, report.headline)

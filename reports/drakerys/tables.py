@@ -7,7 +7,17 @@ import numpy as np
 
 from reports.formats import Report, Section, Table
 from reports.provenance import catalog_text
-from reports.tables import EXACT_ROW_FLOOR, Rounding, distribution_rows, mean_text, method_meta
+from reports.tables import (
+    EXACT_ROW_FLOOR,
+    READING,
+    Rounding,
+    distribution_rows,
+    mean_text,
+    method_meta,
+    probability_cell,
+    rounding_note,
+    smallest_shown,
+)
 from rulesets.drakerys.fight import MORALE_OUTCOMES, Morale
 from rulesets.drakerys.rules import MORALE_DICE, describe_modifiers
 from rulesets.drakerys.tables import MoraleTable, WeaponsTable, printed_strength
@@ -56,10 +66,6 @@ def _joint_rows(dist) -> Table:
                   "stderr": np.sqrt(p * (1 - p) / dist.run.trials)})
 
 
-#: How the views of the rulebook tables round by default: percentages to 0.1, as a rulebook prints them.
-READING = Rounding(1, True)
-
-
 def action_table_report(table, rounding: Rounding = READING) -> Report:
     """The Drakerys Action Table: P(at least k successes) and the mean for each dice count and threshold;
     the views round by ``rounding`` (by default percentages to 0.1, as a rulebook prints them)."""
@@ -96,34 +102,9 @@ def action_table_report(table, rounding: Rounding = READING) -> Report:
                   views, notes)
 
 
-def smallest_shown(rounding: Rounding) -> float:
-    """The smallest probability that does not round to 0."""
-    return 0.5 * 10.0 ** -rounding.digits / (100 if rounding.percent else 1)
-
-
-def _top(rounding: Rounding) -> str:
-    """What a probability that rounds to certainty, without being certain, is shown as (">99.9")."""
-    return ">" + rounding.probability(1.0 - 2 * smallest_shown(rounding))
-
-
 def _shown(tail: np.ndarray, k: int, rounding: Rounding) -> str:
     """P(at least k) rounded: blank when it rounds to 0, never shown as certain unless it is."""
     return probability_cell(tail[k] if k < tail.size else 0.0, rounding)
-
-
-def probability_cell(p: float, rounding: Rounding) -> str:
-    """A probability rounded for reading: blank when it rounds to 0, never shown as certain unless it is."""
-    if p < smallest_shown(rounding):
-        return ""
-    if p >= 1.0 - smallest_shown(rounding) and p < 1.0 - 1e-12:
-        return _top(rounding)
-    return rounding.probability(p)
-
-
-def rounding_note(rounding: Rounding) -> str:
-    """How the views round, and what a blank or a ">99.9" cell means."""
-    return (f"{rounding.describe()}; blank: rounds to 0; {_top(rounding)}: not certain but rounds to "
-            f"{'100' if rounding.percent else '1'}")
 
 
 #: What each Morale outcome does (MORALE; player aid "Effect of the Morale Roll").

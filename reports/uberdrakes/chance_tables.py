@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from reports.formats import Report, Section, Table
+from reports.tables import read_as
+from reports.uberdrakes import grids
 from reports.uberdrakes.tables import _meta
 from rulesets.uberdrakes.chance import (
     CAVE_ROOST_COINS,
@@ -54,7 +56,7 @@ def turn_order_table(rulings: UberDrakesRulings) -> Report:
              "\"roll additional die\" (line 55): adding a die to equal totals or rolling afresh compare the "
              "same, so both readings give these numbers",
              "p_seat_first is computed from one seat's own rolls through the chain, and comes out 1/players"]
-    return Report("UberDrakes: turn order", meta, sections, notes=notes)
+    return read_as(Report("UberDrakes: turn order", meta, sections, notes=notes), grids.turn_order_views)
 
 
 def _packaged():
@@ -106,7 +108,7 @@ def caves_table(rulings: UberDrakesRulings, catalog=None) -> Report:
              "the round of the visit here",
              "item prices are illustrative: the rulebook prints none (missing from the text); supply real "
              "ones with --catalog FILE; treasures (Gemstones, Ancient Urn) are found, not bought: left out"]
-    return Report("UberDrakes: coins from the Caves", meta, sections, notes=notes)
+    return read_as(Report("UberDrakes: coins from the Caves", meta, sections, notes=notes), grids.caves_views)
 
 
 def urn_table(rulings: UberDrakesRulings, catalog=None) -> Report:
@@ -127,4 +129,4 @@ def urn_table(rulings: UberDrakesRulings, catalog=None) -> Report:
     notes = ["combat spells: those whose card has a combat effect, with a fixed cost (spell pages, lines "
              "380-626); Plate Armor's X + 1 is left out: one Urn pays X + 1 with P(die >= X + 1)",
              "the Urn alone: no Magic held before (players start with none, line 258)"]
-    return Report("UberDrakes: the Ancient Urn", meta, sections, notes=notes)
+    return read_as(Report("UberDrakes: the Ancient Urn", meta, sections, notes=notes), grids.urn_views)

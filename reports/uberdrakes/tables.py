@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR
+from reports.tables import EXACT_ROW_FLOOR, read_as
+from reports.uberdrakes import grids
 from rulesets.uberdrakes.exact import (
     Side,
     blood_points,
@@ -76,9 +77,10 @@ def rolloff_table(rulings: UberDrakesRulings) -> Report:
     table = Table.from_rows(rows, ["initiator_rage", "defender_rage", "bonus_difference", "p_win"])
     meta = _meta(rulings, ("rolloff", "2 + Rage d6 each, the highest two kept, plus bonuses; the initiator "
                                       "wins ties (lines 311-315, 371)"))
-    return Report("UberDrakes: P(the initiator wins the rolloff)", meta,
-                  [Section("rolloff", "P(initiator wins) by Rage and bonus difference", table)],
-                  notes=["the rolloff alone: counterattacks (Phase 3) can still turn it"])
+    return read_as(Report("UberDrakes: P(the initiator wins the rolloff)", meta,
+                          [Section("rolloff", "P(initiator wins) by Rage and bonus difference", table)],
+                          notes=["the rolloff alone: counterattacks (Phase 3) can still turn it"]),
+                   grids.rolloff_views)
 
 
 def furnace_table(rulings: UberDrakesRulings) -> Report:
@@ -86,9 +88,9 @@ def furnace_table(rulings: UberDrakesRulings) -> Report:
     rows = [(m, p_furnace(m)) for m in FURNACE_MAGIC]
     meta = _meta(rulings, ("furnace", "each opponent within 4 spaces rolls 2d6; lower than the Magic spent: "
                                       "+1 Fatigue, no counterattack (lines 413-419)"))
-    return Report("UberDrakes: the Furnace", meta,
-                  [Section("furnace", "P(Fatigue) by Magic spent",
-                           Table.from_rows(rows, ["magic", "p_fatigue"]))])
+    return read_as(Report("UberDrakes: the Furnace", meta,
+                          [Section("furnace", "P(Fatigue) by Magic spent",
+                                   Table.from_rows(rows, ["magic", "p_fatigue"]))]), grids.furnace_views)
 
 
 def _bp_per_combat(role: int) -> np.ndarray:
@@ -131,9 +133,10 @@ def blood_points_table(rulings: UberDrakesRulings) -> Report:
                             f"blood points a combat: initiator {means[0]:.4f}, defender {means[1]:.4f}"))
     table = Table.from_rows(rows, ["victory_point", "price", "cumulative", "initiator", "defender",
                                    "cumulative_initiator", "cumulative_defender"])
-    return Report("UberDrakes: blood points and Victory Points", meta,
-                  [Section("blood_points", "Expected combats to afford each Victory Point (its price alone, "
-                                           "and all up to it)", table)])
+    return read_as(Report("UberDrakes: blood points and Victory Points", meta,
+                          [Section("blood_points", "Expected combats to afford each Victory Point (its price "
+                                                   "alone, and all up to it)", table)]),
+                   grids.blood_points_views)
 
 
 def resources_table(rulings: UberDrakesRulings) -> Report:
@@ -168,9 +171,9 @@ def resources_table(rulings: UberDrakesRulings) -> Report:
              "P(win), likewise; bp_gain: blood points; damage_gain / damage_taken_gain: damage instances "
              "dealt / taken; spent: Magic and coins' worth used up (one coin counted as one Magic)",
              *ruleset.notes(catalog, [])]
-    return Report("UberDrakes: what each resource adds to a combat", meta,
-                  [Section("resources", "Gain per resource, best per Magic or coin first", table)],
-                  notes=notes)
+    return read_as(Report("UberDrakes: what each resource adds to a combat", meta,
+                          [Section("resources", "Gain per resource, best per Magic or coin first", table)],
+                          notes=notes), grids.resources_views)
 
 
 def plot_table(name: str, report: Report, path: Path) -> None:
