@@ -294,8 +294,8 @@ def plot_sweep(result, path: Path) -> None:
 # --- points ----------------------------------------------------------------------------------------------
 
 
-def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest, iterations, damping,
-            tolerance, progress):
+def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest, iterations,
+            damping, tolerance, progress):
     from reports import points as pts
 
     rs = _ruleset(name)
@@ -332,8 +332,8 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
         pts.DEFAULT_ITERATIONS if iterations is None else iterations,
         pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
-                      overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings, seed=seed, fewest=fewest or None,
-                                      precision=precision, trials=trials, fix=fix,
+                      overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings, seed=seed,
+                                      fewest=fewest or None, precision=precision, trials=trials, fix=fix,
                                       iterations=iterations, damping=damping, tolerance=tolerance))
     table = _attrs(pts.table(result), [*meta, ("seed", str(result.seed)), ("stop", result.stop)])
     table.attrs["steps"] = pts.history(result)
@@ -341,9 +341,9 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
     return table
 
 
-def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None, trials=None,
-                  threads=None, fix=(), fewest=False, iterations=None, damping=None, tolerance=None,
-                  overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
+                  trials=None, threads=None, fix=(), fewest=False, iterations=None, damping=None,
+                  tolerance=None, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
     """The points Report (for the command line) and its table."""
     from reports import points as pts
 

@@ -150,7 +150,8 @@ def plot_points(rows, path: Path, *, unit: str, title: str) -> None:
         colour = "#999999" if held else "#4c72b0"
         ax.plot([r["cost"], r["proposed_cost"]], [yi, yi], "-", color=colour, lw=1.5)
         if np.isfinite(r["fair_cost"]) and np.isfinite(r["fair_cost_high"]):
-            ax.plot([r["fair_cost_low"], r["fair_cost_high"]], [yi - 0.22, yi - 0.22], "-", color="#dd8452", lw=3)
+            ax.plot([r["fair_cost_low"], r["fair_cost_high"]], [yi - 0.22, yi - 0.22], "-", color="#dd8452",
+                    lw=3)
     ax.plot(rows["cost"], y, "o", mfc="white", mec="#333333", label="today")
     ax.plot(rows["proposed_cost"], y, "s", color="#4c72b0", label="proposed")
     ax.plot([], [], "-", color="#dd8452", lw=3, label="fair cost at the proposed costs, 95%")

@@ -13,8 +13,9 @@ next step come from those contests, never from a formula.
   in 5s, Dragonbond points in 5s, Order tokens, Magic and resources in 1s), since the games price in whole
   steps and some play only whole ones. The damped move of ``damping x (fair - cost)`` is rounded to the
   grid, and is at least one step while the entry is outside its band.
-- **What moves.** An entry moves while its fair cost (its point estimate) lies outside the verdicts' band
-  (``--tolerance``). Under the ``zero`` rule (a card valued against par) the value's sign says which way,
+- **What moves.** An entry moves while its fair cost (its point estimate) lies outside a quarter of the
+  verdicts' band (``--tolerance``; AIM), so that it stays inside the band while the others settle. Under
+  the ``zero`` rule (a card valued against par) the value's sign says which way,
   one step at a time. ``--fewest`` moves only the entries whose whole 95% interval is outside the band
   (called over- or under-costed), so the table changes as few entries as the evidence demands. An entry
   held by ``--fix``, an entry whose contest leaves out a rule that can change its value (``not measured``:
@@ -49,6 +50,11 @@ pd = lazy("pandas")
 
 DEFAULT_ITERATIONS = 8
 DEFAULT_DAMPING = 0.5
+#: The iteration aims at this share of the verdicts' band: a cost within its band but further off than this
+#: still moves, so that the table stays fair while the other costs settle (each entry's fair cost depends on
+#: the others' prices), and it stops once every entry is within it.
+AIM = 0.25
+FEWEST_TEXT = "; --fewest: only entries called over- or under-costed move"
 #: A share of the equilibrium mix counted as "has a share" (the solver's zeros are exact to ~1e-12).
 SHARE_FLOOR = 1e-6
 
@@ -67,6 +73,8 @@ class Step:
     outside: tuple[str, ...]
     #: engagements played at this step (the others were kept from earlier steps)
     played: int
+    #: keys of the movable entries outside AIM of their band: those the next step moves
+    aiming: tuple[str, ...] = ()
 
     def row(self, key: str) -> pd.Series:
         return self.rank.loc[self.rank["key"] == key].iloc[0]
@@ -122,33 +130,49 @@ class Points:
         return self.engagements
 
 
-def _outside(ruleset: Ruleset, field_: eff.Field, row: pd.Series) -> bool:
-    """Whether an entry's estimate lies outside the verdicts' band."""
+def _outside(ruleset: Ruleset, field_: eff.Field, row: pd.Series, share: float = 1.0) -> bool:
+    """Whether an entry's estimate lies outside ``share`` of the verdicts' band (never narrower than half a
+    step of cost, the nearest a cost on the grid can come)."""
     if ruleset.fair_cost_rule.kind == "zero":
         pct = ruleset.default_tolerance if field_.tolerance is None else field_.tolerance
-        return abs(row["value"]) > pct / 100.0
+        return abs(row["value"]) > share * pct / 100.0
     fair, cost = row["fair_cost"], row["cost"]
-    return not (math.isfinite(fair) and abs(fair - cost) <= eff.band(ruleset, cost, field_.tolerance))
+    half = max(share * eff.band(ruleset, cost, field_.tolerance), ruleset.cost_step / 2)
+    return not (math.isfinite(fair) and abs(fair - cost) <= half)
 
 
 def _on_grid(x: float, step: float) -> float:
     return float(round(x / step) * step)
 
 
-def _desired(ruleset: Ruleset, row: pd.Series, damping: float, bounds: tuple[float, float],
-             outside: bool) -> float:
-    """How far an entry would move its cost this step (not yet on the grid): 0 inside its band; under the
-    zero rule one step toward par; else the damped way to its fair cost (the top of its range when the
-    fair cost is unbounded)."""
-    if not outside:
-        return 0.0
-    step, cost = ruleset.cost_step, float(row["cost"])
+def _gap(ruleset: Ruleset, row: pd.Series, bounds: tuple[float, float]) -> float:
+    """How far an entry is from fair, signed (> 0: worth more than its cost): its fair cost (within its
+    range; the top of it when unbounded) minus its cost, or under the zero rule its value."""
     if ruleset.fair_cost_rule.kind == "zero":
-        return step if row["value"] > 0 else -step
-    fair = row["fair_cost"]
-    low, high = bounds
-    target = high if not math.isfinite(fair) else min(max(fair, low), high)
-    return damping * (target - cost)
+        return float(row["value"])
+    fair, low, high = row["fair_cost"], *bounds
+    return (high if not math.isfinite(fair) else min(max(fair, low), high)) - float(row["cost"])
+
+
+#: A secant move is used when it goes the gap's way and is at most this many times the gap (in cost; under
+#: the zero rule, this many steps of cost): beyond it the two points give no trustworthy slope.
+SECANT_MOST = 4.0
+
+
+def _secant(ruleset: Ruleset, here: float, gap: float, before: tuple[float, float] | None) -> float | None:
+    """The move that the line through this step's (cost, gap) and the tie's last one puts at gap 0: the
+    secant method on gap(cost) = fair cost - cost, whose slope is not 1 where a price changes how an entry
+    plays (a dearer entry fields fewer units, so its fair cost falls). None when it is not usable."""
+    if before is None:
+        return None
+    there, gap_there = before
+    if there == here or gap == gap_there:
+        return None
+    move = -gap * (here - there) / (gap - gap_there)
+    most = SECANT_MOST * (ruleset.cost_step if ruleset.fair_cost_rule.kind == "zero" else abs(gap))
+    if (move > 0) != (gap > 0) or abs(move) > most:
+        return None
+    return move
 
 
 def _on_grid_up(x: float, step: float) -> float:
@@ -159,6 +183,11 @@ def _on_grid_down(x: float, step: float) -> float:
     return float(math.floor(x / step + 1e-9) * step)
 
 
+def _one_step_up(ruleset: Ruleset, catalog, c: Contestant):
+    """The catalog with ``c``'s cost one step higher."""
+    return ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)])
+
+
 def _ties(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], only: Sequence[str],
           held: dict[str, str]) -> list[Tie]:
     """The free costs of the field: each entry's cost changed alone, the entries whose cost follows it."""
@@ -166,15 +195,13 @@ def _ties(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], only: Se
     for c in contestants:
         if c.key in placed or c.key in held:
             continue
-        moved = ruleset.contestants(ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)]),
-                                    only)
+        moved = ruleset.contestants(_one_step_up(ruleset, catalog, c), only)
         members = tuple(m.key for m, was in zip(moved, contestants, strict=True) if m.cost != was.cost)
         if c.key not in members:  # pragma: no cover - a game whose variant ignores a cost
             raise RulesError(f"{c.key}: a change of its cost was not applied by the catalog")
-        for key in members:
-            if key != c.key and abs(dict(zip([x.key for x in moved], [x.cost for x in moved]))[key]
-                                    - dict((x.key, x.cost) for x in contestants)[key] - ruleset.cost_step) > 1e-9:
-                raise RulesError(f"{key}: its cost follows {c.key}'s but not one for one; the points table "
+        for m, was in zip(moved, contestants, strict=True):
+            if m.key in members and abs(m.cost - was.cost - ruleset.cost_step) > 1e-9:
+                raise RulesError(f"{m.key}: its cost follows {c.key}'s but not one for one; the points table "
                                  "moves tied costs by the same step")
         out.append(Tie(c.key, members))
         placed.update(members)
@@ -208,7 +235,8 @@ def _holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], rulings
             continue
         group = [c.key for c in contestants if c.group == key]
         if not group:
-            raise RulesError(f"--fix {text!r}: no such entry in the field; entries: {', '.join(sorted(keys))}")
+            raise RulesError(f"--fix {text!r}: no such entry in the field; entries: "
+                             f"{', '.join(sorted(keys))}")
         fixed.update(group)
     held = {}
     for c in contestants:
@@ -234,8 +262,7 @@ def _tied_holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], on
     for c in contestants:
         if c.key not in held or held[c.key].startswith("held: its cost is not free"):
             continue
-        moved = ruleset.contestants(ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)]),
-                                    only)
+        moved = ruleset.contestants(_one_step_up(ruleset, catalog, c), only)
         for m, was in zip(moved, contestants, strict=True):
             if m.key != c.key and m.cost != was.cost and m.key not in held:
                 held[m.key] = f"held: its cost is tied to {c.name}'s ({held[c.key]})"
@@ -256,13 +283,15 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     if len(contestants) < 2:
         raise RulesError("a points table needs at least two entries")
     today = {c.key: c.cost for c in contestants}
-    held = _tied_holds(ruleset, catalog, contestants, only, _holds(ruleset, catalog, contestants, rulings, fix))
+    held = _holds(ruleset, catalog, contestants, rulings, fix)
+    held = _tied_holds(ruleset, catalog, contestants, only, held)
     bounds = {c.key: ruleset.cost_bounds(c, rulings) for c in contestants}
     ties = _ties(ruleset, catalog, contestants, only, held)
     grid = ruleset.cost_step
     known: dict = {}
     gains: dict[str, float] = {}  # each tie's damping, once halved
     turned: dict[str, bool] = {}  # each tie's last direction (True: up)
+    last: dict[str, tuple[float, float]] = {}  # each tie's last (cost, gap), for the secant
     steps: list[Step] = []
 
     def play(number: int, handles: dict[str, float]) -> Step:
@@ -274,7 +303,9 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         rank = eff.ranking(f)
         outside = tuple(r["key"] for _, r in rank.iterrows()
                         if r["key"] not in held and _outside(ruleset, f, r))
-        return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before)
+        aiming = tuple(r["key"] for _, r in rank.iterrows()
+                       if r["key"] not in held and _outside(ruleset, f, r, AIM))
+        return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before, aiming)
 
     handles = {t.handle: today[t.handle] for t in ties}
     seen: set[tuple] = set()
@@ -283,35 +314,37 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         step = play(number, handles)
         steps.append(step)
         seen.add(tuple(handles.values()))
-        if not step.outside:
-            stop = (f"converged: every entry that can move is fair within the tolerance after {number} "
+        if not step.aiming:
+            stop = (f"converged: every entry that can move is within {AIM:g} of its band after {number} "
                     f"step{'s' if number != 1 else ''}")
             break
         if number == iterations:
-            stop = f"the iteration limit ({iterations} steps) was reached with entries still outside their band"
+            stop = (f"the iteration limit ({iterations} steps) was reached with entries still outside their "
+                    "band")
             break
         new = dict(handles)
         for tie in ties:
             rows = {k: step.row(k) for k in tie.members}
             if fewest:
-                moving = [k for k in tie.members if k in step.outside
+                moving = [k for k in tie.members if k in step.aiming
                           and rows[k]["verdict"] in ("over-costed", "under-costed")]
             else:
-                moving = [k for k in tie.members if k in step.outside]
+                moving = [k for k in tie.members if k in step.aiming]
             if not moving:
                 continue
-            # each tie's own damping, halved whenever its direction turns (a cost that overshot comes back
-            # by less, so that oscillations die out); at least one step of cost
-            wanted = [_desired(ruleset, rows[k], gains.get(tie.handle, damping), bounds[k], k in moving)
-                      for k in tie.members]
-            delta = float(np.mean(wanted))
-            if delta == 0:
-                continue
-            if tie.handle in turned and (delta > 0) != turned[tie.handle]:
-                gains[tie.handle] = gains.get(tie.handle, damping) / 2
-                delta /= 2
-            turned[tie.handle] = delta > 0
-            move = math.copysign(_on_grid_down(abs(delta), grid) or grid, delta)
+            here = handles[tie.handle]
+            gap = float(np.mean([_gap(ruleset, rows[k], bounds[k]) for k in moving]))
+            move = _secant(ruleset, here, gap, last.get(tie.handle))
+            if move is None:
+                # no usable secant yet: the damped move (each tie's damping halved whenever its direction
+                # turns, so that an overshoot comes back by less); under the zero rule one step
+                if tie.handle in turned and (gap > 0) != turned[tie.handle]:
+                    gains[tie.handle] = gains.get(tie.handle, damping) / 2
+                move = (math.copysign(grid, gap) if ruleset.fair_cost_rule.kind == "zero"
+                        else gains.get(tie.handle, damping) * gap)
+            turned[tie.handle] = gap > 0
+            last[tie.handle] = (here, gap)
+            move = math.copysign(_on_grid(abs(move), grid) or grid, gap)
             for k in tie.members:  # within every member's range
                 low, high = bounds[k]
                 cost = step.costs[k]
@@ -388,7 +421,9 @@ def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play
     out = {}
 
     def up(row) -> bool:
-        return row["value"] > 0 if zero else (not math.isfinite(row["fair_cost"]) or row["fair_cost"] > row["cost"])
+        if zero:
+            return row["value"] > 0
+        return not math.isfinite(row["fair_cost"]) or row["fair_cost"] > row["cost"]
 
     handles = {t.handle: best.costs[t.handle] for t in ties}
     for tie in ties:
@@ -441,8 +476,8 @@ def _statuses(points: Points) -> dict[str, str]:
             out[key] = (f"cannot be made fair in range: still worth more at {cost:g}, the top of its range "
                         f"({low:g}..{high:g} {rs.cost_unit})")
         elif not up and cost <= _on_grid_up(low, rs.cost_step):
-            out[key] = (f"cannot be made fair in range: still worth less at {cost:g}, the bottom of its range "
-                        f"({low:g}..{high:g} {rs.cost_unit})")
+            out[key] = (f"cannot be made fair in range: still worth less at {cost:g}, the bottom of its "
+                        f"range ({low:g}..{high:g} {rs.cost_unit})")
         elif (tie := points.tie_of(key)) is not None and _pulled_apart(points, tie):
             others = ", ".join(f"{points.name(k)} {_fair_word(best.row(k))}" for k in tie.members)
             out[key] = (f"tied: its cost moves with {len(tie.members) - 1} other entr"
@@ -471,7 +506,8 @@ def table(points: Points) -> pd.DataFrame:
         rows.append({
             **eff._labels(c), "key": c.key, "name": c.name, "cost_unit": c.cost_unit,
             "cost": cost, "verdict_today": t["verdict"], "fair_cost_today": t["fair_cost"],
-            "proposed_cost": new, "moved": new - cost, "moved_fraction": (new - cost) / cost if cost else np.nan,
+            "proposed_cost": new, "moved": new - cost,
+            "moved_fraction": (new - cost) / cost if cost else np.nan,
             "fair_cost": p["fair_cost"], "fair_cost_low": p["fair_cost_low"],
             "fair_cost_high": p["fair_cost_high"], "off_by": p["off_by"], "off_by_low": p["off_by_low"],
             "off_by_high": p["off_by_high"], "value": p["value"], "value_stderr": p["value_stderr"],
@@ -535,7 +571,8 @@ def _fair_view(row: pd.Series, rs: Ruleset, digits: int) -> str:
     f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
     if not math.isfinite(f):
         return bound + "∞"
-    return bound + f"{_cost(f, digits)} [{_cost(lo, digits)}, {'∞' if not math.isfinite(hi) else _cost(hi, digits)}]"
+    high = "∞" if not math.isfinite(hi) else _cost(hi, digits)
+    return bound + f"{_cost(f, digits)} [{_cost(lo, digits)}, {high}]"
 
 
 def _short_status(status: str) -> str:
@@ -597,15 +634,16 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
         f"Proposed: {moved} of {len(rows)} costs changed; {fair_now} of {movable} entries that can move are "
         f"fair within the tolerance (today {fair_today}); {len(points.held)} held.",
         f"Stopped: {points.stop}. Proposed table = step {points.proposed.number} of {len(points.steps) - 1}.",
-        f"Meta-game: {today_mix.with_share} entries with a share today (effective {today_mix.effective_entries:.1f}),"
-        f" {proposed_mix.with_share} at the proposed costs (effective {proposed_mix.effective_entries:.1f}).",
+        f"Meta-game: {today_mix.with_share} entries with a share today (effective "
+        f"{today_mix.effective_entries:.1f}), {proposed_mix.with_share} at the proposed costs (effective "
+        f"{proposed_mix.effective_entries:.1f}).",
     ]
     meta = [*provenance,
             ("method", method),
             ("iteration", f"damped fixed point of cost → fair cost: each step moves every entry outside its "
                           f"band by {points.damping:g} × (fair − cost), rounded to whole {rs.cost_step:g} "
                           f"{rs.cost_unit} and at least one step, within its range; at most {points.limit} "
-                          f"steps{'; --fewest: only entries called over- or under-costed move' if points.fewest else ''}"),
+                          f"steps{FEWEST_TEXT if points.fewest else ''}"),
             ("contests", f"{rs.engagement}; every entry meets every other in both roles at each step; "
                          f"{points.engagements_played:,} engagements played in all "
                          f"({len(points.proposed.field.pairs):,} a step; one whose costs a step did not "
@@ -646,8 +684,8 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
 
 
 #: What `points --save` and each site page write, with what each holds.
-POINTS_FILES = (("points.csv", "the proposed points table: today's cost, the proposed cost, its fair cost and "
-                               "verdict, its status (CSV)"),
+POINTS_FILES = (("points.csv", "the proposed points table: today's cost, the proposed cost, its fair cost "
+                               "and verdict, its status (CSV)"),
                 ("points.json", "the whole points report with its provenance and every step (JSON)"),
                 ("points.md", "the whole points report (Markdown)"),
                 ("points.png", "today's and the proposed costs with the fair cost's 95% interval (PNG)"))

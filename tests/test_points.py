@@ -1,0 +1,232 @@
+"""`balance points` (reports/points.py): on toy games whose fair costs are known by construction, the
+iteration finds them; --fix holds; the result is the same for a seed whatever the thread count; a catalog
+that cannot be balanced in range says so; tied costs move together."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from cli_run import assert_one_line_error
+from toy_game import Piece, ToyRuleset, ToyRulings
+
+from reports import points as pts
+from rulesets.base import Engagement, FairCostRule, Metric, RulesError
+
+RULINGS = ToyRulings()
+BUDGET = 1200.0
+
+
+class Lanchester(ToyRuleset):
+    """Equal points in a game of Lanchester's square law, with forces bought continuously: a side fields
+    BUDGET / cost units of its piece, each of ``strength``, so its force is F = BUDGET x strength / cost. The
+    side with the larger force wins with probability F0^2 / (F0^2 + F1^2); the winner loses
+    1 - sqrt(1 - (F_loser / F_winner)^2) of its units, the loser all of them.
+
+    By construction two pieces are an even trade exactly when strength / cost is the same for both: the
+    fair costs are proportional to strength, with the exchange rate fixed by any one piece's cost."""
+
+    metrics = (Metric("win", "P(win)"), Metric("ap_destroyed", "cost destroyed"),
+               Metric("units_worth_lost", "units lost"), Metric("net", "net per 100 of budget"))
+    primary_metric = "net"
+    win_metric = "win"
+    payoff_metric = "net"
+    fair_cost_rule = FairCostRule("even-trade", "even trade at equal points", gain="ap_destroyed",
+                                  loss="units_worth_lost")
+
+    def engage(self, a, b, rulings, *, seed, trials=None, precision=None, threads=None):
+        self.engaged += 1
+        n = trials or 4_000
+        force = np.array([BUDGET * c.subject.strength / c.cost for c in (a, b)])
+        u = np.random.Generator(np.random.SFC64(seed)).random(n)
+        win0 = u < force[0] ** 2 / (force ** 2).sum()
+        return Engagement(a, b, seed=seed, raw=(win0, force), score=_lanchester)
+
+    def payoff_scale(self, a, b):
+        return 1.0
+
+
+def _lanchester(raw, a, b):
+    win0, force = raw
+    win = np.vstack([win0, ~win0]).astype(float)
+    ratio = force.min() / force.max()
+    winner_loses = 1.0 - math.sqrt(max(0.0, 1.0 - ratio ** 2))
+    lost = win * winner_loses + (1 - win)  # the share of its force each side loses
+    units = np.array([BUDGET / a.cost, BUDGET / b.cost])[:, None]
+    cost = np.array([a.cost, b.cost])[:, None]
+    destroyed = (lost * units * cost)[::-1]
+    return {"win": win, "ap_destroyed": destroyed, "units_worth_lost": lost * units,
+            "net": (destroyed - lost * units * cost) * 100 / BUDGET}
+
+
+def lanchester(*pieces: tuple[str, float, float]) -> Lanchester:
+    return Lanchester([Piece(k, s, c) for k, s, c in pieces])
+
+
+def propose(rs, threads=1, **kwargs) -> pts.Points:
+    catalog = rs.load_catalog()
+    kwargs.setdefault("iterations", 12)
+    return pts.propose(rs, catalog, RULINGS, seed=7, precision=None, trials=4_000, threads=threads, **kwargs)
+
+
+def costs(points: pts.Points) -> dict[str, float]:
+    return dict(points.proposed.costs)
+
+
+FIELD = (("ant", 1.0, 100.0), ("bee", 2.0, 100.0), ("cat", 3.0, 500.0), ("eel", 1.5, 150.0))
+
+
+def test_converges_to_the_costs_known_by_construction_with_an_anchor():
+    """ant is held at 100 for strength 1: the fair costs are 100 per point of strength (bee 200, cat 300,
+    eel 150), each within the 10% tolerance."""
+    points = propose(lanchester(*FIELD), fix=["ant"])
+    got = costs(points)
+    assert got["ant"] == 100.0
+    for key, strength, _ in FIELD:
+        assert got[key] == pytest.approx(100.0 * strength, rel=0.10), key
+    assert points.stop.startswith("converged")
+    assert all(points.status[k] == "fair" for k in ("bee", "cat", "eel"))
+    assert points.status["ant"] == "held by --fix"
+    rows = pts.table(points).set_index("key")
+    assert (rows.loc[["bee", "cat", "eel"], "verdict"] == "fair").all()
+    assert rows.loc["bee", "verdict_today"] == "under-costed"
+    assert rows.loc["cat", "verdict_today"] == "over-costed"
+    assert rows.loc["bee", "moved"] == got["bee"] - 100.0
+
+
+def test_costs_stay_on_the_games_step():
+    rs = lanchester(("ant", 1.0, 100.0), ("bee", 2.0, 200.0), ("cat", 3.0, 240.0))
+    rs.cost_step = 5.0
+    points = propose(rs, fix=["ant"])
+    got = costs(points)
+    assert all(c % 5 == 0 for s in points.steps for c in s.costs.values())
+    assert got["bee"] == pytest.approx(200.0, rel=0.10)
+    assert got["cat"] == pytest.approx(300.0, rel=0.10)
+
+
+def test_same_seed_same_table_whatever_the_threads():
+    one = pts.table(propose(lanchester(*FIELD), threads=1))
+    two = pts.table(propose(lanchester(*FIELD), threads=2))
+    assert one.equals(two)
+
+
+def test_fewest_moves_only_the_entries_called_mis_costed():
+    """Under --fewest a step moves only the entries whose verdict there is over- or under-costed (bee, 25%
+    under its worth; eel and fox, a little off, are not called so and never move); without it, every entry
+    outside a quarter of its band moves."""
+    rs = lanchester(("ant", 1.0, 100.0), ("bee", 2.0, 150.0), ("eel", 1.5, 143.0), ("fox", 1.0, 100.0))
+    points = propose(rs, fix=["ant"], fewest=True)
+    first, second = points.steps[0], points.steps[1]
+    called = {k for k in ("bee", "eel", "fox") if first.row(k)["verdict"] in ("over-costed", "under-costed")}
+    assert called == {"bee"}
+    assert {k for k in second.costs if second.costs[k] != first.costs[k]} == called
+    # it stops once no entry is called mis-costed (bee may end short of 200, inside the band)
+    assert all(points.proposed.row(k)["verdict"] not in ("over-costed", "under-costed") for k in called)
+    assert costs(points)["eel"] == 143.0 and costs(points)["fox"] == 100.0
+    everyone = propose(lanchester(("ant", 1.0, 100.0), ("bee", 2.0, 150.0), ("eel", 1.5, 143.0),
+                                  ("fox", 1.0, 100.0)), fix=["ant"])
+    assert set(everyone.steps[0].aiming) > called
+
+
+def test_an_entry_that_dominates_at_any_price_in_range_says_so():
+    """hog's strength 50 would be fair at 5,000, beyond its range (4x today's 100): it ends at the top of
+    its range with a status that says it cannot be made fair, and the run stops instead of looping."""
+    points = propose(lanchester(("ant", 1.0, 100.0), ("bee", 1.0, 100.0), ("hog", 50.0, 100.0)),
+                     fix=["ant"], iterations=30)
+    assert costs(points)["hog"] == 400.0
+    assert points.status["hog"].startswith("cannot be made fair in range")
+    assert "top of its range" in points.status["hog"]
+    assert len(points.steps) < 31
+    assert points.stop.startswith("no cost can move")
+
+
+def test_a_fix_that_names_no_entry_is_refused():
+    with pytest.raises(RulesError, match="--fix 'yak'"):
+        propose(lanchester(*FIELD), fix=["yak"])
+
+
+def test_damping_and_iterations_are_checked():
+    with pytest.raises(RulesError, match="damping"):
+        propose(lanchester(*FIELD), damping=0.0)
+    with pytest.raises(RulesError, match="iterations"):
+        propose(lanchester(*FIELD), iterations=-1)
+
+
+def test_no_step_plays_an_engagement_twice():
+    """An engagement whose two costs a step did not change is kept from the step before: each step plays
+    exactly the pairs of costs not met before."""
+    rs = lanchester(*FIELD)
+    points = propose(rs, fix=["ant"])
+    assert rs.engaged == points.engagements_played
+    met = set()
+    for step in points.steps:
+        pairs = {(a, step.costs[a], b, step.costs[b]) for a in step.costs for b in step.costs if a != b}
+        assert step.played == len(pairs - met)
+        met |= pairs
+    assert points.steps[0].played == 12
+
+
+# --- tied costs: a piece alone and "in formation", whose formation adds 10 -----------------------------
+
+
+class Formation(Lanchester):
+    """``x`` and ``x@f`` (x in formation, FORMATION times as strong, at x's cost + 10): setting either cost
+    sets x's, as Warbound's Formation cards do."""
+
+    FORMATION = 1.5
+
+    def contestants(self, catalog, only=()):
+        out = []
+        for p in catalog.values():
+            out += super().contestants({p.key: p})
+            f = dataclasses.replace(p, key=p.key + "@f", strength=p.strength * self.FORMATION,
+                                    cost=p.cost + 10)
+            out += super().contestants({f.key: f})
+        return out
+
+    def variant(self, catalog, sets, costs):
+        out = dict(catalog)
+        for change in costs:
+            base, _, f = change.target.partition("@")
+            out[base] = dataclasses.replace(out[base], cost=change.cost - (10 if f else 0))
+        return out
+
+
+def test_tied_costs_move_together_and_say_when_no_step_suits_both():
+    """x@f stays x + 10, and x alone and in formation pull apart (the formation is worth 50% more than x,
+    far more than 10 gold at these prices), so the tie says so on both rows."""
+    rs = Formation([Piece("ant", 1.0, 100.0), Piece("bee", 1.0, 100.0)])
+    points = propose(rs, fix=["ant"])
+    got = costs(points)
+    assert got["bee@f"] == got["bee"] + 10
+    assert got["ant"] == 100.0 and got["ant@f"] == 110.0  # --fix ant holds its formation too
+    assert points.status["ant@f"].startswith("held: its cost is tied to")
+    assert points.status["bee"].startswith("tied") or points.status["bee"] == "fair"
+    assert points.status["bee@f"].startswith("tied")
+
+
+# --- the report and the command line -------------------------------------------------------------------
+
+
+def test_report_states_the_stop_the_steps_and_both_meta_games():
+    points = propose(lanchester(*FIELD), fix=["ant"])
+    report, rows = pts.report(points, provenance=[("ruleset", "toy")])
+    assert report.sections[0].name == "points"
+    assert [s.name for s in report.sections[1:]] == ["steps", "metagame_today", "metagame_proposed"]
+    assert any("converged" in h for h in report.headline)
+    assert report.facts["moved"] == 3
+    assert report.facts["fair_proposed"] == 3
+    assert set(rows["status"]) == {"fair", "held by --fix"}
+    steps = report.sections[1].data
+    assert steps["proposed"].sum() == 1
+    assert len(steps) == len(points.steps)
+
+
+def test_points_command_refuses_a_budget_for_a_game_without_one(capsys):
+    assert_one_line_error(capsys, ["points", "uberdrakes", "--budget", "600"], 2, "--budget")
+
+
+def test_points_command_refuses_a_damping_out_of_range(capsys):
+    assert_one_line_error(capsys, ["points", "drakerys", "--damping", "1.5"], 2, "--damping")
