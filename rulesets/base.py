@@ -523,6 +523,16 @@ class Ruleset:
         rule of its entries it leaves out; an unplayed rule that can change the value is ``decisive``)."""
         return Coverage()
 
+    #: How :meth:`price_features` counts an entry's characteristics, for the pricing rule's report (e.g.
+    #: "each stat times the unit's models; a skill or keyword counts the models that have it").
+    price_features_text: str = ""
+
+    def price_features(self, contestant: Contestant) -> dict[str, float]:
+        """The entry's characteristics the pricing rule (``balance points --rule``) fits costs on: a short
+        name each (a stat, a skill, a keyword; the same names for every entry, 0 where it lacks one) and a
+        number such that cost ~ sum(price x number) is the rule. Empty: the game offers no pricing rule."""
+        return {}
+
     def budget(self, rulings: Rulings) -> float | None:
         """The budget both sides of an equal-points contest spend under ``rulings`` (None: no budget)."""
         if self.budget_ruling is None:
