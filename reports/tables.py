@@ -248,13 +248,13 @@ def readable(table: Table | pd.DataFrame, headings: Mapping[str, str], rounding:
 
 def grid(table: Table | pd.DataFrame, rows: Sequence[str], across: str, cell: Callable[[dict], str], *,
          row_headings: Mapping[str, str] | None = None, row_text: Mapping[str, Callable[[object], str]] | None
-         = None, column_text: Callable[[object], str] = str, where: Callable[[dict], bool] | None = None
-         ) -> Table:
+         = None, column_text: Callable[[object], str] = str, where: Callable[[dict], bool] | None = None,
+         drop_empty: bool = False) -> Table:
     """A tidy table pivoted into a grid for reading: a row per distinct combination of the ``rows``
     columns, a column per distinct value of ``across`` (both in the order first met), each cell
     ``cell(record)`` of the record there (blank where there is none). ``where`` keeps some records only;
     ``row_headings`` names the row columns (default their tidy names), ``row_text`` and ``column_text``
-    write their values."""
+    write their values; ``drop_empty`` leaves out a column whose every cell is blank."""
     names = list(table.columns) if hasattr(table, "columns") else table.names
     columns = {n: values(table, n) for n in names}
     records = [dict(zip(names, r, strict=True)) for r in zip(*columns.values(), strict=True)]
@@ -267,7 +267,10 @@ def grid(table: Table | pd.DataFrame, rows: Sequence[str], across: str, cell: Ca
         heads.setdefault(r[across], column_text(r[across]))
     row_headings, row_text = row_headings or {}, row_text or {}
     out = {row_headings.get(k, k): [row_text.get(k, str)(key[i]) for key in keys] for i, k in enumerate(rows)}
-    out.update({head: [cells.get(v, "") for cells in keys.values()] for v, head in heads.items()})
+    for v, head in heads.items():
+        cells = [row.get(v, "") for row in keys.values()]
+        if any(cells) or not drop_empty:
+            out[head] = cells
     return Table(out)
 
 

@@ -630,8 +630,14 @@ def test_table_all_rounds_every_probability_as_its_index_says(capsys, tmp_path):
     code, _, err = run(capsys, "table", "warbound", "all", "--output", str(out), "--digits", "2", "--percent")
     assert code == 0, err
     hit = (out / "hit.md").read_text(encoding="utf-8")
-    assert "| 7 | 1 | no | no | 41.67 | 0.42 |" in hit  # p_hit 5/12 as a percentage, expected hits a number
-    assert "| 7 | 41.67 | 65.97 | 50.00 | 75.00 |" in hit  # the one-die cases, 95/144 = 65.97%
+    # grids, rows the target value: P(at least one hit) 5/12 (1 die) as a percentage, 1 - (7/12)^2 = 65.97%
+    # (2 dice, and 1 die with Aim); the expected hits a number; the one-die cases
+    assert "| 7+ | 41.67 | 65.97 | 80.15 | 88.42 | 65.97 | 80.15 | 88.42 | 93.25 |" in hit
+    assert "| 7+ | 0.42 | 0.83 | 1.25 | 1.67 | 0.66 | 1.18 | 1.64 | 2.07 |" in hit
+    assert "| 7+ | 41.67 | 65.97 | 50.00 | 75.00 |" in hit
     armor = (out / "armor.md").read_text(encoding="utf-8")
-    assert "| 6 | 1 | 3 | 2.12 | 0.88 | 0.00 |" in armor
+    # 1 armor point at 6+, 3 damage: 2.12 Wound tokens (so 0.88 Breaks), never no Wound (a blank cell)
+    assert "| 6+ | 0.50 | 1.25 | 2.12 | 3.06 |" in armor
+    grid = armor.split("## P(no Wound token), percent")[1]
+    assert "\n| armor | 1 | 2 | 3 | 4 |\n" in grid and "\n| 6+ | 50.00 | 25.00 | 12.50 | 6.25 |\n" in grid
     assert "0.916667" not in hit and "0.875" in (out / "armor.csv").read_text(encoding="utf-8")

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR
+from reports.tables import EXACT_ROW_FLOOR, read_as
+from reports.warbound import grids
 from rulesets.warbound.exact import (
     AttackOutcome,
     HitRoll,
@@ -118,9 +119,10 @@ def hit_table(rulings: WarboundRulings) -> Report:
     meta = _meta(rulings, ("dice", "faces 1,2,3,4,5,5,6,7,8,9,10,10; a natural [1] fails and a natural [10] "
                                    "succeeds on every roll (line 359)"),
                  ("formation", "one more die and +1 to the result (lines 545, 559, 565)"))
-    return Report("Warbound: hit rolls", meta,
-                  [Section("hit", "P(at least one hit) and expected hits", table),
-                   Section("one_die", "P(hit) of one die by target value (the rulebook's cases)", view)])
+    return read_as(Report("Warbound: hit rolls", meta,
+                          [Section("hit", "P(at least one hit) and expected hits", table),
+                           Section("one_die", "P(hit) of one die by target value (the rulebook's cases)",
+                                   view)]), grids.hit_views)
 
 
 def armor_rows() -> list[tuple]:
@@ -139,8 +141,9 @@ def armor_table(rulings: WarboundRulings) -> Report:
                                            "expected_breaks", "p_no_wound"])
     meta = _meta(rulings, ("armor", "one die per damage, at the armor value or better saves, at most as many "
                                     "saves as unbroken armor points, each a Break token (lines 476-482)"))
-    return Report("Warbound: armor rolls", meta,
-                  [Section("armor", "Wound and Break tokens by damage, armor value and armor points", table)])
+    return read_as(Report("Warbound: armor rolls", meta,
+                          [Section("armor", "Wound and Break tokens by damage, armor value and armor points",
+                                   table)]), grids.armor_views)
 
 
 def stress_table(rulings: WarboundRulings) -> Report:
@@ -155,11 +158,12 @@ def stress_table(rulings: WarboundRulings) -> Report:
     meta = _meta(rulings, ("stress", "one token per die rolled that is not a natural [1], hit or miss "
                                      "(line 465); the discarded Aim die under "
                                      f"WB-aim-stress={rulings.aim_stress}; the target value does not matter"))
-    return Report("Warbound: Stress tokens of a roll", meta,
-                  [Section("stress", "P(k Stress tokens)", Table.from_rows(rows, ["dice", "aim", "stress",
-                                                                                  "probability"])),
-                   Section("mean", "Expected Stress tokens", Table.from_rows(means, ["dice", "aim",
-                                                                                     "expected_stress"]))])
+    return read_as(Report("Warbound: Stress tokens of a roll", meta,
+                          [Section("stress", "P(k Stress tokens)",
+                                   Table.from_rows(rows, ["dice", "aim", "stress", "probability"])),
+                           Section("mean", "Expected Stress tokens",
+                                   Table.from_rows(means, ["dice", "aim", "expected_stress"]))]),
+                   grids.stress_views)
 
 
 # --- plots ------------------------------------------------------------------------------------------------
