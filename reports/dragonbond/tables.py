@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from reports.dragonbond import grids
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR, distribution_rows
+from reports.tables import EXACT_ROW_FLOOR, distribution_rows, read_as
 from rulesets.dragonbond.attack import AttackSetup
 from rulesets.dragonbond.dice import (
     ACTION,
@@ -243,8 +244,9 @@ def dice_table(rulings: DragonbondRulings) -> Report:
         b = float(block_probability(k, rulings))
         rows.append({"die": f"{COLOURS[DEFENSE][k]} defense d6", **dict.fromkeys(SYMBOLS, np.nan),
                      "block ▼": b, "mean hits": np.nan, "mean criticals": np.nan})
-    return Report("Dragonbond: the dice", _meta(rulings, ("source", "Using Standard Dice (172-201)")),
-                  [Section("dice", "Face probabilities per die", Table.from_records(rows))])
+    return read_as(Report("Dragonbond: the dice", _meta(rulings, ("source", "Using Standard Dice (172-201)")),
+                          [Section("dice", "Face probabilities per die", Table.from_records(rows))]),
+                   grids.dice_views)
 
 
 def pool_table(pools: list[Pool], max_steps: int, rulings: DragonbondRulings) -> Report:
@@ -257,9 +259,10 @@ def pool_table(pools: list[Pool], max_steps: int, rulings: DragonbondRulings) ->
             rows.append({"pool": str(pool), "modifier": step, "rolls": str(rolled),
                          "mean hits": mean(hc.sum(axis=1)), "mean criticals": mean(hc.sum(axis=0)),
                          "P(no hit, no critical)": float(hc[0, 0])})
-    return Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
-                  _meta(rulings, ("step mode", rulings.step_mode)),
-                  [Section("pools", "Expected hits and criticals", Table.from_records(rows))])
+    return read_as(Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
+                          _meta(rulings, ("step mode", rulings.step_mode)),
+                          [Section("pools", "Expected hits and criticals", Table.from_records(rows))]),
+                   grids.pool_views)
 
 
 def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings: DragonbondRulings) -> Report:
@@ -276,10 +279,10 @@ def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings:
                 for d in defenses:
                     row[f"vs 1 {COLOURS[DEFENSE][d]}"] = expected_wounds(rolled, Defense(1, d), rulings)
                 rows.append(row)
-    return Report("Dragonbond: expected wounds of an attack", _meta(
+    return read_as(Report("Dragonbond: expected wounds of an attack", _meta(
         rulings, ("defense", "1 defense die per non-critical hit, no defense modifier"),
         ("exhaustion", "2 attack downgrades per fatigue token beside the attacker (560)")),
-        [Section("attack", "Expected wounds", Table.from_records(rows))])
+        [Section("attack", "Expected wounds", Table.from_records(rows))]), grids.attack_views)
 
 
 def charge_table(speeds: list[int], max_distance: int, rulings: DragonbondRulings) -> Report:
@@ -288,9 +291,11 @@ def charge_table(speeds: list[int], max_distance: int, rulings: DragonbondRuling
         tail = at_least(charge_reach(speed, 0, rulings))
         for d in range(speed, min(max_distance, tail.size - 1) + 1):
             rows.append({"speed": speed, "distance": d, "P(reach)": float(tail[d])})
-    return Report("Dragonbond: P(a charge reaches d inches)",
-                  _meta(rulings, ("dice", f"3 {rulings.charge_dice}, +1\" per success, no fatigue beside")),
-                  [Section("charge", "P(reach >= distance)", Table.from_records(rows))])
+    return read_as(Report("Dragonbond: P(a charge reaches d inches)",
+                          _meta(rulings, ("dice", f"3 {rulings.charge_dice}, +1\" per success, no fatigue "
+                                                  "beside")),
+                          [Section("charge", "P(reach >= distance)", Table.from_records(rows))]),
+                   grids.charge_views)
 
 
 def face_off_table(rulings: DragonbondRulings) -> Report:
@@ -300,8 +305,9 @@ def face_off_table(rulings: DragonbondRulings) -> Report:
         rows.append({"players": n, **{f"decided on {s}" if s != "reroll" else "reroll": f.stages[s]
                                       for s in FACE_OFF_STAGES},
                      "expected rolls": f.expected_rolls, "P(win) each": f.p_win})
-    return Report("Dragonbond: face-off rolls", _meta(rulings),
-                  [Section("face_off", "How face-offs are decided", Table.from_records(rows))])
+    return read_as(Report("Dragonbond: face-off rolls", _meta(rulings),
+                          [Section("face_off", "How face-offs are decided", Table.from_records(rows))]),
+                   grids.face_off_views)
 
 
 def default_pools() -> list[Pool]:
