@@ -438,7 +438,7 @@ def markdown_table(s: Section) -> list[str]:
 
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
-                  "<": r"\textless{}", ">": r"\textgreater{}", "≥": r"$\geq$", "±": r"$\pm$",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "≥": r"$\geq$", "≤": r"$\leq$", "±": r"$\pm$",
                   "—": "---", "–": "--"}
 
 

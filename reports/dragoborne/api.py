@@ -12,8 +12,12 @@ from rulesets.dragoborne.rules import DragoborneRulings
 
 
 def table_report(name: str, data: Report, rounding: Rounding) -> Report:
-    """The standard tables are Reports already (their probabilities kept whole)."""
-    return data
+    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
+    by ``rounding``."""
+    from reports.dragoborne.grids import VIEWS
+    from reports.tables import read_as
+
+    return read_as(data, VIEWS[name], rounding)
 
 
 def has_plot(name: str) -> bool:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from reports.dragoborne import grids
 from reports.formats import Report, Section, Table
+from reports.tables import read_as
 from rulesets.dragoborne.dice import ConditionOdds
 from rulesets.dragoborne.rules import DragoborneRulings
 
@@ -77,7 +79,8 @@ def shield_table(rulings: DragoborneRulings) -> Report:
 
     rows = [(r.atk, r.attacks, float(r.p_stands)) for r in shield_rows(rulings)]
     meta = _meta(rulings, ("shield", f"one fresh dragoshield, a d{rulings.die} (DG-die)"))
-    return Report("Dragoborne: P(a dragoshield stands)", meta,
-                  [Section("shield", "P(it stands) by ATK and attacks in one turn",
-                           Table.from_rows(rows, ["atk", "attacks", "p_stands"]))],
-                  notes=["it absorbs ceil(X / ATK) attacks, X the die's value (lines 15, 215, 246)"])
+    return read_as(Report("Dragoborne: P(a dragoshield stands)", meta,
+                          [Section("shield", "P(it stands) by ATK and attacks in one turn",
+                                   Table.from_rows(rows, ["atk", "attacks", "p_stands"]))],
+                          notes=["it absorbs ceil(X / ATK) attacks, X the die's value (lines 15, 215, 246)"]),
+                   grids.shield_views)

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from reports.dragoborne import grids
 from reports.formats import Report, Section, Table
+from reports.tables import read_as
 from rulesets.base import RulesError
 from rulesets.dragoborne import hands as h
 
@@ -74,10 +76,12 @@ def opening_hand_table(rulings: DragoborneRulings, curve: Sequence[int] = h.RECO
     low = h.classes_up_to(2)
     facts = {"p_cost_le_2_dealt": float(h.p_holding(hands[0][1], low)),
              f"p_cost_le_2_after_{mulligan}": float(h.p_holding(hands[1][1], low))}
-    return Report("Dragoborne: the opening hand", _meta(rulings, curve, ("hand", "5 cards (line 172)"), item),
-                  [Section("opening_hand", "Cards of each cost in the 5-card hand, dealt and after the "
-                                           "mulligan", table)],
-                  notes=[*READINGS, "cost <=k rows: the cards costing k or less together"], facts=facts)
+    section = Section("opening_hand", "Cards of each cost in the 5-card hand, dealt and after the mulligan",
+                      table)
+    return read_as(Report("Dragoborne: the opening hand",
+                          _meta(rulings, curve, ("hand", "5 cards (line 172)"), item), [section],
+                          notes=[*READINGS, "cost <=k rows: the cards costing k or less together"],
+                          facts=facts), grids.opening_hand_views)
 
 
 def mulligan_table(rulings: DragoborneRulings, curve: Sequence[int] = h.RECOMMENDED_CURVE, deck: int = 50,
@@ -109,9 +113,9 @@ def mulligan_table(rulings: DragoborneRulings, curve: Sequence[int] = h.RECOMMEN
                   "p_full_first_t1, p_full_second_t1: P(spending every resource on the player's first turn); "
                   f"spent_first, spent_second: expected resources spent on turns 1-{h.TURNS} together"]
     meta = _meta(rulings, curve, *([("banners", f"{banners} resources from the banners")] if play else []))
-    return Report("Dragoborne: mulligan strategies", meta,
-                  [Section("mulligans", "Mulligan strategies compared", Table.from_records(records))],
-                  notes=notes)
+    return read_as(Report("Dragoborne: mulligan strategies", meta,
+                          [Section("mulligans", "Mulligan strategies compared", Table.from_records(records))],
+                          notes=notes), grids.mulligan_views)
 
 
 def early_play_table(rulings: DragoborneRulings, curve: Sequence[int] = h.RECOMMENDED_CURVE, deck: int = 50,
@@ -133,6 +137,5 @@ def early_play_table(rulings: DragoborneRulings, curve: Sequence[int] = h.RECOMM
              "turn: the player's own turn; mean_hand: cards in hand at the start of the Main Phase; p_play: "
              "P(a card in hand costs no more than the resources); p_full: P(the best play spends every "
              "resource); mean_spent_total: expected resources spent on turns 1..turn"]
-    return Report("Dragoborne: early plays", meta,
-                  [Section("early_play", f"Turns 1-{turns} of the first and the second player", table)],
-                  notes=notes)
+    section = Section("early_play", f"Turns 1-{turns} of the first and the second player", table)
+    return read_as(Report("Dragoborne: early plays", meta, [section], notes=notes), grids.early_play_views)
