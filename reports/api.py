@@ -295,10 +295,13 @@ def plot_sweep(result, path: Path) -> None:
 
 
 def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest, iterations,
-            damping, tolerance, progress):
+            damping, tolerance, progress, rule=False):
     from reports import points as pts
 
     rs = _ruleset(name)
+    if rule and type(rs).price_features is Ruleset.price_features:
+        raise rulesets.RulesError(f"{rs.name} offers no pricing rule (--rule): its entries name no "
+                                  "characteristics to fit costs on")
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     precision, trials = _field_settings(precision, trials)
@@ -343,16 +346,16 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
 
 def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
                   trials=None, threads=None, fix=(), fewest=False, iterations=None, damping=None,
-                  tolerance=None, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
-    """The points Report (for the command line) and its table."""
+                  tolerance=None, rule=False, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+    """The points Report (for the command line) and its table; ``rule``: with the pricing rule."""
     from reports import points as pts
 
     rs, catalog, in_force, result = _points(
         ruleset, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest,
         pts.DEFAULT_ITERATIONS if iterations is None else iterations,
-        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress)
+        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
-    return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants))
+    return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants), rule=rule)
 
 
 # --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------

@@ -13,8 +13,8 @@ next step come from those contests, never from a formula.
   in 5s, Dragonbond points in 5s, Order tokens, Magic and resources in 1s), since the games price in whole
   steps and some play only whole ones. The damped move of ``damping x (fair - cost)`` is rounded to the
   grid, and is at least one step while the entry is outside its band.
-- **What moves.** An entry moves while its fair cost (its point estimate) lies outside a quarter of the
-  verdicts' band (``--tolerance``; AIM), so that it stays inside the band while the others settle. Under
+- **What moves.** An entry moves while its fair cost (its point estimate) lies outside a tenth of the
+  verdicts' band (``--tolerance``; AIM, a tenth), so that it stays inside the band while the others settle. Under
   the ``zero`` rule (a card valued against par) the value's sign says which way,
   one step at a time. ``--fewest`` moves only the entries whose whole 95% interval is outside the band
   (called over- or under-costed), so the table changes as few entries as the evidence demands. An entry
@@ -26,7 +26,11 @@ next step come from those contests, never from a formula.
 - **When it stops.** Every movable entry within its band (converged); no cost can move; or the iteration
   limit. Each entry's damping is halved whenever its direction turns, so an overshoot comes back by less;
   where the moves together would lead back to costs already played, the entries move one at a time
-  (furthest off first), and the iteration stops when every move leads back. The proposed table is the step
+  (furthest off first), and the iteration stops when every move leads back.
+- **Anchors.** Costs set a scale that the contests hardly see (every price doubled is the same game at
+  twice the budget), so entries fair among themselves may still drift off an anchor's (``--fix``) scale.
+  When they are fair among themselves but the anchors' mean fair / cost is off by more than AIM of the
+  band, every movable cost is scaled by it, and the iteration goes on. The proposed table is the step
   with the fewest entries outside their bands (the latest among equals), and its contests give the
   proposed costs' fair costs, verdicts and meta-game.
 
@@ -53,7 +57,8 @@ DEFAULT_DAMPING = 0.5
 #: The iteration aims at this share of the verdicts' band: a cost within its band but further off than this
 #: still moves, so that the table stays fair while the other costs settle (each entry's fair cost depends on
 #: the others' prices), and it stops once every entry is within it.
-AIM = 0.25
+AIM = 0.1
+HELD_BY_FIX = "held by --fix"
 FEWEST_TEXT = "; --fewest: only entries called over- or under-costed move"
 #: A share of the equilibrium mix counted as "has a share" (the solver's zeros are exact to ~1e-12).
 SHARE_FLOOR = 1e-6
@@ -241,7 +246,7 @@ def _holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], rulings
     held = {}
     for c in contestants:
         if c.key in fixed:
-            held[c.key] = "held by --fix"
+            held[c.key] = HELD_BY_FIX
             continue
         coverage = ruleset.coverage(c, rulings)
         if not coverage.measured:
@@ -309,18 +314,30 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
 
     handles = {t.handle: today[t.handle] for t in ties}
     seen: set[tuple] = set()
+    anchors = [k for k, why in held.items() if why == HELD_BY_FIX]
     stop = ""
     for number in range(iterations + 1):
         step = play(number, handles)
         steps.append(step)
         seen.add(tuple(handles.values()))
-        if not step.aiming:
-            stop = (f"converged: every entry that can move is within {AIM:g} of its band after {number} "
-                    f"step{'s' if number != 1 else ''}")
+        scale = _anchor_scale(ruleset, step, anchors)
+        if not step.aiming and scale is None:
+            stop = (f"converged: every entry that can move is within {AIM:g} of its band (fair within the "
+                    f"tolerance) after {number} step{'s' if number != 1 else ''}")
             break
+        if not step.aiming and number < iterations:
+            # the entries that move are fair among themselves, but the anchors (--fix) are not: the whole
+            # table is priced off their scale, so every movable cost is scaled by the anchors' fair / cost
+            new = {h: min(max(_on_grid(c * scale, grid), _on_grid_up(bounds[h][0], grid)),
+                          _on_grid_down(bounds[h][1], grid)) for h, c in handles.items()}
+            if new != handles and tuple(new.values()) not in seen:
+                handles = new
+                continue
         if number == iterations:
             stop = (f"the iteration limit ({iterations} steps) was reached with entries still outside their "
-                    "band")
+                    "band" if step.outside else
+                    f"every entry that can move is fair within the tolerance; the iteration limit "
+                    f"({iterations} steps) came before every one was within {AIM:g} of its band")
             break
         new = dict(handles)
         for tie in ties:
@@ -368,6 +385,21 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     points.engagements = len(known)
     points.status = _statuses(points)
     return points
+
+
+def _anchor_scale(ruleset: Ruleset, step: Step, anchors: Sequence[str]) -> float | None:
+    """The anchors' (entries held by --fix) mean fair / cost when it is off 1 by more than AIM of the band
+    (None: on scale, no anchors, or a rule without fair costs)."""
+    if not anchors or ruleset.fair_cost_rule.kind == "zero":
+        return None
+    rows = [step.row(k) for k in anchors]
+    rows = [r for r in rows if r["measured"] and math.isfinite(r["fair_cost"]) and r["cost"] > 0]
+    if not rows:
+        return None
+    ratio = float(np.mean([r["fair_cost"] / r["cost"] for r in rows]))
+    cost = float(np.mean([r["cost"] for r in rows]))
+    half = max(AIM * eff.band(ruleset, cost, step.field.tolerance), ruleset.cost_step / 2)
+    return None if abs(ratio - 1.0) * cost <= half else 1.0 / ratio
 
 
 def _one_at_a_time(handles: dict[str, float], new: dict[str, float], step: Step, ties: list[Tie],
@@ -611,7 +643,8 @@ def _mix_view(today: Mix, proposed: Mix, names: dict[str, str]) -> pd.DataFrame:
                          "share proposed %": [f"{100 * b.get(k, 0):.1f}" for k in keys]})
 
 
-def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
+def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence[str] = (),
+           rule: bool = False):
     """The points report: the proposed table first (CSV writes it), every step, the meta-game at today's and
     at the proposed costs."""
     from reports.formats import Report, Section
@@ -679,6 +712,17 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
              "proposed_step": points.proposed.number, "engagements_played": points.engagements_played,
              "with_share_today": today_mix.with_share, "with_share_proposed": proposed_mix.with_share,
              "entropy_bits_today": today_mix.entropy_bits, "entropy_bits_proposed": proposed_mix.entropy_bits}
+    if rule:
+        try:
+            fit = pricing_rule(points)
+        except RulesError as exc:
+            report_notes.append(f"pricing rule: not fitted: {exc}")
+        else:
+            tidy, shown, rule_notes = rule_sections(points, fit)
+            sections += tidy
+            views += shown
+            report_notes += rule_notes[1:]
+            facts.update({"rule_r2": fit.r2, "rule_rmse": fit.rmse, "rule_entries": fit.n})
     title = f"{rs.title}: the balanced points table ({rs.cost_unit})"
     return Report(title, meta, sections, views, report_notes, facts, headline), rows
 
@@ -710,3 +754,98 @@ def write(ruleset: Ruleset, report_, rows: pd.DataFrame, out) -> None:
     out.write_text("points.json", render(report_, "json"))
     out.write_text("points.md", render(report_, "markdown"))
     out.write_with("points.png", draw(rows, ruleset))
+
+
+# --- the pricing rule -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PricingRule:
+    """cost ~ sum(price_k x feature_k), fitted by least squares over the entries' fair costs at the proposed
+    costs (or, where the game estimates no fair cost, their proposed costs)."""
+
+    prices: pd.DataFrame  # feature, price, low, high (95%), stderr
+    residuals: pd.DataFrame  # key, name, fair (what was fitted), rule (the rule's cost), residual, share
+    n: int
+    r2: float
+    rmse: float
+    fitted_on: str
+    left_out: tuple[str, ...]
+
+
+def pricing_rule(points: Points) -> PricingRule:
+    """The linear pricing rule over the proposed table (see :class:`PricingRule`), with 95% intervals from
+    the t distribution on n - p degrees of freedom. RulesError when the game offers no features or the
+    entries are too few for them."""
+    from scipy import stats as st
+
+    rs, best = points.ruleset, points.proposed
+    zero = rs.fair_cost_rule.kind == "zero"
+    keys, xs, ys, left_out = [], [], [], []
+    names: list[str] | None = None
+    for c in points.contestants:
+        features = rs.price_features(c)
+        if not features:
+            raise RulesError(f"{rs.name} offers no pricing rule (its entries name no characteristics to fit)")
+        if names is None:
+            names = list(features)
+        row = best.row(c.key)
+        y = float(row["cost"]) if zero else float(row["fair_cost"])
+        if not row["measured"] or not math.isfinite(y):
+            left_out.append(c.name)
+            continue
+        keys.append(c.key)
+        xs.append([float(features.get(n, 0.0)) for n in names])
+        ys.append(y)
+    x, y = np.array(xs), np.array(ys)
+    n, p = x.shape
+    if n <= p + 1:
+        raise RulesError(f"the pricing rule needs more entries than its {p} features plus one; {n} entries "
+                         "can be fitted")
+    beta, *_ = np.linalg.lstsq(x, y, rcond=None)
+    fitted = x @ beta
+    resid = y - fitted
+    dof = n - p
+    sigma2 = float(resid @ resid) / dof
+    cov = sigma2 * np.linalg.pinv(x.T @ x)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    t = float(st.t.ppf(0.975, dof))
+    prices = pd.DataFrame({"feature": names, "price": beta, "low": beta - t * se, "high": beta + t * se,
+                           "stderr": se})
+    total = float(((y - y.mean()) ** 2).sum())
+    r2 = 1.0 - float(resid @ resid) / total if total > 0 else float("nan")
+    name_of = {c.key: c.name for c in points.contestants}
+    residuals = pd.DataFrame({"key": keys, "name": [name_of[k] for k in keys], "fitted": y, "rule": fitted,
+                              "residual": resid, "share": resid / fitted})
+    fitted_on = "the proposed costs" if zero else "the fair costs at the proposed costs"
+    return PricingRule(prices, residuals, n, r2, float(np.sqrt(sigma2)), fitted_on, tuple(left_out))
+
+
+def rule_sections(points: Points, rule: PricingRule):
+    """The pricing rule's sections (tidy, and for reading) and its notes."""
+    from reports.formats import Section
+
+    rs = points.ruleset
+    d = eff.cost_digits(rule.residuals["fitted"])
+    unit = rs.cost_unit
+    prices_view = pd.DataFrame({
+        "feature": rule.prices["feature"],
+        f"worth ({unit}) [95%]": [f"{v:.{max(d, 1)}f} [{lo:.{max(d, 1)}f}, {hi:.{max(d, 1)}f}]"
+                                  for v, lo, hi in zip(rule.prices["price"], rule.prices["low"],
+                                                       rule.prices["high"], strict=True)]})
+    off = rule.residuals.reindex(rule.residuals["residual"].abs().sort_values(ascending=False).index)
+    resid_view = pd.DataFrame({
+        "entry": off["name"], "fair": [f"{v:.{d}f}" for v in off["fitted"]],
+        "by the rule": [f"{v:.{d}f}" for v in off["rule"]],
+        "priced off the rule": [f"{v:+.{d}f} ({100 * s:+.0f}%)" for v, s in
+                                zip(off["residual"], off["share"], strict=True)]})
+    notes = [f"pricing rule: least squares over {rule.fitted_on} of {rule.n} entries, no intercept; R² "
+             f"{rule.r2:.2f}, typical error {rule.rmse:.{d}f} {unit}; features: {rs.price_features_text}",
+             *([f"left out of the fit (not measured: a lower bound only): {', '.join(rule.left_out)}"]
+               if rule.left_out else [])]
+    tidy = [Section("rule", "The pricing rule", rule.prices), Section("rule_residuals", "Priced off the rule",
+                                                                       rule.residuals)]
+    views = [Section("rule", f"The pricing rule: what each characteristic is worth ({unit})", prices_view,
+                     [notes[0]]),
+             Section("rule_residuals", "Priced off the rule (fair cost minus the rule's cost)", resid_view)]
+    return tidy, views, notes

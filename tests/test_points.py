@@ -115,7 +115,7 @@ def test_same_seed_same_table_whatever_the_threads():
 def test_fewest_moves_only_the_entries_called_mis_costed():
     """Under --fewest a step moves only the entries whose verdict there is over- or under-costed (bee, 25%
     under its worth; eel and fox, a little off, are not called so and never move); without it, every entry
-    outside a quarter of its band moves."""
+    outside a tenth of its band moves."""
     rs = lanchester(("ant", 1.0, 100.0), ("bee", 2.0, 150.0), ("eel", 1.5, 143.0), ("fox", 1.0, 100.0))
     points = propose(rs, fix=["ant"], fewest=True)
     first, second = points.steps[0], points.steps[1]
@@ -230,3 +230,65 @@ def test_points_command_refuses_a_budget_for_a_game_without_one(capsys):
 
 def test_points_command_refuses_a_damping_out_of_range(capsys):
     assert_one_line_error(capsys, ["points", "drakerys", "--damping", "1.5"], 2, "--damping")
+
+
+# --- the pricing rule -------------------------------------------------------------------------------------
+
+
+class Priced(ToyRuleset):
+    """The toy game of tests/toy_game.py (P(win) = s0 / (s0 + s1), the loser loses all; a cost does not
+    change play), whose entries name two characteristics: strength, what the fair cost is made of (an even
+    trade exactly when costs are proportional to strength: 100 gold a point once ant anchors it at 100),
+    and legs, which are worth nothing."""
+
+    LEGS = {"ant": 6, "bee": 6, "cat": 4, "eel": 0, "fox": 4, "gnu": 4}
+    price_features_text = "strength: the piece's strength; legs: its legs"
+
+    def price_features(self, contestant):
+        return {"strength": contestant.subject.strength, "legs": float(self.LEGS[contestant.key])}
+
+
+PRICED = (("ant", 1.0, 100.0), ("bee", 2.0, 100.0), ("cat", 3.0, 500.0), ("eel", 1.5, 150.0),
+          ("fox", 2.5, 200.0), ("gnu", 0.5, 80.0))
+
+
+def test_the_pricing_rule_recovers_the_exchange_rate_within_its_interval():
+    rs = Priced([Piece(k, s, c) for k, s, c in PRICED])
+    points = propose(rs, fix=["ant"])
+    assert points.stop.startswith("converged")
+    rule = pts.pricing_rule(points)
+    prices = rule.prices.set_index("feature")
+    assert prices.loc["strength", "low"] <= 100.0 <= prices.loc["strength", "high"]
+    assert prices.loc["strength", "price"] == pytest.approx(100.0, rel=0.05)
+    assert prices.loc["legs", "low"] <= 0.0 <= prices.loc["legs", "high"]
+    assert rule.n == len(PRICED)
+    assert rule.r2 > 0.95
+    assert rule.residuals["residual"].abs().max() < 0.1 * rule.residuals["fitted"].max()
+    # by hand: the least-squares solution of the same numbers
+    x = np.array([[s, Priced.LEGS[k]] for k, s, _ in PRICED])
+    y = np.array([points.proposed.row(k)["fair_cost"] for k, _, _ in PRICED])
+    np.testing.assert_allclose(prices["price"].to_numpy(), np.linalg.lstsq(x, y, rcond=None)[0])
+
+
+def test_the_pricing_rule_needs_more_entries_than_features():
+    rs = Priced([Piece(k, s, c) for k, s, c in PRICED[:3]])
+    with pytest.raises(RulesError, match="more entries than its 2 features"):
+        pts.pricing_rule(propose(rs, iterations=0))
+
+
+def test_the_report_carries_the_rule_when_asked():
+    rs = Priced([Piece(k, s, c) for k, s, c in PRICED])
+    points = propose(rs, fix=["ant"])
+    report, _ = pts.report(points, provenance=[], rule=True)
+    assert [s.name for s in report.sections][-2:] == ["rule", "rule_residuals"]
+    assert report.facts["rule_entries"] == len(PRICED)
+    bare, _ = pts.report(points, provenance=[])
+    assert "rule" not in [s.name for s in bare.sections]
+
+
+def test_points_rule_is_refused_before_work_for_a_game_without_features(monkeypatch, capsys):
+    import rulesets
+
+    rs = rulesets.get("dragoborne")
+    monkeypatch.setattr(type(rs), "price_features", rulesets.base.Ruleset.price_features)
+    assert_one_line_error(capsys, ["points", "dragoborne", "--rule"], 1, "no pricing rule")

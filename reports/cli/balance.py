@@ -359,14 +359,17 @@ def points_command(ruleset: Ruleset) -> click.Command:
     @click.option("--damping", type=click.FloatRange(min=0, max=1, min_open=True), default=DEFAULT_DAMPING,
                   show_default=True, metavar="D",
                   help="Each step moves a cost by D x (fair cost - cost), rounded to the game's step.")
+    @click.option("--rule", is_flag=True,
+                  help="Also fit the pricing rule: what each characteristic (stat, skill, keyword) is worth, "
+                       "by least squares over the fair costs, with 95% intervals and each entry's residual.")
     @folder_option("--save", "save_dir",
                    "Also write points.csv, points.md, points.json and points.png (cost before and after) "
                    "into this folder, all or none.")
     @tolerance_option
     @budget_option
     @_field_options
-    def points(ctx, fix, fewest, iterations, damping, save_dir, force, tolerance, budget, only, catalogs,
-               trials, precision, seed, threads, rulings, fmt, output, plot):
+    def points(ctx, fix, fewest, iterations, damping, rule, save_dir, force, tolerance, budget, only,
+               catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
         """The balanced points table: from today's costs, move every entry's cost toward its fair cost and
         play the equal-points contests again at the new costs, on the same dice, until every entry is fair
         within the tolerance or the iteration stops. Per entry: today's cost and verdict, the proposed cost,
@@ -388,7 +391,7 @@ def points_command(ruleset: Ruleset) -> click.Command:
             report, rows = api.points_report(
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads, fix=fix,
-                fewest=fewest, iterations=iterations, damping=damping, tolerance=tolerance,
+                fewest=fewest, iterations=iterations, damping=damping, tolerance=tolerance, rule=rule,
                 overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
             if out is not None:
                 write(ruleset, report, rows, out)
