@@ -287,6 +287,43 @@ class WarboundRuleset(Ruleset):
         base, formation = _split(target)
         return catalog.character(base).key + (FORMATION_SUFFIX if formation else "")
 
+    price_features_text = ("Health, Attack, Accuracy, Armor: of the character's own card (Attack and "
+                           "Accuracy: the faces of the 12 on a Warbound die that hit, times its dice; Armor: "
+                           "the faces that pass an armor roll, times its armor points; 0 where it has none); "
+                           "Formation: 1 in Formation (the price of its Formation card)")
+
+    def price_features(self, contestant: Contestant) -> dict[str, float]:
+        """The pricing rule's features: the stats of the character's card that vary across the catalog
+        (seed 004, "Attributes", lines 197-239), and the Formation it may fight in. A target value counts
+        the faces of the 12 on a Warbound die (1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 10: lines 111-115) that
+        reach it, so that more is better and a price reads per face (7+: 5 faces):
+
+        - Health: "if the number of tokens in this pool equals or exceeds the Character's total Health
+          Points, the Character is removed" (227).
+        - Attack: "the result to roll on a Warbound die in order to hit an opponent in melee" (197): its
+          faces times its melee dice.
+        - Accuracy: "the result needed to hit an opponent with a ranged shot", the first value "for
+          targeting the nearest enemy" (203): its faces times its ranged dice; 0: it cannot Shoot.
+        - Armor: "The value next to the armor point indicate the result to roll on a die to pass an armor
+          check" (239), one wound saved per armor point (478): its faces times its armor points.
+        - Formation: 1 in Formation: the card adds to the cost (543), "+1 bonus to all its Hit rolls"
+          (545), "an additional melee attack die" (565) and "an additional Health Point" (573).
+
+        Left out, to keep the fit far smaller than the 16 entries (8 characters): Morale (one more than
+        Health on every card of the catalog), Speed and Run (3 or 4, 1 or 2) and the skills (two cards
+        have one, and no contest plays them).
+        """
+        from rulesets.warbound.rules import FACES
+
+        def faces(value: int | None, dice: int) -> float:
+            return 0.0 if value is None else float(dice * sum(face >= value for face in FACES))
+
+        entry = contestant.subject
+        card = entry.character.front
+        return {"Health": float(card.health), "Attack": faces(card.attack, card.attack_dice),
+                "Accuracy": faces(card.accuracy_near, card.shoot_dice),
+                "Armor": faces(card.armor_value, card.armor_points), "Formation": float(entry.formation)}
+
     def tables(self) -> dict[str, StandardTable]:
         from reports.warbound import tables as t
 
