@@ -11,28 +11,33 @@ next step come from those contests, never from a formula.
   played again (its summaries are kept by keys and costs: :func:`reports.efficiency.played_as`).
 - **Whole steps.** Costs move on the game's grid (:attr:`rulesets.base.Ruleset.cost_step`: Drakerys AP
   in 5s, Dragonbond points in 5s, Order tokens, Magic and resources in 1s), since the games price in whole
-  steps and some play only whole ones. The damped move of ``damping x (fair - cost)`` is rounded to the
-  grid, and is at least one step while the entry is outside its band.
+  steps and some play only whole ones; a move is at least one step.
 - **What moves.** An entry moves while its fair cost (its point estimate) lies outside a tenth of the
-  verdicts' band (``--tolerance``; AIM, a tenth), so that it stays inside the band while the others settle. Under
-  the ``zero`` rule (a card valued against par) the value's sign says which way,
-  one step at a time. ``--fewest`` moves only the entries whose whole 95% interval is outside the band
-  (called over- or under-costed), so the table changes as few entries as the evidence demands. An entry
-  held by ``--fix``, an entry whose contest leaves out a rule that can change its value (``not measured``:
-  its fair cost is only a lower bound) and an entry whose cost the rulebook fixes stay at today's cost.
+  verdicts' band (``--tolerance``; AIM), so that it stays inside the band while the others settle; under
+  the ``zero`` rule (a card valued against par) while its value does. ``--fewest`` moves only the entries
+  whose whole 95% interval is outside the band (called over- or under-costed), so the table changes as few
+  entries as the evidence demands. An entry held by ``--fix``, an entry whose contest leaves out a rule that
+  can change its value (``not measured``: its fair cost is only a lower bound) and an entry whose cost the
+  rulebook fixes stay at today's cost; an entry whose cost is tied to another's (Warbound's Formation adds
+  one token to its character's) moves with it.
+- **How far.** The secant step on gap(cost) = fair cost - cost through the entry's last two steps (a
+  dearer entry fields fewer units, so its fair cost falls: the slope is not 1), when it goes the gap's way
+  and is not too long; else ``damping x gap`` (under the zero rule one step), the damping halved whenever
+  the entry's direction turns, so that an overshoot comes back by less.
 - **The range.** A cost stays within :meth:`rulesets.base.Ruleset.cost_bounds` (a step up to 4x today's,
   never above the budget). An entry whose fair cost lies beyond the range at its bound cannot be made fair
   in it, and the table says so on its row instead of iterating on.
-- **When it stops.** Every movable entry within its band (converged); no cost can move; or the iteration
-  limit. Each entry's damping is halved whenever its direction turns, so an overshoot comes back by less;
-  where the moves together would lead back to costs already played, the entries move one at a time
-  (furthest off first), and the iteration stops when every move leads back.
-- **Anchors.** Costs set a scale that the contests hardly see (every price doubled is the same game at
-  twice the budget), so entries fair among themselves may still drift off an anchor's (``--fix``) scale.
-  When they are fair among themselves but the anchors' mean fair / cost is off by more than AIM of the
-  band, every movable cost is scaled by it, and the iteration goes on. The proposed table is the step
-  with the fewest entries outside their bands (the latest among equals), and its contests give the
-  proposed costs' fair costs, verdicts and meta-game.
+- **Anchors.** Costs set a scale that the contests hardly see (every price doubled is nearly the same game
+  at twice the budget), so entries fair among themselves may still drift off an anchor's (``--fix``)
+  scale. When they are fair among themselves but the anchors' mean fair / cost is off by more than AIM of
+  the band, every movable cost is scaled by it, and the iteration goes on.
+- **When it stops.** Every movable entry within AIM of its band (converged); no cost can move; or the
+  iteration limit. Where the moves together would lead back to costs already played, the entries move one
+  at a time (furthest off first), and the iteration stops when every move leads back. The proposed table
+  is the step with the fewest entries outside their bands (the latest among equals), and its contests give
+  the proposed costs' fair costs, verdicts and meta-game. An entry still outside its band is played one
+  step further its way, the others as proposed: where it turns there, its fair cost lies between two
+  steps (the contest jumps, e.g. where the budget buys one unit fewer), and its row says so.
 
 The proposed table is a fixed point of this contest under these rulings, not a playtest: what the contests
 do not play (the coverage) is not priced, and an illustrative catalog gives illustrative costs.
