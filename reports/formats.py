@@ -355,7 +355,7 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
     if width is None or sum(widths) + 2 * (len(widths) - 1) <= width or len(widths) < 2:
         parts = [everything]
     else:
-        parts = _parts(shrunk, right, least, width, keys)
+        parts = _parts(natural, right, least, width, keys)
 
     def fmt(cells, widths, right, heading: bool = False) -> list[str]:
         wrapped = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]

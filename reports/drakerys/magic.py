@@ -336,7 +336,7 @@ def spell_table_report(table: SpellTable, rounding: Rounding = READING) -> Repor
             what = "the spell is cast" if tier == 1 else f"tier {tier} or better"
             title = (f"Level-{level} Wizard: P(at least {low} success{'es' if low != 1 else ''}: {what}), "
                      f"{unit}; rows: opposition, columns: Mana spent reinforcing (dice = 1 + Mana)")
-            views.append(Section(f"level_{level}_tier_{tier}", title, view))
+            views.append(Section(f"level_{level}_tier_{tier}", title, view, keys=2))
     meta = [
         ("ruleset", "drakerys (seed 002, MAGIC: CASTING A SPELL, STEP 2 to STEP 4; the MIRAGE card; ACTION "
                     "TABLE, CRITICAL SUCCESSES)"),
