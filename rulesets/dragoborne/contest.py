@@ -303,3 +303,32 @@ class DragoborneRuleset(Ruleset):
 
     def coverage(self, contestant: Contestant, rulings: DragoborneRulings) -> Coverage:
         return coverage(contestant.subject[0])
+
+    price_features_text = ("ATK, EDR: the card's; Bonus: the ATK and EDR its colour bonuses add (dragocross "
+                           "with a die of a colour, DICE X-Y); Invade, Deadly: 1 when the card has the "
+                           "keyword, printed or granted by a colour bonus")
+
+    def price_features(self, contestant: Contestant) -> dict[str, float]:
+        """The pricing rule's features: a creature card's stats and the keywords that several cards of
+        the catalog have and the game plays (seed 001):
+
+        - ATK: "Attack power of the creature" (line 48).
+        - EDR: "Endurance of the creature. A creature is destroyed when it has taken damage equal to or
+          higher than this value" (51).
+        - Bonus: the ATK + EDR that "some creatures will gain ... when dragocrossed with a die of a
+          specific color" (19) or "when you have a die of the specified color with a value within the
+          specified range" (DICE X-Y, 282); the +1/+1 every dragocrossed creature gets is the same for
+          all and left out.
+        - Invade: "cannot be blocked by creatures when attacking a fort of the specified color" (320).
+        - Deadly: a creature it damages "is destroyed regardless of how much damage it has taken" (312);
+          1 also when only a colour bonus grants it (three of the catalog's four Deadly cards).
+
+        Left out, to keep the fit far smaller than the 16 cards: Assassin (two cards), Immune and Ambush
+        (the game does not play them) and card text.
+        """
+        card = contestant.subject[0]
+        gains = (*card.dragocross, *card.dice)
+        names = {k.name for k in card.keywords} | {k.name for g in gains for k in g.keywords}
+        bonus = sum(g.atk + g.edr for g in gains)
+        return {"ATK": float(card.atk), "EDR": float(card.edr), "Bonus": float(bonus),
+                "Invade": float("invade" in names), "Deadly": float("deadly" in names)}

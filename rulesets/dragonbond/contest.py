@@ -331,6 +331,46 @@ class DragonbondRuleset(Ruleset):
     def coverage(self, contestant: Contestant, rulings: DragonbondRulings) -> Coverage:
         return coverage(contestant.subject)
 
+    price_features_text = ("models: 1 a model (the base price of a model; a Huge creature is one); Health: "
+                           "the wounds a model takes (a Huge creature's health slots times its injury slots) "
+                           "times the models; Attack: a model's attack dice by tier (white 1, grey 2, black "
+                           "3) times the models (a pool printed for the whole unit: once); Defense: its "
+                           "defense dice per hit by tier (red 1, white 2, black 3) times the models")
+
+    def price_features(self, contestant: Contestant) -> dict[str, float]:
+        """The pricing rule's features: a unit's models and what each model brings to the battle, per
+        model (a price reads: points per point per model), as the unit card defines them (seed 000,
+        "Anatomy of a Unit Card", lines 58-64):
+
+        - models: 1 a model (a Huge creature is one: duel.Fighter.models).
+        - Health: "The number of wounds that models in this unit can take before being killed" (58); a
+          Huge creature's health slots fill, empty and add an injury (965) until one "fills its last
+          remaining injury slot" (977): its health times its injury slots.
+        - Attack: "The type and number of dice that the unit rolls" (64), collected "for each model that
+          is engaged" (710); "DB:BoV uses three tiers of dice ... black being the strongest and white
+          being the weakest" (152): each die counts its tier, white 1, grey 2, black 3. A pool printed for
+          the whole unit that does not split evenly among its models counts once (duel.Fighter).
+        - Defense: "The type and color of dice that this unit rolls for defense" (61), red "Tier 1",
+          white "Tier 2", black "Tier 3" (34-36): the die's tier times the dice it rolls per hit.
+
+        Left out, to keep the fit far smaller than the 14 units: Speed and Stamina (the lines start
+        engaged; Stamina is 3 or 4 throughout), the keywords (Sharp, Reach, Flying, Epic: one to three
+        units each, most beside the point in a battle with no distances) and the captains' modifiers.
+        """
+        from rulesets.dragonbond.dice import COLOURS, DEFENSE
+        from rulesets.dragonbond.duel import Fighter
+
+        unit = contestant.subject
+        fighter = Fighter(unit)
+        models = float(fighter.models)
+        huge = unit.keywords.huge
+        health = huge.health * huge.injury_slots if huge is not None else unit.health
+        dice, scales = fighter.per_model()  # counts weakest first: the tier is the index + 1
+        attack = sum((k + 1) * count for k, count in enumerate(dice.counts))
+        defense = (COLOURS[DEFENSE].index(unit.defense_die) + 1) * unit.defense
+        return {"models": models, "Health": models * health, "Attack": models * attack if scales else attack,
+                "Defense": models * defense}
+
 
 METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)
 

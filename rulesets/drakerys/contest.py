@@ -399,6 +399,37 @@ class DrakerysRuleset(Ruleset):
     def coverage(self, contestant: Contestant, rulings: DrakerysRulings) -> Coverage:
         return coverage(contestant.subject.unit)
 
+    price_features_text = ("models: 1 a model (the base price of a model); Actions, Power, Health, Combat, "
+                           "Strength, Resistance: the stat of its profile times the unit's models (a price "
+                           "reads: AP per point per model)")
+
+    def price_features(self, contestant: Contestant) -> dict[str, float]:
+        """The pricing rule's features: a unit's models, and the profile stats that vary across the
+        catalog and decide its battles, each times its models (a unit is bought at a size, and every
+        warrior of it has the profile: seed 002, "A Unit is made of one or several Warriors with the same
+        name and the same Profile", line 535). As the unit sheets define them (PROFILE, lines 475-499):
+
+        - models: 1 a warrior, so its price is the base price of a model.
+        - Actions: "The maximum number of Actions the Warrior can take on each Activation" (475): how
+          often it attacks on the TimePath.
+        - Power: "Number of D10s to be rolled during the Attack" (479).
+        - Health: "the number of Injuries a Warrior can take before they are withdrawn" (483).
+        - Combat: "Used to hit enemy Warriors" (491).
+        - Strength: "Used to hurt enemy Warriors" (495).
+        - Resistance: "Allows to take blows" (499).
+
+        Left out, to keep the fit far smaller than the catalog's 15 profiles: Initiative and Willpower
+        (they order strikes and steady Morale: second-order in a battle of copies), Shooting and
+        March/Charge (four units shoot; movement only decides who closes first) and the skills: those a
+        battle plays are held by one to four of the 15 units each (Swashbuckler, Parry and Violent Blow
+        by three), and the commonest, Guard and Disengagement, are worth nothing in a battle of copies.
+        """
+        entry = contestant.subject
+        profile, models = entry.unit.profile, float(entry.size)
+        return {"models": models, "Actions": models * profile.actions, "Power": models * profile.power,
+                "Health": models * profile.health, "Combat": models * profile.combat,
+                "Strength": models * profile.strength, "Resistance": models * profile.resistance}
+
     def warm_ups(self, rulings: DrakerysRulings) -> tuple:
         """Under DK-blocking=auto each unit's Blocking choices are made by simulating Fights
         (combat.auto_block_mask): the Fight kernel, which the engagement kernel does not hold."""
