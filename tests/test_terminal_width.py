@@ -5,9 +5,14 @@ support."""
 from __future__ import annotations
 
 import math
+import shlex
 
+import click
 import pytest
+from cli_run import run
 
+from reports.cli import GAMES, cli
+from reports.formats import TABLE_WIDTH
 from reports.tables import decimals_for, estimate_cells, share_text
 
 
@@ -35,3 +40,94 @@ def test_share_text_is_a_percentage_rounded_as_its_interval_allows():
     assert share_text(0.004, 0.0014) == "0.40% ± 0.27%"
     assert share_text(1 / 3, 0.0) == "33.3%"
     assert share_text(1.0, 0.0) == "100%"
+
+
+# --- every verb's default output within 100 columns, the answer first --------------------------------------
+
+#: The verbs whose reports are the generic balance layer (efficiency, what-if, sweep, points) or a whole
+#: site (report): slow, and laid out elsewhere; every other verb is walked here.
+GENERIC = {"efficiency", "whatif", "sweep", "points", "report"}
+#: Trials of a Monte Carlo run here: enough to print every row, few enough to be quick.
+TRIALS = "2000"
+#: Options that say where the output goes or how it is encoded: taken out of an example.
+_WHERE = {"--format", "--output", "-o", "--plot"}
+
+
+def _leaves(command: click.Command, path: tuple[str, ...] = ()):
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _leaves(sub, (*path, name))
+    else:
+        yield path, command
+
+
+def _example(command: click.Command) -> list[str]:
+    """The words of the command's Example (it may run over several lines), after `balance`."""
+    lines = command.help.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("Example:"))
+    text = [lines[start].strip().removeprefix("Example:")]
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        text.append(line.strip())
+    return shlex.split(" ".join(text))[1:]
+
+
+def _terminal(words: list[str]) -> list[str]:
+    """``words`` without the options that send the output elsewhere."""
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in _WHERE:
+            skip = True
+        elif w.split("=")[0] not in _WHERE:
+            out.append(w)
+    return out
+
+
+def _simulates_only(command: click.Command) -> bool:
+    """Whether the command always runs a Monte Carlo simulation (its --trials does not switch one on)."""
+    trials = next((p for p in command.params if p.name == "trials"), None)
+    return trials is not None and "instead of the exact" not in (trials.help or "")
+
+
+def default_runs() -> list[tuple[str, ...]]:
+    """Every game's default command of each verb but the generic ones: a table or catalog as it is; a
+    roll or duel as its help's example runs it, with few trials where it simulates."""
+    runs = [("rulesets",)]
+    for path, command in _leaves(cli):
+        if path[0] in GENERIC or path[0] == "rulesets" or path[-1] == "all":
+            continue
+        if path[0] in ("table", "units"):
+            runs.append(path)
+        words = _terminal(_example(command))
+        if _simulates_only(command):
+            words = [w for i, w in enumerate(words) if w != "--precision" and words[i - 1] != "--precision"]
+            words += ["--trials", TRIALS]
+        if tuple(words) not in runs:
+            runs.append(tuple(words))
+    return runs
+
+
+RUNS = default_runs()
+
+
+def test_the_walk_covers_every_game_under_every_fast_verb():
+    for verb in ("roll", "table", "units", "duel"):
+        assert {r[1] for r in RUNS if r[0] == verb} == set(GAMES), verb
+
+
+@pytest.mark.parametrize("args", RUNS, ids=[" ".join(r) for r in RUNS])
+def test_default_output_fits_100_columns_with_the_answer_first(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 0, f"balance {' '.join(args)} exited {code}: {err}"
+    assert "Traceback" not in err
+    lines = out.splitlines()
+    wide = [line for line in lines if len(line) > TABLE_WIDTH]
+    assert not wide, f"{len(wide)} lines over {TABLE_WIDTH} columns, e.g. {wide[0]!r}"
+    # the answer first: the title, then a headline or a table; what the numbers rest on comes last
+    assert lines[0] and not lines[0].startswith(" ")
+    if "Provenance" in lines:
+        first = lines.index("Provenance")
+        assert first > 2 and not any(line.startswith("  ruleset:") for line in lines[:first])
