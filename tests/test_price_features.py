@@ -34,6 +34,21 @@ def test_every_entry_has_the_same_finite_varying_features(game):
     assert all(name in ruleset.price_features_text for name in names), ruleset.price_features_text
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_feature_varies_over_the_entries_the_fit_uses(game):
+    """The fit (reports.points.pricing_rule) leaves out the entries whose value is not measured (a rule
+    their contests do not play can change it): over those it keeps, under the default rulings, no feature
+    is constant, and there are more entries than features plus one."""
+    ruleset = rulesets.get(game)
+    rulings = ruleset.rulings()
+    field = {c.key: c for c in ruleset.contestants(ruleset.catalog_for(ruleset.load_catalog(), rulings))}
+    fitted = [ruleset.price_features(c) for c in field.values() if ruleset.coverage(c, rulings).measured]
+    names = list(fitted[0])
+    for name in names:
+        assert len({row[name] for row in fitted}) > 1, f"{game}: {name} is constant over the measured entries"
+    assert len(fitted) > len(names) + 1
+
+
 def test_drakerys_counts_each_stat_per_model():
     ruleset, field = _field("drakerys")
     crows = field["crows@6"]
@@ -79,14 +94,14 @@ def test_warbound_counts_the_faces_that_hit_and_the_formation():
 
 def test_uberdrakes_counts_what_a_resource_does_in_a_combat():
     ruleset, field = _field("uberdrakes")
-    zero = dict.fromkeys(("Dice", "Rage", "Bonus", "Ranged", "Damage"), 0.0)
+    zero = dict.fromkeys(("Dice", "Rage", "Bonus", "Damage"), 0.0)
     # the Hide Shield adds a die, and its holder deals no damage when it wins (line 692)
     assert ruleset.price_features(field["hide-shield"]) == {**zero, "Dice": 1.0, "Damage": -1.0}
     # Plate Armor at X = 3 (4 Magic): +3, no damage (line 606)
     assert ruleset.price_features(field["plate-armor@3"]) == {**zero, "Bonus": 3.0, "Damage": -1.0}
     # a dragon counts the combat spells it casts: the Metal Dragon's 8 Magic pay Plate Armor up to X = 7
     assert ruleset.price_features(field["metal-dragon"]) == {**zero, "Bonus": 7.0, "Damage": -1.0}
-    assert ruleset.price_features(field["lightning-dragon"]) == {**zero, "Ranged": 1.0}
+    assert ruleset.price_features(field["fire-dragon"]) == {**zero, "Dice": 1.0}
     assert ruleset.price_features(field["rage-potion"]) == {**zero, "Rage": 1.0}
 
 

@@ -609,10 +609,9 @@ class UberDrakesRuleset(Ruleset):
 
     price_features_text = ("Dice: counterattack dice added (Dragon Lance, Hide Shield, Fire Breath); Rage: "
                            "levels of temporary Rage (Rage Potion); Bonus: points added to the combat total "
-                           "(Plate Armor's largest X, Camouflage's +3); Ranged: 1 for a ranged attack when "
-                           "initiating (Long Bow, Thunderbolt, Take to the Skies); Damage: instances of "
-                           "damage dealt on a win, more or less (Windblast +1; Hide Shield, Plate Armor -1); "
-                           "a dragon counts its combat spells")
+                           "(Plate Armor's largest X, Camouflage's +3); Damage: instances of damage dealt on "
+                           "a win, more or less (Windblast +1; Hide Shield, Plate Armor -1); a dragon counts "
+                           "its combat spells")
 
     def price_features(self, contestant: Contestant) -> dict[str, float]:
         """The pricing rule's features: what a resource does to a combat (seed 003), from the loadout its
@@ -626,19 +625,20 @@ class UberDrakesRuleset(Ruleset):
         - Bonus: Plate Armor's "add X to your total during the Counterattack phase" (606), at the largest X
           its Magic pays (X + 1 Magic, 602), and Camouflage's "+3 bonus in that battle" (472, the card's
           number: UD-camouflage may read 2).
-        - Ranged: a ranged attack that initiates the combat (Long Bow, 666; Thunderbolt, 565; Take to the
-          Skies, 531): "you won't suffer damage if you lose the fight" (356).
         - Damage: Windblast's "you deal double damage" (522): +1; the Hide Shield's "you don't deal damage
           to your opponent" (692) and Plate Armor's "prevents you from dealing Damage" (606): -1.
 
-        Acid Rain ("the next combat item your opponent uses is destroyed", 440) has no feature: only it and
-        the Water Dragon have it, so its worth is left to their residuals.
+        No feature for a ranged attack (Long Bow, 666; Thunderbolt, 565; Take to the Skies, 531): each of
+        them has rules outside the combat that its value leaves out (:func:`coverage`), so none is ever
+        measured and the fit, which leaves out what is not measured, would never see one; nor for Acid
+        Rain ("the next combat item your opponent uses is destroyed", 440): only it and the Water Dragon
+        have it, so its worth is left to their residuals.
         """
         loadout = contestant.subject[0]
         kit = loadout.kit
         plate = kit.magic - 1 if kit.plate_armor else 0
         return {"Dice": float(kit.lances + kit.shields + kit.fire_breath), "Rage": float(kit.potions),
-                "Bonus": float(plate + 3 * loadout.camouflage), "Ranged": float(loadout.ranged),
+                "Bonus": float(plate + 3 * loadout.camouflage),
                 "Damage": float(kit.windblast - kit.shields - kit.plate_armor)}
 
 
