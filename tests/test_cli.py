@@ -447,3 +447,66 @@ def test_the_table_format_fits_100_columns_and_wide_keeps_one_line_per_row(capsy
     # the same words, only the line breaks differ (two wrapped columns interleave their lines)
     assert sorted(wide.split()) == sorted(out.split())
     assert max(len(line) for line in wide.splitlines()) > 100
+
+
+def _on_a_terminal(monkeypatch):
+    """capsys's stderr stands for a terminal; the bar is drawn at every update."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setenv("TQDM_MININTERVAL", "0")
+
+
+def test_the_bar_counts_whole_engagements_and_estimates_once_its_pace_is_known(capsys, monkeypatch):
+    """Counts read 1/40, not 1.00/40; no rate and no time left while the first engagements (compiling the
+    kernels) would set them; both once 8 reports and 2 s have passed since the first."""
+    _on_a_terminal(monkeypatch)
+    report = _reports(monkeypatch, [k * 0.5 for k in range(12)], "engagements", "engagements")
+    for k in range(8):
+        report(k + 1, 40)
+    early = capsys.readouterr().err
+    assert " 1/40 " in early and " 8/40 " in early and "1.00" not in early
+    assert "estimating the time left" in early and "engagement/s" not in early
+    for k in range(8, 12):
+        report(k + 1, 40)
+    late = capsys.readouterr().err
+    assert "12/40" in late and "estimating" not in late.split("9/40")[-1]
+    assert "engagement/s" in late or "s/engagement" in late
+    report.close()
+
+
+def test_large_counts_keep_their_si_prefixes(capsys, monkeypatch):
+    _on_a_terminal(monkeypatch)
+    report = _reports(monkeypatch, [0.0], "simulating", "trials")
+    report(250_000, 1_000_000)
+    assert "250k/1.00M" in capsys.readouterr().err
+    report.close()
+
+
+def test_a_terminal_hears_that_a_run_started_when_nothing_completes_at_first(capsys, monkeypatch):
+    """Nothing completed after STARTING_NOTE_SECONDS (a first run compiling): one line says the run has
+    started and the bar follows; a run whose first report comes sooner says nothing of it."""
+    from reports.cli import options
+
+    _on_a_terminal(monkeypatch)
+    monkeypatch.setattr(options, "STARTING_NOTE_SECONDS", 0.0)
+    slow = options.progress_reporter("engagements", "engagements")
+    slow.timer.join()  # the note has been written
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "balance: note: engagements: started; the progress bar follows" in err
+    slow.close()
+    monkeypatch.setattr(options, "STARTING_NOTE_SECONDS", 3600.0)
+    quick = options.progress_reporter("engagements", "engagements")
+    quick(1, 2)
+    quick.timer.join()  # cancelled by the first report: ends at once
+    assert "started" not in capsys.readouterr().err
+    quick.close()
+
+
+def test_no_starting_note_and_no_bar_off_a_terminal(capsys, monkeypatch):
+    from reports.cli import options
+
+    monkeypatch.setattr(options, "STARTING_NOTE_SECONDS", 0.0)
+    report = options.progress_reporter("engagements", "engagements")
+    assert report.timer is None
+    report(1, 2)
+    assert capsys.readouterr().err == ""

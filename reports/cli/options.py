@@ -342,30 +342,60 @@ def _duration(seconds: float) -> str:
     return f"{seconds:,.0f} seconds"
 
 
+#: A count at least this large is shown with SI prefixes on the bar (250k/1.00M trials); a smaller one
+#: whole (17/1,122 engagements), never as "1.00/1.12k".
+SCALED_COUNTS = 10_000
+#: Seconds with nothing completed before a terminal is told that the run has started (a first run compiles
+#: its kernels before its first engagement or trial completes, and the bar can only start then).
+STARTING_NOTE_SECONDS = 3.0
+#: The bar before its pace is known (see MIN_PACES): no rate and no time left, which would count the compile.
+_EARLY_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}, estimating the time left]"
+
+
 def progress_reporter(label: str, unit: str = "trials", *, may_stop_early: bool = False):
     """A progress callback ``(done, total)``: a bar with rate and time left on stderr when it is a terminal
     (tqdm), nothing otherwise; always remembered for Ctrl-C. Once the pace is known (the median pace between
     reports, see MIN_PACES: compiling and each thread's first call are not counted) a run expected to last
-    more than LONG_RUN_SECONDS says so, bar or not; ``may_stop_early``: the total is a cap that --precision
-    may never reach."""
+    more than LONG_RUN_SECONDS says so, bar or not, and the bar shows its rate and time left (before, its
+    elapsed time only); ``may_stop_early``: the total is a cap that --precision may never reach. On a
+    terminal, a run with nothing completed after STARTING_NOTE_SECONDS says that it has started."""
+    import threading
+
     tty = sys.stderr.isatty()
     _completed["text"] = f"{label}: none of the {unit} had completed"
-    state: dict = {"bar": None, "first": None, "last": None, "paces": [], "said": False}
+    state: dict = {"bar": None, "first": None, "last": None, "paces": [], "said": False, "known": False,
+                   "reports": 0}
+
+    def starting() -> None:
+        click.echo(f"balance: note: {label}: started; the progress bar follows once the first {unit} "
+                   "complete (a first run compiles its kernels first, which can take a minute)", err=True)
+
+    timer = threading.Timer(STARTING_NOTE_SECONDS, starting) if tty else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
 
     def report(done: int, total: int) -> None:
         import time
 
+        if timer is not None:
+            timer.cancel()
         _completed["text"] = f"{label}: {done:,} of {total:,} {unit} had completed"
         now = time.perf_counter()
+        state["reports"] += 1
+        if state["first"] is None:
+            state["first"] = now
+        waited = now - state["first"]
+        if not state["known"] and ((state["reports"] > MIN_PACES and waited >= RATE_WINDOW)
+                                   or waited >= SLOW_WINDOW):
+            state["known"] = True
         if not state["said"]:
-            if state["first"] is None:
-                state["first"] = now
-            else:
+            if state["last"] is not None:
                 then, before = state["last"]
                 if done > before:
                     state["paces"].append((done - before) / (now - then) if now > then else math.inf)
             state["last"] = (now, done)
-            paces, waited = state["paces"], now - state["first"]
+            paces = state["paces"]
             if paces and ((len(paces) >= MIN_PACES and waited >= RATE_WINDOW) or waited >= SLOW_WINDOW):
                 state["said"] = True
                 paces.sort()
@@ -382,19 +412,25 @@ def progress_reporter(label: str, unit: str = "trials", *, may_stop_early: bool 
 
             if state["bar"] is None:
                 one = unit[:-1] if unit.endswith("s") else unit
-                state["bar"] = tqdm(total=total, initial=done, desc=label, unit=one, unit_scale=True,
-                                    file=sys.stderr, leave=False, dynamic_ncols=True)
+                state["bar"] = tqdm(total=total, initial=done, desc=label, unit=one,
+                                    unit_scale=total >= SCALED_COUNTS, file=sys.stderr, leave=False,
+                                    dynamic_ncols=True, bar_format=None if state["known"] else _EARLY_BAR)
             bar = state["bar"]
+            if state["known"] and bar.bar_format is not None:
+                bar.bar_format = None  # the pace is known: rate and time left from here on
             bar.update(done - bar.n)
             if done >= total:
                 bar.close()
 
     def close() -> None:
         """Take the bar off the terminal (a run that ends before its total)."""
+        if timer is not None:
+            timer.cancel()
         if state["bar"] is not None:
             state["bar"].close()
 
     report.close = close
+    report.timer = timer  # the starting note's (None off a terminal): tests wait on it
     return report
 
 
