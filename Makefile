@@ -22,12 +22,13 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/balance report --output $(OUT) --force
 
-# the tests spread over every core (pytest-xdist); the workers share the compiled kernels (tests/conftest.py)
+# the tests spread over every core (pytest-xdist); the workers share the compiled kernels (tests/conftest.py);
+# Hypothesis derandomized (its "ci" profile: the same examples every run)
 test: setup
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --hypothesis-profile=ci
 
 test-slow: setup
-	$(BIN)/python -m pytest -m slow -n auto
+	$(BIN)/python -m pytest -m slow -n auto --hypothesis-profile=ci
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

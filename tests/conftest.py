@@ -8,6 +8,11 @@ slow suites (two runs in CI, each spread over the cores by pytest-xdist: `make t
 worker processes and repeated runs of an unchanged tree share what is compiled (numba writes each cache file
 whole, under a temporary name first). Older folders are removed. BALANCE_NUMBA_CACHE=0 compiles afresh
 without any cache.
+
+Hypothesis runs under one of two profiles: "ci" derandomizes (the same examples on every run, so a CI
+failure is never a new draw; no example database), chosen when the environment sets CI or by
+``--hypothesis-profile=ci`` (the Makefile's test targets, which .ci/run calls); "dev", Hypothesis's usual
+random search, everywhere else.
 """
 
 import hashlib
@@ -16,6 +21,8 @@ import shutil
 from importlib import metadata
 from pathlib import Path
 
+from hypothesis import settings
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # one BLAS thread, as in a `balance` process: OpenBLAS's spinning threads would take the cores the tests'
@@ -23,6 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 from reports.cli import one_blas_thread  # noqa: E402
 
 one_blas_thread()
+
+# both from Hypothesis's defaults (its own "ci" profile, loaded on import where CI is set, is replaced)
+settings.register_profile("ci", settings.get_profile("default"), derandomize=True, database=None,
+                          print_blob=True)
+settings.register_profile("dev", settings.get_profile("default"))
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def _source_hash() -> str:
