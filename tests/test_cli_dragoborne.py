@@ -143,8 +143,9 @@ def test_duel_reports_wins_first_player_length_and_early_play(capsys):
     assert sum(r["games"] for r in length) == 20000 and min(r["game_turns"] for r in length) >= 4
     assert {r["own_turn"] for r in doc["sections"]["early"]} == {1, 2, 3, 4}
     # the same seed gives the same report, whatever the threads
-    code2, out2, _ = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "20000",
-                         "--seed", "3", "--format", "json", "--threads", "1")
+    code2, out2, err2 = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "20000",
+                            "--seed", "3", "--format", "json", "--threads", "1")
+    assert code2 == 0, err2
     assert json.loads(out2)["sections"] == doc["sections"]
 
 
