@@ -38,8 +38,8 @@ def rulesets_report() -> Report:
                           "meaning": s.meaning})
         views.append(Section(info.name, f"{info.name}: {info.title} (seed {info.seed}), {status}"
                              + (f"; {info.summary}" if info.implemented else ""), Table.from_records(block)))
-    return Report("Rulesets and their rulings", [("switch a ruling", "--ruling NAME=VALUE")],
-                  [Section("rulings", "Rulings", Table.from_records(rows))], views)
+    return Report("Rulesets and their rulings", [], [Section("rulings", "Rulings", Table.from_records(rows))],
+                  views, headline=["Switch a ruling with --ruling NAME=VALUE on any command of its game."])
 
 
 def method_meta(dist) -> list[tuple[str, str]]:
