@@ -379,13 +379,26 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
     return lines
 
 
+#: How the keys of a report's meta that state a result begin ("mean successes", "P(initiator wins)",
+#: "E[Magic]", "expected rolls"): the table format shows them under the title, the rest as provenance.
+ANSWER_KEYS = ("mean ", "P(", "E[", "expected ")
+
+
+def is_answer(key: str) -> bool:
+    """Whether a meta item states a result (see ANSWER_KEYS) rather than where the numbers come from."""
+    return key.startswith(ANSWER_KEYS)
+
+
 def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
-    """For a terminal: the answer first (title, headline, tables, notes), then the provenance; lines within
-    ``width`` columns (long text wraps, a table too wide is printed in parts), or one line per row (None).
-    """
+    """For a terminal: the answer first (title, headline, the meta items that state results, tables,
+    notes), then the provenance; lines within ``width`` columns (long text wraps, a table too wide is
+    printed in parts), or one line per row (None)."""
     lines = _wrap(report.title, width, "", "  ")
     for h in report.headline:
         lines += _wrap(h, width, "  ", "    ")
+    answers = [(k, v) for k, v in report.meta if is_answer(k)]
+    for k, v in answers:
+        lines += _wrap(f"{k}: {v}", width, "  ", "      ")
     for s in report.shown():
         lines += ["", *_wrap(s.title, width, "", "  ")]
         header, rows, right = _grid(s)
@@ -404,9 +417,10 @@ def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
     lines += [""] if report.notes else []
     for n in report.notes:
         lines += _wrap(f"note: {n}", width, "", "  ")
-    if report.meta:
+    provenance = [(k, v) for k, v in report.meta if not is_answer(k)]
+    if provenance:
         lines += ["", "Provenance"]
-    for k, v in report.meta:
+    for k, v in provenance:
         lines += _wrap(f"{k}: {v}", width, "  ", "      ")
     return "\n".join(lines) + "\n"
 

@@ -138,6 +138,15 @@ def test_the_table_format_gives_the_answer_first_and_the_provenance_last():
     assert lines[-1] == "  version: balance 0"
 
 
+def test_meta_items_that_state_results_come_first_and_the_rest_last():
+    report = formats.Report("A roll", [("ruleset", "toy"), ("mean successes", "2.5"), ("P(win)", "0.5")],
+                            [formats.Section("s", "Successes", formats.Table({"k": [0, 1]}))])
+    lines = formats.render(report, "table").splitlines()
+    assert lines[:4] == ["A roll", "  mean successes: 2.5", "  P(win): 0.5", ""]
+    assert lines[-2:] == ["Provenance", "  ruleset: toy"]
+    assert "mean successes" in formats.render(report, "json")  # the other formats keep the meta whole
+
+
 def test_a_table_too_wide_is_printed_in_parts_each_naming_its_rows():
     columns = {"dice": list(range(1, 4)), **{f"≥{k}": [f"{k * 10 + n}.5" for n in range(3)]
                                              for k in range(1, 31)}}
