@@ -358,6 +358,31 @@ def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=Non
     return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants), rule=rule)
 
 
+def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
+                                  threads=None, progress=None, win_matrix_known=None,
+                                  iterations=None) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
+    """The efficiency report (with its win matrix) and the points report of the whole catalog, from one
+    points run: the efficiency report is its first step, today's costs (the site's game pages). The
+    pricing rule is fitted when the game offers one."""
+    from reports import points as pts
+
+    rs = _ruleset(ruleset)
+    in_force = _rulings(rs, rulings)
+    catalog = rs.catalog_for(rs.load_catalog(()), in_force)
+    precision, trials = _field_settings(precision, trials)
+    result = pts.propose(rs, catalog, in_force, seed=_seed(seed), precision=precision, trials=trials,
+                         threads=threads, progress=progress,
+                         iterations=pts.DEFAULT_ITERATIONS if iterations is None else iterations,
+                         meanwhile=lambda: _report_imports(False))
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog))
+    notes = rs.notes(catalog, result.contestants)
+    report, grid = eff.report(result.today.field, provenance=meta, notes=notes,
+                              win_matrix_known=win_matrix_known)
+    rule = type(rs).price_features is not Ruleset.price_features
+    points_report, rows = pts.report(result, provenance=meta, notes=notes, rule=rule)
+    return report, grid, points_report, rows
+
+
 # --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------
 
 

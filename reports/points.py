@@ -304,11 +304,15 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     last: dict[str, tuple[float, float]] = {}  # each tie's last (cost, gap), for the secant
     steps: list[Step] = []
 
+    # progress counts engagements over every step, against the most the iteration can play
+    cap = len(contestants) * (len(contestants) - 1) * (iterations + 1)
+
     def play(number: int, handles: dict[str, float]) -> Step:
         cs = _priced(ruleset, catalog, contestants, handles, today, only)
         before = len(known)
+        counted = None if progress is None else (lambda k, _n: progress(min(before + k, cap), cap))
         f = eff.play_field(ruleset, cs, rulings, seed=seed, precision=precision, trials=trials,
-                           threads=threads, tolerance=tolerance, reuse=known, progress=progress,
+                           threads=threads, tolerance=tolerance, reuse=known, progress=counted,
                            meanwhile=meanwhile if number == 0 else None)
         rank = eff.ranking(f)
         outside = tuple(r["key"] for _, r in rank.iterrows()
@@ -623,13 +627,15 @@ def _short_status(status: str) -> str:
 def view(points: Points, rows: pd.DataFrame) -> pd.DataFrame:
     rs = points.ruleset
     digits = eff.cost_digits(rows["cost"])
+    # costs on a whole step are shown whole; fair costs keep the decimals their size calls for
+    whole = 0 if all(float(c).is_integer() for c in (*rows["cost"], *rows["proposed_cost"])) else digits
     value_rule = rs.fair_cost_rule.kind == "zero"
     return pd.DataFrame({
         "entry": rows["name"],
-        "today": [_cost(c, digits) for c in rows["cost"]],
+        "today": [_cost(c, whole) for c in rows["cost"]],
         "verdict today": rows["verdict_today"],
-        "proposed": [_cost(c, digits) for c in rows["proposed_cost"]],
-        "moved": [_moved_text(r, digits) for _, r in rows.iterrows()],
+        "proposed": [_cost(c, whole) for c in rows["proposed_cost"]],
+        "moved": [_moved_text(r, whole) for _, r in rows.iterrows()],
         ("value vs par [95%]" if value_rule else "fair cost [95%]"):
             [_fair_view(r, rs, digits) for _, r in rows.iterrows()],
         "verdict": rows["verdict"],
@@ -821,7 +827,9 @@ def pricing_rule(points: Points) -> PricingRule:
     r2 = 1.0 - float(resid @ resid) / total if total > 0 else float("nan")
     name_of = {c.key: c.name for c in points.contestants}
     residuals = pd.DataFrame({"key": keys, "name": [name_of[k] for k in keys], "fitted": y, "rule": fitted,
-                              "residual": resid, "share": resid / fitted})
+                              "residual": resid,
+                              "share": np.divide(resid, fitted, out=np.full_like(resid, np.nan),
+                                                 where=np.abs(fitted) > 1e-9)})
     fitted_on = "the proposed costs" if zero else "the fair costs at the proposed costs"
     return PricingRule(prices, residuals, n, r2, float(np.sqrt(sigma2)), fitted_on, tuple(left_out))
 
@@ -842,7 +850,7 @@ def rule_sections(points: Points, rule: PricingRule):
     resid_view = pd.DataFrame({
         "entry": off["name"], "fair": [f"{v:.{d}f}" for v in off["fitted"]],
         "by the rule": [f"{v:.{d}f}" for v in off["rule"]],
-        "priced off the rule": [f"{v:+.{d}f} ({100 * s:+.0f}%)" for v, s in
+        "priced off the rule": [f"{v:+.{d}f}" + ("" if s != s else f" ({100 * s:+.0f}%)") for v, s in
                                 zip(off["residual"], off["share"], strict=True)]})
     notes = [f"pricing rule: least squares over {rule.fitted_on} of {rule.n} entries, no intercept; R² "
              f"{rule.r2:.2f}, typical error {rule.rmse:.{d}f} {unit}; features: {rs.price_features_text}",

@@ -40,6 +40,10 @@ EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair
                     ("efficiency.png", "the win matrix as a heatmap (PNG)"))
 
 
+#: The most steps the site's points tables take (`balance points` takes reports.points.DEFAULT_ITERATIONS).
+SITE_ITERATIONS = 6
+
+
 @dataclass
 class GamePage:
     """What the index says about one game once its page is written."""
@@ -53,6 +57,8 @@ class GamePage:
     notes: list[str] = field(default_factory=list)
     #: The worst over- and under-costed entries, one line each ("Crows (12): under-costed, off by +35% ...").
     offenders: list[str] = field(default_factory=list)
+    #: The points report (the proposed points table, the pricing rule), when the page has one.
+    points: Report | None = None
 
 
 def split_rulings(games: Sequence[Ruleset], texts: Sequence[str]) -> dict[str, Rulings]:
@@ -113,7 +119,7 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
 
 
 def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer):
-    from reports import api
+    from reports import api, points
 
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
     total = sum(sizes)
@@ -124,17 +130,21 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         if started is not None:
             started(rs)
         before = sum(sizes[:k])
-        step = None if progress is None else (lambda done, _t, before=before: progress(before + done, total))
+        # the bar counts today's field of each game; the points table's further steps are not counted
+        step = None if progress is None else (lambda done, _t, before=before, size=sizes[k]:
+                                              progress(before + min(done, size), total))
         known, heatmaps = heatmaps_when_known(rs, drawer, ["page"])
-        report, grid = api.efficiency_report(rs.name, rulings=rulings[rs.name], seed=seed,
-                                             precision=precision, trials=trials, threads=threads,
-                                             progress=step, plots=drawer is None, win_matrix_known=known)
+        report, grid, points_report, points_rows = api.efficiency_and_points_reports(
+            rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
+            progress=step, win_matrix_known=known, iterations=SITE_ITERATIONS)
         game_out = out.under(rs.name)
         heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
+        points.write(rs, points_report, points_rows, game_out)
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
         page = _page(rs, report, entries)
+        page.points = points_report
         game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
         game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
         heatmap()
@@ -276,13 +286,14 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
     out = _head(title)
     out += ['<p><a href="../index.html">All games</a></p>', f"<h1>{e(title)}</h1>", *_illustrative_html(page),
             "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in
-                              (("ranking", "Ranking"), ("metagame", "Meta-game"), ("matrix", "Win matrix"),
+                              (("points", "Points table"), ("ranking", "Ranking"), ("metagame", "Meta-game"),
+                               ("matrix", "Win matrix"),
                                ("tables", "Rulebook tables"), ("rulings", "Rulings"),
                                ("provenance", "Provenance"), ("files", "Files"))) + "</nav>",
             f"<p><strong>Verdicts:</strong> {e(verdict_text(page))} ({page.entries} entries).</p>",
             "<p><strong>Worst offenders:</strong></p>", "<ul>",
             *([f"<li>{e(o)}</li>" for o in page.offenders] or ["<li>none beyond the tolerance</li>"]),
-            "</ul>",
+            "</ul>", *_points_html(page),
             '<h2 id="ranking">Ranking with fair costs and verdicts</h2>', *html_table(views["ranking"]),
             f'<h2 id="metagame">{e(views["metagame"].title)}</h2>', *html_table(views["metagame"]),
             f'<h2 id="matrix">{e(views["matrix"].title)}</h2>',
@@ -299,7 +310,7 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
     out += ["</dl>", "<h2>Notes</h2>", "<ul>", *[f"<li>{e(n)}</li>" for n in report.notes], "</ul>",
             '<h2 id="files">Files</h2>', "<ul>"]
-    out += [f'<li><a href="{f}">{f}</a>: {e(what)}</li>' for f, what in EFFICIENCY_FILES]
+    out += [f'<li><a href="{f}">{f}</a>: {e(what)}</li>' for f, what in (*EFFICIENCY_FILES, *_points_files())]
     out += ['<li><a href="tables/index.html">tables/</a>: the rulebook tables</li>',
             '<li><a href="index.md">index.md</a>: this page in Markdown</li>', "</ul>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
@@ -339,6 +350,50 @@ def _index_html(pages: Sequence[GamePage], seed: int, precision: float | None, t
 # --- Markdown --------------------------------------------------------------------------------------------
 
 
+def _points_files():
+    from reports.points import POINTS_FILES
+
+    return POINTS_FILES
+
+
+def _points_views(page: GamePage) -> dict:
+    return {} if page.points is None else {v.name: v for v in page.points.views}
+
+
+def _points_html(page: GamePage) -> list[str]:
+    """The proposed points table beside today's costs, and the pricing rule, opening a game page."""
+    if page.points is None:
+        return []
+    e = html.escape
+    views = _points_views(page)
+    out = ['<h2 id="points">The balanced points table: proposed costs beside today\'s</h2>',
+           *[f"<p>{e(h)}</p>" for h in page.points.headline],
+           '<p>A fixed point of these contests under these rulings, not a playtest (what the contests do '
+           'not play is not priced). <a href="points.md">The whole points report</a> (every step, the '
+           'meta-game at both costs, the notes); <a href="points.csv">points.csv</a>.</p>',
+           *html_table(views["points"]),
+           '<p><img src="points.png" alt="today\'s and the proposed costs"></p>']
+    if "rule" in views:
+        out += [f"<h3>{e(views['rule'].title)}</h3>", *html_table(views["rule"]),
+                f"<h3>{e(views['rule_residuals'].title)}</h3>", *html_table(views["rule_residuals"])]
+    return out
+
+
+def _points_md(page: GamePage) -> list[str]:
+    if page.points is None:
+        return []
+    views = _points_views(page)
+    out = ["## The balanced points table: proposed costs beside today's", "",
+           *[f"{_md(h)}  " for h in page.points.headline], "",
+           "A fixed point of these contests under these rulings, not a playtest (what the contests do not "
+           "play is not priced). [The whole points report](points.md); [points.csv](points.csv).", "",
+           *markdown_table(views["points"]), "", "![today's and the proposed costs](points.png)", ""]
+    if "rule" in views:
+        out += [f"### {_md(views['rule'].title)}", "", *markdown_table(views["rule"]), "",
+                f"### {_md(views['rule_residuals'].title)}", "", *markdown_table(views["rule_residuals"]), ""]
+    return out
+
+
 def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -352,6 +407,7 @@ def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
                 "the tool works, not how the game is balanced.", ""]
     out += [f"**Verdicts:** {verdict_text(page)} ({page.entries} entries).", "", "**Worst offenders:**", "",
             *([f"- {_md(o)}" for o in page.offenders] or ["- none beyond the tolerance"]), "",
+            *_points_md(page),
             "## Ranking with fair costs and verdicts", "", *markdown_table(views["ranking"]), "",
             f"## {_md(views['metagame'].title)}", "", *markdown_table(views["metagame"]), "",
             f"## {_md(views['matrix'].title)}", "", "![win matrix](efficiency.png)", "",
@@ -364,7 +420,7 @@ def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
             "## Provenance and method", ""]
     out += [f"- **{_md(k)}**: {_md(v)}" for k, v in report.meta]
     out += ["", "## Notes", "", *[f"- {_md(n)}" for n in report.notes], "", "## Files", ""]
-    out += [f"- [{f}]({f}): {what}" for f, what in EFFICIENCY_FILES]
+    out += [f"- [{f}]({f}): {what}" for f, what in (*EFFICIENCY_FILES, *_points_files())]
     out += ["- [tables/](tables/index.md): the rulebook tables", ""]
     return "\n".join(out)
 
