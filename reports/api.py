@@ -376,7 +376,7 @@ def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, prec
                          meanwhile=lambda: _report_imports(False))
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog))
     notes = rs.notes(catalog, result.contestants)
-    report, grid = eff.report(result.today.field, provenance=meta, notes=notes,
+    report, grid = eff.report(result.full.field, provenance=meta, notes=notes,
                               win_matrix_known=win_matrix_known)
     rule = type(rs).price_features is not Ruleset.price_features
     points_report, rows = pts.report(result, provenance=meta, notes=notes, rule=rule)

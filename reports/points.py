@@ -45,6 +45,7 @@ do not play (the coverage) is not priced, and an illustrative catalog gives illu
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ DEFAULT_DAMPING = 0.5
 #: the others' prices), and it stops once every entry is within it.
 AIM = 0.1
 HELD_BY_FIX = "held by --fix"
+HELD_UNSEEN = "held: not measured"
 FEWEST_TEXT = "; --fewest: only entries called over- or under-costed move"
 #: A share of the equilibrium mix counted as "has a share" (the solver's zeros are exact to ~1e-12).
 SHARE_FLOOR = 1e-6
@@ -121,6 +123,8 @@ class Points:
     #: less, every other cost as proposed (no whole step is fair for it)
     between: dict[str, tuple[float, float]] = field(default_factory=dict)
     engagements: int = 0
+    #: every entry at today's costs (the entries not measured too): today's verdicts, the efficiency field
+    full: Step | None = None
     status: dict[str, str] = field(default_factory=dict)
 
     def tie_of(self, key: str) -> Tie | None:
@@ -205,7 +209,8 @@ def _ties(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], only: Se
     for c in contestants:
         if c.key in placed or c.key in held:
             continue
-        moved = ruleset.contestants(_one_step_up(ruleset, catalog, c), only)
+        keys = {x.key for x in contestants}
+        moved = [m for m in ruleset.contestants(_one_step_up(ruleset, catalog, c), only) if m.key in keys]
         members = tuple(m.key for m, was in zip(moved, contestants, strict=True) if m.cost != was.cost)
         if c.key not in members:  # pragma: no cover - a game whose variant ignores a cost
             raise RulesError(f"{c.key}: a change of its cost was not applied by the catalog")
@@ -224,7 +229,8 @@ def _priced(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], handle
     changes = [CostChange(key, cost) for key, cost in handles.items() if cost != today[key]]
     if not changes:
         return list(contestants)
-    priced = ruleset.contestants(ruleset.variant(catalog, (), changes), only)
+    keys = {c.key for c in contestants}
+    priced = [c for c in ruleset.contestants(ruleset.variant(catalog, (), changes), only) if c.key in keys]
     if [c.key for c in priced] != [c.key for c in contestants]:
         raise RulesError("a cost change changed which entries exist; the points table compares the same ones")
     return priced
@@ -255,8 +261,9 @@ def _holds(ruleset: Ruleset, catalog, contestants: Sequence[Contestant], rulings
             continue
         coverage = ruleset.coverage(c, rulings)
         if not coverage.measured:
-            held[c.key] = ("held: not measured (its contest leaves out " + "; ".join(coverage.decisive)
-                           + "), so its fair cost is only a lower bound")
+            held[c.key] = (f"{HELD_UNSEEN} (its contest leaves out " + "; ".join(coverage.decisive)
+                           + "), so its fair cost is only a lower bound; it is no opponent in the contests "
+                             "that set the prices")
             continue
         try:
             ruleset.variant(catalog, (), [CostChange(c.key, c.cost + ruleset.cost_step)])
@@ -292,10 +299,18 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     contestants = ruleset.contestants(catalog, only)
     if len(contestants) < 2:
         raise RulesError("a points table needs at least two entries")
+    everyone = contestants
     today = {c.key: c.cost for c in contestants}
     held = _holds(ruleset, catalog, contestants, rulings, fix)
     held = _tied_holds(ruleset, catalog, contestants, only, held)
     bounds = {c.key: ruleset.cost_bounds(c, rulings) for c in contestants}
+    # an entry whose contests leave out a rule that can change its value is not an opponent of the contests
+    # that set the prices: what beating it is worth is unknown (its fair cost is a lower bound only)
+    unseen = {k for k, why in held.items() if why.startswith(HELD_UNSEEN)}
+    contestants = [c for c in everyone if c.key not in unseen]
+    if len(contestants) < 2:
+        raise RulesError("a points table needs at least two entries whose contests play every rule that can "
+                         "change their value")
     ties = _ties(ruleset, catalog, contestants, only, held)
     grid = ruleset.cost_step
     known: dict = {}
@@ -305,10 +320,10 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
     steps: list[Step] = []
 
     # progress counts engagements over every step, against the most the iteration can play
-    cap = len(contestants) * (len(contestants) - 1) * (iterations + 1)
+    cap = len(everyone) * (len(everyone) - 1) + len(contestants) * (len(contestants) - 1) * iterations
 
-    def play(number: int, handles: dict[str, float]) -> Step:
-        cs = _priced(ruleset, catalog, contestants, handles, today, only)
+    def play(number: int, handles: dict[str, float], field: Sequence[Contestant] = contestants) -> Step:
+        cs = _priced(ruleset, catalog, field, handles, today, only)
         before = len(known)
         counted = None if progress is None else (lambda k, _n: progress(min(before + k, cap), cap))
         f = eff.play_field(ruleset, cs, rulings, seed=seed, precision=precision, trials=trials,
@@ -322,11 +337,16 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before, aiming)
 
     handles = {t.handle: today[t.handle] for t in ties}
+    # today's costs, every entry: the efficiency report's field and today's verdicts (the pricing field at
+    # today's costs, its first step, is then played from what this one kept)
+    full = play(0, handles, everyone)
     seen: set[tuple] = set()
     anchors = [k for k, why in held.items() if why == HELD_BY_FIX]
     stop = ""
     for number in range(iterations + 1):
         step = play(number, handles)
+        if number == 0:  # its engagements were played with every entry's
+            step = dataclasses.replace(step, played=full.played)
         steps.append(step)
         seen.add(tuple(handles.values()))
         scale = _anchor_scale(ruleset, step, anchors)
@@ -389,8 +409,8 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         handles = new
     best = min(steps, key=lambda s: (len(s.outside), _spread(s, held), -s.number))
     confirmed = _confirm_between(ruleset, best, ties, bounds, play_near=lambda handles: play(-1, handles))
-    points = Points(ruleset, rulings, contestants, seed, tolerance, damping, iterations, fewest, steps, best,
-                    stop, held, bounds, ties, confirmed)
+    points = Points(ruleset, rulings, everyone, seed, tolerance, damping, iterations, fewest, steps, best,
+                    stop, held, bounds, ties, confirmed, full=full)
     points.engagements = len(known)
     points.status = _statuses(points)
     return points
@@ -539,10 +559,12 @@ def _statuses(points: Points) -> dict[str, str]:
 def table(points: Points) -> pd.DataFrame:
     """One row per entry: today's cost and its verdict there, the proposed cost, its fair cost with the
     95% interval and off_by at the proposed cost, its verdict there, how far it moved, and its status."""
-    today, best = points.today, points.proposed
+    today, best = points.full, points.proposed
+    priced = set(best.costs)
     rows = []
     for c in points.contestants:
-        t, p = today.row(c.key), best.row(c.key)
+        t = today.row(c.key)
+        p = best.row(c.key) if c.key in priced else t
         cost, new = float(t["cost"]), float(p["cost"])
         rows.append({
             **eff._labels(c), "key": c.key, "name": c.name, "cost_unit": c.cost_unit,

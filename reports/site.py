@@ -89,8 +89,8 @@ def field_size(ruleset: Ruleset, rulings: Rulings) -> int:
 
 def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Rulings], seed: int,
           precision: float | None, trials: int | None, threads: int | None, digits: int = 4,
-          progress: Progress | None = None, started: Callable[[Ruleset], None] | None = None
-          ) -> list[GamePage]:
+          progress: Progress | None = None, started: Callable[[Ruleset], None] | None = None,
+          points_steps: int = SITE_ITERATIONS) -> list[GamePage]:
     """Stage the whole site into ``out``; returns what each game's page holds, in ``games`` order.
 
     ``progress(done, total)`` counts engagements over every game; ``started(ruleset)`` is called as each
@@ -110,7 +110,7 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     drawer = drawer_for(threads)
     try:
         return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
-                      helper, drawer)
+                      helper, drawer, points_steps)
     finally:
         if helper is not None:
             helper.close()
@@ -118,7 +118,8 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
             drawer.close()
 
 
-def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer):
+def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer,
+           points_steps):
     from reports import api, points
 
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
@@ -136,7 +137,7 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         known, heatmaps = heatmaps_when_known(rs, drawer, ["page"])
         report, grid, points_report, points_rows = api.efficiency_and_points_reports(
             rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
-            progress=step, win_matrix_known=known, iterations=SITE_ITERATIONS)
+            progress=step, win_matrix_known=known, iterations=points_steps)
         game_out = out.under(rs.name)
         heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
         points.write(rs, points_report, points_rows, game_out)

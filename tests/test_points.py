@@ -168,6 +168,34 @@ def test_no_step_plays_an_engagement_twice():
     assert points.steps[0].played == 12
 
 
+class Unseen(Lanchester):
+    """hog's contests leave out a rule that can change its value (not measured)."""
+
+    def coverage(self, contestant, rulings):
+        from rulesets.base import Coverage
+
+        if contestant.key == "hog":
+            return Coverage(("strength",), ("Wallow",), ("Wallow",))
+        return Coverage(("strength",))
+
+
+def test_an_entry_not_measured_keeps_its_cost_and_is_no_opponent_of_the_pricing_contests():
+    """hog (worth far less than its cost by what is played) would make every other entry look under-costed;
+    it keeps today's cost and verdict, and the others are priced among themselves: ant anchors 100 a point
+    of strength, so bee goes to about 200 whatever hog costs."""
+    rs = Unseen([Piece("ant", 1.0, 100.0), Piece("bee", 2.0, 100.0), Piece("eel", 1.5, 150.0),
+                 Piece("hog", 0.2, 400.0)])
+    points = propose(rs, fix=["ant"])
+    assert points.status["hog"].startswith("held: not measured")
+    assert "hog" not in points.proposed.costs and "hog" in points.full.costs
+    assert costs(points)["bee"] == pytest.approx(200.0, rel=0.10)
+    rows = pts.table(points).set_index("key")
+    assert rows.loc["hog", "proposed_cost"] == 400.0
+    assert rows.loc["hog", "verdict_today"] == "not measured" == rows.loc["hog", "verdict"]
+    assert len(points.full.field.pairs) == 12 and len(points.steps[0].field.pairs) == 6
+    assert points.steps[0].played == 12  # the first step's engagements were played with hog's
+
+
 # --- tied costs: a piece alone and "in formation", whose formation adds 10 -----------------------------
 
 

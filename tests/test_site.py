@@ -41,7 +41,7 @@ def _main(*args: str) -> tuple[int, str, str]:
 def whole(tmp_path_factory):
     """The site of every game: (folder, stdout)."""
     folder = tmp_path_factory.mktemp("site") / "out"
-    code, out, err = _main("report", "--output", str(folder), "--trials", TRIALS)
+    code, out, err = _main("report", "--output", str(folder), "--trials", TRIALS, "--points-steps", "1")
     assert code == 0, err
     return folder, out
 
@@ -131,6 +131,20 @@ def test_every_markdown_link_resolves(whole):
             assert (page.parent / target).exists(), f"{page}: {target} does not exist"
 
 
+def test_every_game_page_opens_with_its_proposed_points_table(whole):
+    """Each page has the points table (before the ranking), its files, and the pricing rule when fitted."""
+    folder, _ = whole
+    for game in GAMES:
+        page = (folder / game / "index.html").read_text(encoding="utf-8")
+        assert 'id="points"' in page and page.index('id="points"') < page.index('id="ranking"'), game
+        assert "Proposed:" in page and "Stopped:" in page, game
+        for name in ("points.csv", "points.md", "points.json", "points.png"):
+            assert (folder / game / name).is_file(), (game, name)
+        markdown = (folder / game / "index.md").read_text(encoding="utf-8")
+        assert "## The balanced points table" in markdown, game
+    assert "The pricing rule" in (folder / "drakerys" / "index.html").read_text(encoding="utf-8")
+
+
 def test_illustrative_catalogs_are_marked_on_every_page(whole):
     folder, _ = whole
     import rulesets
@@ -153,7 +167,7 @@ def test_illustrative_catalogs_are_marked_on_every_page(whole):
 
 
 def test_the_site_is_the_same_bytes_for_any_thread_count(tmp_path):
-    args = ("report", "dragonbond", "warbound", "--trials", "300")
+    args = ("report", "dragonbond", "warbound", "--trials", "300", "--points-steps", "2")
     for threads in ("1", "2"):
         code, _, err = _main(*args, "--threads", threads, "--output", str(tmp_path / threads))
         assert code == 0, err
@@ -165,7 +179,8 @@ def test_the_site_is_the_same_bytes_for_any_thread_count(tmp_path):
 
 
 def test_a_ruling_goes_to_its_game_and_is_stated(capsys, tmp_path):
-    code, _, err = run(capsys, "report", "dragonbond", "uberdrakes", "--trials", "200", "--output",
+    code, _, err = run(capsys, "report", "dragonbond", "uberdrakes", "--trials", "200",
+                       "--points-steps", "0", "--output",
                        str(tmp_path / "o"), "--ruling", "DB-double-hits=1")
     assert code == 0, err
     page = (tmp_path / "o" / "dragonbond" / "index.md").read_text(encoding="utf-8")
@@ -191,13 +206,15 @@ def test_force_writes_into_a_folder_and_leaves_other_files(capsys, tmp_path):
     (folder / "mine.txt").write_text("keep me", encoding="utf-8")
     assert_one_line_error(capsys, ("report", "uberdrakes", "--output", str(folder)), 2, "--force")
     assert [p.name for p in folder.iterdir()] == ["mine.txt"]
-    code, _, err = run(capsys, "report", "uberdrakes", "--output", str(folder), "--force")
+    code, _, err = run(capsys, "report", "uberdrakes", "--output", str(folder), "--force",
+                       "--points-steps", "0")
     assert code == 0, err
     assert (folder / "mine.txt").read_text(encoding="utf-8") == "keep me"
     assert (folder / "uberdrakes" / "index.html").is_file()
     # an empty folder needs no --force
     (tmp_path / "empty").mkdir()
-    assert run(capsys, "report", "uberdrakes", "--output", str(tmp_path / "empty"))[0] == 0
+    assert run(capsys, "report", "uberdrakes", "--output", str(tmp_path / "empty"),
+               "--points-steps", "0")[0] == 0
 
 
 @pytest.mark.parametrize(("args", "code", "named"), [
@@ -226,7 +243,8 @@ def test_a_failing_run_leaves_nothing(capsys, tmp_path, monkeypatch):
         return real(ruleset, *args, **kwargs)
 
     monkeypatch.setattr(api, "export_tables", failing)
-    code, _, err = run(capsys, "report", "uberdrakes", "dragonbond", "--trials", "100", "--output",
+    code, _, err = run(capsys, "report", "uberdrakes", "dragonbond", "--trials", "100",
+                       "--points-steps", "0", "--output",
                        str(tmp_path / "o" / "deeper"))
     assert code == 1 and "disk full" in err
     assert not (tmp_path / "o").exists()

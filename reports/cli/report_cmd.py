@@ -44,11 +44,14 @@ def _games(names: tuple[str, ...]):
                required=True)
 @click.option("--digits", type=WholeNumber(0, 12), default=4, show_default=True,
               help="Decimal places of probabilities in the rulebook tables' Markdown, LaTeX and HTML.")
+@click.option("--points-steps", type=WholeNumber(0, 100), default=None, metavar="N",
+              help="The most steps each game's proposed points table takes (default 6; 0: the table at "
+                   "today's costs, no step taken).")
 @ruling_option
 @cluster_options
 @mc_options_for("each simulated engagement's P(side 0 wins) (default 0.01 unless --trials is given; a game "
                 "whose engagements are exact ignores it)", probability=True, exact=False)
-def report_command(games, folder, force, digits, trials, precision, seed, threads, rulings):
+def report_command(games, folder, force, digits, points_steps, trials, precision, seed, threads, rulings):
     """The whole balance report of every game (or of the GAMEs named) as a static site: index.html and
     index.md linking one page per game with its ranking, fair costs and verdicts, meta-game, win-matrix
     heatmap, rulebook tables, rulings in force and provenance; CSVs and PNGs beside them. A --ruling goes to
@@ -77,7 +80,8 @@ def report_command(games, folder, force, digits, trials, precision, seed, thread
 
     with _output_set(folder, "--output") as out:
         pages = site.build(chosen, out, rulings=in_force, seed=seed, precision=precision, trials=trials,
-                           threads=threads, digits=digits, progress=progress, started=started)
+                           threads=threads, digits=digits, progress=progress, started=started,
+                           points_steps=site.SITE_ITERATIONS if points_steps is None else points_steps)
         if bars:
             bars[-1].close()
     click.echo(f"wrote {len(out.written)} files into {folder}", err=True)
