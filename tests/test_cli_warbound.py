@@ -439,10 +439,11 @@ def test_efficiency_ranks_each_character_alone_and_in_formation(capsys):
     matchups = _section(doc, "matchups")
     for _, row in rank.iterrows():
         mine = matchups[(matchups.character == row.character) & (matchups.formation == row.formation)]
-        by = {m: mine[mine.metric == m].value for m in ("cost_destroyed", "fraction_lost", "net_per_token")}
+        by = {m: mine[mine.metric == m].value for m in ("trade_gain", "fraction_lost", "net_per_token")}
         assert len(by["net_per_token"]) == 6  # three opponents, two roles
-        # the even-trade price and the value, from the engagements
-        even_trade = by["cost_destroyed"].sum() / by["fraction_lost"].sum()
+        # the even-trade price and the value, from the engagements: the entry's cost at which its side's net
+        # tokens' worth is zero (what it destroys less its companions' losses, over its own loss)
+        even_trade = by["trade_gain"].sum() / by["fraction_lost"].sum()
         assert row.fair_cost == pytest.approx(even_trade, rel=1e-9)
         assert row.value == pytest.approx(by["net_per_token"].mean(), rel=1e-9, abs=1e-12)
         assert row.fair_cost_low <= row.fair_cost <= row.fair_cost_high
@@ -450,13 +451,15 @@ def test_efficiency_ranks_each_character_alone_and_in_formation(capsys):
         assert row.verdict == ("fair" if abs(row.fair_cost - row.cost) <= band else
                                "over-costed" if row.fair_cost_high < row.cost - band else
                                "under-costed" if row.fair_cost_low > row.cost + band else "undecided")
-    # net tokens per token of its own cost, engagement by engagement
+    # net tokens per token of the entry's cost, engagement by engagement; the even-trade gain is the net
+    # tokens' worth with the entry's own loss left out
     for _, m in matchups[matchups.metric == "net_per_token"].iterrows():
         same = matchups[(matchups.character == m.character) & (matchups.formation == m.formation)
                         & (matchups.opponent_character == m.opponent_character)
                         & (matchups.opponent_formation == m.opponent_formation) & (matchups.role == m.role)]
         got = same.set_index("metric").value
-        assert m.value == pytest.approx(got["cost_destroyed"] / m.cost - got["fraction_lost"], abs=1e-12)
+        assert m.value == pytest.approx((got["cost_destroyed"] - got["cost_lost"]) / m.cost, abs=1e-12)
+        assert got["trade_gain"] == pytest.approx(got["net_tokens"] + m.cost * got["fraction_lost"], abs=1e-12)
     table = csv(ok(capsys, "efficiency", "warbound", *FIELD, "--format", "csv"))
     assert table.fair_cost.tolist() == pytest.approx(rank.fair_cost.tolist(), rel=1e-12)
 
@@ -500,7 +503,10 @@ def test_whatif_set_changes_copp_and_a_no_op_changes_nothing(capsys):
 
 def test_whatif_cost_is_a_re_simulation(capsys):
     doc = _json(capsys, "whatif", "warbound", "--cost", "copp=4", *FIELD)
-    assert "10 of 12 engagements simulated again" in " ".join(doc["meta"]["method"].split())
+    # COPP may be a companion in any contest neither of whose entries it is (WB-warband): every contest of
+    # the field is played again (those of Roh'na against its Formation the same, their companions being
+    # Oshi'goru, the Ork'edo Drummer and the Analyst)
+    assert "all 12 engagements simulated again" in " ".join(doc["meta"]["method"].split())
     costing = _section(doc, "costing").set_index("key")
     assert (costing.cost["copp"], costing.variant_cost["copp"]) == (3, 4)
     assert (costing.cost["copp@formation"], costing.variant_cost["copp@formation"]) == (4, 5)
@@ -519,9 +525,9 @@ def test_whatif_panic_side_set_to_none(capsys):
     doc = _json(capsys, "whatif", "warbound", "--set", "copp.panic.attack=none", *FIELD)
     diff = _section(doc, "differences")
     assert set(diff.key) == KEYS
-    # the COPP's engagements (10 of the 12: all but Roh'na against its own Formation, both roles) are played
-    # again; a panicked COPP that cannot Fight plays differently
-    assert "all 10 engagements simulated again" in " ".join(doc["meta"]["method"].split())
+    # every engagement is played again (COPP may be a companion: test_whatif_cost_is_a_re_simulation); a
+    # panicked COPP that cannot Fight plays differently
+    assert "all 12 engagements simulated again" in " ".join(doc["meta"]["method"].split())
     assert (diff[diff.key.str.startswith("copp")].difference != 0).any()
 
 

@@ -5,13 +5,16 @@ Order tokens (lines 213-217; a Formation adds one, line 543). The rulebook print
 characters are illustrative except for the facts the text gives (rulesets/warbound/data/examples.toml), and
 reports say so.
 
-An engagement is a duel (rulesets.warbound.duel): the two characters start DEFAULT_DISTANCE tiles apart,
-each led by its faction's Leader, and trade activations for the five turns. A character's damage is the
-fraction of its front Health destroyed (1 when removed). The primary value is the duel's net Order tokens
-per token of its own cost: (enemy cost x enemy fraction destroyed - own cost x own fraction destroyed) /
-own cost. The fair cost is the even-trade price: the cost at which the tokens' worth it destroys equals the
-share of itself it loses (sum of cost destroyed / sum of the fraction lost). Activation costs drive how
-often a character acts, so a cost is part of how it plays: a cost change is simulated again, not re-scored.
+An engagement is a Warband contest (rulesets.warbound.warband): each side fields its entry and, under
+WB-warband=with-companions, the same companion characters (an Exploration deck), on one hex board, paying
+every activation from the Order tokens of the Leader WB-economy names (by default the same Reference Leader
+for both sides, so that a cost is paid from one economy whoever it meets), by the game's sequence for the
+five turns. A character's worth is its activation cost; what a side loses is each character's worth x the
+fraction of its front Health destroyed (1 when removed). The primary value is the side's net tokens' worth
+(destroyed - lost) per token of the entry's cost. The fair cost is the even-trade price: the entry's cost at
+which its side's net tokens' worth is zero, sum(destroyed - companions' worth lost) / sum(fraction of the
+entry lost); against a copy of itself an entry is even at its own cost. Activation costs drive how often a
+character acts, so a cost is part of how it plays: a cost change is simulated again, not re-scored.
 
 numpy and the catalog reader are imported by the functions that use them: the command tree imports this.
 """
@@ -63,6 +66,7 @@ class Entry:
     card: Any = None  # the Formation card
     board: Any = None  # the catalog's Action Board
     reference: Any = None  # the catalog's Reference Leader
+    catalog: Any = dataclasses.field(default=None, compare=False, hash=False, repr=False)  # for companions
 
     def leader_for(self, rulings: WarboundRulings):
         """The Leader whose Order tokens pay its activations under WB-economy."""
@@ -88,70 +92,112 @@ def _contestant(entry: Entry) -> Contestant:
     name = c.name + (" (Formation)" if entry.formation else "")
     leaders = [x for x in (entry.leader, entry.reference) if x is not None]
     illustrative = c.is_illustrative or any(x.is_illustrative for x in leaders)
-    plays = dataclasses.replace(c, sources=(), quirks=(), notes="", origin="")
     return Contestant(key=key, name=name, cost=float(entry.front.cost), cost_unit="Order tokens", group=c.key,
-                      play=(plays, entry.formation, entry.card, *((x.orders, x.faction) for x in leaders)),
+                      play=(_plays(c), entry.formation, entry.card, *((x.orders, x.faction) for x in leaders),
+                            *_companion_plays(entry.catalog)),
                       labels=(("character", c.name), ("formation", "yes" if entry.formation else "no")),
                       illustrative=illustrative, subject=entry)
 
 
-def _features():
-    from rulesets.warbound import kernels as K
-
-    return ((K.R_OUTCOME, K.OUT_SIDE_0), (K.R_OUTCOME, K.OUT_SIDE_1), (K.R_OUTCOME, K.OUT_NEITHER),
-            (K.R_DAMAGE_0, -1), (K.R_DAMAGE_1, -1), (K.R_WOUNDS_0, -1), (K.R_WOUNDS_1, -1),
-            (K.R_TOKENS_0, -1), (K.R_TOKENS_1, -1), (K.R_PANIC_0, -1), (K.R_PANIC_1, -1))
+def _plays(character):
+    """What decides how a character plays: its card without sources, quirks and notes."""
+    return dataclasses.replace(character, sources=(), quirks=(), notes="", origin="")
 
 
-def _linear(records, a: Contestant, b: Contestant) -> LinearScore:
-    """Every metric of both sides as weights on the record features (the one definition of the metrics)."""
+def _companion_plays(catalog) -> tuple:
+    """The cards companions may be drawn from (WB-warband=with-companions): a change to one changes every
+    contest it may join."""
+    from rulesets.warbound.warband import COMPANIONS
+
+    if catalog is None:
+        return ()
+    return tuple((_plays(catalog.characters[k]), catalog.formation_for(k)) for k in COMPANIONS
+                 if k in catalog.characters)
+
+
+def _features(n: tuple[int, int]) -> tuple[tuple[str, int, int], ...]:
+    """(name, record column, value or -1) of every record feature the metrics are linear in, for sides of
+    n[0] and n[1] characters (rulesets.warbound.kernels_warband.Record)."""
+    from rulesets.warbound.kernels_warband import Outcome, Record, damage_column
+
+    feats = [(f"ahead_{o.name}", Record.AHEAD, o) for o in Outcome]
+    feats += [(f"removed_all_{s}", Record.OUTCOME, (Outcome.SIDE_0, Outcome.SIDE_1)[s]) for s in (0, 1)]
+    for name in ("WOUNDS", "TOKENS", "ENTRY_ACTS", "ENTRY_PANIC", "LOST"):
+        feats += [(f"{name.lower()}_{s}", Record[f"{name}_{s}"], -1) for s in (0, 1)]
+    feats += [(f"damage_{s}_{k}", damage_column(s, k), -1) for s in (0, 1) for k in range(n[s])]
+    return tuple((name, int(col), int(value)) for name, col, value in feats)
+
+
+def _linear(result, a: Contestant, b: Contestant) -> LinearScore:
+    """Every metric of both sides as weights on the record features (the one definition of the metrics).
+    A character's worth is its total activation cost (the entry's: its contestant's cost); a Health token it
+    loses is worth its worth / its front Health."""
     import numpy as np
 
-    feats = _features()
-    win, neither = (0, 1), 2
-    damage, wounds, tokens, panic = (3, 4), (5, 6), (7, 8), (9, 10)
-    health = (a.subject.front.health, b.subject.front.health)
+    from rulesets.warbound.kernels_warband import Outcome
+
+    bands = (result.a, result.b)
+    n = (len(result.a.members), len(result.b.members))
+    feats = _features(n)
+    f = {name: k for k, (name, _, _) in enumerate(feats)}
     cost = (a.cost, b.cost)
+    # worth of one Health token of side s's k-th character (the entry at today's contestant cost)
+    per_token = [[(cost[s] if k == 0 else band.worths[k]) / band.members[k].front.health
+                  for k in range(n[s])] for s, band in enumerate(bands)]
     weights = np.zeros((2 * len(METRIC_NAMES), len(feats)))
     for s in (0, 1):
         o = 1 - s
-        frac = (1.0 / health[0], 1.0 / health[1])
+
+        def lost(side: int, start: int = 0) -> dict[int, float]:
+            return {f[f"damage_{side}_{k}"]: per_token[side][k] for k in range(start, n[side])}
+
+        destroyed, own = lost(o), lost(s)
+        entry = {f[f"damage_{s}_0"]: 1.0 / bands[s].members[0].front.health}
         rows = {
-            "win": {win[s]: 1.0},
-            "loss": {win[o]: 1.0},
-            "neither": {neither: 1.0},
-            "wounds_inflicted": {wounds[o]: 1.0},
-            "wounds_taken": {wounds[s]: 1.0},
-            "tokens_spent": {tokens[s]: 1.0},
-            "panicked": {panic[s]: 1.0},
-            "fraction_lost": {damage[s]: frac[s]},
-            "cost_destroyed": {damage[o]: cost[o] * frac[o]},
-            "net_tokens": {damage[o]: cost[o] * frac[o], damage[s]: -cost[s] * frac[s]},
-            "net_per_token": {damage[o]: cost[o] * frac[o] / cost[s], damage[s]: -frac[s]},
+            "win": {f[f"ahead_{Outcome(s).name}"]: 1.0},
+            "loss": {f[f"ahead_{Outcome(o).name}"]: 1.0},
+            "neither": {f["ahead_NEITHER"]: 1.0},
+            "removed_all": {f[f"removed_all_{s}"]: 1.0},
+            "wounds_inflicted": {f[f"wounds_{o}"]: 1.0},
+            "wounds_taken": {f[f"wounds_{s}"]: 1.0},
+            "tokens_spent": {f[f"tokens_{s}"]: 1.0},
+            "entry_activations": {f[f"entry_acts_{s}"]: 1.0},
+            "panicked": {f[f"entry_panic_{s}"]: 1.0},
+            "characters_lost": {f[f"lost_{s}"]: 1.0},
+            "fraction_lost": entry,
+            "cost_destroyed": destroyed,
+            "cost_lost": own,
+            "trade_gain": {**destroyed, **{k: -w for k, w in lost(s, 1).items()}},
+            "net_tokens": {**destroyed, **{k: -w for k, w in own.items()}},
+            "net_per_token": {**{k: w / cost[s] for k, w in destroyed.items()},
+                              **{k: -w / cost[s] for k, w in own.items()}},
         }
         for m, name in enumerate(METRIC_NAMES):
             for k, w in rows[name].items():
                 weights[2 * m + s, k] = w
-    columns = np.array([c for c, _ in feats], np.int64)
-    equals = np.array([v for _, v in feats], np.int64)
-    return LinearScore(METRIC_NAMES, records, columns, equals, weights, np.zeros(2 * len(METRIC_NAMES)))
+    columns = np.array([col for _, col, _ in feats], np.int64)
+    equals = np.array([value for _, _, value in feats], np.int64)
+    offsets = np.zeros(2 * len(METRIC_NAMES))
+    return LinearScore(METRIC_NAMES, result.records, columns, equals, weights, offsets)
 
 
-def _fields(records, a: Contestant, b: Contestant):
-    return _linear(records, a, b).samples()
+def _fields(result, a: Contestant, b: Contestant):
+    return _linear(result, a, b).samples()
 
 
-#: Formation rules a duel does not play, whose worth cannot arise in it (nothing blocks a path or a line of
-#: sight, and the two miniatures fight as one): they leave the verdict standing.
-_FORMATION_BESIDE_THE_POINT = ("moving its two miniatures by separate paths (nothing blocks a duel's path)",
-                               "one miniature's line of sight sufficing (no line of sight is ever blocked)")
+#: Formation rules a contest does not play, whose worth cannot arise in it: they leave the verdict standing.
+_FORMATION_BESIDE_THE_POINT = (
+    "moving its two miniatures by separate paths (the second follows the first's trail: every character "
+    "moves by the contest's stated policy)",
+    "one miniature's line of sight sufficing (no line of sight is ever blocked)")
 
 
 def coverage(entry: Entry) -> Coverage:
-    """Which of a character's rules a duel plays: both sides of its card (attack, shooting, armor, Health,
+    """Which of a character's rules a contest plays: both sides of its card (attack, shooting, armor, Health,
     morale, activation cost; the Equipment its icons say it carries is in that profile) and its Formation
-    card's +1s; not its skills (their texts are not played: decisive), nor the Formation's moving and
-    line-of-sight rules (nothing blocks in a duel)."""
+    card (two miniatures, the +1s); not its skills (their texts are not played: decisive), nor the
+    Formation's free paths and line of sight (every character moves by the stated policy, nothing blocks a
+    line of sight)."""
     c = entry.character
     played = ["profile", *(["Panic side"] if c.panic is not None else []), "activation cost"]
     icons = c.front.equipment_icons
@@ -167,45 +213,59 @@ def coverage(entry: Entry) -> Coverage:
     for side, profile in (("", c.front), (" (Panic side)", c.panic)):
         for skill in profile.skills if profile is not None else ():
             kind = "active" if skill.active else "passive"
-            decisive.append(f"{skill.name}{side} ({kind} skill: the duel plays no skill)")
+            decisive.append(f"{skill.name}{side} ({kind} skill: the contest plays no skill)")
     return Coverage(tuple(played), (*unplayed, *decisive), tuple(decisive))
 
 
 class WarboundRuleset(Ruleset):
-    """Warbound (seed 004) fulfilling the contract: duels of characters over the five turns."""
+    """Warbound (seed 004) fulfilling the contract: Warband contests over the five turns, on one Order
+    economy."""
 
     cost_unit = "Order tokens"
     examples = {"efficiency": "--unit copp --unit analyst --unit splatter --format markdown",
                 "whatif": '--set "copp.speed=4" --cost "copp=2" --unit copp --unit analyst',
                 "sweep": '--cost "copp=1..5" --plot copp.png'}
-    engagement = ("a duel: the two characters start 6 tiles apart (illustrative), each spending the Order "
-                  "tokens of the Leader WB-economy names (same-leader: the same Reference Leader for both), "
-                  "and trade activations for the five turns (shoot when they can, "
-                  "else close in and Fight; additional activations while they add no Panic); the side "
-                  "holding the Hand activates first each turn; the Hand and the Hourglass change hands by "
-                  "WB-hourglass-policy")
+    engagement = ("a Warband contest: each side fields its entry and, under WB-warband=with-companions, the "
+                  "same three companion characters (an 8-card Exploration deck), on one 16 x 8 hex board, "
+                  "deployed in lines 6 tiles apart (illustrative), paying every activation from the Order "
+                  "tokens of the Leader WB-economy names (same-leader: the same Reference Leader for both); "
+                  "for the five turns the sides alternate activations, the Hand holder first, each "
+                  "activating its first character in warband order (the entry first) with an attack it can "
+                  "pay for, else one that moves (shoot when it can, else walk to its target and Fight; "
+                  "additional activations while they add no Panic); targets by WB-targeting; the Hand and "
+                  "the Hourglass change hands by WB-hourglass-policy")
     roles = ("starts with the Hand", "starts with the Hourglass")
     metrics = (
-        Metric("win", "P(this side removes the enemy)"),
-        Metric("loss", "P(this side is removed)"),
-        Metric("neither", "P(both stand after the five turns)"),
+        Metric("win", "P(this side ends ahead: it removes every enemy, or destroys more tokens' worth than "
+                      "it loses)"),
+        Metric("loss", "P(the enemy ends ahead)"),
+        Metric("neither", "P(both end even)"),
+        Metric("removed_all", "P(this side removes every enemy character)"),
         Metric("wounds_inflicted", "Wound tokens this side dealt"),
-        Metric("wounds_taken", "Wound tokens this side took"),
+        Metric("wounds_taken", "Wound tokens this side's characters took"),
         Metric("tokens_spent", "Order tokens this side spent on activations"),
-        Metric("panicked", "P(this side panicked)"),
-        Metric("fraction_lost", "fraction of this side's Health destroyed (1 when removed)"),
-        Metric("cost_destroyed", "Order tokens' worth of the enemy destroyed (its cost x fraction lost)"),
+        Metric("entry_activations", "activations of this side's entry"),
+        Metric("panicked", "P(this side's entry panicked)"),
+        Metric("characters_lost", "this side's characters removed"),
+        Metric("fraction_lost", "fraction of the entry's Health destroyed (1 when removed)"),
+        Metric("cost_destroyed", "Order tokens' worth of the enemy destroyed (each character's cost x the "
+                                 "fraction of its Health destroyed)"),
+        Metric("cost_lost", "Order tokens' worth of this side destroyed"),
+        Metric("trade_gain", "tokens' worth destroyed - the companions' worth lost (what the entry's own "
+                             "loss is set against: the even-trade gain)"),
         Metric("net_tokens", "tokens' worth destroyed - tokens' worth lost"),
-        Metric("net_per_token", "net tokens' worth per token of this side's cost (the primary value)"),
+        Metric("net_per_token", "net tokens' worth per token of the entry's cost (the primary value)"),
     )
     primary_metric = "net_per_token"
     win_metric = "win"
     payoff_metric = "net_tokens"
     payoff_description = "net tokens' worth per token of the pair's mean cost, averaged over both roles"
     fair_cost_rule = FairCostRule(
-        "even-trade", "the even-trade price: the activation cost at which the tokens' worth it destroys "
-                      "equals the share of itself it loses over its duels (sum of cost destroyed / sum of "
-                      "the fraction of itself lost)", gain="cost_destroyed", loss="fraction_lost")
+        "even-trade", "the even-trade price: the entry's activation cost at which its side's net tokens' "
+                      "worth is zero over its contests, the tokens' worth its side destroys less its "
+                      "companions' losses set against the share of itself it loses (sum of trade_gain / sum "
+                      "of fraction_lost); an entry against a copy of itself is even at its own cost",
+        gain="trade_gain", loss="fraction_lost")
     value_per_cost_description = "net tokens' worth per token spent on its cost (the primary value)"
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
@@ -240,7 +300,7 @@ class WarboundRuleset(Ruleset):
             leader = default_leader(c, catalog)
             for formation in (False, True):
                 entry = Entry(c, formation, leader, catalog.formation_for(c.key) if formation else None,
-                              catalog.board, catalog.leaders.get(REFERENCE_LEADER))
+                              catalog.board, catalog.leaders.get(REFERENCE_LEADER), catalog)
                 contestant = _contestant(entry)
                 if wanted is None or contestant.key in wanted:
                     out.append(contestant)
@@ -249,15 +309,20 @@ class WarboundRuleset(Ruleset):
     def engage(self, a: Contestant, b: Contestant, rulings: WarboundRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
-        from rulesets.warbound.duel import PRECISION_BATCH, PRECISION_BLOCK, simulate_duel
+        from rulesets.warbound.warband import (
+            PRECISION_BATCH,
+            PRECISION_BLOCK,
+            contest_sides,
+            simulate_warband,
+        )
 
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
-        result = simulate_duel(_fighter(a.subject, rulings), _fighter(b.subject, rulings), a.subject.board,
-                               rulings, trials=trials, seed=seed, threads=threads, precision=precision,
-                               block_trials=PRECISION_BLOCK, max_batch_trials=PRECISION_BATCH)
-        return Engagement(a, b, seed=seed, raw=result.records, score=_fields, method="Monte Carlo",
-                          linear=_linear)
+        side_a, side_b = contest_sides(a.subject, b.subject, rulings)
+        result = simulate_warband(side_a, side_b, a.subject.board, rulings, trials=trials, seed=seed,
+                                  threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
+                                  max_batch_trials=PRECISION_BATCH)
+        return Engagement(a, b, seed=seed, raw=result, score=_fields, method="Monte Carlo", linear=_linear)
 
     def stats(self) -> tuple[str, ...]:
         return STATS
@@ -344,18 +409,29 @@ class WarboundRuleset(Ruleset):
         return 1.0 / ((a.cost + b.cost) / 2.0)
 
     def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
-        from rulesets.warbound.duel import DEFAULT_DISTANCE, NOT_MODELLED
+        from rulesets.warbound.warband import NOT_MODELLED
 
         notes = ["the rulebook prints no character profiles: values marked illustrative are invented to make "
                  "the characters playable (`balance units warbound` lists them); give real ones with "
                  "--catalog",
                  _economy_note(catalog),
-                 f"duels start {DEFAULT_DISTANCE} tiles apart (illustrative: the scenario that places the "
-                 f"characters is not in the rulebook, line 324); the Action Board's layout is an image "
-                 f"missing from the text, so the packaged board is illustrative",
+                 _warband_note(catalog),
+                 "the board: two 8 x 8 sections read as one 16 x 8 parallelogram of hexes (its picture is "
+                 "missing); each side deploys in a line facing the other, 6 tiles apart (the duel's "
+                 "distance), its entry at the centre, each character on the next free tile of the line "
+                 "and a Formation's second miniature beside its first (illustrative: the scenario that "
+                 "places the characters is not in the rulebook, line 324); the Action Board's layout is an "
+                 "image missing from the text, so the packaged board is illustrative",
+                 "a side activates its first character in warband order (the entry first) whose plan is an "
+                 "attack it can pay for, else the first that can move, then additional activations (never "
+                 "one that would panic it); WB-targeting picks each attack's and each approach's target, "
+                 "ties going to the enemy's first in warband order (its entry); a contest is scored by the "
+                 "tokens' worth each side destroys (each character's cost x the fraction of its Health "
+                 "destroyed), and a side is ahead when it removed every enemy or destroyed more than it "
+                 "lost (Victory Points are the scenario's, line 322)",
                  "initiative is played (WB-hourglass-policy): side A starts with the Hand (the roles: who "
                  "starts with it); each turn the Hourglass holder places it on an Action the Hand "
-                 "holder's character would not use, and the Hand changes sides at Cleanup by the ruling's "
+                 "holder's side would not use, and the Hand changes sides at Cleanup by the ruling's "
                  "policy; a mirror is even with roles averaged, but not per role (the starter holds the "
                  "Hand in turns 1, 3 and 5 when it changes every turn)"]
         illustrative = sorted({c.group for c in contestants if c.illustrative})
@@ -364,7 +440,7 @@ class WarboundRuleset(Ruleset):
         left_out = sorted(c.key for c in catalog.characters.values() if c.panic is None)
         if left_out:
             notes.append(f"left out (no panic side to flip to): {', '.join(left_out)}")
-        notes.append(f"not modelled in duels: {'; '.join(NOT_MODELLED)}")
+        notes.append(f"not modelled in contests: {'; '.join(NOT_MODELLED)}")
         return notes
 
     def coverage(self, contestant: Contestant, rulings: WarboundRulings) -> Coverage:
@@ -372,6 +448,24 @@ class WarboundRuleset(Ruleset):
 
 
 METRIC_NAMES = tuple(m.name for m in WarboundRuleset.metrics)
+
+
+def _warband_note(catalog) -> str:
+    """What WB-warband fields, with this catalog's companions named."""
+    from rulesets.warbound.warband import COMPANIONS, IN_FORMATION, N_COMPANIONS
+
+    pool = [catalog.characters[k].name for k in COMPANIONS if k in catalog.characters]
+    vocation = next(iter(catalog.vocations.values()), None)
+    spare = (f"and, when the entry is alone, the Vocation {vocation.name} on the Leader (its text is not "
+             f"printed: nothing played) to make 8 cards" if vocation is not None else
+             "(an entry alone leaves one card of the 8 free: the catalog has no Vocation to fill it)")
+    return (f"what each side fields (WB-warband): with-companions, the default: its entry and the same "
+            f"{N_COMPANIONS} companions, the first {N_COMPANIONS} of {', '.join(pool)} that neither side's "
+            f"entry is (a deck holds no two cards of a name, line 71; Rah'na counts as Roh'na), the first "
+            f"{IN_FORMATION} in Formation (Oshi'goru with its own card): an Exploration deck of 8 cards, "
+            f"1 Leader, at least 2 Upgrades (lines 69-87): the Leader, the entry (and its Formation card), "
+            f"the companions and their Formation cards {spare}; the companions carry no skill the contest "
+            f"cannot play; alone: the entry only, one character a side, no deck")
 
 
 def _economy_note(catalog) -> str:

@@ -23,6 +23,20 @@ MAX_DICE = 20
 #: The Exploration format: five turns, Period 1 = turns 1-2, Period 2 = turns 3-5 (lines 125-127).
 TURNS = 5
 PERIOD_OF_TURN = (0, 0, 0, 1, 1, 1)  # index = turn 1..5 (index 0 unused)
+#: Characters in an Exploration deck at most: "8 cards" (line 69) less "exactly one Leader card" (77) and
+#: "at least 2 Upgrade cards" (79).
+MAX_CHARACTERS = 5
+#: Most tiles one move may cover: speed + run, each at most 20 in a catalog.
+MAX_PATH = 40
+#: The Exploration board: "composed of several sections, each forming an 8 hexagons by 8 hexagons grid. For
+#: the Exploration format, we use 2 sections" (line 97), read as one parallelogram of hexes, 16 x 8 in axial
+#: coordinates (q, r), tile index q + 16 r. Its picture is missing: illustrative.
+BOARD_COLUMNS, BOARD_ROWS = 16, 8
+#: Side 0's start tile (q, r); side 1's is its reflection (9, 5), 6 tiles away, the duel's distance. The
+#: scenario that deploys the characters is not in the rulebook (line 324); the "starting tile ... at the
+#: intersection of the 3rd column and the 3rd row" of each section (line 103) would put the sides 14 tiles
+#: apart on this reading, and what it starts is not said: illustrative.
+START_TILE = (6, 2)
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,24 @@ class WarboundRulings(Rulings):
                 "tokens for one, line 332), so a contest of two factions compares two economies",
         source="seed 004, lines 77, 213-217, 261, 332",
         parse=parse_choice("same-leader", "faction-leader"))
+    warband: str = ruling(
+        "WB-warband", "with-companions", accepted="alone|with-companions",
+        meaning="what each side of a contest fields: with-companions: an Exploration deck (8 cards, one "
+                "Leader, at least 2 Upgrades; lines 69-87) of the entry and the same three companion "
+                "characters from the catalog (rulesets.warbound.contest.COMPANIONS: the first three of "
+                "Oshi'goru, Ork'edo Drummer, Analyst, COPP, Roh'na that neither side's entry is; the first "
+                "two in Formation), on one board by the game's sequence; alone: the entry only, one "
+                "character a side on the same board (no deck)",
+        source="seed 004, lines 69-87, 529-575",
+        parse=parse_choice("with-companions", "alone"))
+    targeting: str = ruling(
+        "WB-targeting", "nearest", accepted="nearest|weakest|most-valuable",
+        meaning="which enemy a character attacks or walks to, among those its action allows: nearest: the "
+                "nearest (a Shoot at the closest target takes the first accuracy value, line 459); weakest: "
+                "the fewest Health points left, then the nearest; most-valuable: the highest total "
+                "activation cost, then the nearest; on a tie, the first in its warband (the entry first)",
+        source="seed 004, lines 405-461, 496-509",
+        parse=parse_choice("nearest", "weakest", "most-valuable"))
 
 
 def orders_for_turn(orders: tuple[int, int], turn: int, rulings: WarboundRulings) -> int:
