@@ -358,6 +358,24 @@ def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=Non
     return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants), rule=rule)
 
 
+def points_rulings_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
+                          trials=None, threads=None, tolerance=None, overrides=(), progress=None) -> Report:
+    """Which rulings decide balance (``balance points GAME --rulings``): each ruling flipped alone, the
+    entries' verdicts and fair costs at today's costs against the baseline's."""
+    from reports import points as pts
+
+    rs = _ruleset(ruleset)
+    in_force = _rulings(rs, rulings)
+    loaded = rs.load_catalog(catalogs)
+    precision, trials = _field_settings(precision, trials)
+    study = pts.rulings_study(rs, lambda reading: rs.catalog_for(loaded, reading), in_force, only=units,
+                              seed=_seed(seed), precision=precision, trials=trials, threads=threads,
+                              tolerance=tolerance, progress=progress)
+    catalog = rs.catalog_for(loaded, in_force)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    return pts.rulings_report(study, rs, provenance=meta, notes=rs.notes(catalog, study.baseline.contestants))
+
+
 def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
                                   threads=None, progress=None, win_matrix_known=None,
                                   iterations=None) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:

@@ -884,3 +884,126 @@ def rule_sections(points: Points, rule: PricingRule):
                      [notes[0]]),
              Section("rule_residuals", "Priced off the rule (fair cost minus the rule's cost)", resid_view)]
     return tidy, views, notes
+
+
+# --- which rulings matter ---------------------------------------------------------------------------------
+
+
+def ruling_flips(rulings: Rulings) -> tuple[list[tuple[str, str]], list[str]]:
+    """Every other accepted value of every ruling with a list of values ("a|b|c"), as (key, value); and
+    the rulings left out (a number, or a value written as a pattern), to try by hand with --ruling."""
+    flips, skipped = [], []
+    for spec in rulings.specs():
+        parts = [p.strip() for p in spec.accepted.split("|")] if "|" in spec.accepted else []
+        values = []
+        for part in parts:
+            try:
+                value = spec.parse(part)
+            except (ValueError, TypeError):
+                continue
+            if value != getattr(rulings, spec.field) and part not in values:
+                values.append(part)
+        if values:
+            flips += [(spec.key, v) for v in values]
+        else:
+            skipped.append(spec.key)
+    return flips, skipped
+
+
+@dataclass(frozen=True)
+class RulingsStudy:
+    """Each ruling flipped alone: the entries' fair costs and verdicts at today's costs against the
+    baseline's (the first step of the points iteration under each reading)."""
+
+    moves: pd.DataFrame  # ruling, value, key, name, fair_base, fair, move (fraction), verdict_base, verdict
+    skipped: tuple[str, ...]
+    baseline: eff.Field
+
+
+def rulings_study(ruleset: Ruleset, catalog_for: Callable[[Rulings], object], rulings: Rulings, *,
+                  only: Sequence[str] = (), seed: int, precision: float | None, trials: int | None,
+                  threads: int | None = None, tolerance: float | None = None,
+                  progress: Progress | None = None) -> RulingsStudy:
+    """Flip each ruling alone (:func:`ruling_flips`) and play the field at today's costs under it, on the
+    same dice: which entries' verdicts change and how far their fair costs (the first step of the points
+    iteration) move. ``catalog_for(rulings)``: the catalog under those rulings."""
+    flips, skipped = ruling_flips(rulings)
+    fields = [("", "", rulings), *((k, v, rulings.with_assignments([f"{k}={v}"])) for k, v in flips)]
+    total = [0]
+
+    def counted(done: int, n: int) -> None:
+        if progress is not None:
+            progress(min(total[0] + done, n * len(fields)), n * len(fields))
+
+    played = []
+    for key, value, reading in fields:
+        cs = ruleset.contestants(catalog_for(reading), only)
+        f = eff.play_field(ruleset, cs, reading, seed=seed, precision=precision, trials=trials,
+                           threads=threads, tolerance=tolerance, progress=counted)
+        total[0] += len(f.pairs)
+        played.append((key, value, f, eff.ranking(f).set_index("key")))
+    base = played[0][3]
+    zero = ruleset.fair_cost_rule.kind == "zero"
+    rows = []
+    for key, value, _, rank in played[1:]:
+        for k in base.index:
+            if k not in rank.index:
+                continue
+            b, r = base.loc[k], rank.loc[k]
+            if zero:
+                move = float(r["value"] - b["value"])
+            else:
+                move = (float(r["fair_cost"] / b["fair_cost"] - 1.0)
+                        if b["fair_cost"] > 0 and math.isfinite(b["fair_cost"]) else float("nan"))
+            rows.append({"ruling": key, "value": value, "key": k, "name": b["name"],
+                         "fair_base": b["fair_cost"], "fair": r["fair_cost"], "value_base": b["value"],
+                         "value_flipped": r["value"], "move": move, "verdict_base": b["verdict"],
+                         "verdict": r["verdict"], "measured": bool(b["measured"] and r["measured"])})
+    return RulingsStudy(pd.DataFrame(rows), tuple(skipped), played[0][2])
+
+
+def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tuple[str, str]],
+                   notes: Sequence[str] = ()):
+    """Which rulings decide balance: per reading, the entries whose verdict changes and the largest moves
+    of fair cost; the whole table ruling x entry (tidy) for CSV and JSON."""
+    from reports.formats import Report, Section
+
+    moves = study.moves
+    zero = ruleset.fair_cost_rule.kind == "zero"
+    lines, said = [], []
+    for (key, value), group in moves.groupby(["ruling", "value"], sort=False):
+        changed = group[group["verdict"] != group["verdict_base"]]
+        size = group["move"].abs()
+        worst = group.loc[size.idxmax()] if size.notna().any() else None
+        if worst is None or size.max() == 0:
+            biggest = "none"
+        elif zero:
+            biggest = f"{worst['name']} {100 * worst['move']:+.1f} pts"
+        else:
+            biggest = f"{worst['name']} {100 * worst['move']:+.0f}%"
+        over = int((size > (0.01 if zero else ruleset.default_tolerance / 100)).sum())
+        lines.append({"ruling": f"{key}={value}", "verdicts changed": len(changed),
+                      "moved beyond the tolerance": over, "largest move": biggest})
+        if len(changed):
+            said.append(f"{key}={value}: " + "; ".join(f"{r['name']} {r['verdict_base']} → {r['verdict']}"
+                                                       for _, r in changed.iterrows()))
+    view = pd.DataFrame(lines)
+    if len(view):
+        view = view.sort_values(["verdicts changed", "moved beyond the tolerance"], ascending=False,
+                                kind="stable")
+    what = ("the value's move in win-rate points" if zero else
+            "the move of its fair cost at today's costs, the first step of the points iteration")
+    meta = [*provenance,
+            ("method", study.baseline.method(f"Monte Carlo, seed {study.baseline.seed}, the same streams for "
+                                             "every reading")),
+            ("study", f"each ruling flipped alone to each other value it accepts; an entry's move is {what}")]
+    report_notes = [*(f"verdicts changed by {line}" for line in said),
+                    *([f"not flipped (a number, or a value given as a pattern: try it with --ruling): "
+                       f"{', '.join(study.skipped)}"] if study.skipped else []), *notes]
+    sections = [Section("rulings", "Each ruling flipped: every entry's move (tidy)", moves)]
+    views = [Section("rulings", "Which rulings decide balance (most verdicts changed first)", view)]
+    decisive = [line["ruling"] for line in lines if line["verdicts changed"]]
+    headline = [f"{len(decisive)} of {len(lines)} readings change a verdict"
+                + (f": {', '.join(decisive)}" if decisive else "") + "."]
+    return Report(f"{ruleset.title}: which rulings decide balance", meta, sections, views, report_notes,
+                  {"readings": len(lines), "decisive": len(decisive)}, headline)

@@ -320,3 +320,42 @@ def test_points_rule_is_refused_before_work_for_a_game_without_features(monkeypa
     rs = rulesets.get("dragoborne")
     monkeypatch.setattr(type(rs), "price_features", rulesets.base.Ruleset.price_features)
     assert_one_line_error(capsys, ["points", "dragoborne", "--rule"], 1, "no pricing rule")
+
+
+# --- which rulings matter -------------------------------------------------------------------------------
+
+
+def test_ruling_flips_list_every_other_accepted_value_and_skip_numbers():
+    import rulesets
+
+    rulings = rulesets.get("drakerys").rulings()
+    flips, skipped = pts.ruling_flips(rulings)
+    assert ("DK-crit-chain", "false") in flips and ("DK-crit-chain", "true") not in flips
+    assert ("DK-blocking", "always") in flips and ("DK-blocking", "never") in flips
+    assert "DK-budget" in skipped and not any(k == "DK-budget" for k, _ in flips)
+    assert all(v != rulings.spec(k).format(getattr(rulings, rulings.spec(k).field)) for k, v in flips)
+
+
+def test_rulings_study_moves_are_those_of_two_fields_played_apart():
+    from reports import efficiency as eff
+
+    rs = lanchester(*FIELD)
+    catalog = rs.load_catalog()
+    study = pts.rulings_study(rs, lambda reading: catalog, RULINGS, seed=7, precision=None, trials=4_000)
+    assert set(study.moves["ruling"]) == {"TOY-edge"} and len(study.moves) == len(FIELD)
+    flipped = RULINGS.with_assignments(["TOY-edge=false"])
+    base = eff.ranking(eff.play_field(rs, rs.contestants(catalog), RULINGS, seed=7, precision=None,
+                                      trials=4_000)).set_index("key")
+    other = eff.ranking(eff.play_field(rs, rs.contestants(catalog), flipped, seed=7, precision=None,
+                                       trials=4_000)).set_index("key")
+    got = study.moves.set_index("key")
+    for key, *_ in FIELD:
+        expected = other.loc[key, "fair_cost"] / base.loc[key, "fair_cost"] - 1
+        assert got.loc[key, "move"] == pytest.approx(expected)
+        assert got.loc[key, "verdict_base"] == base.loc[key, "verdict"]
+    report = pts.rulings_report(study, rs, provenance=[])
+    assert report.views[0].data["ruling"].tolist() == ["TOY-edge=false"]
+
+
+def test_points_rulings_refuses_what_it_would_ignore(capsys):
+    assert_one_line_error(capsys, ["points", "warbound", "--rulings", "--rule"], 2, "--rule")

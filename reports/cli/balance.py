@@ -359,6 +359,9 @@ def points_command(ruleset: Ruleset) -> click.Command:
     @click.option("--damping", type=click.FloatRange(min=0, max=1, min_open=True), default=DEFAULT_DAMPING,
                   show_default=True, metavar="D",
                   help="Each step moves a cost by D x (fair cost - cost), rounded to the game's step.")
+    @click.option("--rulings", "study_rulings", is_flag=True,
+                  help="Instead of the table: flip each ruling alone and show which entries' verdicts and "
+                       "fair costs move (which ambiguities of the rulebook decide balance).")
     @click.option("--rule", is_flag=True,
                   help="Also fit the pricing rule: what each characteristic (stat, skill, keyword) is worth, "
                        "by least squares over the fair costs, with 95% intervals and each entry's residual.")
@@ -368,8 +371,8 @@ def points_command(ruleset: Ruleset) -> click.Command:
     @tolerance_option
     @budget_option
     @_field_options
-    def points(ctx, fix, fewest, iterations, damping, rule, save_dir, force, tolerance, budget, only,
-               catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
+    def points(ctx, fix, fewest, iterations, damping, study_rulings, rule, save_dir, force, tolerance, budget,
+               only, catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
         """The balanced points table: from today's costs, move every entry's cost toward its fair cost and
         play the equal-points contests again at the new costs, on the same dice, until every entry is fair
         within the tolerance or the iteration stops. Per entry: today's cost and verdict, the proposed cost,
@@ -384,6 +387,18 @@ def points_command(ruleset: Ruleset) -> click.Command:
         from reports.points import POINTS_FILES, draw, write
 
         rulings = with_budget(ruleset, rulings, budget)
+        if study_rulings:
+            for flag, given in (("--save", save_dir), ("--plot", plot), ("--rule", rule or None),
+                                ("--fix", fix or None), ("--fewest", fewest or None)):
+                if given is not None:
+                    raise click.UsageError(f"--rulings studies the rulings and proposes no table, so {flag} "
+                                           "would be ignored; give one of them")
+            report = api.points_rulings_report(
+                ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
+                precision=_precision(trials, precision), trials=trials, threads=threads, tolerance=tolerance,
+                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+            emit(report, fmt, output)
+            return
         if save_dir is not None:
             check_distinct({"--output": output, "--plot": plot,
                             "--save": [save_dir / n for n, _ in POINTS_FILES]})
