@@ -627,13 +627,17 @@ def _moved_text(row: pd.Series, digits: int) -> str:
     return f"{row['moved']:+.{digits}f}{pct}"
 
 
-def _fair_view(row: pd.Series, rs: Ruleset, digits: int) -> str:
+def _fair_view(row: pd.Series, rs: Ruleset, digits: int, exact: bool = False) -> str:
     bound = "" if row["measured"] else "≥ "
     if rs.fair_cost_rule.kind == "zero":
+        if exact:
+            return bound + f"{100 * row['value']:+.1f} pts"
         return bound + f"{100 * row['value']:+.1f} ± {100 * eff.Z95 * row['value_stderr']:.1f} pts"
     f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
     if not math.isfinite(f):
         return bound + "∞"
+    if exact:  # no Monte Carlo error: the interval is the value itself
+        return bound + _cost(f, max(digits, 2))
     high = "∞" if not math.isfinite(hi) else _cost(hi, digits)
     return bound + f"{_cost(f, digits)} [{_cost(lo, digits)}, {high}]"
 
@@ -652,14 +656,15 @@ def view(points: Points, rows: pd.DataFrame) -> pd.DataFrame:
     # costs on a whole step are shown whole; fair costs keep the decimals their size calls for
     whole = 0 if all(float(c).is_integer() for c in (*rows["cost"], *rows["proposed_cost"])) else digits
     value_rule = rs.fair_cost_rule.kind == "zero"
+    exact = points.proposed.field.exact and points.full.field.exact
     return pd.DataFrame({
         "entry": rows["name"],
         "today": [_cost(c, whole) for c in rows["cost"]],
         "verdict today": rows["verdict_today"],
         "proposed": [_cost(c, whole) for c in rows["proposed_cost"]],
         "moved": [_moved_text(r, whole) for _, r in rows.iterrows()],
-        ("value vs par [95%]" if value_rule else "fair cost [95%]"):
-            [_fair_view(r, rs, digits) for _, r in rows.iterrows()],
+        ("value vs par" if value_rule else "fair cost") + ("" if exact else " [95%]"):
+            [_fair_view(r, rs, digits, exact) for _, r in rows.iterrows()],
         "verdict": rows["verdict"],
         "status": [_short_status(s) for s in rows["status"]],
     })
@@ -822,6 +827,9 @@ def pricing_rule(points: Points) -> PricingRule:
             raise RulesError(f"{rs.name} offers no pricing rule (its entries name no characteristics to fit)")
         if names is None:
             names = list(features)
+        if c.key not in best.costs:  # not measured: no opponent of the pricing contests
+            left_out.append(c.name)
+            continue
         row = best.row(c.key)
         y = float(row["cost"]) if zero else float(row["fair_cost"])
         if not row["measured"] or not math.isfinite(y):

@@ -359,3 +359,17 @@ def test_rulings_study_moves_are_those_of_two_fields_played_apart():
 
 def test_points_rulings_refuses_what_it_would_ignore(capsys):
     assert_one_line_error(capsys, ["points", "warbound", "--rulings", "--rule"], 2, "--rule")
+
+
+def test_the_pricing_rule_leaves_out_an_entry_not_measured():
+    class UnseenPriced(Priced):
+        def coverage(self, contestant, rulings):
+            from rulesets.base import Coverage
+
+            if contestant.key == "gnu":
+                return Coverage(("strength",), ("Stampede",), ("Stampede",))
+            return Coverage(("strength",))
+
+    points = propose(UnseenPriced([Piece(k, s, c) for k, s, c in PRICED]), fix=["ant"])
+    rule = pts.pricing_rule(points)
+    assert rule.left_out == ("Gnu",) and rule.n == len(PRICED) - 1
