@@ -879,6 +879,29 @@ def bench_sweep() -> list[Row]:
     return _cli_row(label, ["sweep", "drakerys", "--cost", "crows=60..240/20"], 30)
 
 
+def bench_points() -> list[Row]:
+    """`balance points drakerys`: its wall time and how many engagements (contest runs) it played, against
+    the runs a search without common random numbers and kept engagements would play (every step the whole
+    field)."""
+    label = ("`balance points drakerys` (the proposed points table of 34 entries: today's field, then the "
+             "iteration's steps on the same dice), warm, whole process")
+    target = "< 20 min; fewer engagements than (steps + 1) whole fields"
+    if _cli_missing() or not _warm():
+        return [(label, "n/a (balance command missing or failing)", target, None)]
+    with tempfile.TemporaryDirectory(prefix="bench-out-") as folder:
+        out = Path(folder) / "points.json"
+        wall, done = _balance(["points", "drakerys", "--format", "json", "--output", str(out)])
+        if done.returncode != 0:
+            return [(label, _failure(done), target, None)]
+        facts = json.loads(out.read_text(encoding="utf-8"))["meta"]
+    played, steps, entries = facts["engagements_played"], facts["steps"], facts["entries"]
+    whole = entries * (entries - 1) * (steps + 1)
+    measured = (f"{wall / 60:.1f} min; {played:,} engagements over {steps} steps ({whole:,} if every step "
+                f"played the whole field); {facts['fair_proposed']} of the entries that move fair "
+                f"(today {facts['fair_today']})")
+    return [(label, measured, target, wall < 1200 and played < whole)]
+
+
 def bench_metagame() -> list[Row]:
     """Solving the meta-game of 34 entries (maximum-entropy Nash equilibrium), median of 20."""
     from reports import metagame
@@ -1345,6 +1368,7 @@ BENCHES = (
     Bench("whatif", "balance whatif", bench_whatif),
     Bench("sweep", "balance sweep", bench_sweep),
     Bench("metagame", "meta-game solve, 34 entries", bench_metagame),
+    Bench("points", "`balance points drakerys`: wall time and contest runs", bench_points),
     Bench("dragonbond-attack", "Dragonbond attack resolution vs plain-Python twin", bench_dragonbond_attack),
     Bench("dragonbond-table", "Dragonbond exact attack table vs icepool", bench_dragonbond_table),
     Bench("warbound-attack", "Warbound attack resolution vs plain-Python twin", bench_warbound_attack),
