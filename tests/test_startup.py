@@ -292,10 +292,11 @@ def test_exporting_every_table_loads_no_numba(tmp_path):
 def _as_frames(report: Report) -> Report:
     """The same report with every table a DataFrame (printed by the pandas path)."""
     def framed(sections):
-        return [Section(s.name, s.title, s.data, s.notes) for s in sections]
+        return [Section(s.name, s.title, s.data, s.notes, narrow=s.narrow, keys=s.keys, whole=s.whole)
+                for s in sections]
 
     return Report(report.title, report.meta, framed(report.sections), framed(report.views), report.notes,
-                  report.facts)
+                  report.facts, report.headline)
 
 
 def _exact_reports() -> dict[str, Report]:
