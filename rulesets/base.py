@@ -308,6 +308,50 @@ def copies(contestant: Contestant, budget: float, most: int, cap: int | None = N
     return Force(units, budget - units * contestant.cost)
 
 
+def army_key(force: Sequence[tuple[Contestant, int]]) -> str:
+    """The key of an army: ``2xcrows@12+1xwarriors@10`` (units and entry keys, in the army's order)."""
+    return "+".join(f"{units}x{c.key}" for c, units in force)
+
+
+def army_contestant(force: Sequence[tuple[Contestant, int]], key: str | None = None) -> Contestant:
+    """An army ((entry, whole units) pairs) as one side of an engagement: its cost is what its units cost,
+    its subject the pairs themselves; ``key`` (default :func:`army_key`) keys its engagements' streams."""
+    force = tuple((c, int(units)) for c, units in force)
+    if not force:
+        raise RulesError("an army fields at least one unit")
+    name = " + ".join(f"{units} × {c.name}" for c, units in force)
+    return Contestant(key=key or army_key(force), name=name, cost=sum(c.cost * units for c, units in force),
+                      cost_unit=force[0][0].cost_unit, group="army",
+                      play=tuple((c.key, c.play, units) for c, units in force), labels=(("army", name),),
+                      illustrative=any(c.illustrative for c, _ in force), subject=force)
+
+
+def army_totals(force: Sequence[tuple[Contestant, int]], budget: float, most: int,
+                budget_ruling: str = "the budget") -> tuple[int, float]:
+    """(units, cost) of an army ((entry, whole units) pairs), checked against what every game's armies
+    obey: each entry once with 1 unit or more, at most ``most`` units, a cost within ``budget``.
+
+    Raises:
+        RulesError: naming the limit the army breaks.
+    """
+    if not force:
+        raise RulesError("an army fields at least one unit")
+    seen: set[str] = set()
+    units, spent = 0, 0.0
+    for c, n in force:
+        if c.key in seen:
+            raise RulesError(f"an army lists {c.name} twice; give its units once")
+        seen.add(c.key)
+        units += whole_number(f"units of {c.name}", n, 1)
+        spent += c.cost * n
+    if units > most:
+        raise RulesError(f"an army of {units} units is more than the {most} a side may field")
+    if spent > budget:
+        raise RulesError(f"an army of {spent:g} {force[0][0].cost_unit} costs more than "
+                         f"{budget_ruling}={budget:g}")
+    return units, spent
+
+
 #: The range ``balance points`` searches: up to this factor times today's cost, and at least this many steps
 #: of cost above it (Ruleset.cost_bounds).
 COST_RANGE_FACTOR = 4.0
@@ -556,6 +600,36 @@ class Ruleset:
         (reports.prewarm) makes them on the second core while the field's first engagement compiles, so a
         first run compiles the two at once. Optional: none by default."""
         return ()
+
+    #: How the game plays an army of several entries (``balance army``): what a side may field and how its
+    #: units fight; for a game that plays none, why not (the default: its contests field one entry a side).
+    army_text: str = ("its contest plays one entry a side against one other, and no contest of a force of "
+                      "several entries is written for it")
+
+    @property
+    def plays_armies(self) -> bool:
+        """Whether the game plays armies of several entries (it overrides :meth:`army_engage`)."""
+        return type(self).army_engage is not Ruleset.army_engage
+
+    def armies_not_played(self) -> RulesError:
+        """The error of a game that plays no army of several entries, naming the game and why."""
+        return RulesError(f"{self.name}: armies of several entries are not played: {self.army_text}")
+
+    def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: Rulings) -> None:
+        """Nothing when ``force`` ((entry, whole units) pairs, each entry once) is an army a side may field
+        under ``rulings`` (its budget, the most units a side, the game's limits of recruitment); a
+        RulesError saying which limit it breaks otherwise."""
+        raise self.armies_not_played()
+
+    def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
+                    force_b: Sequence[tuple[Contestant, int]], rulings: Rulings, *, seed: int,
+                    trials: int | None = None, precision: float | None = None,
+                    threads: int | None = None) -> Engagement:
+        """One head-to-head of two armies ((entry, whole units) pairs, each passing :meth:`check_army`),
+        ``force_a`` side 0, with the game's own metrics (so ``win_metric`` and ``payoff_metric`` read as
+        for :meth:`engage`); the Engagement's contestants are the armies (:func:`army_contestant`).
+        ``precision`` as for :meth:`engage`. A game that plays no army raises :meth:`armies_not_played`."""
+        raise self.armies_not_played()
 
 
 # --- --set, --cost and ranges ----------------------------------------------------------------------------

@@ -371,6 +371,77 @@ class DragonbondRuleset(Ruleset):
         return {"models": models, "Health": models * health, "Attack": models * attack if scales else attack,
                 "Defense": models * defense}
 
+    army_text = ("an army is whole units of several entries bought from DB-budget: at most "
+                 f"{MAX_BATTLE_UNITS} units a side, and under DB-composition=copies-unique at most one unit "
+                 "of each Huge creature and one General (a unit with Dragonriding) in all; its units stand "
+                 "in the order of its list (unit k engages enemy unit k) and fight as a force of copies "
+                 "does; win, loss and units lost are exact for any army, the points metrics value a model "
+                 "lost at its force's mean cost per model (a Huge creature one model; exact for a force of "
+                 "one entry)")
+
+    def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: DragonbondRulings) -> None:
+        """DB-composition for an army of several entries: whole units within DB-budget and
+        MAX_BATTLE_UNITS, and under copies-unique one unit of each Huge creature ("may not contain two
+        versions of the same huge creature", 313) and one General in all ("up to one general", 299)."""
+        from rulesets.base import army_totals
+
+        army_totals(force, float(rulings.budget), MAX_BATTLE_UNITS, "DB-budget")
+        if rulings.composition != "copies-unique":
+            return
+        for c, units in force:
+            if c.subject.keywords.huge is not None and units > 1:
+                raise RulesError(f"an army of {units} units of {c.name}, a Huge creature, breaks "
+                                 "DB-composition=copies-unique (one of each Huge creature)")
+        generals = sum(units for c, units in force if c.subject.keywords.dragonriding)
+        if generals > 1:
+            raise RulesError(f"an army of {generals} Generals (units with Dragonriding) breaks "
+                             "DB-composition=copies-unique (up to one General)")
+
+    def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
+                    force_b: Sequence[tuple[Contestant, int]], rulings: DragonbondRulings, *, seed: int,
+                    trials: int | None = None, precision: float | None = None,
+                    threads: int | None = None) -> Engagement:
+        """A battle of two armies, played as :meth:`engage` plays two forces of copies (the same battle
+        for armies of one entry each, the units :func:`force` fields: the same records for the same seed).
+
+        The metrics are :func:`_linear`'s, read off each side's mean unit (its cost and models per unit):
+        the records count the models a side lost, not whose, so a points metric values each model lost at
+        the force's mean cost per model; win, loss, neither, units lost and the fraction lost are exact.
+        """
+        import types
+
+        from rulesets.base import army_contestant
+        from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
+        from rulesets.dragonbond.duel import Fighter
+
+        sides = (tuple(force_a), tuple(force_b))
+        for force_ in sides:
+            self.check_army(force_, rulings)
+        if trials is None:
+            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        fighters = [[Fighter(c.subject) for c, units in force_ for _ in range(units)] for force_ in sides]
+        rec = simulate_battle(fighters[0], fighters[1], rulings, trials=trials, seed=seed, threads=threads,
+                              precision=precision, block_trials=PRECISION_BLOCK,
+                              max_batch_trials=PRECISION_BATCH)
+
+        def mean_unit(force_: tuple[tuple[Contestant, int], ...]) -> Contestant:
+            units = sum(n for _, n in force_)
+            models = sum(n * Fighter(c.subject).models for c, n in force_)
+            spent = sum(n * c.cost for c, n in force_)
+            unit = types.SimpleNamespace(models=models / units, keywords=types.SimpleNamespace(huge=None))
+            return dataclasses.replace(force_[0][0], cost=spent / units, subject=unit)
+
+        means = (mean_unit(sides[0]), mean_unit(sides[1]))
+
+        def linear(records, _a: Contestant, _b: Contestant) -> LinearScore:
+            return _linear(records, *means)
+
+        def fields(records, _a: Contestant, _b: Contestant):
+            return _linear(records, *means).samples()
+
+        return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=rec,
+                          score=fields, method="Monte Carlo", linear=linear)
+
 
 METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)
 

@@ -448,6 +448,78 @@ class DrakerysRuleset(Ruleset):
 
         return (fight,)
 
+    army_text = ("an army is whole units of several entries, each at its size, bought from DK-budget: "
+                 f"at most {MAX_BATTLE_UNITS} units a side, and under DK-composition=copies-rarity no more "
+                 "Rarity than 1 point for each full 100 AP of the budget; its units stand in the order of "
+                 "its list (under DK-engagement-start=contact the first charges) and fight on the TimePath "
+                 "as a force of copies does; win, loss and units lost are exact for any army, the AP metrics "
+                 "value a warrior lost at its force's mean AP per warrior (exact for a force of one entry)")
+
+    def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: DrakerysRulings) -> None:
+        """DK-composition for an army of several entries: whole units of profiled units at their sizes,
+        within DK-budget and MAX_BATTLE_UNITS, and under copies-rarity no more Rarity than 1 point per full
+        100 AP of the budget (seed 002, lines 705 and 711-719), the whole army's Rarity counted."""
+        from rulesets.base import army_totals
+
+        army_totals(force, float(rulings.budget), MAX_BATTLE_UNITS, "DK-budget")
+        for c, _ in force:
+            if not isinstance(c.subject, Entry):
+                raise RulesError(f"{c.name} is no Drakerys unit at a recruitment size")
+        if rulings.composition == "copies-rarity":
+            rarity = sum(units * c.subject.unit.size_option(c.subject.size).rarity for c, units in force)
+            allowed = rulings.budget // 100
+            if rarity > allowed:
+                raise RulesError(f"an army of {rarity} Rarity points is more than the {allowed} that "
+                                 f"DK-budget={rulings.budget} allows under DK-composition=copies-rarity")
+
+    def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
+                    force_b: Sequence[tuple[Contestant, int]], rulings: DrakerysRulings, *, seed: int,
+                    trials: int | None = None, precision: float | None = None,
+                    threads: int | None = None) -> Engagement:
+        """A battle of two armies, played as :meth:`engage` plays two forces of copies (the same battle
+        for armies of one entry each, the units :func:`force` fields: the same records for the same seed).
+
+        The metrics are :func:`_linear`'s, read off each side's mean unit (its AP and warriors per unit):
+        the records count the warriors a side lost, not whose, so an AP metric values each warrior lost at
+        the force's mean AP per warrior; win, loss, neither, units lost and the fraction lost are exact.
+        """
+        import types
+
+        from rulesets.base import army_contestant
+        from rulesets.drakerys import battle  # numba: loaded when a battle is fought, not with the ruleset
+
+        sides = (tuple(force_a), tuple(force_b))
+        for force_ in sides:
+            self.check_army(force_, rulings)
+        if trials is None:
+            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        weapons = {k: w for force_ in sides for c, _ in force_ for k, w in c.subject.weapons.items()}
+        fighters = [[Combatant(c.subject.unit, c.subject.size) for c, units in force_ for _ in range(units)]
+                    for force_ in sides]
+        start = rulings.engagement_start
+        rec = battle.battle_records(fighters[0], fighters[1], rulings=rulings, weapons=weapons, trials=trials,
+                                    seed=seed, start_cm=None if start == "contact" else int(start),
+                                    threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
+                                    max_batch_trials=PRECISION_BATCH)
+
+        def mean_unit(force_: tuple[tuple[Contestant, int], ...]) -> Contestant:
+            units = sum(n for _, n in force_)
+            warriors = sum(n * c.subject.size for c, n in force_)
+            spent = sum(n * c.cost for c, n in force_)
+            return dataclasses.replace(force_[0][0], cost=spent / units,
+                                       subject=types.SimpleNamespace(size=warriors / units))
+
+        means = (mean_unit(sides[0]), mean_unit(sides[1]))
+
+        def linear(records: BattleRecords, _a: Contestant, _b: Contestant) -> LinearScore:
+            return _linear(records, *means)
+
+        def fields(records: BattleRecords, _a: Contestant, _b: Contestant) -> dict[str, np.ndarray]:
+            return _linear(records, *means).samples()
+
+        return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=rec,
+                          score=fields, method="Monte Carlo", linear=linear)
+
 
 #: The metric names in the ruleset's order (rows of the linear score).
 METRIC_NAMES = tuple(m.name for m in DrakerysRuleset.metrics)
