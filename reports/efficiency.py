@@ -738,3 +738,44 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
                      matrix_view, ["columns: the opponents by their row numbers (#), the ranking's order"])]
     return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,
                   views, report_notes), grid
+
+
+def by_budget(ruleset: Ruleset, reports: Sequence[tuple[int, object]]):
+    """One report of several budgets' efficiency reports (``efficiency --budget A --budget B``): each
+    entry's fair cost and verdict at every budget side by side (does the verdict depend on the size of the
+    game?), then each budget's ranking; the tidy ranking of all of them (with a ``budget`` column) first."""
+    from reports.formats import Report, Section
+
+    ranks = []
+    for budget, rep in reports:
+        rank = rep.sections[0].data.copy()
+        rank.insert(0, "budget", budget)
+        ranks.append(rank)
+    tidy = pd.concat(ranks, ignore_index=True)
+    first = ranks[0]
+    d = cost_digits(first["cost"])
+    side = {"entry": first["name"].tolist(), ruleset.cost_unit: [f"{c:g}" for c in first["cost"]]}
+    for budget, rank in zip((b for b, _ in reports), ranks, strict=True):
+        by_key = rank.set_index("key")
+        fair = [by_key.loc[k] for k in first["key"]]
+        side[f"fair at {budget}"] = [("" if r["measured"] else "≥ ")
+                                     + _fair_text(r["fair_cost"], r["fair_cost_low"], r["fair_cost_high"], d)
+                                     for r in fair]
+        side[f"verdict at {budget}"] = [r["verdict"] for r in fair]
+    changed = [first["name"].iloc[i] for i in range(len(first))
+               if len({side[f"verdict at {b}"][i] for b, _ in reports}) > 1]
+    budgets = ", ".join(f"{b:g}" for b, _ in reports)
+    meta = list(reports[0][1].meta)
+    meta.append(("budgets", f"{budgets} {ruleset.cost_unit} ({ruleset.budget_ruling}; the rulings above are "
+                            "the first budget's, the others differ in it alone)"))
+    views = [Section("by_budget", f"Fair cost and verdict at each budget ({ruleset.cost_unit})",
+                     pd.DataFrame(side), keys=1)]
+    for (budget, rep) in reports:
+        views.append(Section(f"ranking_{budget}", f"Ranking at {budget:g} {ruleset.cost_unit}",
+                             rep.views[0].data))
+    headline = [f"{len(changed)} of {len(first)} entries change verdict between budgets {budgets}"
+                + (f": {', '.join(changed)}." if changed else ".")]
+    notes = [f"at {b:g}: {rep.notes[0]}" for b, rep in reports]
+    return Report(f"{ruleset.title}: efficiency per {ruleset.cost_unit} at budgets {budgets}", meta,
+                  [Section("ranking", "Ranking at every budget (tidy)", tidy)], views, notes,
+                  {"budgets": [b for b, _ in reports], "verdicts_changed": len(changed)}, headline)

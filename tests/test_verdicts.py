@@ -4,6 +4,7 @@ computed by hand from a small field (reports/efficiency.py)."""
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
@@ -246,6 +247,25 @@ def test_budget_option_sets_the_budget_ruling_or_is_refused(capsys):
     rank = pd.read_csv(io.StringIO(out))
     assert len(rank) == 3
     assert_one_line_error(capsys, ["efficiency", "warbound", "--budget", "6"], 2, "not bought from a budget")
+
+
+def test_several_budgets_give_each_entrys_verdict_at_every_budget(capsys):
+    from cli_run import run
+
+    args = ["efficiency", "drakerys", "--unit", "crows@6", "--unit", "warriors@6", "--trials", "200"]
+    code, out, err = run(capsys, *args, "--budget", "300", "--budget", "600", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    tidy = pd.DataFrame(report["sections"]["ranking"])
+    assert sorted(set(tidy["budget"])) == [300, 600] and len(tidy) == 4
+    # each budget's rows are that budget's own efficiency report
+    code, single, err = run(capsys, *args, "--budget", "600", "--format", "csv")
+    alone = pd.read_csv(io.StringIO(single)).set_index("key")
+    at600 = tidy[tidy["budget"] == 600].set_index("key")
+    for key in alone.index:
+        assert at600.loc[key, "fair_cost"] == pytest.approx(alone.loc[key, "fair_cost"])
+        assert at600.loc[key, "verdict"] == alone.loc[key, "verdict"]
+    assert_one_line_error(capsys, [*args, "--budget", "300", "--budget", "600", "--summary"], 2, "--summary")
 
 
 # --- equal points: the fair cost per model does not depend on how the models are split into units -------

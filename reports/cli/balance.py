@@ -123,9 +123,12 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
                   help="Print a short summary (the method and rulings, the verdicts, the top and bottom of "
                        "the ranking, the files saved) instead of the whole report.")
     @tolerance_option
-    @budget_option
+    @click.option("--budget", "budgets", type=click.IntRange(min=1), multiple=True, metavar="N",
+                  help="The budget both sides of an equal-points contest spend, in the game's cost unit "
+                       "(sets the game's budget ruling, e.g. DK-budget; default: the ruling's, stated in "
+                       "the report). Repeatable: one ranking per budget, each entry's verdict at every one.")
     @_field_options
-    def efficiency(ctx, only, save_dir, force, summary, tolerance, budget, catalogs, trials, precision, seed,
+    def efficiency(ctx, only, save_dir, force, summary, tolerance, budgets, catalogs, trials, precision, seed,
                    threads, rulings, fmt, output, plot):
         """Every entry against every other, in both roles: value and value per cost, a ranking with a fair
         cost (95% interval) and a verdict for each, the meta-game (equilibrium mix, Nash ratings) and the
@@ -141,7 +144,24 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         from reports.files import write_with
         from reports.site import EFFICIENCY_FILES, heatmaps_when_known, write_efficiency
 
-        rulings = with_budget(ruleset, rulings, budget)
+        budgets = tuple(dict.fromkeys(budgets))  # each budget once, in the order given
+        if len(budgets) > 1:
+            for flag, given in (("--save", save_dir), ("--plot", plot), ("--summary", summary or None)):
+                if given is not None:
+                    raise click.UsageError(f"{flag} takes one budget's report; with several --budget, give "
+                                           "one budget or drop it")
+            for budget in budgets:
+                with_budget(ruleset, rulings, budget)  # refused before any work for a game without one
+            from reports.efficiency import by_budget
+
+            reports = [(budget, api.efficiency_report(
+                ruleset.name, units=only, catalogs=catalogs, rulings=with_budget(ruleset, rulings, budget),
+                seed=seed, precision=_precision(trials, precision), trials=trials, threads=threads,
+                overrides=typed_options(ctx), progress=progress_reporter(f"budget {budget}", "engagements"),
+                tolerance=tolerance)[0]) for budget in budgets]
+            emit(by_budget(ruleset, reports), fmt, output)
+            return
+        rulings = with_budget(ruleset, rulings, budgets[0] if budgets else None)
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
