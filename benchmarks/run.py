@@ -1,9 +1,9 @@
 """Benchmarks of the performance targets, measured side by side in one run.
 
 Every figure in the table is measured by this script in the same run, on the same machine, so ratios
-compare like with like. The results table in the README is pasted from the output of ``make bench``
-(which runs ``.venv/bin/python benchmarks/run.py`` from the repository root); the machine line under it
-says where and when it was measured. Nothing here asserts a timing: a target that is not met shows
+compare like with like. The results table in docs/performance.md is pasted from the output of
+``make bench`` (which runs ``.venv/bin/python benchmarks/run.py`` from the repository root); the machine
+line under it says where it was measured. Nothing here asserts a timing: a target that is not met shows
 ``no`` in the ``met`` column. Progress goes to stderr, the table to stdout. Every command-line run writes
 only into temporary folders this script makes (and removes); numba caches for cold starts likewise.
 
@@ -1426,7 +1426,7 @@ def machine_line(load_before: str, load_after: str, host_before: tuple[float, fl
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     names = [b.name for b in BENCHES]
     parser = argparse.ArgumentParser(description="Measure the performance targets side by side; print the "
-                                                 "README's table.")
+                                                 "table of docs/performance.md.")
     parser.add_argument("--only", action="append", metavar="NAME[,NAME]",
                         help=f"run only these rows (repeatable): {', '.join(names)}")
     args = parser.parse_args(argv)
