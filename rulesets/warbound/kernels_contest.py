@@ -81,8 +81,8 @@ class Branch(IntEnum):
 
 
 class Planned(IntEnum):
-    """Columns of the plan scratch (``plans``, int64[N, N_PLANNED]) that :func:`_side_choice` keeps: a
-    character's situation while the state stands, its plan while the plan's space stays open."""
+    """Columns of the plan scratch (``plans``, int64[N, N_PLANNED]): a character's situation, kept until an
+    activation changes the state (:func:`_activate`), and its plan, kept while its space stays open."""
 
     KNOWN = 0  # the situation is made
     BRANCH = 1
@@ -230,14 +230,23 @@ def _price(game, st, c, space):
 
 
 @nb.njit(**TRIAL_JIT)
-def _planned(game, state, c, is_open):
-    """c's plan's space (:func:`_situation`, :func:`_space_of`), made once and kept in ``plans``."""
+def _known(game, state, c):
+    """c's situation (:func:`_situation`), made once while the state stands and kept in ``plans``."""
     plans = state[4]
     if plans[c, Planned.KNOWN] == 0:
         branch, target, near, reach, n = _situation(game, state, c)
         plans[c, Planned.KNOWN], plans[c, Planned.BRANCH], plans[c, Planned.TARGET] = 1, branch, target
         plans[c, Planned.NEAR], plans[c, Planned.REACH], plans[c, Planned.WALK] = near, reach, n
         plans[c, Planned.SPACE] = -2
+    return (plans[c, Planned.BRANCH], plans[c, Planned.NEAR] != 0, plans[c, Planned.REACH],
+            plans[c, Planned.WALK])
+
+
+@nb.njit(**TRIAL_JIT)
+def _planned(game, state, c, is_open):
+    """c's plan's space (:func:`_known`, :func:`_space_of`), made once and kept in ``plans``."""
+    plans = state[4]
+    _known(game, state, c)
     if plans[c, Planned.SPACE] == -2:
         space, plan, kind, steps = _space_of(game, state, c, plans[c, Planned.BRANCH],
                                              plans[c, Planned.NEAR] != 0, plans[c, Planned.REACH],
@@ -250,15 +259,13 @@ def _planned(game, state, c, is_open):
 @nb.njit(**TRIAL_JIT)
 def _side_choice(game, state, s, is_open, ranking, fresh, keep):
     """The character of side s's next activation by the twin's four passes (-1: none; its plan in
-    ``plans``); ``ranking``: tokens not counted; ``fresh``: as if no character had activated. ``keep``:
-    nothing changed since the last call but spaces closed, so every situation in ``plans`` holds, and every
-    plan whose space is open (a plan is the first open space of a list its situation fixes)."""
+    ``plans``); ``ranking``: tokens not counted; ``fresh``: as if no character had activated. ``keep``: the
+    last call was on these open spaces, some closed since, so every plan whose space is open holds (a plan
+    is the first open space of a list its situation fixes)."""
     prof, chars = game[0], game[1]
     st, sst, plans = state[0], state[1], state[4]
     for c in range(st.shape[0]):
-        if not keep:
-            plans[c, Planned.KNOWN] = 0
-        elif plans[c, Planned.SPACE] >= 0 and is_open[plans[c, Planned.SPACE]] == 0:
+        if not keep or (plans[c, Planned.SPACE] >= 0 and is_open[plans[c, Planned.SPACE]] == 0):
             plans[c, Planned.SPACE] = -2
     for rnd in range(4):
         again, attack = rnd >= 2, rnd % 2 == 0
@@ -364,7 +371,9 @@ def _activate(game, state, tables, stream, s, is_open):
             e, near = pick(game, state, c, VALID_SHOT)
             if e >= 0:
                 _attack(game, state, tables, stream, c, _shot_kind(False, near), e)
-    return space, _end_of_activation(game, state)
+    won = _end_of_activation(game, state)
+    state[4][:, Planned.KNOWN] = 0  # the state has changed: every situation is made again
+    return space, won
 
 
 # --- the Hand and the Hourglass -------------------------------------------------------------------------
@@ -386,7 +395,7 @@ def _place_hourglass(game, state, h, is_open, spare):
     for c in range(st.shape[0]):
         if st[c, CharState.ALIVE] == 0 or chars[c, Char.SIDE] != h or not _may_act(prof, st, c, False):
             continue
-        branch, _, near, reach, n = _situation(game, state, c)
+        branch, near, reach, n = _known(game, state, c)
         for i in range(is_open.shape[0]):
             trial[i] = is_open[i]
         while True:
@@ -484,6 +493,7 @@ def _contest(game, state, tables, sides, period, turns, policy, is_open, spare, 
         if chars[c, Char.TILE_B] >= 0:
             occ[chars[c, Char.TILE_B]] = c
     measure(game, state, -1)
+    state[4][:, Planned.KNOWN] = 0
     won, turn, hand, hand_turns = -1, 1, 0, 0
     for turn in range(1, turns + 1):
         for s in range(2):  # Leader Phase

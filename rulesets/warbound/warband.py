@@ -10,6 +10,7 @@ listed in :data:`NOT_MODELLED`; reports print it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -148,9 +149,10 @@ def contest_sides(entry_a, entry_b, rulings: WarboundRulings) -> tuple[Warband, 
 # --- the board ------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def board_geometry(columns: int = BOARD_COLUMNS, rows: int = BOARD_ROWS) -> tuple[np.ndarray, np.ndarray]:
     """(dist int64[T, T], nbr int64[2, T, 6]) of the parallelogram board: hex distances, and each tile's
-    neighbours in side 0's and side 1's direction order (-1 off the board)."""
+    neighbours in side 0's and side 1's direction order (-1 off the board). Made once: never written to."""
     t = np.arange(columns * rows)
     q, r = t % columns, t // columns
     dq, dr = q[:, None] - q[None, :], r[:, None] - r[None, :]
@@ -224,6 +226,29 @@ def _rolls(f: Fighter, profile) -> list[HitRoll | None]:
     return rolls
 
 
+@functools.lru_cache(maxsize=8192)
+def _attack_table(roll: HitRoll, armor_value: int | None, available: int, pool: bool,
+                  rulings: WarboundRulings) -> tuple:
+    """rulesets.warbound.duel.attack_table of one attack on a target with ``available`` armor points left
+    and a Morale pool or not, made once a process (contests share most of them)."""
+    target = Target(available, armor_value if available else None, panicked=not pool)
+    return attack_table(roll, target, rulings)
+
+
+def _table_block(tables, roll: HitRoll, armor_value: int | None, points: int,
+                 rulings: WarboundRulings) -> np.ndarray:
+    """int64[points + 1, 2, 5]: where the tables of ``roll`` against a target of ``points`` armor points at
+    ``armor_value`` sit in ``tables`` (simcore.sampling.TablePack), by armor points left and Morale pool:
+    (start, guide start, k, bits of breaks, bits of stress), as kernels.draw_attack reads them."""
+    block = np.zeros((points + 1, 2, 5), np.int64)
+    for available in range(points + 1):
+        for pool in (0, 1):
+            table, bits = _attack_table(roll, armor_value, available, bool(pool), rulings)
+            key = (roll, armor_value if available else None, available, pool)
+            block[available, pool] = (*tables.place(key, 0, table)[:3], *bits)
+    return block
+
+
 def warband_args(a: Warband, b: Warband, board, rulings: WarboundRulings, *, turns: int = TURNS,
                  start: tuple[int, int] = START_TILE) -> tuple:
     """The kernel's arguments before the seed (rulesets.warbound.kernels_contest.warband_records)."""
@@ -266,14 +291,11 @@ def warband_args(a: Warband, b: Warband, board, rulings: WarboundRulings, *, tur
                     if side_of_char[e] == side_of_char[c]:
                         continue
                     for q, target in enumerate(enemy.profiles):
-                        for available in range(int(prof[e, q, KW.Prof.ARMOR_POINTS]) + 1):
-                            for pool in (0, 1):
-                                key = (roll, target.armor_value if available else None, available, pool)
-                                if key not in made:
-                                    tgt = Target(available, key[1], panicked=not pool)
-                                    table, bits = attack_table(roll, tgt, rulings)
-                                    made[key] = (*tables.place(key, 0, table)[:3], *bits)
-                                at_index[c, p, kind, e, q, available, pool] = made[key]
+                        points = int(prof[e, q, KW.Prof.ARMOR_POINTS])
+                        key = (roll, target.armor_value, points)
+                        if key not in made:
+                            made[key] = _table_block(tables, roll, target.armor_value, points, rulings)
+                        at_index[c, p, kind, e, q, :points + 1] = made[key]
     cdf, values, guide = tables.arrays()
     codes, periods = board_arrays(board)
     policy = K.Hourglass[rulings.hourglass_policy.upper().replace("-", "_")]
