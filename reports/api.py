@@ -482,3 +482,67 @@ def _call(verb: str, **kwargs) -> list[str]:
 
 __all__ = ["EfficiencyTables", "duel", "efficiency", "export_tables", "points", "roll", "sweep", "table",
            "units", "whatif"]
+
+
+# --- army ------------------------------------------------------------------------------------------------
+
+
+def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision, trials, threads, progress):
+    from reports import army as armies
+
+    rs = _ruleset(name)
+    if not rs.plays_armies:  # before any work
+        raise rs.armies_not_played()
+    in_force = _rulings(rs, rulings)
+    if budget is not None:
+        if rs.budget_ruling is None:
+            raise rulesets.RulesError(f"{rs.name}'s contests are not bought from a budget")
+        in_force = in_force.with_assignments([f"{rs.budget_ruling}={budget}"])
+    catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
+    entries = rs.contestants(catalog, units)
+    precision, trials = _field_settings(precision, trials)
+    result = armies.choose(rs, in_force, entries, kinds=armies.DEFAULT_KINDS if kinds is None else kinds,
+                           search_limit=armies.DEFAULT_SEARCH if search is None else search,
+                           seed=_seed(seed), precision=precision, trials=trials, threads=threads,
+                           progress=progress)
+    return rs, catalog, in_force, result
+
+
+def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), kinds: int | None = None,
+         search: int | None = None, catalogs: Sequence[Path] = (),
+         rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
+         precision: float | None = None, trials: int | None = None, threads: int | None = None,
+         progress: Progress | None = None):
+    """The best army at ``budget`` (default: the game's budget ruling) against the meta-game of ``units``
+    (default: every entry), with at most ``kinds`` entries (3), by a search playing at most ``search``
+    armies (60): :class:`reports.army.ArmyTables` of DataFrames, ``armies`` (the best, the runners-up and
+    the counters: cost, unspent, P(win) against the mix, the field and the best army with 95% intervals),
+    ``lists`` (their units) and ``field`` (each entry's one-entry army, its share of the mix, the best
+    army's P(win) against it), each with the provenance, the search and the counts of armies and
+    engagements played in ``.attrs``. A game that plays no army raises RulesError before any work."""
+    from reports import army as armies
+
+    rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
+                                          precision, trials, threads, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
+                      overrides=_call("army", budget=budget, units=units, kinds=kinds, search=search,
+                                      catalogs=catalogs, rulings=rulings, seed=seed, precision=precision,
+                                      trials=trials))
+    low, high = result.trial_range
+    meta = [*meta, ("seed", str(result.seed)), ("trials", f"{low}..{high} per engagement"),
+            ("search", result.best_search.text), ("counter search", result.counter_search.text),
+            ("armies_played", str(result.best_search.played)),
+            ("engagements_played", str(result.engagements))]
+    t = armies.tables(result)
+    return armies.ArmyTables(_attrs(t.armies, meta), _attrs(t.lists, meta), _attrs(t.field, meta))
+
+
+def army_report(ruleset: str, *, budget=None, units=(), kinds=None, search=None, catalogs=(), rulings=None,
+                seed=None, precision=None, trials=None, threads=None, overrides=(), progress=None) -> Report:
+    """The army Report (for the command line)."""
+    from reports import army as armies
+
+    rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
+                                          precision, trials, threads, progress)
+    meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
+    return armies.report(result, provenance=meta, notes=rs.notes(catalog, result.entries))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from reports.cli.army_cmd import army_command
 from reports.cli.cluster import cluster_options
 from reports.cli.options import (
     WholeNumber,
@@ -469,6 +470,7 @@ def register(verbs: dict[str, click.Group], ruleset: Ruleset) -> None:
     verbs["whatif"].add_command(whatif_command(ruleset))
     verbs["sweep"].add_command(sweep_command(ruleset))
     verbs["points"].add_command(points_command(ruleset))
+    verbs["army"].add_command(army_command(ruleset))
     tables = verbs["table"].commands.get(ruleset.name)
     if tables is None:
         tables = click.Group(ruleset.name, help=f"{ruleset.title} rulebook tables, exact.")

@@ -149,7 +149,12 @@ def points_group():
     """The balanced points table: the costs that make every entry fair: `balance points <ruleset>`."""
 
 
+@click.group("army", cls=RulesetGroup)
+def army_group():
+    """The army a sharp player brings at a budget, and the best counter to it: `balance army <ruleset>`."""
+
+
 #: Every verb whose subcommands are rulesets, by name: what a game's `register(verbs)` receives.
 VERBS: dict[str, click.Group] = {g.name: g for g in (roll_group, table_group, duel_group, units_group,
                                                       efficiency_group, whatif_group, sweep_group,
-                                                      points_group)}
+                                                      points_group, army_group)}

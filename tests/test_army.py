@@ -1,0 +1,175 @@
+"""`balance army`: the best army at a budget against the meta-game, and the best counter to it.
+
+The toy game's armies are known by construction. Four entries cost 10 gold each and a budget of 40 buys
+four units: rock, paper and scissors beat one another in a ring, and dud loses to all of them. Army A beats
+army B with p = 0.5 + sum(a_i b_j M[i, j]) / 32 + bonus(A) - bonus(B), M the ring (+1 for a win, -1 for a
+loss), bonus 0.05 for each pair of a rock and a paper (min(rocks, papers)). Against four of one entry the
+one-entry armies win or lose outright, so the meta-game's mix is rock, paper and scissors a third each,
+against which every army's ring terms cancel: P(win against the mix) = 0.5 + bonus, highest (0.6) for two
+rocks and two papers alone (one rock and paper pair more than any other army). The best counter to that
+army is four papers: 0.5 + 8/32 - 0.1 = 0.65, next best three papers and a scissors at 0.5875.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from cli_run import assert_one_line_error, csv, ok
+
+from reports import army as armies
+from rulesets.base import (
+    Contestant,
+    Engagement,
+    Metric,
+    RulesError,
+    Ruleset,
+    Rulings,
+    army_contestant,
+    army_totals,
+    parse_int_range,
+    ruling,
+)
+
+RING = ("rock", "paper", "scissors", "dud")
+#: M[i, j]: +1 when entry i beats entry j.
+M = np.array([[0, -1, 1, 1], [1, 0, -1, 1], [-1, 1, 0, 1], [-1, -1, -1, 0]], dtype=float)
+
+
+@dataclass(frozen=True)
+class RingRulings(Rulings):
+    budget: int = ruling("RING-budget", 40, accepted="10 to 1000", meaning="gold a side spends",
+                         source="tests", parse=parse_int_range(10, 1000))
+
+
+def _score(raw, a: Contestant, b: Contestant) -> dict[str, np.ndarray]:
+    win0 = raw.astype(np.float64)
+    win = np.vstack([win0, 1.0 - win0])
+    return {"win": win, "net": win - win[::-1]}
+
+
+def p_win(force_a, force_b) -> float:
+    a, b = (np.zeros(len(RING)) for _ in range(2))
+    for counts, force in ((a, force_a), (b, force_b)):
+        for c, n in force:
+            counts[RING.index(c.key)] += n
+
+    def bonus(x):
+        return 0.05 * min(x[0], x[1])
+
+    return float(np.clip(0.5 + a @ M @ b / 32 + bonus(a) - bonus(b), 0.0, 1.0))
+
+
+class RingRuleset(Ruleset):
+    cost_unit = "gold"
+    engagement = "one toss per trial: side 0 wins when u < p(armies)"
+    roles = ("first", "second")
+    metrics = (Metric("win", "P(win)"), Metric("net", "win - loss"))
+    primary_metric = "net"
+    win_metric = "win"
+    payoff_metric = "net"
+    payoff_description = "win - loss"
+    budget_ruling = "RING-budget"
+    army_text = "whole units of the ring's entries within RING-budget, at most 16"
+
+    def __init__(self) -> None:
+        super().__init__("ring", "Ring", "none", RingRulings, "a test game", implemented=True)
+
+    def contestants(self, catalog=None, only=()):
+        return [Contestant(k, k.title(), 10.0, "gold", k, k, labels=(("unit", k),)) for k in RING
+                if not only or k in only]
+
+    def check_army(self, force, rulings):
+        army_totals(force, float(rulings.budget), 16, "RING-budget")
+
+    def army_engage(self, force_a, force_b, rulings, *, seed, trials=None, precision=None, threads=None):
+        for force in (force_a, force_b):
+            self.check_army(force, rulings)
+        u = np.random.Generator(np.random.SFC64(seed)).random(trials or 4000)
+        return Engagement(army_contestant(force_a), army_contestant(force_b), seed=seed,
+                          raw=u < p_win(force_a, force_b), score=_score)
+
+
+def ring_run(**options) -> armies.ArmyResult:
+    rs = RingRuleset()
+    settings = {"seed": 3, "precision": None, "trials": 4000, "threads": 1, "search_limit": 20, **options}
+    return armies.choose(rs, rs.rulings(), rs.contestants(), **settings)
+
+
+def lists(army: armies.Army, entries) -> dict[str, int]:
+    return {entries[i].key: n for i, n in army.counts}
+
+
+def test_the_mix_is_the_ring_and_the_search_finds_the_best_army_and_its_counter():
+    result = ring_run()
+    shares = dict(zip([a.key for a in result.field_armies], result.shares, strict=True))
+    assert shares["dud"] < 1e-6
+    assert [round(shares[k], 6) for k in RING[:3]] == [pytest.approx(1 / 3)] * 3
+    assert "local search" in result.best_search.text  # 34 armies, more than --search 20
+    assert lists(result.best.army, result.entries) == {"rock": 2, "paper": 2}
+    assert result.best.army.cost == 40 and result.best.army.unspent == 0
+    assert result.best.mix.low < 0.6 < result.best.mix.high
+    # the field's plain mean: against 4 rocks 0.85, papers 0.35, scissors 0.6, duds 1 (clipped)
+    assert result.best.field.low < (0.85 + 0.35 + 0.6 + 1.0) / 4 < result.best.field.high
+    counter, rated = result.counters[0]
+    assert lists(counter, result.entries) == {"paper": 4}
+    assert rated.low < 0.65 < rated.high
+    assert all(c.mix.value < result.best.mix.value for c in result.runners_up)
+
+
+def test_the_exhaustive_search_agrees():
+    result = ring_run(search_limit=100)
+    assert result.best_search.text.startswith("every one of the 34 armies")
+    assert lists(result.best.army, result.entries) == {"rock": 2, "paper": 2}
+    assert lists(result.counters[0][0], result.entries) == {"paper": 4}
+
+
+def test_same_seed_same_armies_for_any_threads():
+    one, two = ring_run(threads=1), ring_run(threads=2)
+    t1, t2 = armies.tables(one), armies.tables(two)
+    for a, b in ((t1.armies, t2.armies), (t1.lists, t2.lists), (t1.field, t2.field)):
+        assert a.equals(b)
+    assert one.engagements == two.engagements
+
+
+def test_kinds_limit_the_armies():
+    result = ring_run(kinds=1)
+    assert all(len(c.army.counts) == 1 for c in [result.best, *result.runners_up])
+
+
+def test_armies_fill_the_budget():
+    rs = RingRuleset()
+    space = armies.Space(rs, rs.rulings(), rs.contestants(), 40.0, 3)
+    every = space.enumerate(1000)
+    assert len(every) == 34  # four units of four entries, at most three kinds: 35 - 1
+    assert all(sum(n for _, n in c) == 4 for c in every)
+    assert space.fill(((0, 1),)) == ((0, 4),)
+
+
+def test_a_game_that_plays_no_army_is_refused(capsys):
+    assert_one_line_error(capsys, ["army", "dragoborne"], 1, "dragoborne: armies of several entries are "
+                                                            "not played")
+
+
+def test_the_default_ruleset_plays_no_army():
+    rs = Ruleset("plain", "Plain", "none", RingRulings, "")
+    assert not rs.plays_armies and RingRuleset().plays_armies
+    with pytest.raises(RulesError, match="plain: armies of several entries are not played"):
+        rs.army_engage([], [], RingRulings(), seed=0)
+
+
+def test_drakerys_army_within_the_budget(capsys):
+    out = ok(capsys, "army", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers",
+             "--budget", "300", "--trials", "64", "--search", "12", "--threads", "1", "--format", "csv")
+    table = csv(out)
+    best = table[table["role"] == "best"].iloc[0]
+    assert best["cost"] <= 300 and best["cost"] + best["unspent"] == 300
+    assert 0 <= best["p_win_mix"] <= 1 and best["p_win_mix_stderr"] > 0
+    assert (table["role"] == "counter").sum() == 1
+
+
+def test_the_command_line_defaults_are_the_module_s():
+    from reports.cli import army_cmd
+
+    assert (army_cmd.DEFAULT_KINDS, army_cmd.DEFAULT_SEARCH) == (armies.DEFAULT_KINDS, armies.DEFAULT_SEARCH)
