@@ -93,6 +93,8 @@ def test_the_notes_name_the_reference_leader_and_its_orders():
     notes = " ".join(RS.notes(CATALOG, RS.contestants(CATALOG)))
     assert "WB-economy" in notes and "Reference Leader, 4 then 4 Order tokens a turn" in notes
     assert "illustrative: not a printed card" in notes
+    assert ("the first 2 in Formation: Oshi'goru (Formation), Ork'edo Drummer (Formation), Analyst unless "
+            "an entry is one of them") in notes
 
 
 # --- Warband contests (WB-warband, WB-targeting) -----------------------------------------------------------
@@ -127,6 +129,13 @@ def test_every_contest_fields_two_legal_exploration_decks():
                 deck, problems = deck_of(CATALOG, (e.character, e.card), fielded, e.leader_for(SAME))
                 assert problems == [] and deck.cards == EXPLORATION_SIZE, (a.key, b.key, problems)
                 assert (deck.vocation is not None) == (not e.formation)
+    # under WB-economy=faction-leader an Orkedo entry alone has no Vocation its Leader can take: 7 cards,
+    # as the notes say
+    roh_na = _contestant("roh-na").subject
+    deck, problems = deck_of(CATALOG, (roh_na.character, None), companions(CATALOG, "roh-na", "copp"),
+                             roh_na.leader_for(FACTION))
+    assert deck.cards == 7 and deck.vocation is None and "exactly 8 (line 69)" in problems[0]
+    assert "none fits Orkedo Chief (WB-economy=faction-leader): 7 cards" in " ".join(RS.notes(CATALOG, []))
 
 
 def _result(records, a, b):

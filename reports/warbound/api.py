@@ -52,16 +52,19 @@ def duel(a: str, b: str, *, rulings=(), catalogs=(), trials: int | None = None, 
     from reports.warbound.duel import duel_report
     from rulesets.warbound import catalog as catalog_io
     from rulesets.warbound.contest import _split
-    from rulesets.warbound.duel import DEFAULT_DISTANCE, fighter, simulate_duel
+    from rulesets.warbound.duel import DEFAULT_DISTANCE, economy_leader, fighter, simulate_duel
 
     cat = catalog_io.load(user_paths=tuple(catalogs))
+    in_force = WarboundRulings().with_assignments(rulings)
     if trials is None:
         trials = config.PRECISION_TRIAL_CAP if precision is not None else config.DEFAULT_TRIALS
     sides = []
     for name in (a, b):
         base, formation = _split(name)
-        sides.append(fighter(cat.character(base), cat, formation=formation, no_panic=no_panic))
-    result = simulate_duel(sides[0], sides[1], cat.board, WarboundRulings().with_assignments(rulings),
+        character = cat.character(base)
+        sides.append(fighter(character, cat, leader=economy_leader(character, cat, in_force),
+                             formation=formation, no_panic=no_panic))
+    result = simulate_duel(sides[0], sides[1], cat.board, in_force,
                            trials=trials, seed=config.DEFAULT_SEED if seed is None else seed, threads=threads,
                            precision=precision, distance=DEFAULT_DISTANCE if distance is None else distance,
                            range_far=range_far)

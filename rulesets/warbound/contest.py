@@ -452,20 +452,29 @@ METRIC_NAMES = tuple(m.name for m in WarboundRuleset.metrics)
 
 def _warband_note(catalog) -> str:
     """What WB-warband fields, with this catalog's companions named."""
-    from rulesets.warbound.warband import COMPANIONS, IN_FORMATION, N_COMPANIONS
+    from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
+    from rulesets.warbound.warband import COMPANIONS, IN_FORMATION, N_COMPANIONS, companions
 
     pool = [catalog.characters[k].name for k in COMPANIONS if k in catalog.characters]
-    vocation = next(iter(catalog.vocations.values()), None)
-    spare = (f"and, when the entry is alone, the Vocation {vocation.name} on the Leader (its text is not "
-             f"printed: nothing played) to make 8 cards" if vocation is not None else
-             "(an entry alone leaves one card of the 8 free: the catalog has no Vocation to fill it)")
+    usual = ", ".join(c.name + (" (Formation)" if card is not None else "")
+                      for c, card in companions(catalog)) if len(pool) >= N_COMPANIONS else "too few"
+    def fits(leader) -> list:
+        return [v for v in catalog.vocations.values()
+                if v.faction is None or leader.faction in (v.faction, ANY_FACTION)]
+
+    ref = catalog.leaders.get(REFERENCE_LEADER)
+    bare = [x.name for x in catalog.leaders.values() if x is not ref and not fits(x)]
+    spare = ("and, when the entry is alone, the first Vocation its Leader can take"
+             + (f" ({fits(ref)[0].name} for the {ref.name})" if ref is not None and fits(ref) else "")
+             + " to make 8 cards (its text is not printed: nothing is played)"
+             + (f"; none fits {', '.join(bare)} (WB-economy=faction-leader): 7 cards" if bare else ""))
     return (f"what each side fields (WB-warband): with-companions, the default: its entry and the same "
             f"{N_COMPANIONS} companions, the first {N_COMPANIONS} of {', '.join(pool)} that neither side's "
             f"entry is (a deck holds no two cards of a name, line 71; Rah'na counts as Roh'na), the first "
-            f"{IN_FORMATION} in Formation (Oshi'goru with its own card): an Exploration deck of 8 cards, "
-            f"1 Leader, at least 2 Upgrades (lines 69-87): the Leader, the entry (and its Formation card), "
-            f"the companions and their Formation cards {spare}; the companions carry no skill the contest "
-            f"cannot play; alone: the entry only, one character a side, no deck")
+            f"{IN_FORMATION} in Formation: {usual} unless an entry is one of them; an Exploration deck of 8 "
+            f"cards, 1 Leader, at least 2 Upgrades (lines 69-87): the Leader, the entry (and its Formation "
+            f"card), the companions and their Formation cards {spare}; the companions carry no skill the "
+            f"contest cannot play; alone: the entry only, one character a side, no deck")
 
 
 def _economy_note(catalog) -> str:
