@@ -163,6 +163,35 @@ def test_first_turn_against_scipy(curve):
     assert h.early_play(curve, "back3+", first=True, banners=0)[0].p_play == 0
 
 
+def _p_full_turn_1(curve, resources):
+    """P(some cards of a uniform 6-card hand cost exactly ``resources``): turn 1 without a mulligan, by
+    multivariate hypergeometric over the hand's profile and subset sums (no call into rulesets)."""
+    n, total = sum(curve), F(0)
+    for prof in itertools.product(*(range(min(k, 6) + 1) for k in curve)):
+        if sum(prof) != 6:
+            continue
+        sums = {0}
+        for cost, count in zip((1, 2, 3, 4, 5), prof, strict=True):
+            sums = {s + cost * x for s in sums for x in range(count + 1)}
+        if resources in sums:
+            total += F(math.prod(math.comb(k, x) for k, x in zip(curve, prof, strict=True)), math.comb(n, 6))
+    return total
+
+
+@pytest.mark.parametrize("banners", [0, 1, 2, 3, 4])
+def test_p_full_turn_1_every_banner_count(banners):
+    # "the player who starts first skips this step for their first turn" (line 194): with no banners the
+    # first player has 0 resources on turn 1, and spending 0 of 0 is every resource (line 202)
+    for first in (True, False):
+        r = h.resources_on(1, first, banners)
+        turn = h.early_play(CURVE, "none", first=first, banners=banners, exact=True)[0]
+        assert turn.p_full == _p_full_turn_1(CURVE, r), (banners, first)
+    assert h.early_play(CURVE, "back3+", first=True, banners=0, exact=True)[0].p_full == 1
+    assert h.early_play(CURVE, "back3+", first=True, banners=0)[0].p_play == 0
+    table = early_play_table(RULINGS, banners=0).sections[0].table
+    assert table["p_full"][0] == 1 and table["resources"][0] == 0
+
+
 def test_exact_and_float_agree():
     exact = h.early_play(SIM_DECK, "curve", first=False, lenient=True, exact=True)
     floats = h.early_play(SIM_DECK, "curve", first=False, lenient=True)
@@ -211,7 +240,7 @@ def _simulate(curve, mulligan, first, banners, trials, seed):
             while len(hand) > 7:
                 hand.remove(max(hand))
             sums[t][0] += spent > 0
-            sums[t][1] += spent > 0 and spent == resources
+            sums[t][1] += spent == resources
             sums[t][2] += spent
     return [[s / trials for s in row] for row in sums]
 

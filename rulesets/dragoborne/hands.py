@@ -320,7 +320,7 @@ class TurnPlay:
         resources: resources standing (banners and resource cards).
         mean_hand: expected cards in hand at the start of the Main Phase.
         p_play: P(the hand holds a card the resources pay for).
-        p_full: P(the best play spends every resource, and at least one card is played).
+        p_full: P(the best play spends every resource); 1 when there are none.
         mean_spent: expected resources spent this turn.
         mean_spent_total: expected resources spent on turns 1..turn.
     """
@@ -375,20 +375,24 @@ def early_play(curve: Sequence[int], mulligan: str | Callable[[Profile], Profile
                     drawn[key] = drawn.get(key, 0) + p * _ratio(r, left, exact)
         resources = resources_on(turn, first, banners)
         states = {}
-        mean_hand = p_play = p_full = mean_spent = 0
+        mean_hand = p_play = p_short = mean_spent = 0
         for (seen, hand), p in drawn.items():
             spent, after = _main_and_end(hand, resources)
             mean_hand += p * sum(hand)
             mean_spent += p * spent
             if spent:
                 p_play += p
-            if spent and spent == resources:
-                p_full += p
+            # "pay its cost by resting the same number of resources as the value stated on the card"
+            # (line 202): every resource is spent when none stands unrested, so with no resources
+            # (banners=0, the first player's turn 1, line 194) spending 0 of 0 is full.
+            if spent < resources:
+                p_short += p
             if turn < turns:
                 key = (seen, after)
                 states[key] = states.get(key, 0) + p
         spent_total += mean_spent
+        p_full = 1 - p_short  # a complement, so that a certain full spend is exactly 1 in floats too
         if not exact:  # sums of floats may pass 1 by an ulp or two
-            p_play, p_full = min(p_play, 1.0), min(p_full, 1.0)
+            p_play, p_full = min(p_play, 1.0), min(max(p_full, 0.0), 1.0)
         out.append(TurnPlay(turn, resources, mean_hand, p_play, p_full, mean_spent, spent_total))
     return out
