@@ -123,6 +123,35 @@ def test_units_and_a_deck(capsys):
     assert_one_line_error(capsys, ("units", "dragoborne", "--deck", "blue-tide"), 1, "blue-tide")
 
 
+def test_units_show_the_gains_the_game_plays(capsys):
+    """The dragocross and DICE X-Y columns say in words what the game's card table holds (the catalog's
+    three examples of the issue), white as any colour (lines 278, 282), illustrative values marked *."""
+    import json
+
+    from rulesets.dragoborne import kernels as K
+    from rulesets.dragoborne.catalog import load
+    from rulesets.dragoborne.simulate import card_table
+
+    code, out, err = run(capsys, "units", "dragoborne", "--format", "json")
+    assert code == 0, err
+    cards = {r["key"]: r for r in json.loads(out)["sections"]["cards"]}
+    columns = {k: (r["dragocross"], r["dice"]) for k, r in cards.items()}
+    assert columns["magma-hound"] == ("red: +1 ATK, Deadly*", "")
+    assert columns["inferno-wyrm"] == ("", "any colour 6: +2 ATK*")
+    assert columns["thorn-scout"] == ("", "green 4-6: Deadly*")
+    assert columns["volcanic-wrath"] == ("", 'red 4-6: "Deal 4 damage instead."*')
+    assert columns["pyre-drake"] == ("", "")
+    catalog = load()
+    table = card_table([catalog.card(k) for k in ("magma-hound", "inferno-wyrm", "thorn-scout")])
+    assert table.colours == ("green", "red")
+    hound, wyrm, scout = (table.tab[table.index[k]] for k in ("magma-hound", "inferno-wyrm", "thorn-scout"))
+    red = K.XB + table.colours.index("red") * K.N_CROSS
+    assert (hound[red + K.X_ATK], hound[red + K.X_EDR], hound[red + K.X_DEADLY]) == (1, 0, 1)
+    assert tuple(wyrm[K.KB:K.KB + K.K_DEADLY + 1]) == (-1, 6, 6, 2, 0, 0)  # any colour, 6-6, +2/+0
+    green = table.colours.index("green")
+    assert tuple(scout[K.KB:K.KB + K.K_DEADLY + 1]) == (green, 4, 6, 0, 0, 1)  # green 4-6, Deadly
+
+
 # --- the whole game and the balance verbs ------------------------------------------------------------------
 
 def test_duel_reports_wins_first_player_length_and_early_play(capsys):

@@ -3,8 +3,38 @@
 from __future__ import annotations
 
 from reports.formats import Report, Section, Table
+from rulesets.dragoborne.rules import ANY_COLOUR
 
 RULESET = "dragoborne (seed 001)"
+
+
+def _gain_words(when: str, gain, sourced: str | None) -> str:
+    """A dragocross bonus or DICE X-Y in words, as the games play it: ``red: +1 ATK, Deadly``; card text
+    quoted; ``*`` after it when illustrative (no ``sourced`` line)."""
+    words = [f"{n:+d} {stat}" for n, stat in ((gain.atk, "ATK"), (gain.edr, "EDR")) if n]
+    words += [k.label for k in gain.keywords]
+    words += [f'"{gain.text}"'] if gain.text else []
+    return f"{when}: {', '.join(words)}{'' if sourced else '*'}"
+
+
+def _colour_words(colour: str) -> str:
+    """White is any colour: "The white icon is used when no color is being specified" (lines 278, 282)."""
+    return "any colour" if colour == ANY_COLOUR else colour
+
+
+def _cross_words(card) -> str:
+    """The colour bonuses beyond the "+1/+1 boost when dragocrossed" (line 19)."""
+    return "; ".join(_gain_words(_colour_words(b.colour), b, card.source_of(f"dragocross.{b.colour}"))
+                     for b in card.dragocross)
+
+
+def _dice_words(card) -> str:
+    """Each DICE X-Y: gained "when you have a die of the specified color with a value within the specified
+    range" (line 282): ``green 4-6: Deadly``."""
+    def when(d) -> str:
+        return f"{_colour_words(d.colour)} {d.low}" + (f"-{d.high}" if d.high != d.low else "")
+
+    return "; ".join(_gain_words(when(d), d, card.source_of(f"dice[{i}]")) for i, d in enumerate(card.dice))
 
 
 def units_report(catalog) -> Report:
@@ -16,8 +46,7 @@ def units_report(catalog) -> Report:
                       "cost": f"{c.cost_label}{mark}", "atk": "" if c.atk is None else f"{c.atk}{mark}",
                       "edr": "" if c.edr is None else f"{c.edr}{mark}",
                       "keywords": ", ".join(k.label for k in c.keywords),
-                      "dragocross": "; ".join(b.text for b in c.dragocross),
-                      "dice": "; ".join(d.text for d in c.dice), "fort_burst": c.fort_burst})
+                      "dragocross": _cross_words(c), "dice": _dice_words(c), "fort_burst": c.fort_burst})
     from rulesets.dragoborne.catalog import curve
 
     decks = [{"deck": d.name, "key": d.key, "banners": ", ".join(d.banners), "cards": d.size,
@@ -31,7 +60,12 @@ def units_report(catalog) -> Report:
     if quirks:
         sections.append(Section("quirks", "Data quirks", Table.from_records(quirks)))
     meta = [("ruleset", RULESET), ("catalog", f"{catalog.source}, sha256 {catalog.sha256[:16]}")]
-    notes = [catalog.illustrative_note] if catalog.illustrative_note else []
+    notes = [*([catalog.illustrative_note] if catalog.illustrative_note else []),
+             "dragocross: what the creature gains when dragocrossed with a die of that colour, beyond the "
+             "+1/+1 every dragocrossed creature gets (lines 19, 217); dice: its DICE X-Y, gained while its "
+             "player has a die of that colour showing those values (line 282); any colour: the white icon "
+             "(lines 278, 282); the games play ATK, EDR, Deadly, Assassin and Invade, not Ambush, Immune "
+             "or quoted card text"]
     return Report("Dragoborne: cards and decks", meta, sections, notes=notes)
 
 
