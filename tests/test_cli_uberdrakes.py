@@ -179,6 +179,46 @@ def test_duel_solves_the_combat_under_both_policies(capsys):
     assert "casts Acid Rain" in out and "drinks 2 Rage Potions" in out
 
 
+def test_duel_against_a_roosted_defender_gives_no_blood_points(capsys):
+    """Line 284: "Engaging in combat with a roosted player does not [give] blood points to either player.
+    You can still deal Damage to them though." A plain combat (2d6 + 1 against 2d6, ties to the initiator,
+    line 315) by hand: the winner gains the loser's total, the loser half of it rounded down (line 338)."""
+    dice = [a + b for a in range(1, 7) for b in range(1, 7)]
+    pairs = [(ti + 1, td) for ti in dice for td in dice]
+    p_win = F(sum(ti >= td for ti, td in pairs), len(pairs))
+    bp = (F(sum(td if ti >= td else ti // 2 for ti, td in pairs), len(pairs)),
+          F(sum(ti if ti < td else td // 2 for ti, td in pairs), len(pairs)))
+    plain = ("duel", "uberdrakes", "--dragon", "fire", "--vs-dragon", "metal", "--bonus", "1")
+    free = _csv(capsys, *plain).set_index("measure")
+    roosted = _csv(capsys, *plain, "--roosted").set_index("measure")
+    for policy in ("greedy", "optimal"):
+        assert free.loc["P(win), initiator", policy] == pytest.approx(float(p_win), abs=1e-12)
+        assert free.loc["blood points, initiator", policy] == pytest.approx(float(bp[0]), abs=1e-12)
+        assert free.loc["blood points, defender", policy] == pytest.approx(float(bp[1]), abs=1e-12)
+        assert roosted.loc["P(win), initiator", policy] == pytest.approx(float(p_win), abs=1e-12)
+        dealt = roosted.loc["damage instances dealt, initiator", policy]
+        assert dealt == pytest.approx(float(p_win), abs=1e-12)  # "You can still deal Damage to them"
+        assert roosted.loc["blood points, initiator", policy] == 0
+        assert roosted.loc["blood points, defender", policy] == 0
+    # with counterattacks, under each UD-bp-total: only the blood points change, to 0 for both sides
+    fight = ("duel", "uberdrakes", "--dragon", "fire", "--magic", "6", "--lances", "1",
+             "--vs-dragon", "metal", "--vs-magic", "10")
+    for ruling in ("UD-bp-total=final", "UD-bp-total=rolloff"):
+        free = _csv(capsys, *fight, "--ruling", ruling).set_index("measure")
+        roosted = _csv(capsys, *fight, "--ruling", ruling, "--roosted").set_index("measure")
+        blood = free.index.str.startswith("blood points")
+        assert (free.loc[blood] > 3).all().all() and (roosted.loc[blood] == 0).all().all()
+        assert roosted.loc[~blood].equals(free.loc[~blood])
+    # a side maximising its blood points finds none to gain
+    optimal = ("--ruling", "UD-policy=optimal", "--ruling", "UD-objective=blood-points")
+    assert (_csv(capsys, *fight, *optimal, "--roosted").set_index("measure").filter(like="blood", axis=0)
+            == 0).all().all()
+    code, out, err = run(capsys, *fight, "--roosted")
+    assert code == 0, err
+    assert "does not [give] blood points to either player" in " ".join(out.split())
+    assert "the defender has Roosted: both sides' blood points are 0" in " ".join(out.split())
+
+
 def test_units_lists_the_dragons_spells_and_items(capsys):
     spells = _csv(capsys, "units", "uberdrakes").set_index("key")
     assert len(spells) == 24

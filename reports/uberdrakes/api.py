@@ -61,11 +61,11 @@ def roll(kind: str = "rolloff", *, rage: int = 0, vs_rage: int = 0, bonus: int =
 
 def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, vs_lances: int = 0,
          shields: int = 0, vs_shields: int = 0, potions: int = 0, vs_potions: int = 0, rage: int = 0,
-         vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0, ranged: bool = False, rulings=(),
-         catalogs=(), spells=None, vs_spells=None) -> Report:
+         vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0, ranged: bool = False, roosted: bool = False,
+         rulings=(), catalogs=(), spells=None, vs_spells=None) -> Report:
     """One combat of dragon ``a`` (the initiator) against dragon ``b``, solved exactly under the greedy and
     the optimal policy side by side; each dragon brings its combat spells (or only ``spells``), items at
-    the catalog's prices."""
+    the catalog's prices; ``roosted``: ``b`` has Roosted (no blood points to either side, line 284)."""
     from reports.uberdrakes.tables import combat_report
     from rulesets.uberdrakes import catalog as catalog_io
     from rulesets.uberdrakes.combat import Combat, kit_for, solve
@@ -78,7 +78,7 @@ def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, 
                   spells=spells)
     vs_kit = kit_for(cat, names[1], magic=vs_magic, lances=vs_lances, shields=vs_shields, potions=vs_potions,
                      spells=vs_spells)
-    combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged)
+    combat = Combat(Side(rage, bonus), Side(vs_rage, vs_bonus), kit, vs_kit, ranged, roosted=roosted)
     outcomes = {p: solve(combat, replace(in_force, policy=p)) for p in ("greedy", "optimal")}
 
     def describe(name, d, k, side) -> tuple[str, str]:
@@ -93,6 +93,9 @@ def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, 
     if ranged:
         described.append(("ranged", "the initiator makes a Ranged attack: no Lances, no Hide Shield for it, "
                                     "no damage to it if it loses"))
+    if roosted:
+        described.append(("roosted", "the defender has Roosted: no blood points to either side, damage as "
+                                     "usual (line 284)"))
     return combat_report(combat, outcomes, in_force, described)
 
 

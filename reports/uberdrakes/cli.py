@@ -177,6 +177,8 @@ MAX_ITEMS = 10
               help="The defender's Rage Potions.")
 @click.option("--ranged", is_flag=True,
               help="The initiator makes a Ranged attack (Long Bow, Thunderbolt...).")
+@click.option("--roosted", is_flag=True,
+              help="The defender has Roosted: no blood points to either side, damage as usual (line 284).")
 @click.option("--spell", "spells", multiple=True, metavar="SPELL",
               help="Only these of the initiator's combat spells (repeatable; default: all of them).")
 @click.option("--vs-spell", "vs_spells", multiple=True, metavar="SPELL",
@@ -184,8 +186,8 @@ MAX_ITEMS = 10
 @ruling_option
 @text_output_options
 def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shields, vs_shields, rage, vs_rage,
-                    bonus, vs_bonus, potions, vs_potions, ranged, spells, vs_spells, rulings, fmt, output,
-                    plot):
+                    bonus, vs_bonus, potions, vs_potions, ranged, roosted, spells, vs_spells, rulings, fmt,
+                    output, plot):
     """One combat, solved exactly under the greedy and the optimal policy side by side: the pre-combat
     choices (Rage Potions; Acid Rain and Windblast for the Water and Wind dragons), the rolloff, the
     counterattacks (Dragon Lance, Hide Shield, Fire Breath, Plate Armor), damage and blood points. Each
@@ -197,8 +199,8 @@ def duel_uberdrakes(dragon, vs_dragon, magic, vs_magic, lances, vs_lances, shiel
 
     emit(duel(dragon, vs_dragon, magic=magic, vs_magic=vs_magic, lances=lances, vs_lances=vs_lances,
               shields=shields, vs_shields=vs_shields, potions=potions, vs_potions=vs_potions, rage=rage,
-              vs_rage=vs_rage, bonus=bonus, vs_bonus=vs_bonus, ranged=ranged, rulings=_rulings(rulings),
-              spells=spells or None, vs_spells=vs_spells or None),
+              vs_rage=vs_rage, bonus=bonus, vs_bonus=vs_bonus, ranged=ranged, roosted=roosted,
+              rulings=_rulings(rulings), spells=spells or None, vs_spells=vs_spells or None),
          fmt, output)
 
 

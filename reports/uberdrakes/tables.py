@@ -258,7 +258,14 @@ def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described:
     return Report("UberDrakes: a combat, solved exactly", meta, sections,
                   [Section("combat", "Expected results under each policy (exact, to 3 decimals)", shown),
                    sections[1]],
-                  notes=[f"not modelled: {'; '.join(NOT_MODELLED)}"],
+                  notes=[f"not modelled: {'; '.join(NOT_MODELLED)}",
+                         "a roosted defender (line 284): \"Roosted players cannot initiate combat. Engaging "
+                         "in combat with a roosted player does not [give] blood points to either player. You "
+                         "can still deal Damage to them though\"; "
+                         + ("the defender has Roosted: both sides' blood points are 0 and no objective "
+                            "weighs them" if combat.roosted else
+                            "the defender has not Roosted (--roosted: it has, and neither side gains blood "
+                            "points)")],
                   headline=[f"The initiator wins {wins} (exact)"])
 
 

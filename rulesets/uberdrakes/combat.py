@@ -166,7 +166,9 @@ def greedy_plan(kit: Kit) -> Plan:
 class Combat:
     """A combat: each side's rolloff (Rage before potions, bonus) and kit; ``ranged``: the initiator makes a
     Ranged attack (Long Bow, Thunderbolt, Take to the Skies); ``may_concede_unrolled``: the defender may
-    concede without rolling (line 313)."""
+    concede without rolling (line 313); ``roosted``: the defender has Roosted ("Roosted players cannot
+    initiate combat", line 284, so only the defender can be), and "Engaging in combat with a roosted player
+    does not [give] blood points to either player. You can still deal Damage to them though" (line 284)."""
 
     initiator: Side = field(default_factory=Side)
     defender: Side = field(default_factory=Side)
@@ -174,6 +176,7 @@ class Combat:
     defender_kit: Kit = field(default_factory=Kit)
     ranged: bool = False
     may_concede_unrolled: bool = True
+    roosted: bool = False
 
     def __post_init__(self) -> None:
         for name, side in (("initiator", self.initiator), ("defender", self.defender)):
@@ -390,7 +393,9 @@ class _Solver:
 
     def blood_points(self, v: tuple, totals: tuple[int, int]) -> tuple[float, float]:
         """E[blood points] of each side from a value and the totals it was reached at (line 338;
-        UD-bp-total=final)."""
+        UD-bp-total=final); none against a roosted defender (line 284)."""
+        if self.combat.roosted:
+            return (0.0, 0.0)
         ti, td = totals
         w = v[WIN]
         paid_by_d = td * w + v[ADD_D]  # the defender's final total, when the initiator wins
@@ -541,7 +546,7 @@ class _Solver:
             states = (*states, pairs)
         loser = 1 if ti >= td else 0  # the rolloff's ties go to the initiator (line 315)
         v = self.play(ti - td, (ti, td) if self.absolute else None, self.sid(states), loser, loser, False)
-        if self.rulings.bp_total == "rolloff":
+        if self.rulings.bp_total == "rolloff" and not self.combat.roosted:
             bp = (td * v[WIN] + (ti // 2) * (1.0 - v[WIN]), ti * (1.0 - v[WIN]) + (td // 2) * v[WIN])
         else:
             bp = self.blood_points(v, (ti, td))
@@ -552,7 +557,7 @@ class _Solver:
         under UD-windblast-stack=multiply), blood points on its UD-concede-total (its bonuses, default the
         combat's)."""
         bonus = self.combat.defender.bonus if defender_bonus is None else defender_bonus
-        td = bonus if self.rulings.concede_total == "bonuses" else 0
+        td = bonus if self.rulings.concede_total == "bonuses" and not self.combat.roosted else 0
         damage = 2  # the loser made no attack at all: a ranged initiator's attack spares only itself (356)
         if self.setup.windblast[0]:
             damage = 4 if self.rulings.windblast_stack == "multiply" else 2

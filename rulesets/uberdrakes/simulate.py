@@ -165,6 +165,8 @@ class CombatRun:
             weights = np.concatenate([paid[s], paid[1 - s]])
             bp.append(mean_se(weights, gains.astype(float)))
         result["blood_points"] = tuple(zip(*bp, strict=True))
+        if self.policy.combat.roosted:  # "does not [give] blood points to either player" (line 284)
+            result["blood_points"] = ((0.0, 0.0), (0.0, 0.0))
         return result
 
 
