@@ -122,7 +122,7 @@ def test_every_contest_fields_two_legal_exploration_decks():
     entries = RS.contestants(CATALOG)
     for a in entries:
         for b in entries:
-            if a.group == b.group:
+            if a.key == b.key:
                 continue
             fielded = companions(CATALOG, a.group, b.group)
             for e in (a.subject, b.subject):
