@@ -128,6 +128,29 @@ def test_duel_reports_outcomes_that_sum_to_one_and_says_what_is_illustrative(cap
     assert pd.DataFrame(rest["sections"]["duel"]).value.tolist() == rows.value.tolist()
 
 
+def test_duel_marks_the_illustrative_values_as_units_does(capsys):
+    """The catalog marks what the rulebook does not print (the Blades' Sharp and captain, the Phalanx's
+    weapon, every model count...); the duel's profiles carry the same * as `units dragonbond`, printed
+    values bare (the Blades' 1B 2G, line 726; the Phalanx's defense 1, line 745), and its notes name them."""
+    doc = _json(capsys, "duel", "dragonbond", "bucentaur-blades", "ogerron-phalanx", "--trials", "1000")
+    a, b = doc["meta"]["A"], doc["meta"]["B"]
+    assert a == ("Bucentaur Blades: 3* model(s) of Health 2*; Stamina 3*; defense 1* white*; melee 1B 2G "
+                 "per model; policy attack; captain Captain of the Blades* (Health 2*; melee +1*); "
+                 "keywords sharp*")
+    assert b == ("Ogerron Phalanx: 3* model(s) of Health 3*; Stamina 3*; defense 1 white*; melee* 2G* per "
+                 "model; policy attack; captain Captain of the Phalanx* (Health 3*; defense +1*)")
+    units = pd.DataFrame(_json(capsys, "units", "dragonbond")["sections"]["units"]).set_index("key")
+    for key, profile in (("bucentaur-blades", a), ("ogerron-phalanx", b)):
+        row = units.loc[key]
+        assert f"captain {row.captain}" in profile
+        assert f"{row.models} model(s) of Health {row.health}" in profile
+    notes = " ".join(doc["notes"])
+    assert ("A (Bucentaur Blades) has illustrative values, marked * in its profile, not printed in the "
+            "rulebook: captain.health, captain.modifiers, captain.name, cost, defense, defense_die, health, "
+            "keywords.sharp, models, stamina, weapons[0].name") in notes
+    assert "B (Ogerron Phalanx) has illustrative values" in notes and "weapons[0].kind" in notes
+
+
 def test_a_user_catalog_and_the_rest_policy(capsys, tmp_path):
     tired = tmp_path / "tired.toml"
     tired.write_text('[units.tired-blades]\nname = "Tired Blades"\nmodels = 3\nhealth = 2\nstamina = 1\n'

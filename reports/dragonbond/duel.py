@@ -42,8 +42,8 @@ def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) 
     notes = [f"not modelled: {'; '.join(NOT_MODELLED)}"]
     for f, name in ((a, "A"), (b, "B")):
         if f.unit.is_illustrative:
-            notes.append(f"{name} ({f.unit.name}) has illustrative values, not printed in the rulebook: "
-                         f"{', '.join(sorted(f.unit.illustrative))}")
+            notes.append(f"{name} ({f.unit.name}) has illustrative values, marked {MARK} in its profile, not "
+                         f"printed in the rulebook: {', '.join(sorted(f.unit.illustrative))}")
     view = estimates_view(table["measure"], table["value"], table["ci_low"], table["ci_high"])
     p = [result.p_outcome(code) for code in (K.OUT_SIDE_0, K.OUT_SIDE_1)]
     headline = [f"A ({a.unit.name}) destroys B {share_text(p[0].value, p[0].stderr)}, B ({b.unit.name}) "
@@ -54,16 +54,21 @@ def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) 
 
 
 def _describe(f) -> str:
+    """The unit as it fights, each illustrative value marked * as `units dragonbond` marks it."""
     u = f.unit
+    mark = _marker(u)
     dice, scales = f.per_model()
-    parts = [f"{u.name}: {u.models} model(s) of Health {u.health}", f"Stamina {u.stamina}",
-             f"defense {u.defense} {u.defense_die}",
-             f"{f.weapon.kind} {dice}{' per model' if scales else ''}",
+    at = f"weapons[{next(i for i, w in enumerate(u.weapons) if w is f.weapon)}]."
+    printed = "dice" if f.weapon.unit_dice is None else "unit_dice"
+    parts = [f"{mark('name', u.name)}: {mark('models', u.models)} model(s) of Health "
+             f"{mark('health', u.health)}", f"Stamina {mark('stamina', u.stamina)}",
+             f"defense {mark('defense', u.defense)} {mark('defense_die', u.defense_die)}",
+             f"{mark(at + 'kind', f.weapon.kind)} {mark(at + printed, dice)}{' per model' if scales else ''}",
              f"policy {f.policy}"]
     if u.captain:
-        parts.append(f"captain {u.captain.name} (Health {u.captain.health})")
+        parts.append(f"captain {_captain_cell(u, mark)}")
     if u.keywords.names():
-        parts.append("keywords " + ", ".join(u.keywords.names()))
+        parts.append(f"keywords {_keyword_cell(u, mark)}")
     return "; ".join(parts)
 
 
