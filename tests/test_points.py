@@ -373,3 +373,10 @@ def test_the_pricing_rule_leaves_out_an_entry_not_measured():
     points = propose(UnseenPriced([Piece(k, s, c) for k, s, c in PRICED]), fix=["ant"])
     rule = pts.pricing_rule(points)
     assert rule.left_out == ("Gnu",) and rule.n == len(PRICED) - 1
+
+
+def test_the_command_line_states_the_iterations_own_defaults():
+    from reports.cli import balance as cli_balance
+
+    assert (cli_balance.POINTS_ITERATIONS, cli_balance.POINTS_DAMPING) == (pts.DEFAULT_ITERATIONS,
+                                                                         pts.DEFAULT_DAMPING)

@@ -365,9 +365,12 @@ def sweep_command(ruleset: Ruleset) -> click.Command:
     return _for(sweep, ruleset, "sweep")
 
 
-def points_command(ruleset: Ruleset) -> click.Command:
-    from reports.points import DEFAULT_DAMPING, DEFAULT_ITERATIONS
+#: `points`' defaults as its help states them (reports.points.DEFAULT_ITERATIONS and DEFAULT_DAMPING,
+#: which the command tree does not import: that module loads numpy; a test holds the two equal).
+POINTS_ITERATIONS, POINTS_DAMPING = 8, 0.5
 
+
+def points_command(ruleset: Ruleset) -> click.Command:
     @click.command(ruleset.name)
     @click.option("--fix", "fix", multiple=True, metavar="UNIT",
                   help="Hold this entry's cost (a designer's anchor; repeatable; a unit's name holds all its "
@@ -375,9 +378,9 @@ def points_command(ruleset: Ruleset) -> click.Command:
     @click.option("--fewest", is_flag=True,
                   help="Move only the entries called over- or under-costed (the whole 95% interval outside "
                        "the band): as few changes as the evidence demands.")
-    @click.option("--iterations", type=WholeNumber(0, 100), default=DEFAULT_ITERATIONS, show_default=True,
+    @click.option("--iterations", type=WholeNumber(0, 100), default=POINTS_ITERATIONS, show_default=True,
                   help="The most steps of the iteration (each plays the field again at the new costs).")
-    @click.option("--damping", type=click.FloatRange(min=0, max=1, min_open=True), default=DEFAULT_DAMPING,
+    @click.option("--damping", type=click.FloatRange(min=0, max=1, min_open=True), default=POINTS_DAMPING,
                   show_default=True, metavar="D",
                   help="Each step moves a cost by D x (fair cost - cost), rounded to the game's step.")
     @click.option("--rulings", "study_rulings", is_flag=True,
