@@ -515,7 +515,7 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
          progress: Progress | None = None):
     """The best army at ``budget`` (default: the game's budget ruling) against the meta-game of ``units``
     (default: every entry), with at most ``kinds`` entries (3), by a search playing at most ``search``
-    armies (60): :class:`reports.army.ArmyTables` of DataFrames, ``armies`` (the best, the runners-up and
+    armies (100): :class:`reports.army.ArmyTables` of DataFrames, ``armies`` (the best, the runners-up and
     the counters: cost, unspent, P(win) against the mix, the field and the best army with 95% intervals),
     ``lists`` (their units) and ``field`` (each entry's one-entry army, its share of the mix, the best
     army's P(win) against it), each with the provenance, the search and the counts of armies and

@@ -13,10 +13,10 @@ best counter to it, by the same contests at equal points.
   (:func:`reports.efficiency.meta_game`, the game's payoff metric).
 - **The best army** has the highest P(win) against the mix: its P(win) against each entry of the mix, the
   mean of its two roles, weighted by the entries' shares (taken as estimated). Its P(win) against the field
-  is the plain mean over every one-entry army of the field, both roles. Of the finalists (the best
-  RUNNERS_UP + 1 against the mix) tied with the top against the mix (the difference within its 95%
-  interval), the best is the one with the highest P(win) against the field: a mix of one or two entries
-  that many armies beat almost surely does not leave the choice to noise.
+  is the plain mean over every one-entry army of the field, both roles. A finalist (the best RUNNERS_UP
+  + 1 against the mix) tied with the top against the mix (the difference within its 95% interval) but
+  better against the field beyond the interval of that difference is preferred, the best of those against
+  the field: where many armies beat a mix of one or two entries almost surely, noise does not choose.
 - **The best counter** is the army, other than the best, with the highest P(win) against the best army
   (the mean of its two roles).
 - **The search.** When the armies number no more than ``search``, every one is played. Otherwise a
@@ -57,7 +57,7 @@ pd = lazy("pandas")
 Progress = Callable[[int, int], None]
 #: Most entries of one army (``--kinds``), and most armies the search plays (``--search``), by default.
 DEFAULT_KINDS = 3
-DEFAULT_SEARCH = 60
+DEFAULT_SEARCH = 100
 #: Armies shown after the best, each played against the whole field.
 RUNNERS_UP = 4
 #: Counters shown (the best counter first).
@@ -65,7 +65,7 @@ COUNTERS = 3
 #: Entries a neighbour may swap in besides the army's own: those whose filled-up armies score best.
 SWAP_ENTRIES = 8
 #: The search stops once this many of the best armies played have had their neighbours played.
-EXPANDED_TOP = 3
+EXPANDED_TOP = 4
 #: Partial armies the enumeration visits at most before it gives way to the search.
 ENUMERATION_NODES = 100_000
 #: A share of the equilibrium mix counted as "has a share" (the solver's zeros are exact to ~1e-12).
@@ -459,9 +459,11 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     finalists = best_search.ranked[:1 + RUNNERS_UP]
     on_field = player.rate_all([a for a, _ in finalists], field_armies, [1.0 / n] * n)
     candidates = [Candidate(a, m, f) for (a, m), f in zip(finalists, on_field, strict=True)]
-    # among the finalists tied with the top against the mix, the best against the field
-    tied = [c for c in candidates if c.mix.tied(candidates[0].mix)]
-    best = max(tied, key=lambda c: (c.field.value, c.mix.value))
+    # a finalist tied with the top against the mix and better against the field (beyond its interval too)
+    top = candidates[0]
+    better = [c for c in candidates[1:] if c.mix.tied(top.mix) and c.field.value > top.field.value
+              and not c.field.tied(top.field)]
+    best = max(better, key=lambda c: (c.field.value, c.mix.value), default=top)
     candidates = [best, *(c for c in candidates if c is not best)]
     best_vs_field = [player.rate(best.army, [f], [1.0]) for f in field_armies]
     counter_search = search(space, starts, lambda armies: player.rate_all(armies, [best.army], [1.0]),
@@ -582,9 +584,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                           f"{mix_text}"),
             ("best army", "the highest P(win) against the mix (each entry of the mix: the mean of both "
                           "roles, weighted by its share, the shares taken as estimated); against the field: "
-                          "the plain mean over the field's armies, both roles; of the finalists tied with "
-                          "the top against the mix (within the 95% interval of the difference), the best "
-                          "against the field"),
+                          "the plain mean over the field's armies, both roles; a finalist tied with the "
+                          "top against the mix but better against the field (each difference judged by its "
+                          "95% interval) is preferred"),
             ("search", f"{result.best_search.text}; the best and {len(result.runners_up)} runners-up then "
                        "played against the whole field"),
             ("counter", f"the army other than the best with the highest P(win) against it (both roles): "
@@ -596,6 +598,7 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
         meta.append(("illustrative data", f"{len(invented)} of {len(result.entries)} entries have values the "
                                           f"rulebook does not print: {', '.join(invented)}"))
     tied = [c.army.name for c in result.runners_up if c.mix.tied(best.mix)]
+    maybe = [r["entry"] for _, r in t.field.iterrows() if r["share"] <= SHARE_FLOOR < r["share_high"]]
     report_notes = [
         (f"tied with the best within the 95% interval of the difference: {'; '.join(tied)}: more trials "
          "(--precision) tell them apart" if tied else
@@ -604,6 +607,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
         "unless the search line says exhaustive",
         *([f"left out (no unit fits {rs.budget_ruling}={result.budget:g}): {', '.join(result.left_out)}"]
           if result.left_out else []),
+        *([f"the mix itself is uncertain: entries without a share whose share's 95% interval reaches "
+           f"above 0: {', '.join(maybe)}; the P(win) against the mix takes the shares as estimated"]
+          if maybe else []),
         *notes]
     armies_view = pd.DataFrame({
         "role": t.armies["role"], "army": t.armies["army"],

@@ -159,6 +159,59 @@ def test_the_default_ruleset_plays_no_army():
         rs.army_engage([], [], RingRulings(), seed=0)
 
 
+def _entries(game: str, rulings: Rulings):
+    import rulesets
+
+    rs = rulesets.get(game)
+    return rs, {c.key: c for c in rs.contestants(rs.catalog_for(rs.load_catalog(), rulings))}
+
+
+def test_drakerys_armies_keep_the_rarity_and_unit_limits():
+    from rulesets.drakerys.rules import DrakerysRulings
+
+    rarity = DrakerysRulings().with_assignments(["DK-budget=400", "DK-composition=copies-rarity"])
+    rs, cs = _entries("drakerys", rarity)
+    rs.check_army([(cs["crushers@3"], 1), (cs["crows@12"], 1)], rarity)  # Rarity 3 + 1 of the 4 allowed
+    with pytest.raises(RulesError, match="5 Rarity points is more than the 4"):
+        rs.check_army([(cs["crushers@3"], 1), (cs["sakhil@1"], 1)], rarity)  # 3 + 2
+    rs.check_army([(cs["crushers@3"], 1), (cs["sakhil@1"], 1)], DrakerysRulings())
+    with pytest.raises(RulesError, match="more than DK-budget=400"):
+        rs.check_army([(cs["crows@12"], 3)], rarity)
+    plenty = DrakerysRulings().with_assignments(["DK-budget=5000"])
+    with pytest.raises(RulesError, match="more than the 16"):
+        rs.check_army([(cs["warriors@4"], 17)], plenty)
+
+
+def test_dragonbond_armies_keep_one_of_each_huge_creature_and_one_general():
+    from rulesets.dragonbond.rules import DragonbondRulings
+
+    unique = DragonbondRulings().with_assignments(["DB-composition=copies-unique"])
+    rs, cs = _entries("dragonbond", unique)
+    rs.check_army([(cs["great-wyrm"], 1), (cs["dragon-queen"], 1), (cs["kirin-wardens"], 2)], unique)
+    with pytest.raises(RulesError, match="Huge"):
+        rs.check_army([(cs["great-wyrm"], 2)], unique)
+    with pytest.raises(RulesError, match="General"):
+        rs.check_army([(cs["dragon-queen"], 1), (cs["blood-emperor"], 1)], unique)
+    rs.check_army([(cs["dragon-queen"], 1), (cs["blood-emperor"], 1)], DragonbondRulings())
+
+
+def test_a_drakerys_army_of_one_entry_is_its_contest():
+    from reports.efficiency import summarize_sides
+    from rulesets.drakerys.contest import force
+    from rulesets.drakerys.rules import DrakerysRulings
+
+    rulings = DrakerysRulings().with_assignments(["DK-budget=300"])
+    rs, cs = _entries("drakerys", rulings)
+    a, b = cs["crows@12"], cs["soldiers@6"]
+    names = [m.name for m in rs.metrics]
+    alone = summarize_sides(rs.engage(a, b, rulings, seed=5, trials=64, threads=1), names)
+    army = rs.army_engage([(a, force(a, rulings).units)], [(b, force(b, rulings).units)], rulings, seed=5,
+                          trials=64, threads=1)
+    assert army.a.cost == 160 and army.b.cost == 240
+    for one, other in zip(alone, summarize_sides(army, names), strict=True):
+        assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
+
+
 def test_drakerys_army_within_the_budget(capsys):
     out = ok(capsys, "army", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers",
              "--budget", "300", "--trials", "64", "--search", "12", "--threads", "1", "--format", "csv")
@@ -173,3 +226,17 @@ def test_the_command_line_defaults_are_the_module_s():
     from reports.cli import army_cmd
 
     assert (army_cmd.DEFAULT_KINDS, army_cmd.DEFAULT_SEARCH) == (armies.DEFAULT_KINDS, armies.DEFAULT_SEARCH)
+
+
+def test_the_api_states_the_search_and_the_provenance():
+    from reports import api
+
+    t = api.army("drakerys", budget=300, units=["crows", "soldiers"], trials=64, search=10, threads=1)
+    best = t.armies[t.armies["role"] == "best"].iloc[0]
+    listed = t.lists[t.lists["role"] == "best"]
+    assert listed["cost"].sum() == best["cost"] <= 300
+    assert set(listed["key"]) <= set(t.field["key"])
+    assert t.field["share"].sum() == pytest.approx(1.0)
+    for frame in (t.armies, t.lists, t.field):
+        assert "DK-budget=300" in frame.attrs["rulings"] and int(frame.attrs["engagements_played"]) > 0
+        assert "armies played" in frame.attrs["search"]

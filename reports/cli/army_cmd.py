@@ -25,7 +25,7 @@ from rulesets.base import Ruleset
 #: Most entries of one army and most armies searched, as reports.army sets them (repeated here so that the
 #: command tree does not import numpy; tests/test_army.py checks they agree).
 DEFAULT_KINDS = 3
-DEFAULT_SEARCH = 60
+DEFAULT_SEARCH = 100
 
 
 def _army_options(f):
