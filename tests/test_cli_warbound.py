@@ -459,7 +459,8 @@ def test_efficiency_ranks_each_character_alone_and_in_formation(capsys):
                         & (matchups.opponent_formation == m.opponent_formation) & (matchups.role == m.role)]
         got = same.set_index("metric").value
         assert m.value == pytest.approx((got["cost_destroyed"] - got["cost_lost"]) / m.cost, abs=1e-12)
-        assert got["trade_gain"] == pytest.approx(got["net_tokens"] + m.cost * got["fraction_lost"], abs=1e-12)
+        entry_lost = m.cost * got["fraction_lost"]
+        assert got["trade_gain"] == pytest.approx(got["net_tokens"] + entry_lost, abs=1e-12)
     table = csv(ok(capsys, "efficiency", "warbound", *FIELD, "--format", "csv"))
     assert table.fair_cost.tolist() == pytest.approx(rank.fair_cost.tolist(), rel=1e-12)
 

@@ -11,13 +11,18 @@ import rulesets
 from rulesets.base import RulesError
 from rulesets.warbound import kernels_warband as KW
 from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
-from rulesets.warbound.contest import _fighter
 from rulesets.warbound.deck import Deck, DeckEntry, deck_problems
+from rulesets.warbound.duel import side_of
 from rulesets.warbound.rules import WarboundRulings
 
 RS = rulesets.get("warbound")
 CATALOG = RS.load_catalog()
 SAME, FACTION = WarboundRulings(), WarboundRulings(economy="faction-leader")
+
+
+def _fighter(entry, rulings):
+    """The entry as its contests play it: led by the Leader WB-economy names."""
+    return side_of(entry.character, entry.leader_for(rulings), entry.card)
 
 
 def _contestant(key: str):

@@ -287,8 +287,9 @@ class WarboundRuleset(Ruleset):
                 base, formation = _split(name)
                 character = catalog.character(base)
                 if character.panic is None:
-                    raise RulesError(f"{character.name} has no panic side in the catalog, and a duel flips a "
-                                     f"panicking character's card (line 517): give its panic profile")
+                    raise RulesError(f"{character.name} has no panic side in the catalog, and a contest "
+                                     f"flips a panicking character's card (line 517): give its panic "
+                                     f"profile")
                 key = character.key
                 wanted.add(key + (FORMATION_SUFFIX if formation else ""))
                 if not formation and not name.strip().lower().endswith(FORMATION_SUFFIX):
@@ -296,7 +297,7 @@ class WarboundRuleset(Ruleset):
         out = []
         for c in catalog.characters.values():
             if c.panic is None:
-                continue  # a duel needs the panic side (reports say which were left out)
+                continue  # a contest needs the panic side (reports say which were left out)
             leader = default_leader(c, catalog)
             for formation in (False, True):
                 entry = Entry(c, formation, leader, catalog.formation_for(c.key) if formation else None,
@@ -497,12 +498,6 @@ def _split(name: str) -> tuple[str, bool]:
     if low.endswith(FORMATION_SUFFIX):
         return low[: -len(FORMATION_SUFFIX)], True
     return low, False
-
-
-def _fighter(entry: Entry, rulings: WarboundRulings):
-    from rulesets.warbound.duel import side_of
-
-    return side_of(entry.character, entry.leader_for(rulings), entry.card)
 
 
 def _changed(c, change: StatChange):
