@@ -439,7 +439,9 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
         raise RulesError(f"{len(field_armies)} entries field an army at {ruleset.budget_ruling}={budget:g}; "
                          "the meta-game needs two: give a larger --budget or more --unit")
     n = len(field_armies)
-    planned = n * (n - 1) + 2 * n * (search_limit + RUNNERS_UP + 1) + 2 * search_limit
+    # a guess for the progress bar: the mix's entries are not known before the field is played (most mixes
+    # hold a few), and a search may stop before its limit
+    planned = n * (n - 1) + 2 * min(n, 4) * search_limit + 2 * n * (RUNNERS_UP + 1) + 2 * search_limit
     player = Player(ruleset, rulings, seed=seed, precision=precision, trials=trials, threads=threads,
                     progress=progress, planned=planned)
     player.play([(a, b) for a in field_armies for b in field_armies if a.key != b.key])
@@ -644,13 +646,14 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                                "roles)", armies_view),
              Section("field", "The field: each entry as a one-entry army, its share of the mix and the best "
                               "army's P(win) against it", field_view)]
-    facts = {"budget": result.budget, "kinds": result.kinds, "armies_played": result.best_search.played,
-             "counters_played": result.counter_search.played, "engagements_played": result.engagements,
-             "best": best.army.key, "best_cost": best.army.cost, "best_unspent": best.army.unspent,
+    facts = {"budget_amount": result.budget, "kinds": result.kinds,
+             "armies_played": result.best_search.played, "counters_played": result.counter_search.played,
+             "engagements_played": result.engagements,
+             "best_army": best.army.key, "best_cost": best.army.cost, "best_unspent": best.army.unspent,
              "p_win_mix": best.mix.value, "p_win_mix_stderr": best.mix.stderr,
              "p_win_field": best.field.value, "p_win_field_stderr": best.field.stderr}
     if counter is not None:
-        facts.update({"counter": counter[0].key, "counter_p_win": counter[1].value,
+        facts.update({"counter_army": counter[0].key, "counter_p_win": counter[1].value,
                       "counter_p_win_stderr": counter[1].stderr})
     title = f"{rs.title}: the army a sharp player brings at {budget_text}"
     return Report(title, meta, sections, views, report_notes, facts, headline)
