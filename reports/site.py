@@ -40,6 +40,9 @@ EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair
                     ("efficiency.png", "the win matrix as a heatmap (PNG)"))
 
 
+#: The 95% half-width the site's army searches run each engagement to (coarser than the pages' fields:
+#: a search plays a hundred armies; every figure states its interval).
+SITE_ARMY_PRECISION = 0.03
 #: The most steps the site's points tables take (`balance points` takes reports.points.DEFAULT_ITERATIONS).
 SITE_ITERATIONS = 6
 
@@ -59,6 +62,8 @@ class GamePage:
     offenders: list[str] = field(default_factory=list)
     #: The points report (the proposed points table, the pricing rule), when the page has one.
     points: Report | None = None
+    #: The army report (the army a sharp player brings and its counter), for a game that plays armies.
+    army: Report | None = None
 
 
 def split_rulings(games: Sequence[Ruleset], texts: Sequence[str]) -> dict[str, Rulings]:
@@ -141,11 +146,19 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         game_out = out.under(rs.name)
         heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
         points.write(rs, points_report, points_rows, game_out)
+        army_report = None
+        if rs.plays_armies:  # the army a sharp player brings, at the game's budget
+            coarse = None if trials else max(precision or 0.0, SITE_ARMY_PRECISION)
+            army_report = api.army_report(rs.name, rulings=rulings[rs.name], seed=seed, precision=coarse,
+                                          trials=trials, threads=threads)
+            game_out.write_text("army.md", render(army_report, "markdown"))
+            game_out.write_text("army.json", render(army_report, "json"))
         # staged into the set, written when it ends
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
         page = _page(rs, report, entries)
         page.points = points_report
+        page.army = army_report
         game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
         game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
         heatmap()
@@ -311,7 +324,7 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
     out += [f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in report.meta]
     out += ["</dl>", "<h2>Notes</h2>", "<ul>", *[f"<li>{e(n)}</li>" for n in report.notes], "</ul>",
             '<h2 id="files">Files</h2>', "<ul>"]
-    out += [f'<li><a href="{f}">{f}</a>: {e(what)}</li>' for f, what in (*EFFICIENCY_FILES, *_points_files())]
+    out += [f'<li><a href="{f}">{f}</a>: {e(what)}</li>' for f, what in _page_files(page)]
     out += ['<li><a href="tables/index.html">tables/</a>: the rulebook tables</li>',
             '<li><a href="index.md">index.md</a>: this page in Markdown</li>', "</ul>", "</body>", "</html>"]
     return "\n".join(out) + "\n"
@@ -357,6 +370,15 @@ def _points_files():
     return POINTS_FILES
 
 
+#: What a page of a game that plays armies writes beside the others.
+ARMY_FILES = (("army.md", "the army a sharp player brings, its counter, the search and the field (Markdown)"),
+              ("army.json", "the whole army report with its provenance (JSON)"))
+
+
+def _page_files(page: GamePage):
+    return (*EFFICIENCY_FILES, *_points_files(), *(ARMY_FILES if page.army is not None else ()))
+
+
 def _points_views(page: GamePage) -> dict:
     return {} if page.points is None else {v.name: v for v in page.points.views}
 
@@ -377,6 +399,13 @@ def _points_html(page: GamePage) -> list[str]:
     if "rule" in views:
         out += [f"<h3>{e(views['rule'].title)}</h3>", *html_table(views["rule"]),
                 f"<h3>{e(views['rule_residuals'].title)}</h3>", *html_table(views["rule_residuals"])]
+    if page.army is not None:
+        army = {v.name: v for v in page.army.views}
+        out += ['<h2 id="army">The army a sharp player brings</h2>',
+                *[f"<p>{e(h)}</p>" for h in page.army.headline],
+                '<p><a href="army.md">The whole army report</a> (the search, the field, the notes).</p>',
+                f"<h3>{e(army['list'].title)}</h3>", *html_table(army["list"]),
+                f"<h3>{e(army['armies'].title)}</h3>", *html_table(army["armies"])]
     return out
 
 
@@ -392,6 +421,12 @@ def _points_md(page: GamePage) -> list[str]:
     if "rule" in views:
         out += [f"### {_md(views['rule'].title)}", "", *markdown_table(views["rule"]), "",
                 f"### {_md(views['rule_residuals'].title)}", "", *markdown_table(views["rule_residuals"]), ""]
+    if page.army is not None:
+        army = {v.name: v for v in page.army.views}
+        out += ["## The army a sharp player brings", "", *[f"{_md(h)}  " for h in page.army.headline], "",
+                "[The whole army report](army.md) (the search, the field, the notes).", "",
+                f"### {_md(army['list'].title)}", "", *markdown_table(army["list"]), "",
+                f"### {_md(army['armies'].title)}", "", *markdown_table(army["armies"]), ""]
     return out
 
 
@@ -421,7 +456,7 @@ def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
             "## Provenance and method", ""]
     out += [f"- **{_md(k)}**: {_md(v)}" for k, v in report.meta]
     out += ["", "## Notes", "", *[f"- {_md(n)}" for n in report.notes], "", "## Files", ""]
-    out += [f"- [{f}]({f}): {what}" for f, what in (*EFFICIENCY_FILES, *_points_files())]
+    out += [f"- [{f}]({f}): {what}" for f, what in _page_files(page)]
     out += ["- [tables/](tables/index.md): the rulebook tables", ""]
     return "\n".join(out)
 

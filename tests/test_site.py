@@ -143,6 +143,12 @@ def test_every_game_page_opens_with_its_proposed_points_table(whole):
         markdown = (folder / game / "index.md").read_text(encoding="utf-8")
         assert "## The balanced points table" in markdown, game
     assert "The pricing rule" in (folder / "drakerys" / "index.html").read_text(encoding="utf-8")
+    # the army a sharp player brings, where the game plays armies of several entries
+    for game in ("drakerys", "dragonbond"):
+        page = (folder / game / "index.html").read_text(encoding="utf-8")
+        assert 'id="army"' in page and "Best army at" in page, game
+        assert (folder / game / "army.md").is_file(), game
+    assert not (folder / "warbound" / "army.md").exists()
 
 
 def test_illustrative_catalogs_are_marked_on_every_page(whole):
