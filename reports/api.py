@@ -378,7 +378,8 @@ def points_rulings_report(ruleset: str, *, units=(), catalogs=(), rulings=None, 
 
 def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
                                   threads=None, progress=None, win_matrix_known=None,
-                                  iterations=None) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
+                                  iterations=None, step_precision=None
+                                  ) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
     """The efficiency report (with its win matrix) and the points report of the whole catalog, from one
     points run: the efficiency report is its first step, today's costs (the site's game pages). The
     pricing rule is fitted when the game offers one."""
@@ -391,7 +392,7 @@ def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, prec
     result = pts.propose(rs, catalog, in_force, seed=_seed(seed), precision=precision, trials=trials,
                          threads=threads, progress=progress,
                          iterations=pts.DEFAULT_ITERATIONS if iterations is None else iterations,
-                         meanwhile=lambda: _report_imports(False))
+                         meanwhile=lambda: _report_imports(False), step_precision=step_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog))
     notes = rs.notes(catalog, result.contestants)
     report, grid = eff.report(result.full.field, provenance=meta, notes=notes,

@@ -290,8 +290,12 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
             precision: float | None, trials: int | None, threads: int | None = None,
             tolerance: float | None = None, fix: Sequence[str] = (), damping: float = DEFAULT_DAMPING,
             iterations: int = DEFAULT_ITERATIONS, fewest: bool = False,
-            progress: Progress | None = None, meanwhile: Callable[[], object] | None = None) -> Points:
-    """Iterate cost -> fair cost from today's costs (see the module's docstring) and propose a table."""
+            progress: Progress | None = None, meanwhile: Callable[[], object] | None = None,
+            step_precision: float | None = None) -> Points:
+    """Iterate cost -> fair cost from today's costs (see the module's docstring) and propose a table.
+
+    ``step_precision``: the precision of the steps after today's field (default ``precision``; the site
+    takes coarser steps, on the same streams, and says so)."""
     if not 0 < damping <= 1:
         raise RulesError(f"damping {damping:g} is not in (0, 1]")
     if iterations < 0:
@@ -326,7 +330,8 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         cs = _priced(ruleset, catalog, field, handles, today, only)
         before = len(known)
         counted = None if progress is None else (lambda k, _n: progress(min(before + k, cap), cap))
-        f = eff.play_field(ruleset, cs, rulings, seed=seed, precision=precision, trials=trials,
+        coarse = precision if number == 0 or step_precision is None or precision is None else step_precision
+        f = eff.play_field(ruleset, cs, rulings, seed=seed, precision=coarse, trials=trials,
                            threads=threads, tolerance=tolerance, reuse=known, progress=counted,
                            meanwhile=meanwhile if number == 0 else None)
         rank = eff.ranking(f)
@@ -697,7 +702,10 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
     moved = int((rows["moved"] != 0).sum())
     low, high = points.proposed.field.trial_range()
     f = points.proposed.field
+    first = points.full.field.precision
     how = (f"until the 95% half-width of each engagement's win probability is below {f.precision:g}"
+           + (f" (today's field below {first:g}; the steps coarser, on the same streams)"
+              if first and first != f.precision else "")
            if f.precision else f"{f.trials:,} trials per engagement")
     method = f.method(f"Monte Carlo, seed {points.seed}, the same streams at every step: {how} "
                       f"({low:,} to {high:,} trials); ± and [ ] are 95% intervals")

@@ -43,6 +43,9 @@ EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair
 #: The 95% half-width the site's army searches run each engagement to (coarser than the pages' fields:
 #: a search plays a hundred armies; every figure states its interval).
 SITE_ARMY_PRECISION = 0.03
+#: The 95% half-width of the site's points steps after today's field (on the same streams; a page states
+#: it in the points report's method).
+SITE_STEP_PRECISION = 0.02
 #: The most steps the site's points tables take (`balance points` takes reports.points.DEFAULT_ITERATIONS).
 SITE_ITERATIONS = 6
 
@@ -142,7 +145,8 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         known, heatmaps = heatmaps_when_known(rs, drawer, ["page"])
         report, grid, points_report, points_rows = api.efficiency_and_points_reports(
             rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
-            progress=step, win_matrix_known=known, iterations=points_steps)
+            progress=step, win_matrix_known=known, iterations=points_steps,
+            step_precision=None if precision is None else max(precision, SITE_STEP_PRECISION))
         game_out = out.under(rs.name)
         heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
         points.write(rs, points_report, points_rows, game_out)
