@@ -368,10 +368,8 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
                 handles = new
                 continue
         if number == iterations:
-            stop = (f"the iteration limit ({iterations} steps) was reached with entries still outside their "
-                    "band" if step.outside else
-                    f"every entry that can move is fair within the tolerance; the iteration limit "
-                    f"({iterations} steps) came before every one was within {AIM:g} of its band")
+            stop = (f"the iteration limit ({iterations} steps) came before every entry that can move was "
+                    f"within {AIM:g} of its band")
             break
         new = dict(handles)
         for tie in ties:
