@@ -14,7 +14,8 @@ next step come from those contests, never from a formula.
   steps and some play only whole ones; a move is at least one step.
 - **What moves.** An entry moves while its fair cost (its point estimate) lies outside a tenth of the
   verdicts' band (``--tolerance``; AIM), so that it stays inside the band while the others settle; under
-  the ``zero`` rule (a card valued against par) while its value does. ``--fewest`` moves only the entries
+  the ``zero`` rule (a card valued against par) while its value lies outside the band itself (a move is a
+  whole step, with no estimate of how far it goes). ``--fewest`` moves only the entries
   whose whole 95% interval is outside the band (called over- or under-costed), so the table changes as few
   entries as the evidence demands. An entry held by ``--fix``, an entry whose contest leaves out a rule that
   can change its value (``not measured``: its fair cost is only a lower bound) and an entry whose cost the
@@ -337,11 +338,15 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         rank = eff.ranking(f)
         outside = tuple(r["key"] for _, r in rank.iterrows()
                         if r["key"] not in held and _outside(ruleset, f, r))
+        # under the zero rule a move is a whole step of cost, with no estimate of how far it goes: an entry
+        # within its band stays (a step would likely overshoot it)
+        aim = 1.0 if ruleset.fair_cost_rule.kind == "zero" else AIM
         aiming = tuple(r["key"] for _, r in rank.iterrows()
-                       if r["key"] not in held and _outside(ruleset, f, r, AIM))
+                       if r["key"] not in held and _outside(ruleset, f, r, aim))
         return Step(number, {c.key: c.cost for c in cs}, f, rank, outside, len(known) - before, aiming)
 
     handles = {t.handle: today[t.handle] for t in ties}
+    aim_text = "the whole" if ruleset.fair_cost_rule.kind == "zero" else f"{AIM:g}"
     # today's costs, every entry: the efficiency report's field and today's verdicts (the pricing field at
     # today's costs, its first step, is then played from what this one kept)
     full = play(0, handles, everyone)
@@ -356,7 +361,7 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
         seen.add(tuple(handles.values()))
         scale = _anchor_scale(ruleset, step, anchors)
         if not step.aiming and scale is None:
-            stop = (f"converged: every entry that can move is within {AIM:g} of its band (fair within the "
+            stop = (f"converged: every entry that can move is within {aim_text} of its band (fair within the "
                     f"tolerance) after {number} step{'s' if number != 1 else ''}")
             break
         if not step.aiming and number < iterations:
@@ -369,7 +374,7 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
                 continue
         if number == iterations:
             stop = (f"the iteration limit ({iterations} steps) came before every entry that can move was "
-                    f"within {AIM:g} of its band")
+                    f"within {aim_text} of its band")
             break
         new = dict(handles)
         for tie in ties:

@@ -380,3 +380,36 @@ def test_the_command_line_states_the_iterations_own_defaults():
 
     assert (cli_balance.POINTS_ITERATIONS, cli_balance.POINTS_DAMPING) == (pts.DEFAULT_ITERATIONS,
                                                                          pts.DEFAULT_DAMPING)
+
+
+class ZeroPoints(Lanchester):
+    """The Lanchester toy valued against par (the zero rule): an entry's value is its mean win rate minus
+    one half, so a cost moves a whole step at a time while the value lies outside the band."""
+
+    fair_cost_rule = FairCostRule("zero", "par", gain=None, loss=None)
+    primary_metric = "par"
+    metrics = (*Lanchester.metrics, Metric("par", "P(win) - 1/2"))
+    default_tolerance = 1.0
+
+    def engage(self, a, b, rulings, *, seed, trials=None, precision=None, threads=None):
+        eng = super().engage(a, b, rulings, seed=seed, trials=trials)
+        return Engagement(a, b, seed=seed, raw=eng.raw, score=_par)
+
+
+def _par(raw, a, b):
+    out = _lanchester(raw, a, b)
+    out["par"] = out["win"] - 0.5
+    return out
+
+
+def test_under_the_zero_rule_a_table_already_fair_is_left_as_it_is():
+    """Every entry within a win-rate point of par at today's costs: nothing moves (a whole step would only
+    overshoot); one far off moves by whole steps until it is within the band or turns."""
+    fair = propose(ZeroPoints([Piece("ant", 1.0, 10.0), Piece("bee", 2.0, 20.0), Piece("cat", 3.0, 30.0)]))
+    assert costs(fair) == {"ant": 10.0, "bee": 20.0, "cat": 30.0}
+    assert fair.stop.startswith("converged") and len(fair.steps) == 1
+    off = propose(ZeroPoints([Piece("ant", 1.0, 10.0), Piece("bee", 2.0, 10.0), Piece("cat", 3.0, 30.0)]),
+                  fix=["ant"])
+    moves = [s.costs["bee"] for s in off.steps]
+    assert moves[:3] == [10.0, 11.0, 12.0]  # one step at a time, upward: bee is worth more
+    assert costs(off)["bee"] > 10.0
