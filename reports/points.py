@@ -640,7 +640,9 @@ def _fair_view(row: pd.Series, rs: Ruleset, digits: int, exact: bool = False) ->
     if rs.fair_cost_rule.kind == "zero":
         if exact:
             return bound + f"{100 * row['value']:+.1f} pts"
-        return bound + f"{100 * row['value']:+.1f} ± {100 * eff.Z95 * row['value_stderr']:.1f} pts"
+        half = 100 * eff.Z95 * row["value_stderr"]
+        d = 1 if half >= 0.05 else 2
+        return bound + f"{100 * row['value']:+.{d}f} ± {half:.{d}f} pts"
     f, lo, hi = row["fair_cost"], row["fair_cost_low"], row["fair_cost_high"]
     if not math.isfinite(f):
         return bound + "∞"
@@ -880,6 +882,7 @@ def rule_sections(points: Points, rule: PricingRule):
     from reports.formats import Section
 
     rs = points.ruleset
+    what = "proposed cost" if rs.fair_cost_rule.kind == "zero" else "fair cost"
     d = eff.cost_digits(rule.residuals["fitted"])
     unit = rs.cost_unit
     prices_view = pd.DataFrame({
@@ -889,7 +892,7 @@ def rule_sections(points: Points, rule: PricingRule):
                                                        rule.prices["high"], strict=True)]})
     off = rule.residuals.reindex(rule.residuals["residual"].abs().sort_values(ascending=False).index)
     resid_view = pd.DataFrame({
-        "entry": off["name"], "fair": [f"{v:.{d}f}" for v in off["fitted"]],
+        "entry": off["name"], what.split()[0]: [f"{v:.{d}f}" for v in off["fitted"]],
         "by the rule": [f"{v:.{d}f}" for v in off["rule"]],
         "priced off the rule": [f"{v:+.{d}f}" + ("" if s != s else f" ({100 * s:+.0f}%)") for v, s in
                                 zip(off["residual"], off["share"], strict=True)]})
@@ -901,7 +904,7 @@ def rule_sections(points: Points, rule: PricingRule):
                                                                        rule.residuals)]
     views = [Section("rule", f"The pricing rule: what each characteristic is worth ({unit})", prices_view,
                      [notes[0]]),
-             Section("rule_residuals", "Priced off the rule (fair cost minus the rule's cost)", resid_view)]
+             Section("rule_residuals", f"Priced off the rule ({what} minus the rule's cost)", resid_view)]
     return tidy, views, notes
 
 
