@@ -22,7 +22,7 @@ when full and refilled on demand). Kernels receive a bank as an argument; :class
 
 Tables are built in Python (numpy), not in the kernels: a cold start then compiles no table code, and a
 whole balance report needs a few hundred tables. A trial's code (compiled with
-:data:`simcore.config.TRIAL_JIT`, allocating nothing) that meets a stage its bank lacks notes it in the bank
+:data:`simcore.config.TRIAL_JIT`) that meets a stage its bank lacks notes it in the bank
 (:func:`success_draw` draws nothing then); the kernel stops at that trial and returns how many chunks or
 trials it completed; the runner builds the table (:func:`fill`) and calls the kernel again from that point
 (see simcore.runner). The trial is run again from its start on the same stream, so the result is the same
