@@ -517,13 +517,6 @@ class Ruleset:
         rule of its entries it leaves out; an unplayed rule that can change the value is ``decisive``)."""
         return Coverage()
 
-    def warm_ups(self, rulings: Rulings) -> tuple[Callable[[], object], ...]:
-        """Calls that compile the kernels a field under ``rulings`` uses besides the engagement kernel its
-        first engagement compiles (tiny runs; their results are thrown away). A compile helper process
-        (reports.prewarm) makes them on the second core while the field's first engagement compiles, so a
-        first run compiles the two at once. Optional: none by default."""
-        return ()
-
 
 # --- --set, --cost and ranges ----------------------------------------------------------------------------
 

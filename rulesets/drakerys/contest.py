@@ -399,24 +399,6 @@ class DrakerysRuleset(Ruleset):
     def coverage(self, contestant: Contestant, rulings: DrakerysRulings) -> Coverage:
         return coverage(contestant.subject.unit)
 
-    def warm_ups(self, rulings: DrakerysRulings) -> tuple:
-        """Under DK-blocking=auto each unit's Blocking choices are made by simulating Fights
-        (combat.auto_block_mask): the Fight kernel, which the engagement kernel does not hold."""
-        if rulings.blocking != "auto":
-            return ()
-
-        def fight() -> None:
-            from rulesets.drakerys import catalog as catalog_io
-            from rulesets.drakerys import combat
-
-            units = catalog_io.load()
-            # the kernel's types do not depend on the units or the charge: any two, as auto_block_mask plays
-            crows, keepers = Combatant(units.unit("crows"), 12), Combatant(units.unit("gold-keepers"), 6)
-            always = dataclasses.replace(rulings, blocking="always")
-            combat.simulate_fight(crows, keepers, charge=True, rulings=always, trials=64, seed=0, threads=1)
-
-        return (fight,)
-
 
 #: The metric names in the ruleset's order (rows of the linear score).
 METRIC_NAMES = tuple(m.name for m in DrakerysRuleset.metrics)
