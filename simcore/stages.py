@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simcore.config import TRIAL_JIT
+from simcore.config import INLINE_JIT, TRIAL_JIT
 from simcore.dice import success_roll
 from simcore.exact import reroll_kind, success_powers, success_roll_closed
 from simcore.rng import next_u64
@@ -195,7 +195,7 @@ def _covers(params, n, threshold, reroll_failures, reroll_limit):
                 or (not reroll_failures and params[_MAX_LIMIT] < reroll_limit < n))
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(**INLINE_JIT)
 def stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """(start, guide start, k, w) of the table of one stage (simcore.sampling.guide_pick draws from it);
     start -1 when the bank does not cover it, or lacks it (then noted in the bank: see :func:`missing`).
@@ -229,7 +229,7 @@ def missing(params):
     return params[_MISSING] != 0
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(**INLINE_JIT)
 def success_draw(bank, state, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """A success roll (:func:`simcore.dice.success_roll`'s arguments, its die count ``n``) as (successes,
     criticals): one word of ``state`` drawn from the bank's table for it, or die by die when the bank does
