@@ -22,7 +22,7 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/balance report --output $(OUT) --force
 
-# the tests spread over every core (pytest-xdist); the workers share the compiled kernels (tests/conftest.py);
+# the tests spread over every core (pytest-xdist); each worker keeps its compiled kernels (tests/conftest.py);
 # Hypothesis derandomized (its "ci" profile: the same examples every run)
 test: setup
 	$(BIN)/python -m pytest -n auto --hypothesis-profile=ci

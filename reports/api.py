@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
+
 import rulesets
 from reports import efficiency as eff
 from reports import metagame
@@ -33,13 +35,10 @@ from reports import sweep as sweeps
 from reports import whatif as whatifs
 from reports.files import OutputSet, OutputSubset
 from reports.formats import Report
-from reports.lazy import lazy
 from reports.provenance import provenance
 from reports.tables import Rounding
 from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
 from simcore import config
-
-pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 DEFAULT_PRECISION = eff.DEFAULT_PRECISION
 Progress = Callable[[int, int], None]
@@ -87,38 +86,26 @@ class EfficiencyTables:
 
 
 def _report_imports(plots: bool = False) -> None:
-    """What an efficiency report needs once its engagements are played: pandas and the meta-game's
+    """What an efficiency report needs once its engagements are played: the meta-game's
     solvers, and matplotlib when a heatmap follows (imported while the engagements run, when they run on
     other threads)."""
-    pd.load()
     metagame.load_solvers()
     if plots:
         import reports.plots  # noqa: F401
 
 
 def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads, overrides, progress,
-                plots=False, helper=False, tolerance=None):
-    """``helper``: on a first run, a second process compiles the field's side kernels while this one
-    compiles its engagement kernel (reports.prewarm.side_helper; the command line's)."""
+                plots=False, tolerance=None):
     rs = _ruleset(name)
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     contestants = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    compiler = None
-    if helper and contestants:
-        from reports import prewarm
-
-        compiler = prewarm.side_helper(rs, in_force, threads)
-    try:
-        # pandas, the meta-game's solvers (and matplotlib) are imported while the engagements run on the
-        # other threads
-        field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision,
-                               trials=trials, threads=threads, progress=progress,
-                               meanwhile=lambda: _report_imports(plots), tolerance=tolerance)
-    finally:
-        if compiler is not None:
-            compiler.close()
+    # pandas, the meta-game's solvers (and matplotlib) are imported while the engagements run on the
+    # other threads
+    field = eff.play_field(rs, contestants, in_force, seed=_seed(seed), precision=precision,
+                           trials=trials, threads=threads, progress=progress,
+                           meanwhile=lambda: _report_imports(plots), tolerance=tolerance)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return rs, catalog, field, meta
 
@@ -149,15 +136,13 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
 
 def efficiency_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
                       trials=None, threads=None, overrides=(), progress=None, plots=False,
-                      win_matrix_known=None, tolerance=None) -> tuple[Report, pd.DataFrame]:
+                      tolerance=None) -> tuple[Report, pd.DataFrame]:
     """The efficiency Report (for the command line) and its win matrix; ``plots``: a heatmap will be drawn
-    here (matplotlib is imported while the engagements run); ``win_matrix_known(grid, method)``: see
-    :func:`reports.efficiency.report`."""
+    (matplotlib is imported while the engagements run)."""
     rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
-                                           threads, overrides, progress, plots, helper=True,
+                                           threads, overrides, progress, plots,
                                            tolerance=tolerance)
-    return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants),
-                      win_matrix_known=win_matrix_known)
+    return eff.report(field, provenance=meta, notes=rs.notes(catalog, field.contestants))
 
 
 def win_matrix_style(ruleset: Ruleset, how: str = "") -> dict:
@@ -377,8 +362,7 @@ def points_rulings_report(ruleset: str, *, units=(), catalogs=(), rulings=None, 
 
 
 def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
-                                  threads=None, progress=None, win_matrix_known=None,
-                                  iterations=None, step_precision=None
+                                  threads=None, progress=None, iterations=None, step_precision=None
                                   ) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
     """The efficiency report (with its win matrix) and the points report of the whole catalog, from one
     points run: the efficiency report is its first step, today's costs (the site's game pages). The
@@ -395,8 +379,7 @@ def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, prec
                          meanwhile=lambda: _report_imports(False), step_precision=step_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog))
     notes = rs.notes(catalog, result.contestants)
-    report, grid = eff.report(result.full.field, provenance=meta, notes=notes,
-                              win_matrix_known=win_matrix_known)
+    report, grid = eff.report(result.full.field, provenance=meta, notes=notes)
     rule = type(rs).price_features is not Ruleset.price_features
     points_report, rows = pts.report(result, provenance=meta, notes=notes, rule=rule)
     return report, grid, points_report, rows

@@ -29,14 +29,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from reports import metagame
-from reports.lazy import lazy
 from rulesets.base import Contestant, Coverage, Engagement, OptionError, RulesError, Ruleset, Rulings
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
-
-pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 Progress = Callable[[int, int], None]
 #: Default target: the 95% half-width of each engagement's win probability.
@@ -663,12 +661,9 @@ def label_columns(contestants: Sequence[Contestant]) -> list[str]:
     return [k for k, _ in contestants[0].labels] if contestants[0].labels else ["contestant"]
 
 
-def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = (),
-           win_matrix_known: Callable[[pd.DataFrame, str], object] | None = None):
+def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
     """The efficiency report (ranking with fair costs first, for CSV; meta-game, every engagement, win
-    matrix) and the win matrix itself, for a plot. ``win_matrix_known(grid, method)`` is called as soon as
-    the win matrix and the method line are known, before the meta-game and the engagements' table (a
-    heatmap helper can start drawing)."""
+    matrix) and the win matrix itself, for a plot."""
     from reports.formats import Report, Section
 
     rs = field.ruleset
@@ -679,8 +674,6 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
            if field.precision else f"{field.trials:,} trials per engagement")
     method = field.method(f"Monte Carlo, seed {field.seed}: {how} ({low:,} to {high:,} trials); "
                           "± is the 95% interval (1.96 standard errors)")
-    if win_matrix_known is not None:
-        win_matrix_known(grid, method)
     meta_table, _ = meta_game(field)
     cols = label_columns(field.contestants)
     meta = [*provenance,

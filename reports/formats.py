@@ -513,50 +513,9 @@ def _render_html(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-#: Characters that make Python's csv writer (pandas' too) quote a field.
-_CSV_QUOTED = frozenset(',"\r\n')
-
-
-def _plain_csv(texts: list[str]) -> bool:
-    """Whether no text needs quoting in CSV (each distinct one looked at once)."""
-    return not any(_CSV_QUOTED.intersection(t) for t in set(texts))
-
-
 def frame_csv(frame: pd.DataFrame) -> str:
-    """``frame.to_csv(index=False, lineterminator="\\n")``, the same text in about half the time for a
-    frame of numbers and plain text (the 27,000 rows of the Drakerys engagements: 85 against 156 ms).
-
-    pandas writes a number column as numpy's ``astype(str)`` (a float as its shortest repr, which is
-    Python's) with a missing value as "", and text as it is unless it holds a comma, a quote or a line break
-    (then quoted). Those columns are written here the same way, a row by one format string; a frame with
-    any other column (objects, dates, categories), text to quote, fewer than two columns or names that are
-    not distinct strings is left to pandas."""
-    import pandas as pd  # loaded already: the frame is pandas'
-
-    names = list(frame.columns)
-    if len(names) < 2 or not all(type(n) is str for n in names) or len(set(names)) != len(names) \
-            or not _plain_csv(names):
-        return frame.to_csv(index=False, lineterminator="\n")
-    columns = []
-    for name in names:
-        column = frame[name]
-        kind = column.dtype.kind if isinstance(column.dtype, np.dtype) else None
-        if kind in ("i", "u", "b"):
-            columns.append(list(map(str, column.to_numpy().tolist())))
-        elif kind == "f":  # Python's float repr is numpy's shortest repr (checked against pandas in tests)
-            values = column.to_numpy()
-            text = np.array(list(map(float.__repr__, values.tolist())), dtype=object)
-            text[np.isnan(values)] = ""
-            columns.append(text.tolist())
-        elif kind is None and pd.api.types.is_string_dtype(column.dtype):
-            text = column.to_numpy(dtype=object, na_value="").tolist()
-            if not _plain_csv(text):
-                return frame.to_csv(index=False, lineterminator="\n")
-            columns.append(text)
-        else:
-            return frame.to_csv(index=False, lineterminator="\n")
-    row = ",".join(["%s"] * len(names))
-    return "".join([",".join(names), "\n", *[row % r + "\n" for r in zip(*columns, strict=True)]])
+    """A DataFrame as CSV: no index, ``\n`` line ends."""
+    return frame.to_csv(index=False, lineterminator="\n")
 
 
 def _render_csv(report: Report) -> str:
@@ -611,51 +570,11 @@ def _frame_columns(frame: pd.DataFrame) -> list[list]:
 
 #: One encoder for every record line (json.dumps with a keyword builds a new encoder per call).
 _LINE_ENCODER = json.JSONEncoder(allow_nan=False)
-_LITERALS = {None: "null", True: "true", False: "false"}
-
-
-def _encoded(values: list) -> list[str] | None:
-    """Each value as ``_LINE_ENCODER`` writes it, when every value is a str, int, finite float, bool or
-    None (what ``_jsonable`` leaves of a cell); None when one is anything else (a list, a dict, ...)."""
-    types = set(map(type, values))
-    if types <= {str}:  # labels repeat: each distinct one encoded once
-        table = {v: json.encoder.encode_basestring_ascii(v) for v in set(values)}
-        return list(map(table.__getitem__, values))
-    if types <= {int}:
-        return list(map(int.__repr__, values))
-    if types <= {float} and all(map(math.isfinite, values)):
-        return list(map(float.__repr__, values))
-    out = []
-    for v in values:
-        t = type(v)
-        if t is str:
-            out.append(json.encoder.encode_basestring_ascii(v))
-        elif v is None or t is bool:
-            out.append(_LITERALS[v])
-        elif t is int:
-            out.append(int.__repr__(v))
-        elif t is float and math.isfinite(v):
-            out.append(float.__repr__(v))
-        else:
-            return None
-    return out
 
 
 def _record_lines(names: list, columns: list[list]) -> list[str]:
-    """``_LINE_ENCODER.encode(dict(zip(names, row)))`` for every row of ``columns``: encoded a column at
-    a time and put together by one format string per row (the Drakerys report, 27,000 rows of engagements,
-    renders as JSON in 180 ms against 218-346 ms with one encoder call per row); a row at a time when a
-    column holds anything but plain scalars, or a name is not a string or comes twice."""
-    plain = all(type(n) is str for n in names) and len(set(names)) == len(names)
-    cells = [_encoded(c) for c in columns] if plain else [None]
-    if any(c is None for c in cells):
-        return [_LINE_ENCODER.encode(dict(zip(names, row, strict=True)))
-                for row in zip(*columns, strict=True)]
-    if not names:
-        return ["{}"] * (len(columns[0]) if columns else 0)
-    line = "{" + ", ".join(json.encoder.encode_basestring_ascii(n).replace("%", "%%") + ": %s"
-                           for n in names) + "}"
-    return [line % row for row in zip(*cells, strict=True)]
+    """Each row of ``columns`` as one JSON object on one line."""
+    return [_LINE_ENCODER.encode(dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
 
 
 def _render_json(report: Report) -> str:

@@ -66,10 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from reports.lazy import lazy
-
-pd = lazy("pandas")  # imported on first use (reports.lazy)
+import pandas as pd
 
 # scipy.optimize (HiGHS) and scipy.linalg are imported where they are used: together about 0.35 s of a
 # process that has pandas and numba already, which a command without a meta-game should not pay and an

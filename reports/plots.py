@@ -37,8 +37,7 @@ def plot_matrix(grid, path: Path, *, label: str, title: str, vmin: float = 0.0, 
 def plot_values(values: np.ndarray, rows: list[str], columns: list[str], path: Path, *, label: str,
                 title: str, vmin: float = 0.0, vmax: float = 1.0, cmap: str = "RdBu", ylabel: str = "entry",
                 annotate: bool = False, xlabel: str = "opponent (columns in the same order)") -> None:
-    """:func:`plot_matrix` of a float matrix with its row and column labels (no pandas: what
-    reports.drawer's process draws)."""
+    """:func:`plot_matrix` of a float matrix with its row and column labels."""
     fig, ax = plt.subplots(figsize=(1.5 + 0.45 * values.shape[1], 2.0 + 0.3 * values.shape[0]))
     image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
     ax.set_xticks(range(values.shape[1]), columns, rotation=60, ha="right", fontsize=7)

@@ -20,14 +20,10 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
 
 from reports.files import OutputSet, OutputSubset
 from reports.formats import HTML_STYLE, Report, Section, frame_csv, html_table, markdown_table, render
 from rulesets.base import Ruleset, RulingError, Rulings
-
-if TYPE_CHECKING:
-    from reports.drawer import Drawer
 
 Progress = Callable[[int, int], None]
 
@@ -104,51 +100,23 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     ``progress(done, total)`` counts engagements over every game; ``started(ruleset)`` is called as each
     game begins.
     """
-    from reports import prewarm
-
-    # a second process compiles the later games' kernels while this one works, and first the first game's
-    # side kernels while this one compiles its engagement kernel (reports.prewarm)
-    side = prewarm.side_job(games[0], rulings[games[0].name]) if games else None  # None when cached
-    helper = (prewarm.Helper([(rs.name, [f"{k}={v}" for k, v in rulings[rs.name].in_force()])
-                              for rs in games[1:]], side=side)
-              if prewarm.wanted(len(games) + (side is not None), threads) else None)
-    # and another draws each game's heatmap while this one writes the rest of its page (reports.drawer)
-    from reports.drawer import drawer_for
-
-    drawer = drawer_for(threads)
-    try:
-        return _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started,
-                      helper, drawer, points_steps)
-    finally:
-        if helper is not None:
-            helper.close()
-        if drawer is not None:
-            drawer.close()
-
-
-def _build(games, out, rulings, seed, precision, trials, threads, digits, progress, started, helper, drawer,
-           points_steps):
     from reports import api, points
 
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
     total = sum(sizes)
     pages = []
     for k, rs in enumerate(games):
-        if helper is not None:
-            helper.wait_for(rs.name)
         if started is not None:
             started(rs)
         before = sum(sizes[:k])
         # the bar counts today's field of each game; the points table's further steps are not counted
         step = None if progress is None else (lambda done, _t, before=before, size=sizes[k]:
                                               progress(before + min(done, size), total))
-        known, heatmaps = heatmaps_when_known(rs, drawer, ["page"])
         report, grid, points_report, points_rows = api.efficiency_and_points_reports(
             rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
-            progress=step, win_matrix_known=known, iterations=points_steps,
+            progress=step, iterations=points_steps,
             step_precision=None if precision is None else max(precision, SITE_STEP_PRECISION))
         game_out = out.under(rs.name)
-        heatmap = stage_efficiency(rs, report, grid, game_out, heatmaps["page"])
         points.write(rs, points_report, points_rows, game_out)
         army_report = None
         if rs.plays_armies:  # the army a sharp player brings, at the game's budget
@@ -158,6 +126,7 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
             game_out.write_text("army.md", render(army_report, "markdown"))
             game_out.write_text("army.json", render(army_report, "json"))
         # staged into the set, written when it ends
+        write_efficiency(rs, report, grid, game_out)
         api.export_tables(rs.name, game_out.under("tables"), rulings=rulings[rs.name], digits=digits)
         entries = _table_entries(rs)
         page = _page(rs, report, entries)
@@ -165,34 +134,21 @@ def _build(games, out, rulings, seed, precision, trials, threads, digits, progre
         page.army = army_report
         game_out.write_text("index.html", _game_html(page, report, entries, rulings[rs.name]))
         game_out.write_text("index.md", _game_md(page, report, entries, rulings[rs.name]))
-        heatmap()
         pages.append(page)
     out.write_text("index.html", _index_html(pages, seed, precision, trials))
     out.write_text("index.md", _index_md(pages, seed, precision, trials))
     return pages
 
 
-def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     heatmap: Callable[[Path], None] | None = None) -> None:
+def write_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset) -> None:
     """Stage a game's efficiency report into ``out``: the ranking, meta-game and engagements as CSV, the
-    report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page).
-    ``heatmap``: what writes the heatmap, already sent to a drawer (:func:`heatmaps_when_known`); by
-    default it is drawn here."""
-    stage_efficiency(rs, report, grid, out, heatmap)()
-
-
-def stage_efficiency(rs: Ruleset, report: Report, grid, out: OutputSet | OutputSubset,
-                     heatmap: Callable[[Path], None] | None = None) -> Callable[[], None]:
-    """:func:`write_efficiency` but the heatmap: returns what stages it (waiting for a drawer), to be called
-    before ``out`` is written, so that this process can do more meanwhile."""
-    if heatmap is None:
-        heatmap = win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid, None)
+    report as Markdown and JSON, the win matrix as a heatmap (`efficiency --save` and each site page)."""
     out.write_text("efficiency.csv", render(report, "csv"))
     for section in report.sections[1:3]:
         out.write_text(f"{section.name}.csv", frame_csv(section.data))
     out.write_text("efficiency.md", render(report, "markdown"))
     out.write_text("efficiency.json", render(report, "json"))
-    return lambda: out.write_with("efficiency.png", heatmap)
+    out.write_with("efficiency.png", win_matrix_drawing(rs, dict(report.meta).get("method", ""), grid))
 
 
 def _win_matrix_how(method: str) -> str:
@@ -202,10 +158,9 @@ def _win_matrix_how(method: str) -> str:
     return textwrap.fill(method.split("; ±")[0], 110)
 
 
-def win_matrix_drawing(rs: Ruleset, method: str, grid, drawer: Drawer | None) -> Callable[[Path], None]:
+def win_matrix_drawing(rs: Ruleset, method: str, grid) -> Callable[[Path], None]:
     """What writes the heatmap of the win matrix to a path (``method``: the report's method line, whose seed
-    and trials go under the title): sent to ``drawer`` now (drawn there while this process goes on), or,
-    without one, drawn here when called."""
+    and trials go under the title)."""
     from reports import api
 
     how = _win_matrix_how(method)
@@ -213,23 +168,7 @@ def win_matrix_drawing(rs: Ruleset, method: str, grid, drawer: Drawer | None) ->
     def here(path: Path) -> None:
         api.plot_win_matrix(grid, path, rs, how)
 
-    if drawer is None:
-        return here
-    style = api.win_matrix_style(rs, how)
-    return drawer.matrix(grid.to_numpy(dtype=float), list(grid.index), list(grid.columns), style, here).write
-
-
-def heatmaps_when_known(rs: Ruleset, drawer: Drawer | None, names: Sequence[str]):
-    """(``win_matrix_known`` for :func:`reports.api.efficiency_report`, the heatmap writers by name): each
-    name's heatmap is sent to ``drawer`` as soon as the win matrix is known (before the meta-game and the
-    engagements' table are made)."""
-    made: dict[str, Callable[[Path], None]] = {}
-
-    def known(grid, method: str) -> None:
-        for name in names:
-            made[name] = win_matrix_drawing(rs, method, grid, drawer)
-
-    return known, made
+    return here
 
 
 def _table_entries(rs: Ruleset) -> list[tuple[str, str, list[str]]]:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from reports.efficiency import (
     FairCost,
@@ -34,7 +35,6 @@ from reports.efficiency import (
     ranking,
     summarize,
 )
-from reports.lazy import lazy
 from rulesets.base import (
     CostChange,
     OptionError,
@@ -48,8 +48,6 @@ from rulesets.base import (
 )
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
-
-pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 Progress = Callable[[int, int], None]
 

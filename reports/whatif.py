@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from reports.efficiency import (
     Averaged,
@@ -32,12 +33,9 @@ from reports.efficiency import (
     ranking,
     summarize_sides,
 )
-from reports.lazy import lazy
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings, StatChange
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
-
-pd = lazy("pandas")  # imported on first use (reports.lazy)
 
 Progress = Callable[[int, int], None]
 

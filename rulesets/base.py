@@ -594,13 +594,6 @@ class Ruleset:
             high = min(high, budget)
         return self.cost_step, max(high, self.cost_step)
 
-    def warm_ups(self, rulings: Rulings) -> tuple[Callable[[], object], ...]:
-        """Calls that compile the kernels a field under ``rulings`` uses besides the engagement kernel its
-        first engagement compiles (tiny runs; their results are thrown away). A compile helper process
-        (reports.prewarm) makes them on the second core while the field's first engagement compiles, so a
-        first run compiles the two at once. Optional: none by default."""
-        return ()
-
     #: How the game plays an army of several entries (``balance army``): what a side may field and how its
     #: units fight; for a game that plays none, why not (the default: its contests field one entry a side).
     army_text: str = ("its contest plays one entry a side against one other, and no contest of a force of "

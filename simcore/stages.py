@@ -22,7 +22,7 @@ when full and refilled on demand). Kernels receive a bank as an argument; :class
 
 Tables are built in Python (numpy), not in the kernels: a cold start then compiles no table code, and a
 whole balance report needs a few hundred tables. A trial's code (compiled with
-:data:`simcore.config.TRIAL_JIT`, allocating nothing) that meets a stage its bank lacks notes it in the bank
+:data:`simcore.config.TRIAL_JIT`) that meets a stage its bank lacks notes it in the bank
 (:func:`success_draw` draws nothing then); the kernel stops at that trial and returns how many chunks or
 trials it completed; the runner builds the table (:func:`fill`) and calls the kernel again from that point
 (see simcore.runner). The trial is run again from its start on the same stream, so the result is the same
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from simcore.config import TRIAL_JIT
+from simcore.config import INLINE_JIT, TRIAL_JIT
 from simcore.dice import success_roll
 from simcore.exact import reroll_kind, success_powers, success_roll_closed
 from simcore.rng import next_u64
@@ -195,7 +195,7 @@ def _covers(params, n, threshold, reroll_failures, reroll_limit):
                 or (not reroll_failures and params[_MAX_LIMIT] < reroll_limit < n))
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(**INLINE_JIT)
 def stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """(start, guide start, k, w) of the table of one stage (simcore.sampling.guide_pick draws from it);
     start -1 when the bank does not cover it, or lacks it (then noted in the bank: see :func:`missing`).
@@ -229,7 +229,7 @@ def missing(params):
     return params[_MISSING] != 0
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(**INLINE_JIT)
 def success_draw(bank, state, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
     """A success roll (:func:`simcore.dice.success_roll`'s arguments, its die count ``n``) as (successes,
     criticals): one word of ``state`` drawn from the bank's table for it, or die by die when the bank does

@@ -324,17 +324,3 @@ def test_a_half_width_never_shows_as_zero():
     assert eff.decimals([0.004], [1e-9]) == 5  # at most five decimals
     assert eff.decimals([42.0], [0.3]) == 1 and eff.decimals([42.0], [0.03]) == 2
     assert eff.decimals([0.5], [0.0]) == 3  # exact: nothing to show
-
-
-def test_the_report_tells_the_win_matrix_before_the_meta_game(monkeypatch):
-    """A heatmap helper can start drawing before the meta-game and the engagements' table are made: the
-    report hands over the win matrix it returns and its own method line, before it solves the meta-game."""
-    field = play(toy(*FIELD), trials=2_000)
-    calls = []
-    meta_game = eff.meta_game
-    monkeypatch.setattr(eff, "meta_game", lambda *a, **k: calls.append("meta-game") or meta_game(*a, **k))
-    report, grid = eff.report(field, provenance=[],
-                              win_matrix_known=lambda g, method: calls.append((g, method)))
-    (known, method), then = calls
-    assert then == "meta-game"
-    assert known.equals(grid) and method == dict(report.meta)["method"]

@@ -1,5 +1,6 @@
-"""simcore.config: LLVM's inlining threshold is raised before any kernel compiles (the kernels' per-trial
-helpers are inlined by LLVM, not by numba's ``inline="always"``), and only by code that compiles kernels."""
+"""simcore.config: numba's documented options only; LLVM's inlining threshold is raised before any kernel
+compiles (the kernels' per-trial helpers are inlined by LLVM, not by numba's ``inline="always"``), and only
+by code that compiles kernels."""
 
 from __future__ import annotations
 
@@ -50,47 +51,15 @@ def test_reading_the_config_alone_does_not_load_llvm():
     assert done.stdout.strip() == "False", done.stderr
 
 
-def test_a_trial_function_called_from_python_raises_instead_of_crashing():
-    """TRIAL_JIT functions have no Python entry point (compiled faster); numba alone would jump to the
-    wrapper it did not build and kill the interpreter. Called from an njit function they work."""
-    import numba as nb
-    import pytest
-
-    from simcore.config import JIT, TRIAL_JIT
-
-    assert TRIAL_JIT["no_cpython_wrapper"] and "no_cpython_wrapper" not in JIT
-
-    def add_one(x):
-        return x + 1
-
-    inner = nb.njit(**{**TRIAL_JIT, "cache": False})(add_one)
-    outer = nb.njit(**{**JIT, "cache": False})(lambda x: inner(x) * 2)
-    assert outer(3) == 8
-    with pytest.raises(TypeError, match="add_one is compiled for numba code only"):
-        inner(3)
-    assert outer(4) == 10  # a JIT function is called from Python as before
+#: numba's documented options of ``numba.jit`` / ``numba.njit`` (its user manual, "Compiling Python code
+#: with @jit" and the jit reference).
+DOCUMENTED_OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "error_model", "boundscheck",
+                      "inline", "locals", "forceobj", "looplift"}
 
 
-def test_a_constant_argument_compiles_one_copy_of_our_functions_not_one_per_value(monkeypatch):
-    """numba compiles a function called from compiled code with constants once per distinct value (the
-    control, on a function of this test module); ours are compiled once, for the arguments' types."""
-    import numba as nb
+def test_the_jit_flags_are_documented_numba_options():
+    from simcore.config import INLINE_JIT, JIT, TRIAL_JIT
 
-    from simcore import config
-
-    flags = {**config.JIT, "cache": False}
-
-    def pair():
-        callee = nb.njit(**flags)(lambda x, k: x + k)
-        caller = nb.njit(**flags)(lambda x: callee(x, 1) + callee(x, 2) + callee(x, 2))
-        return callee, caller
-
-    callee, caller = pair()
-    assert caller(1) == 8
-    assert len(callee.overloads) == 2  # numba's own: Literal[int](1) and Literal[int](2)
-
-    monkeypatch.setattr(config, "_OURS", (*config._OURS, callee.py_func.__module__.split(".")[0]))
-    callee, caller = pair()
-    assert caller(1) == 8
-    assert [str(t) for t in next(iter(callee.overloads))] == ["int64", "int64"]
-    assert len(callee.overloads) == 1
+    for flags in (JIT, TRIAL_JIT, INLINE_JIT):
+        assert set(flags) <= DOCUMENTED_OPTIONS
+        assert "fastmath" not in flags  # would change results bit for bit

@@ -1,5 +1,4 @@
-"""reports.formats: a JSON report's record lines, written a column at a time, are the bytes the JSON
-encoder writes for each record, whatever the values (and the encoder's own way where it must be)."""
+"""reports.formats: a JSON report holds every cell of its sections, and refuses what JSON cannot hold."""
 
 from __future__ import annotations
 
@@ -8,53 +7,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from reports import formats
-
-SCALARS = [
-    st.text(max_size=12),  # quotes, backslashes, %, control characters, non-ASCII, surrogates
-    st.integers(min_value=-(2 ** 70), max_value=2 ** 70),
-    st.floats(allow_nan=False, allow_infinity=False),  # -0.0, subnormals, 1e308
-    st.booleans(),
-    st.none(),
-]
-
-
-def encoder_lines(names, columns):
-    encode = formats._LINE_ENCODER.encode
-    return [encode(dict(zip(names, row, strict=True))) for row in zip(*columns, strict=True)]
-
-
-@st.composite
-def records(draw):
-    names = draw(st.lists(st.text(max_size=6), max_size=5, unique=True))
-    rows = draw(st.integers(0, 8))
-    columns = []
-    for _ in names:
-        kind = draw(st.sampled_from(["one", "mixed"]))
-        values = (st.one_of(*SCALARS) if kind == "mixed" else draw(st.sampled_from(SCALARS)))
-        columns.append(draw(st.lists(values, min_size=rows, max_size=rows)))
-    return names, columns
-
-
-@settings(max_examples=400, deadline=None)
-@given(records())
-def test_record_lines_are_the_encoders_bytes(case):
-    names, columns = case
-    assert formats._record_lines(names, columns) == encoder_lines(names, columns)
-
-
-@pytest.mark.parametrize("names, columns", [
-    (["a", "b"], [[1, 2], [[1, 2], {"x": None}]]),  # a list and a dict in a cell
-    ([1, "b"], [[1, 2], ["x", "y"]]),  # a name that is not a string: JSON makes it "1"
-    (["a", "a"], [[1, 2], [3, 4]]),  # a name twice: the record keeps the last
-    (["%s", "%%"], [[1.5, -0.0], ["%d", "%"]]),  # format characters in names and values
-    (["a"], [[np.float64(0.1), np.float64(2.5)]]),  # a float subclass: written as float's repr
-], ids=["nested", "int name", "twice", "percent", "float subclass"])
-def test_record_lines_fall_back_to_the_encoder_where_it_decides(names, columns):
-    assert formats._record_lines(names, columns) == encoder_lines(names, columns)
 
 
 def test_a_non_finite_number_is_refused_as_the_encoder_refuses_it():
@@ -75,51 +29,6 @@ def test_a_json_report_holds_every_cell_of_its_sections():
         {"unit": 'say "hi"', "size": 3, "value": None, "won": True}]
     assert parsed["sections"]["table"] == [{"entry": "a", "p": 0.25, "n": 1},
                                            {"entry": "b", "p": 1e-300, "n": 2}]
-
-
-CSV_TEXT = st.one_of(st.text(max_size=8), st.sampled_from(
-    ["Crows", "acts first", "", " x ", "a,b", 'say "hi"', "two\nlines", "cr\r", "%s", "1e5"]))
-
-
-@st.composite
-def frames(draw):
-    rows = draw(st.integers(0, 6))
-    columns = {}
-    for k in range(draw(st.integers(1, 5))):
-        kind = draw(st.sampled_from(["int", "float", "float", "bool", "string", "string", "object"]))
-        if kind == "int":
-            values = pd.array(draw(st.lists(st.integers(-2 ** 62, 2 ** 62), min_size=rows, max_size=rows)),
-                              dtype="int64")
-        elif kind == "float":
-            values = np.array(draw(st.lists(st.floats(), min_size=rows, max_size=rows)), dtype=float)
-        elif kind == "bool":
-            values = np.array(draw(st.lists(st.booleans(), min_size=rows, max_size=rows)), dtype=bool)
-        elif kind == "string":
-            values = pd.array(draw(st.lists(st.one_of(CSV_TEXT, st.none()), min_size=rows, max_size=rows)),
-                              dtype="string")
-        else:
-            mixed = st.one_of(CSV_TEXT, st.integers())
-            values = pd.Series(draw(st.lists(mixed, min_size=rows, max_size=rows)), dtype=object)
-        # mostly plain names (the fast path); a comma or a quote in one leaves the frame to pandas
-        columns[draw(st.sampled_from([f"c{k}", f"c{k}", f"%s{k}", "a,b", 'say "x"']))] = values
-    return pd.DataFrame(columns)
-
-
-@settings(max_examples=300, deadline=None)
-@given(frames())
-def test_frame_csv_is_what_pandas_writes(frame):
-    assert formats.frame_csv(frame) == frame.to_csv(index=False, lineterminator="\n")
-
-
-def test_frame_csv_of_numbers_and_plain_text_is_written_here():
-    """The fast path is taken (pandas' writer not called) for numbers and plain text, with pandas' bytes."""
-    frame = pd.DataFrame({"unit": pd.array(["Crows", None], dtype="string"), "value": [0.1, np.nan],
-                          "trials": [12, 6], "won": [True, False]})
-    expected = frame.to_csv(index=False, lineterminator="\n")
-    assert expected == "unit,value,trials,won\nCrows,0.1,12,True\n,,6,False\n"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pd.DataFrame, "to_csv", lambda *a, **k: pytest.fail("pandas wrote it"))
-        assert formats.frame_csv(frame) == expected
 
 
 # --- the table format: the answer first, within 100 columns ----------------------------------------------

@@ -38,7 +38,7 @@ def test_a_table_draws_its_pmf_to_within_float_rounding(weights):
 
 @nb.njit(**JIT)
 def _pick(word, cdf, values, guide, k):
-    """guide_pick (compiled for numba code only: simcore.config.TRIAL_JIT) called from numba."""
+    """guide_pick (a per-trial helper: simcore.config.TRIAL_JIT) called from numba."""
     return sampling.guide_pick(word, cdf, values, guide, 0, 0, k)
 
 

@@ -154,25 +154,6 @@ def test_thread_banks_are_per_thread_and_per_spec():
     assert stages.with_banks((1, D10))[1] is mine
 
 
-def test_trial_code_is_compiled_without_reference_counting():
-    # simcore.config.TRIAL_JIT relies on numba's private ``_nrt`` option: were it ignored, this would
-    # compile (and every trial would pay for reference counting again)
-    from numba.core.errors import TypingError
-
-    from simcore.config import JIT, TRIAL_JIT
-
-    @nb.njit(**{**TRIAL_JIT, "cache": False})
-    def allocates(n):
-        return np.zeros(n)
-
-    @nb.njit(**{**JIT, "cache": False})
-    def caller(n):
-        return allocates(n)
-
-    with pytest.raises(TypingError):
-        caller(3)
-
-
 @pytest.mark.parametrize("mode", [TOP_EXPLODE, TOP_SUCCESS, TOP_FAIL])
 @pytest.mark.parametrize("chain", [True, False])
 @pytest.mark.parametrize("reroll", [False, True])

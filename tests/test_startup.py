@@ -152,44 +152,6 @@ def test_the_command_runs_blas_on_one_thread_unless_the_user_sets_it():
     assert _blas_threads(True, {**env, "OPENBLAS_NUM_THREADS": "2"}) == "2"  # the user's choice is kept
 
 
-def test_the_command_collects_cyclic_garbage_less_often():
-    import gc
-
-    from simcore.config import GC_YOUNG
-
-    probe = ("import gc, sys\nfrom reports.cli import console_main\nsys.argv = ['balance', '--version']\n"
-             "try:\n    console_main()\nexcept SystemExit:\n    pass\nprint(gc.get_threshold()[0])")
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout.split()[-1]) == GC_YOUNG != gc.get_threshold()[0]  # in-process runs: untouched
-
-
-_LINALG_PROBE = """
-import sys
-if sys.argv[1] == "ours":
-    from reports import api
-    api._efficiency("drakerys", ["crows", "warriors"], (), None, None, None, 100, 1, (), None)
-else:
-    import numba.np.arraymath
-print("scipy.linalg" in sys.modules, "numba.np.arraymath" in sys.modules)
-"""
-
-
-def test_loading_a_kernel_does_not_import_scipy_linalg():
-    def probe(which: str) -> str:
-        done = subprocess.run([sys.executable, "-c", _LINALG_PROBE, which], cwd=ROOT, capture_output=True,
-                              text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.split()
-
-    assert probe("numba") == ["True", "True"]  # the control: numba's array maths imports it
-    assert probe("ours") == ["False", "True"]
-    from numba.np import arraymath
-
-    assert arraymath._HAVE_BLAS  # numba's array maths still knows scipy's BLAS is there
-
-
 def test_scipy_optimize_is_imported_only_for_a_meta_game():
     """HiGHS (scipy.optimize, ~0.35 s to import) is loaded by reports that solve a meta-game, not by a
     duel or a what-if (numba itself loads scipy.linalg for its BLAS bindings)."""
@@ -199,84 +161,6 @@ def test_scipy_optimize_is_imported_only_for_a_meta_game():
                           "warriors", *mc], heavy=("scipy.optimize",)) == []
     assert heavy_imports(["efficiency", "drakerys", "--unit", "crows", *mc],
                          heavy=("scipy.optimize",)) == ["scipy.optimize"]
-
-
-def test_a_lazy_module_is_imported_on_first_use_and_then_served_by_the_real_one():
-    import colorsys
-
-    from reports.lazy import lazy
-
-    sys.modules.pop("colorsys")  # a small standard module nothing here needs: unloaded for the test
-    try:
-        proxy = lazy("colorsys")
-        assert "not loaded yet" in repr(proxy) and "colorsys" not in sys.modules
-        assert proxy.rgb_to_hsv(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)
-        assert "colorsys" in sys.modules and "(loaded)" in repr(proxy)
-        assert proxy.load() is sys.modules["colorsys"]
-        with pytest.raises(AttributeError):
-            proxy.no_such_function  # noqa: B018
-    finally:
-        sys.modules["colorsys"] = colorsys
-
-
-#: Plays a small Drakerys field on one thread, then prints whether pandas was imported after importing
-#: reports.api, after the engagements, and after the report's imports.
-_FIELD_PROBE = """
-import json, sys
-from reports import api
-seen = ["pandas" in sys.modules]
-api._efficiency("drakerys", ["crows", "warriors"], (), None, 1, None, 300, 1, (), None)
-seen.append("pandas" in sys.modules)
-api._report_imports()
-seen.append("pandas" in sys.modules)
-seen.append("matplotlib" in sys.modules)
-api._report_imports(plots=True)
-seen.append("matplotlib" in sys.modules)
-print(json.dumps(seen))
-"""
-
-
-def test_the_engagements_of_a_field_need_no_pandas():
-    """reports.api and the engagements of an efficiency field import no pandas (~0.3 s), so the command
-    starts its engagements sooner and imports pandas while they run (api._report_imports), and matplotlib
-    too when a heatmap follows."""
-    done = subprocess.run([sys.executable, "-c", _FIELD_PROBE], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [False, False, True, False, True]
-
-
-#: Runs the `balance` entry point on ARGS (argv[1:]); at exit (after it) prints how many objects the
-#: collector had been told to leave alone.
-_EXIT_PROBE = """
-import atexit, gc, sys
-atexit.register(lambda: print("frozen", gc.get_freeze_count()))
-from reports.cli import console_main
-sys.argv = ["balance", *sys.argv[1:]]
-console_main()
-"""
-
-
-@pytest.mark.parametrize("args, code", [(["--help"], 0), (["table", "nosuchgame", "x"], 2)],
-                         ids=["success", "failure"])
-def test_the_command_freezes_what_is_alive_before_exiting(args, code):
-    """`balance` (console_main) hands what is alive at the end to gc.freeze, whatever its exit code, so
-    the interpreter's last collections do not walk numba's objects (~0.4 s); main() in-process does not."""
-    done = subprocess.run([sys.executable, "-c", _EXIT_PROBE, *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == code, done.stderr
-    frozen = int(done.stdout.rsplit("frozen", 1)[1])
-    assert frozen > 1000
-    import gc
-
-    from reports.cli import main
-
-    before = gc.get_freeze_count()
-    try:
-        main(["--help"])
-    except SystemExit:
-        pass
-    assert gc.get_freeze_count() == before
 
 
 def test_exporting_every_table_loads_no_numba(tmp_path):

@@ -184,22 +184,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def console_main() -> None:
-    """The `balance` command: :func:`main`, then a quick exit.
-
-    What is alive when the command ends (the modules, numba's type system and kernels, the report) is taken
-    out of the cyclic garbage collector's reach first (``gc.freeze``): the interpreter's last collections
-    would otherwise walk all of it just before the process ends, about 0.4 s once kernels are loaded. Only
-    the command does this; :func:`main` called in-process (tests, notebooks) leaves the collector alone.
-
-    While it runs, the collector's first generation is collected every :data:`GC_YOUNG` allocations instead
-    of 700 (:func:`simcore.config.fewer_collections`).
-    """
-    import gc
-
-    from simcore.config import fewer_collections
-
-    fewer_collections()
-    try:
-        main()
-    finally:
-        gc.freeze()
+    """The `balance` command (the console script): :func:`main` on the command line's arguments."""
+    main()

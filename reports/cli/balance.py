@@ -141,9 +141,8 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         if summary:
             _summary_alone(ctx)
         from reports import api
-        from reports.drawer import drawer_for
         from reports.files import write_with
-        from reports.site import EFFICIENCY_FILES, heatmaps_when_known, write_efficiency
+        from reports.site import EFFICIENCY_FILES, win_matrix_drawing, write_efficiency
 
         budgets = tuple(dict.fromkeys(budgets))  # each budget once, in the order given
         if len(budgets) > 1:
@@ -166,31 +165,21 @@ def efficiency_command(ruleset: Ruleset) -> click.Command:
         saved = [name for name, _ in EFFICIENCY_FILES]
         if save_dir is not None:  # SharedOutputError: exit 2 (main)
             check_distinct({"--output": output, "--plot": plot, "--save": [save_dir / n for n in saved]})
-        # a second process draws the heatmaps, and imports matplotlib while the engagements run
-        drawer = drawer_for(threads) if save_dir is not None or plot is not None else None
-        try:
-            # the folder is made before any work, and removed again if the run fails
-            with _output_set(save_dir, "--save") as out:
-                # each heatmap is sent to the drawer as soon as the win matrix is known
-                wanted = [name for name, path in (("save", out), ("plot", plot)) if path is not None]
-                known, heatmaps = heatmaps_when_known(ruleset, drawer, wanted)
-                report, grid = api.efficiency_report(
-                    ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
-                    precision=_precision(trials, precision), trials=trials, threads=threads,
-                    overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
-                    plots=drawer is None and bool(wanted),
-                    win_matrix_known=known, tolerance=tolerance)
-                if out is not None:
-                    write_efficiency(ruleset, report, grid, out, heatmaps["save"])
-            if summary:
-                click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
-            else:
-                emit(report, fmt, output)
-            if plot is not None:
-                write_with(plot, heatmaps["plot"])
-        finally:
-            if drawer is not None:
-                drawer.close()
+        # the folder is made before any work, and removed again if the run fails
+        with _output_set(save_dir, "--save") as out:
+            report, grid = api.efficiency_report(
+                ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
+                precision=_precision(trials, precision), trials=trials, threads=threads,
+                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"),
+                plots=save_dir is not None or plot is not None, tolerance=tolerance)
+            if out is not None:
+                write_efficiency(ruleset, report, grid, out)
+        if summary:
+            click.echo(_summary(report, [save_dir / n for n in saved] if save_dir is not None else []))
+        else:
+            emit(report, fmt, output)
+        if plot is not None:
+            write_with(plot, win_matrix_drawing(ruleset, dict(report.meta).get("method", ""), grid))
 
     return _for(efficiency, ruleset, "efficiency")
 

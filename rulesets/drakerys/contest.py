@@ -430,31 +430,6 @@ class DrakerysRuleset(Ruleset):
                 "Health": models * profile.health, "Combat": models * profile.combat,
                 "Strength": models * profile.strength, "Resistance": models * profile.resistance}
 
-    def warm_ups(self, rulings: DrakerysRulings) -> tuple:
-        """Under DK-blocking=auto each unit's Blocking choices are made by simulating Fights
-        (combat.auto_block_mask): the Fight kernel, which the engagement kernel does not hold."""
-        if rulings.blocking != "auto":
-            return ()
-
-        def fight() -> None:
-            from rulesets.drakerys import catalog as catalog_io
-            from rulesets.drakerys import combat
-
-            units = catalog_io.load()
-            # the kernel's types do not depend on the units or the charge: any two, as auto_block_mask plays
-            crows, keepers = Combatant(units.unit("crows"), 12), Combatant(units.unit("gold-keepers"), 6)
-            always = dataclasses.replace(rulings, blocking="always")
-            combat.simulate_fight(crows, keepers, charge=True, rulings=always, trials=64, seed=0, threads=1)
-
-        return (fight,)
-
-    army_text = ("an army is whole units of several entries, each at its size, bought from DK-budget: "
-                 f"at most {MAX_BATTLE_UNITS} units a side, and under DK-composition=copies-rarity no more "
-                 "Rarity than 1 point for each full 100 AP of the budget; its units stand in the order of "
-                 "its list (under DK-engagement-start=contact the first charges) and fight on the TimePath "
-                 "as a force of copies does; win, loss and units lost are exact for any army, the AP metrics "
-                 "value a warrior lost at its force's mean AP per warrior (exact for a force of one entry)")
-
     def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: DrakerysRulings) -> None:
         """DK-composition for an army of several entries: whole units of profiled units at their sizes,
         within DK-budget and MAX_BATTLE_UNITS, and under copies-rarity no more Rarity than 1 point per full

@@ -59,7 +59,7 @@ from rulesets.drakerys.rules import (
     SIDES,
     TS_PER_ROUND,
 )
-from simcore.config import JIT, TRIAL_JIT
+from simcore.config import INLINE_JIT, JIT, TRIAL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 from simcore.rng import STATE_WORDS, chunk_stream, seed_substream, seed_trial_stream, trial_key
 from simcore.stages import BankSpec, missing, success_draw
@@ -98,7 +98,7 @@ def _dice(stream, chain, bank):
     return stream, chain, np.zeros(3, np.uint64), bank
 
 
-@nb.njit(**TRIAL_JIT)
+@nb.njit(**INLINE_JIT)
 def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
     """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
