@@ -45,14 +45,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from reports import efficiency as eff
-from reports.lazy import lazy
 from rulesets.base import Contestant, RulesError, Ruleset, Rulings, army_contestant
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
-
-pd = lazy("pandas")
 
 Progress = Callable[[int, int], None]
 #: Most entries of one army (``--kinds``), and most armies the search plays (``--search``), by default.

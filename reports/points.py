@@ -52,12 +52,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from reports import efficiency as eff
-from reports.lazy import lazy
 from rulesets.base import Contestant, CostChange, RulesError, Ruleset, Rulings
-
-pd = lazy("pandas")
 
 DEFAULT_ITERATIONS = 8
 DEFAULT_DAMPING = 0.5
