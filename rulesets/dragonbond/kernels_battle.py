@@ -51,6 +51,11 @@ class BattleState(IntEnum):
 
 N_BATTLE = len(BattleState)
 
+# sides as typed numpy scalars for helper calls: numba compiles a helper once per literal value it is called
+# with, once in all for an int64
+_0 = np.int64(0)
+_1 = np.int64(1)
+
 
 class BattleRecord(IntEnum):
     """Columns of a battle's record: the duel's record (kernels.R_*), then the units each side lost."""
@@ -293,26 +298,26 @@ def _battle(units_side, cap_def, owner, engaged0, order, units, side, st, stream
     played = 0
     for _ in range(rounds):
         played += 1
-        left0 = _turns(units_side, units, 0)
-        left1 = _turns(units_side, units, 1)
+        left0 = _turns(units_side, units, _0)
+        left1 = _turns(units_side, units, _1)
         p = np.int64(next_u64(stream) >> np.uint64(63))  # the face-off: both roll 3 grey, a fair coin
-        while left0 + left1 > 0 and _stands(units, 0) and _stands(units, 1):
+        while left0 + left1 > 0 and _stands(units, _0) and _stands(units, _1):
             if p == 0 and left0 > 0:
                 left0 -= 1
-                _turn(units_side, cap_def, order, units, side, st, 0, stream, att_at, def_at, cdf, values,
+                _turn(units_side, cap_def, order, units, side, st, _0, stream, att_at, def_at, cdf, values,
                       guide, targeting, flanking, flying_turn)
             elif p == 1 and left1 > 0:
                 left1 -= 1
-                _turn(units_side, cap_def, order, units, side, st, 1, stream, att_at, def_at, cdf, values,
+                _turn(units_side, cap_def, order, units, side, st, _1, stream, att_at, def_at, cdf, values,
                       guide, targeting, flanking, flying_turn)
             p = 1 - p
-        if not (_stands(units, 0) and _stands(units, 1)):
+        if not (_stands(units, _0) and _stands(units, _1)):
             break
         for u in range(units.shape[0]):  # Upkeep: the card cleared, the tokens beside moved onto it
             moved = min(units[u, BattleState.BESIDE], units_side[u, K.S_STAMINA])
             units[u, BattleState.CARD] = moved
             units[u, BattleState.BESIDE] -= moved
-    zero, one = _stands(units, 0), _stands(units, 1)
+    zero, one = _stands(units, _0), _stands(units, _1)
     if not zero and not one:
         out[BattleRecord.OUTCOME] = BattleOutcome.BOTH_DESTROYED
     elif not one:

@@ -21,6 +21,11 @@ from simcore.sampling import guide_pick
 # Actions of the board (rulesets.warbound.catalog's names, in this order)
 (A_MOVE, A_RUN, A_FIGHT, A_SHOOT, A_AIM_SHOOT, A_MOVE_SHOOT, A_MOVE_FIGHT, A_RUN_FIGHT, N_ACTIONS) = range(9)
 ACTION_NAMES = ("move", "run", "fight", "shoot", "aim+shoot", "move+shoot", "move+fight", "run+fight")
+# the same as typed numpy scalars for helper calls: numba compiles a helper once per literal value it is
+# called with, once in all for an int64
+(_TA_MOVE, _TA_RUN, _TA_FIGHT, _TA_SHOOT, _TA_AIM_SHOOT, _TA_MOVE_SHOOT, _TA_MOVE_FIGHT,
+ _TA_RUN_FIGHT) = (np.int64(a) for a in range(8))
+_T_NONE = np.int64(-1)
 
 # attack kinds (the second index of the table index)
 K_FIGHT, K_SHOOT, K_AIM, N_KINDS = range(4)
@@ -100,45 +105,45 @@ def _choose(prof, st, s, distance, is_open, board):
     attack = prof[s, p, P_ATTACK]
     if distance <= 1:
         if attack >= 0:
-            return _first_open(is_open, board, A_FIGHT, A_MOVE_FIGHT, A_RUN_FIGHT), K_FIGHT, distance
+            return _first_open(is_open, board, _TA_FIGHT, _TA_MOVE_FIGHT, _TA_RUN_FIGHT), K_FIGHT, distance
         if prof[s, p, P_ACCURACY] < 0:
             return -1, -1, distance
         # a shooter that cannot Fight steps away (no shot with an enemy adjacent, line 415), then shoots
         # a move goes "onto at least one tile" (387): no Move with speed 0, no Run with speed + run 0
         speed, run = prof[s, p, P_SPEED], prof[s, p, P_RUN]
         if speed >= 1:
-            i = _first_open(is_open, board, A_MOVE_SHOOT, -1, -1)
+            i = _first_open(is_open, board, _TA_MOVE_SHOOT, _T_NONE, _T_NONE)
             if i >= 0:
                 return i, K_SHOOT, 1 + speed
         if speed + run >= 1:
-            i = _first_open(is_open, board, A_RUN, -1, -1)
+            i = _first_open(is_open, board, _TA_RUN, _T_NONE, _T_NONE)
             if i >= 0:
                 return i, -1, 1 + speed + run
         if speed >= 1:
-            return _first_open(is_open, board, A_MOVE, -1, -1), -1, 1 + speed
+            return _first_open(is_open, board, _TA_MOVE, _T_NONE, _T_NONE), -1, 1 + speed
         return -1, -1, distance
     if prof[s, p, P_ACCURACY] >= 0:
-        i = _first_open(is_open, board, A_AIM_SHOOT, -1, -1)
+        i = _first_open(is_open, board, _TA_AIM_SHOOT, _T_NONE, _T_NONE)
         if i >= 0:
             return i, K_AIM, distance
-        return _first_open(is_open, board, A_SHOOT, A_MOVE_SHOOT, -1), K_SHOOT, distance
+        return _first_open(is_open, board, _TA_SHOOT, _TA_MOVE_SHOOT, _T_NONE), K_SHOOT, distance
     if attack < 0:
         return -1, -1, distance
     speed, run = prof[s, p, P_SPEED], prof[s, p, P_RUN]
     if distance - 1 <= speed:
-        i = _first_open(is_open, board, A_MOVE_FIGHT, -1, -1)
+        i = _first_open(is_open, board, _TA_MOVE_FIGHT, _T_NONE, _T_NONE)
         if i >= 0:
             return i, K_FIGHT, 1
     if distance - 1 <= speed + run:
-        i = _first_open(is_open, board, A_RUN_FIGHT, -1, -1)
+        i = _first_open(is_open, board, _TA_RUN_FIGHT, _T_NONE, _T_NONE)
         if i >= 0:
             return i, K_FIGHT, 1
     if speed + run >= 1:
-        i = _first_open(is_open, board, A_RUN, -1, -1)
+        i = _first_open(is_open, board, _TA_RUN, _T_NONE, _T_NONE)
         if i >= 0:
             return i, -1, max(1, distance - speed - run)
     if speed >= 1:
-        i = _first_open(is_open, board, A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT)
+        i = _first_open(is_open, board, _TA_MOVE, _TA_MOVE_SHOOT, _TA_MOVE_FIGHT)
         if i >= 0:
             return i, -1, max(1, distance - speed)
     return -1, -1, distance
