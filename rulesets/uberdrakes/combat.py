@@ -30,6 +30,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesets.base import RulesError, whole_number
+from rulesets.uberdrakes import declared
+from rulesets.uberdrakes.counter import (
+    ADD_D,
+    ADD_I,
+    FIRE,
+    LANCE,
+    ODD_D,
+    ODD_I,
+    PLATE,
+    SHIELD,
+    WIN,
+)
+from rulesets.uberdrakes.counter import price as _price
 from rulesets.uberdrakes.exact import Side, dice_total_pmf, pair_pmf
 from rulesets.uberdrakes.rules import SIDES, UberDrakesRulings
 
@@ -39,8 +52,6 @@ ACID_RAIN_COST = 4
 WINDBLAST_COST = 3
 MAX_ITEMS = 10
 MAX_MAGIC = 30
-#: Resources by name, as moves are reported.
-LANCE, SHIELD, FIRE, PLATE = "lance", "shield", "fire-breath", "plate-armor"
 #: What counts as one unit of spend for an item when no catalog price is given (UD-objective).
 DEFAULT_ITEM_PRICE = 1.0
 #: Probabilities and costs closer than this are a tie between moves.
@@ -289,11 +300,6 @@ def _ahead(me: int, mine: int, theirs: int, rulings: UberDrakesRulings) -> bool:
     return me == 0 and rulings.counter_ties == "initiator"
 
 
-def _price(kit: Kit, resource: str, x: int) -> float:
-    prices = {LANCE: kit.lance_price, SHIELD: kit.shield_price, FIRE: kit.fire_breath_cost, PLATE: x + 1}
-    return prices[resource]
-
-
 def _used(kit: Kit, s: tuple, resource: str, x: int, destroyed: bool = False) -> tuple:
     """The state after using a resource; ``destroyed`` by Acid Rain, it is spent and has no effect (no Hide
     Shield, no Plate Armor for the damage rule; line 440)."""
@@ -315,17 +321,7 @@ def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
     return state[ACID] and (resource in (LANCE, SHIELD) or rulings.acid_scope == "items-and-spells")
 
 
-# A value is a tuple of expectations from the state onward:
-#   0 P(the initiator wins); 1, 2 P(the initiator / defender deals damage); 3, 4 damage instances dealt by
-#   each; 5, 6 Magic spent by each; 7, 8 items used; 9, 10 spend (UD-objective's units); 11 E[what the
-#   defender adds from here on; 0 unless the initiator wins]; 12 the same for the initiator when the
-#   defender wins; 13 P(the initiator wins and the defender adds an odd amount from here on); 14 P(the
-#   defender wins and the initiator adds an odd amount from here on).
-# Blood points follow by linearity (the loser's final total is its total now plus what it adds, and
-# half of it rounded down is (total - [total odd]) / 2; its final total is odd when its total now and what
-# it adds differ in parity), so the state needs the difference of the totals, not the totals themselves,
-# unless an objective of blood points must see them.
-WIN, ADD_D, ADD_I, ODD_D, ODD_I = 0, 11, 12, 13, 14
+# A value is a tuple of expectations from the state onward: see rulesets.uberdrakes.counter.
 
 
 class _Solver:
@@ -452,7 +448,6 @@ class _Solver:
     def _play_declared(self, key, me: int, first: int, moves: list, deficit: int, state: tuple) -> tuple:
         """UD-counter-sequencing=declared: the mover commits a whole combination (rulesets.uberdrakes
         .declared), or concedes."""
-        from rulesets.uberdrakes import declared
 
         concede = self._end(1 - me, key[2])
         if not self.optimal:

@@ -15,7 +15,7 @@ never conceding while one remains. The optimal policy weighs every combination (
 
 from __future__ import annotations
 
-from rulesets.uberdrakes.combat import (
+from rulesets.uberdrakes.counter import (
     ADD_D,
     ADD_I,
     FIRE,
@@ -24,10 +24,10 @@ from rulesets.uberdrakes.combat import (
     ODD_I,
     PLATE,
     SHIELD,
-    SIDES,
     WIN,
-    _price,
 )
+from rulesets.uberdrakes.counter import price as _price
+from rulesets.uberdrakes.rules import SIDES
 
 MEAN_DIE = 3.5
 
