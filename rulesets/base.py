@@ -452,11 +452,36 @@ class Engagement:
 
 @dataclass(frozen=True)
 class StandardTable:
-    """A rulebook table a game can print: ``compute(rulings)`` returns its exact data."""
+    """A rulebook table a game can print: ``compute(rulings)`` returns its exact data (a game's own type, or
+    a :class:`TableData`); the game's reports lay it out."""
 
     name: str
     title: str
     compute: Callable[[Rulings], Any]
+
+
+@dataclass(frozen=True)
+class TableData:
+    """A standard table's exact data, numbers only: the rulings it was computed under, its tidy parts by
+    name (each named columns of plain values, one row per index, in the order a report shows them) and the
+    other figures its report states (``params``). What is written around the numbers (titles, headings,
+    notes) belongs to the reports."""
+
+    rulings: Rulings
+    parts: Mapping[str, Mapping[str, Sequence]]
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def row_columns(rows: Iterable[Sequence], names: Sequence[str]) -> dict[str, list]:
+    """Rows (sequences in the order of ``names``) as named columns."""
+    rows = list(rows)
+    return {name: [row[i] for row in rows] for i, name in enumerate(names)}
+
+
+def record_columns(records: Sequence[Mapping]) -> dict[str, list]:
+    """Records (mappings, each with the keys of the first, in its order) as named columns."""
+    names = list(records[0]) if records else []
+    return {name: [r[name] for r in records] for name in names}
 
 
 class Ruleset:

@@ -11,13 +11,12 @@ from rulesets.dragonbond.rules import DragonbondRulings
 from simcore import config
 
 
-def table_report(name: str, data: Report, rounding: Rounding) -> Report:
-    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
-    by ``rounding``."""
-    from reports.dragonbond.grids import VIEWS
-    from reports.tables import read_as
+def table_report(name: str, data, rounding: Rounding) -> Report:
+    """A standard table (its data: rulesets.dragonbond.tables) as a Report, its probabilities kept whole,
+    with its views for reading rounded by ``rounding``."""
+    from reports.dragonbond.tables import table_report as report
 
-    return read_as(data, VIEWS[name], rounding)
+    return report(name, data, rounding)
 
 
 def has_plot(name: str) -> bool:

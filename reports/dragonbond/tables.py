@@ -7,18 +7,11 @@ import numpy as np
 
 from reports.dragonbond import grids
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR, distribution_rows, read_as
+from reports.tables import EXACT_ROW_FLOOR, READING, Rounding, distribution_rows, read_as
+from rulesets.base import TableData
+from rulesets.dragonbond import tables as t
 from rulesets.dragonbond.attack import AttackSetup
-from rulesets.dragonbond.dice import (
-    ACTION,
-    COLOURS,
-    DEFENSE,
-    SYMBOLS,
-    Pool,
-    action_face_probabilities,
-    block_probability,
-    modified,
-)
+from rulesets.dragonbond.dice import COLOURS, DEFENSE, Pool, modified
 from rulesets.dragonbond.exact import (
     FACE_OFF_STAGES,
     Defense,
@@ -27,12 +20,12 @@ from rulesets.dragonbond.exact import (
     blocks_distribution,
     charge_reach,
     damage_tokens,
-    expected_wounds,
     face_off,
     pool_distribution,
 )
 from rulesets.dragonbond.rules import DragonbondRulings
-from simcore.exact import at_least, mean
+from rulesets.dragonbond.tables import default_pools  # noqa: F401 (the command line's pool table)
+from simcore.exact import mean
 
 RULESET = "dragonbond (seed 000)"
 
@@ -231,85 +224,67 @@ def damage_report(tokens: int, tokens_beside: int, rulings: DragonbondRulings) -
 
 
 # --- standard tables -------------------------------------------------------------------------------------
+# The numbers are rulesets.dragonbond.tables'; these lay them out.
+
+def dice_table_report(data: TableData) -> Report:
+    return Report("Dragonbond: the dice", _meta(data.rulings, ("source", "Using Standard Dice (172-201)")),
+                  [Section("dice", "Face probabilities per die", Table(data.parts["dice"]))])
+
+
+def pool_table_report(data: TableData) -> Report:
+    return Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
+                  _meta(data.rulings, ("step mode", data.rulings.step_mode)),
+                  [Section("pools", "Expected hits and criticals", Table(data.parts["pools"]))])
+
+
+def attack_table_report(data: TableData) -> Report:
+    return Report("Dragonbond: expected wounds of an attack", _meta(
+        data.rulings, ("defense", "1 defense die per non-critical hit, no defense modifier"),
+        ("exhaustion", "2 attack downgrades per fatigue token beside the attacker (560)")),
+        [Section("attack", "Expected wounds", Table(data.parts["attack"]))])
+
+
+def charge_table_report(data: TableData) -> Report:
+    return Report("Dragonbond: P(a charge reaches d inches)",
+                  _meta(data.rulings, ("dice", f"3 {data.rulings.charge_dice}, +1\" per success, no fatigue "
+                                               "beside")),
+                  [Section("charge", "P(reach >= distance)", Table(data.parts["charge"]))])
+
+
+def face_off_table_report(data: TableData) -> Report:
+    return Report("Dragonbond: face-off rolls", _meta(data.rulings),
+                  [Section("face_off", "How face-offs are decided", Table(data.parts["face_off"]))])
+
+
+#: The Report of each standard table (Ruleset.tables() names them) from its data.
+TABLE_REPORTS = {"dice": dice_table_report, "pool": pool_table_report, "attack": attack_table_report,
+                 "charge": charge_table_report, "face-off": face_off_table_report}
+
+
+def table_report(name: str, data: TableData, rounding: Rounding = READING) -> Report:
+    """A standard table's Report, with its views for reading rounded by ``rounding``."""
+    return read_as(TABLE_REPORTS[name](data), grids.VIEWS[name], rounding)
+
 
 def dice_table(rulings: DragonbondRulings) -> Report:
     """Face probabilities and expected hits of each die."""
-    rows = []
-    for k in (2, 1, 0):
-        p = action_face_probabilities(k, rulings)
-        hits = float(p[1] + rulings.double_hits * p[2])
-        rows.append({"die": f"{COLOURS[ACTION][k]} action d10", **{SYMBOLS[i]: float(p[i]) for i in range(4)},
-                     "block ▼": np.nan, "mean hits": hits, "mean criticals": float(p[3])})
-    for k in (2, 1, 0):
-        b = float(block_probability(k, rulings))
-        rows.append({"die": f"{COLOURS[DEFENSE][k]} defense d6", **dict.fromkeys(SYMBOLS, np.nan),
-                     "block ▼": b, "mean hits": np.nan, "mean criticals": np.nan})
-    return read_as(Report("Dragonbond: the dice", _meta(rulings, ("source", "Using Standard Dice (172-201)")),
-                          [Section("dice", "Face probabilities per die", Table.from_records(rows))]),
-                   grids.dice_views)
+    return table_report("dice", t.dice_data(rulings))
 
 
 def pool_table(pools: list[Pool], max_steps: int, rulings: DragonbondRulings) -> Report:
     """Expected hits and criticals of pools under 0..max_steps upgrades and downgrades."""
-    rows = []
-    for pool in pools:
-        for step in range(-max_steps, max_steps + 1):
-            rolled = modified(pool, max(step, 0), max(-step, 0), rulings)
-            hc = pool_distribution(rolled, rulings).hits_and_criticals(rulings.double_hits)
-            rows.append({"pool": str(pool), "modifier": step, "rolls": str(rolled),
-                         "mean hits": mean(hc.sum(axis=1)), "mean criticals": mean(hc.sum(axis=0)),
-                         "P(no hit, no critical)": float(hc[0, 0])})
-    return read_as(Report("Dragonbond: pools under upgrades (+) and downgrades (-)",
-                          _meta(rulings, ("step mode", rulings.step_mode)),
-                          [Section("pools", "Expected hits and criticals", Table.from_records(rows))]),
-                   grids.pool_views)
+    return table_report("pool", t.pool_data(pools, max_steps, rulings))
 
 
 def attack_table(max_dice: int, defenses: list[int], tokens: list[int], rulings: DragonbondRulings) -> Report:
     """Expected wounds for black/grey/white pools of 1..max_dice against one defense die per hit of each
     colour, with 0, 1, 2 fatigue tokens beside the attacker."""
-    rows = []
-    for colour in (2, 1, 0):
-        for n in range(1, max_dice + 1):
-            counts = [0, 0, 0]
-            counts[colour] = n
-            for t in tokens:
-                rolled = modified(Pool(ACTION, tuple(counts)), 0, 2 * t, rulings)
-                row = {"dice": str(Pool(ACTION, tuple(counts))), "tokens beside": t, "rolls": str(rolled)}
-                for d in defenses:
-                    row[f"vs 1 {COLOURS[DEFENSE][d]}"] = expected_wounds(rolled, Defense(1, d), rulings)
-                rows.append(row)
-    return read_as(Report("Dragonbond: expected wounds of an attack", _meta(
-        rulings, ("defense", "1 defense die per non-critical hit, no defense modifier"),
-        ("exhaustion", "2 attack downgrades per fatigue token beside the attacker (560)")),
-        [Section("attack", "Expected wounds", Table.from_records(rows))]), grids.attack_views)
+    return table_report("attack", t.attack_data(max_dice, defenses, tokens, rulings))
 
 
 def charge_table(speeds: list[int], max_distance: int, rulings: DragonbondRulings) -> Report:
-    rows = []
-    for speed in speeds:
-        tail = at_least(charge_reach(speed, 0, rulings))
-        for d in range(speed, min(max_distance, tail.size - 1) + 1):
-            rows.append({"speed": speed, "distance": d, "P(reach)": float(tail[d])})
-    return read_as(Report("Dragonbond: P(a charge reaches d inches)",
-                          _meta(rulings, ("dice", f"3 {rulings.charge_dice}, +1\" per success, no fatigue "
-                                                  "beside")),
-                          [Section("charge", "P(reach >= distance)", Table.from_records(rows))]),
-                   grids.charge_views)
+    return table_report("charge", t.charge_data(speeds, max_distance, rulings))
 
 
 def face_off_table(rulings: DragonbondRulings) -> Report:
-    rows = []
-    for n in (2, 3, 4):
-        f = face_off(n, rulings)
-        rows.append({"players": n, **{f"decided on {s}" if s != "reroll" else "reroll": f.stages[s]
-                                      for s in FACE_OFF_STAGES},
-                     "expected rolls": f.expected_rolls, "P(win) each": f.p_win})
-    return read_as(Report("Dragonbond: face-off rolls", _meta(rulings),
-                          [Section("face_off", "How face-offs are decided", Table.from_records(rows))]),
-                   grids.face_off_views)
-
-
-def default_pools() -> list[Pool]:
-    """The pools of the standard pool table: three of each colour, and the Blades' 4 grey + 2 black."""
-    return [Pool(ACTION, c) for c in ((0, 0, 3), (0, 3, 0), (3, 0, 0), (0, 4, 2))]
+    return table_report("face-off", t.face_off_data(rulings))

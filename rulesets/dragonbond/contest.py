@@ -292,18 +292,9 @@ class DragonbondRuleset(Ruleset):
         return dataclasses.replace(catalog, units=units)
 
     def tables(self) -> dict[str, StandardTable]:
-        from reports.dragonbond import tables as t  # the standard tables are Reports already
+        from rulesets.dragonbond import tables
 
-        return {
-            "dice": StandardTable("dice", "Face probabilities of the six dice", t.dice_table),
-            "pool": StandardTable("pool", "Expected hits of pools under upgrades and downgrades",
-                                  lambda r: t.pool_table(t.default_pools(), 6, r)),
-            "attack": StandardTable("attack", "Expected wounds of an attack by pool, defense die and fatigue",
-                                    lambda r: t.attack_table(8, [0, 1, 2], [0, 1, 2], r)),
-            "charge": StandardTable("charge", "P(a charge reaches d inches) by speed",
-                                    lambda r: t.charge_table(list(range(4, 11)), 20, r)),
-            "face-off": StandardTable("face-off", "Face-off rolls of 2 to 4 players", t.face_off_table),
-        }
+        return tables.standard_tables()
 
     def value_per_cost(self, value: float, cost: float) -> float:
         return value / 100.0
