@@ -11,23 +11,22 @@ from rulesets.warbound.rules import WarboundRulings
 from simcore import config
 
 
-def table_report(name: str, data: Report, rounding: Rounding) -> Report:
-    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
-    by ``rounding``."""
-    from reports.tables import read_as
-    from reports.warbound.grids import VIEWS
+def table_report(name: str, data, rounding: Rounding) -> Report:
+    """A standard table (its data: rulesets.warbound.tables) as a Report, its probabilities kept whole, with
+    its views for reading rounded by ``rounding``."""
+    from reports.warbound.tables import table_report as report
 
-    return read_as(data, VIEWS[name], rounding)
+    return report(name, data, rounding)
 
 
 def has_plot(name: str) -> bool:
     return name in ("hit", "armor", "stress")
 
 
-def table_plot(name: str, data: Report, path: Path) -> None:
-    from reports.warbound.tables import plot_table
+def table_plot(name: str, data, path: Path) -> None:
+    from reports.warbound.tables import TABLE_REPORTS, plot_table
 
-    plot_table(name, data, path)
+    plot_table(name, TABLE_REPORTS[name](data), path)
 
 
 def roll(kind: str = "attack", *, dice: int, target: int, aim: bool = False, formation: bool = False,

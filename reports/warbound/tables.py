@@ -7,26 +7,16 @@ from pathlib import Path
 import numpy as np
 
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR, read_as
+from reports.tables import EXACT_ROW_FLOOR, READING, Rounding, read_as
 from reports.warbound import grids
-from rulesets.warbound.exact import (
-    AttackOutcome,
-    HitRoll,
-    armor_summaries,
-    hit_stress_pmf,
-    hit_summaries,
-    hits_pmf,
-)
+from rulesets.base import TableData
+from rulesets.warbound import tables as t
+from rulesets.warbound.exact import AttackOutcome, HitRoll
 from rulesets.warbound.rules import WarboundRulings
+from rulesets.warbound.tables import armor_rows, hit_rows  # noqa: F401 (benchmarks/run.py reads them here)
 from simcore.stats import Z95
 
 RULESET = "warbound (seed 004)"
-#: The standard tables' ranges: target values, dice, damage, armor values and points.
-TABLE_VALUES = range(2, 13)
-TABLE_DICE = range(1, 5)
-TABLE_DAMAGE = range(1, 13)
-TABLE_ARMOR_VALUES = range(2, 12)
-TABLE_ARMOR_POINTS = range(1, 5)
 
 
 def _meta(rulings: WarboundRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
@@ -98,103 +88,95 @@ def attack_report(outcome: AttackOutcome, rulings: WarboundRulings, run=None) ->
     return Report("Warbound: one attack", meta, sections, notes=notes)
 
 
-def hit_rows(rulings: WarboundRulings) -> list[tuple]:
-    """(target, dice, aim, formation, P(at least one hit), expected hits) of the hit table, computed at once
-    (rulesets.warbound.exact.hit_summaries)."""
-    value, dice, aim, formation = (g.ravel() for g in np.meshgrid(
-        np.array(TABLE_VALUES), np.array(TABLE_DICE), [0, 1], [0, 1], indexing="ij"))
-    p_any, mean = hit_summaries(dice + formation, value, aim.astype(bool), formation, rulings)
-    yes = np.array(["no", "yes"])
-    return list(zip(value.tolist(), dice.tolist(), yes[aim].tolist(), yes[formation].tolist(), p_any.tolist(),
-                    mean.tolist(), strict=True))
+# --- standard tables: the numbers are rulesets.warbound.tables', laid out here ----------------------------
+
+def hit_table_report(data: TableData) -> Report:
+    meta = _meta(data.rulings, ("dice", "faces 1,2,3,4,5,5,6,7,8,9,10,10; a natural [1] fails and a natural "
+                                        "[10] succeeds on every roll (line 359)"),
+                 ("formation", "one more die and +1 to the result (lines 545, 559, 565)"))
+    return Report("Warbound: hit rolls", meta,
+                  [Section("hit", "P(at least one hit) and expected hits", Table(data.parts["hit"])),
+                   Section("one_die", "P(hit) of one die by target value (the rulebook's cases)",
+                           Table(data.parts["one_die"]))])
+
+
+def armor_table_report(data: TableData) -> Report:
+    meta = _meta(data.rulings, ("armor", "one die per damage, at the armor value or better saves, at most as "
+                                         "many saves as unbroken armor points, each a Break token (lines "
+                                         "476-482)"))
+    return Report("Warbound: armor rolls", meta,
+                  [Section("armor", "Wound and Break tokens by damage, armor value and armor points",
+                           Table(data.parts["armor"]))])
+
+
+def stress_table_report(data: TableData) -> Report:
+    rulings = data.rulings
+    meta = _meta(rulings, ("stress", "one token per die rolled that is not a natural [1], hit or miss "
+                                     "(line 465); the discarded Aim die under "
+                                     f"WB-aim-stress={rulings.aim_stress}; the target value does not matter"))
+    return Report("Warbound: Stress tokens of a roll", meta,
+                  [Section("stress", "P(k Stress tokens)", Table(data.parts["stress"])),
+                   Section("mean", "Expected Stress tokens", Table(data.parts["mean"]))])
+
+
+#: The Report of each standard table (Ruleset.tables() names them) from its data.
+TABLE_REPORTS = {"hit": hit_table_report, "armor": armor_table_report, "stress": stress_table_report}
+
+
+def table_report(name: str, data: TableData, rounding: Rounding = READING) -> Report:
+    """A standard table's Report, with its views for reading rounded by ``rounding``."""
+    return read_as(TABLE_REPORTS[name](data), grids.VIEWS[name], rounding)
 
 
 def hit_table(rulings: WarboundRulings) -> Report:
     """P(at least one hit) and the expected hits by target value (2..12), dice (1..4), Aim and Formation."""
-    table = Table.from_rows(hit_rows(rulings), ["target", "dice", "aim", "formation", "p_hit",
-                                                "expected_hits"])
-    one = [(v, *(float(hits_pmf(HitRoll(1, v, aim, modifier=mod), rulings)[1])
-                 for aim, mod in ((False, 0), (True, 0), (False, 1), (True, 1)))) for v in TABLE_VALUES]
-    view = Table.from_rows(one, ["target", "P(hit) one die", "P(hit) Aim", "P(hit) +1", "P(hit) Aim and +1"])
-    meta = _meta(rulings, ("dice", "faces 1,2,3,4,5,5,6,7,8,9,10,10; a natural [1] fails and a natural [10] "
-                                   "succeeds on every roll (line 359)"),
-                 ("formation", "one more die and +1 to the result (lines 545, 559, 565)"))
-    return read_as(Report("Warbound: hit rolls", meta,
-                          [Section("hit", "P(at least one hit) and expected hits", table),
-                           Section("one_die", "P(hit) of one die by target value (the rulebook's cases)",
-                                   view)]), grids.hit_views)
-
-
-def armor_rows() -> list[tuple]:
-    """(armor value, armor points, damage, expected Wounds, expected Breaks, P(no Wound)) of the armor
-    table, computed at once (rulesets.warbound.exact.armor_summaries)."""
-    value, points, damage = (g.ravel() for g in np.meshgrid(
-        np.array(TABLE_ARMOR_VALUES), np.array(TABLE_ARMOR_POINTS), np.array(TABLE_DAMAGE), indexing="ij"))
-    wounds, breaks, none = armor_summaries(damage, value, points)
-    return list(zip(value.tolist(), points.tolist(), damage.tolist(), wounds.tolist(), breaks.tolist(),
-                    none.tolist(), strict=True))
+    return table_report("hit", t.hit_data(rulings))
 
 
 def armor_table(rulings: WarboundRulings) -> Report:
     """Expected Wound and Break tokens, and P(no Wound), of 1..12 damage by armor value and armor points."""
-    table = Table.from_rows(armor_rows(), ["armor_value", "armor_points", "damage", "expected_wounds",
-                                           "expected_breaks", "p_no_wound"])
-    meta = _meta(rulings, ("armor", "one die per damage, at the armor value or better saves, at most as many "
-                                    "saves as unbroken armor points, each a Break token (lines 476-482)"))
-    return read_as(Report("Warbound: armor rolls", meta,
-                          [Section("armor", "Wound and Break tokens by damage, armor value and armor points",
-                                   table)]), grids.armor_views)
+    return table_report("armor", t.armor_data(rulings))
 
 
 def stress_table(rulings: WarboundRulings) -> Report:
     """The distribution of the Stress tokens a roll gives, by dice (1..4) and Aim, under the rulings."""
-    rows, means = [], []
-    for dice in TABLE_DICE:
-        for aim in (False, True):
-            p = hit_stress_pmf(HitRoll(dice, 7, aim), rulings).sum(axis=0)
-            for k in range(p.size):
-                rows.append((dice, "yes" if aim else "no", k, float(p[k])))
-            means.append((dice, "yes" if aim else "no", float(np.arange(p.size) @ p)))
-    meta = _meta(rulings, ("stress", "one token per die rolled that is not a natural [1], hit or miss "
-                                     "(line 465); the discarded Aim die under "
-                                     f"WB-aim-stress={rulings.aim_stress}; the target value does not matter"))
-    return read_as(Report("Warbound: Stress tokens of a roll", meta,
-                          [Section("stress", "P(k Stress tokens)",
-                                   Table.from_rows(rows, ["dice", "aim", "stress", "probability"])),
-                           Section("mean", "Expected Stress tokens",
-                                   Table.from_rows(means, ["dice", "aim", "expected_stress"]))]),
-                   grids.stress_views)
+    return table_report("stress", t.stress_data(rulings))
 
 
 # --- plots ------------------------------------------------------------------------------------------------
 
 def plot_table(name: str, report: Report, path: Path) -> None:
-    """The standard table drawn: hit (P(hit) by target value), armor (expected Wounds by damage) or stress
-    (expected Stress by dice)."""
-    from reports.plots import plt, save
+    """The standard table drawn, sized for the tables index (reports.plots.TABLE): hit (P(hit) by target
+    value; a marker per number of dice, dashed with Aim), armor (the Wounds one armor point stops, by
+    damage) or stress (expected Stress by dice)."""
+    from reports.plots import TABLE, figure, integer_ticks, legend_outside, plot_lines, save, style
 
     df = report.sections[0].data
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = figure(6.4, 4.0)
     if name == "hit":
-        for (dice, aim), part in df[df.formation == "no"].groupby(["dice", "aim"]):
-            ax.plot(part.target, part.p_hit, marker=".", ls="-" if aim == "no" else "--",
-                    label=f"{dice} di{'ce' if dice > 1 else 'e'}{', Aim' if aim == 'yes' else ''}")
+        part = df[df.formation == "no"]
+        dice = sorted(part.dice.unique())
+        plot_lines(ax, [(f"{d} di{'ce' if d > 1 else 'e'}{', Aim' if aim == 'yes' else ''}", rows.target,
+                         rows.p_hit, style(dice.index(d), "--" if aim == "yes" else "-"))
+                        for (d, aim), rows in part.groupby(["dice", "aim"])])
         ax.set_xlabel("target value")
         ax.set_ylabel("P(at least one hit)")
-        ax.set_title("Warbound hit rolls (exact; no Formation)", fontsize=9)
-    elif name == "armor":
-        for value, part in df[df.armor_points == 1].groupby("armor_value"):
-            ax.plot(part.damage, part.expected_wounds, marker=".", label=f"{value}+")
+        ax.set_title("Warbound hit rolls (exact; no Formation)")
+    elif name == "armor":  # the Wounds themselves are nearly damage for every armor value: show the gap
+        part = df[df.armor_points == 1]
+        plot_lines(ax, [(f"{value}+", rows.damage, rows.damage - rows.expected_wounds)
+                        for value, rows in part.groupby("armor_value")])
         ax.set_xlabel("damage")
-        ax.set_ylabel("expected Wound tokens")
-        ax.set_title("Warbound armor rolls, one armor point (exact)", fontsize=9)
+        ax.set_ylabel("Wounds stopped\n(damage - expected Wounds)")
+        ax.set_title("Warbound armor rolls, one armor point (exact)")
     else:
         means = report.sections[1].data
-        for aim, part in means.groupby("aim"):
-            ax.plot(part.dice, part.expected_stress, marker="o", label="Aim" if aim == "yes" else "no Aim")
+        plot_lines(ax, [("Aim" if aim == "yes" else "no Aim", rows.dice, rows.expected_stress)
+                        for aim, rows in means.groupby("aim")])
         ax.set_xlabel("dice")
         ax.set_ylabel("expected Stress tokens")
-        ax.set_title("Warbound Stress of a roll (exact)", fontsize=9)
-    ax.legend(fontsize=7, ncol=2)
+        ax.set_title("Warbound Stress of a roll (exact)")
+    integer_ticks(ax.xaxis)
+    legend_outside(ax, title="armor value" if name == "armor" else None)
     ax.grid(alpha=0.3)
-    save(fig, path)
+    save(fig, path, TABLE)

@@ -391,17 +391,9 @@ class WarboundRuleset(Ruleset):
                 "Armor": faces(card.armor_value, card.armor_points), "Formation": float(entry.formation)}
 
     def tables(self) -> dict[str, StandardTable]:
-        from reports.warbound import tables as t
+        from rulesets.warbound import tables
 
-        return {
-            "hit": StandardTable("hit", "P(hit) and expected hits by target value, dice, Aim and Formation",
-                                 t.hit_table),
-            "armor": StandardTable("armor", "Wounds and Break tokens of 1-12 damage by armor value and "
-                                            "points",
-                                   t.armor_table),
-            "stress": StandardTable("stress", "Stress tokens of a roll by dice, Aim and WB-aim-stress",
-                                    t.stress_table),
-        }
+        return tables.standard_tables()
 
     def value_per_cost(self, value: float, cost: float) -> float:
         return value
