@@ -21,7 +21,6 @@ packaged catalog. Errors are :class:`rulesets.base.RulesError` (one line naming 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from reports import sweep as sweeps
 from reports import whatif as whatifs
 from reports.files import OutputSet, OutputSubset
 from reports.formats import Report
+from reports.game import GameReports
 from reports.provenance import provenance
 from reports.tables import Rounding
 from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
@@ -388,8 +388,15 @@ def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, prec
 # --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------
 
 
-def _game(name: str):
-    return importlib.import_module(f"reports.{_ruleset(name).name}.api")
+def _game(name: str) -> GameReports:
+    """The reports side of game ``name`` (its plug-in's ``api``, :class:`reports.game.GameReports`); a
+    RulesError for a game that has none (a plug-in with the generic verbs alone)."""
+    rs = _ruleset(name)
+    side = rulesets.game(rs.name).load_api()
+    if side is None:
+        raise rulesets.RulesError(f"{rs.name} has no reports side of its own (no tables, rolls, duels or "
+                                  "catalog listing): its plug-in gives the generic verbs only")
+    return side
 
 
 def table(ruleset: str, name: str, *, rulings: Sequence[str] | Rulings | None = None) -> pd.DataFrame:

@@ -6,6 +6,7 @@ import pytest
 
 from reports import api
 from rulesets.base import OptionError, RulesError
+from rulesets.games import Game
 
 SMALL = {"units": ["crows", "warriors"], "trials": 1000, "seed": 5}
 
@@ -52,16 +53,25 @@ def test_table_roll_duel_units():
 
 
 def unimplemented_game(monkeypatch):
-    """A sixth, unimplemented ruleset "chess" in the registry (all five games fulfil the contract)."""
+    """A sixth, unimplemented ruleset "chess" registered as a plug-in (rulesets.games): all five games
+    fulfil the contract."""
+    from importlib.metadata import EntryPoint
+
     import rulesets
+
+    points = {**rulesets.discover(), "chess": EntryPoint("chess", "test_api:CHESS", rulesets.GROUP)}
+    monkeypatch.setattr(rulesets, "discover", lambda: points)
+    return rulesets.get("chess")
+
+
+def _chess():
     from rulesets.base import Ruleset
     from rulesets.dragoborne.rules import DragoborneRulings
 
-    fake = Ruleset("chess", "Chess", "999", DragoborneRulings, "a ruleset that declares its rulings only")
-    real = rulesets.get
-    monkeypatch.setattr(rulesets, "_NAMES", (*rulesets._NAMES, "chess"))
-    monkeypatch.setattr(rulesets, "get", lambda name: fake if name.strip().lower() == "chess" else real(name))
-    return fake
+    return Ruleset("chess", "Chess", "999", DragoborneRulings, "a ruleset that declares its rulings only")
+
+
+CHESS = Game(_chess)
 
 
 def test_api_errors_are_rules_errors(monkeypatch):

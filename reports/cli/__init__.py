@@ -1,15 +1,16 @@
 """The `balance` command: `balance <verb> <ruleset> [args] [options]`.
 
-Games register themselves: each name in :data:`GAMES` has a package ``reports.<game>`` whose ``cli.register``
-attaches its own subcommands (rolls, tables, duels, units) to the verbs, and the generic layer adds
-`efficiency`, `whatif`, `sweep` and `table <game> all` for it through its ruleset's contract.
+Games are plug-ins (:mod:`rulesets.games`), found through the entry points of the group ``balance.games``:
+a game's reports side (``cli``, e.g. ``reports.<game>.cli``) attaches its own subcommands (rolls, tables,
+duels, units) to the verbs with ``register(verbs)``, and the generic layer adds `efficiency`, `whatif`,
+`sweep`, `points`, `army` and `table <game> all` for it through its ruleset's contract; a game without a
+reports side gets the generic verbs alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
 import os
 import re
 import signal
@@ -18,17 +19,19 @@ import threading
 
 import click
 
+import rulesets
 from reports.cli import balance, options
 from reports.cli.report_cmd import report_command
 from reports.cli.rulesets_cmd import rulesets_command
 from reports.cli.verbs import VERBS, when_needed
 from reports.files import SharedOutputError
-from rulesets import get as get_ruleset
 from rulesets.base import OptionError, RulesError
 
-#: The games with a command line. Adding a game is one name here (and its two packages); a game whose
-#: ruleset does not fulfil the contract yet (``implemented`` False) gets its own commands only.
-GAMES = ("drakerys", "dragonbond", "warbound", "uberdrakes", "dragoborne")
+#: The built-in games, registered one by one (`balance table drakerys action` registers Drakerys' commands
+#: alone); any other game an entry point of ``balance.games`` names is registered when the verbs' commands
+#: are first listed. A game whose ruleset does not fulfil the contract yet (``implemented`` False) gets its
+#: own commands only.
+GAMES = tuple(rulesets.games.BUILTIN)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -51,13 +54,44 @@ for _verb in VERBS.values():
 
 
 def _register_game(game: str) -> None:
-    importlib.import_module(f"reports.{game}.cli").register(VERBS)
-    if get_ruleset(game).implemented:
-        balance.register(VERBS, get_ruleset(game))
+    """``game``'s own subcommands (its reports side, if it has one) and, once its ruleset fulfils the
+    contract, the generic verbs for it."""
+    commands = rulesets.game(game).load_cli()
+    if commands is not None:
+        commands.register(VERBS)
+    ruleset = rulesets.get(game)
+    if ruleset.implemented:
+        balance.register(VERBS, ruleset)
+
+
+def _broken(game: str, error: RulesError) -> click.Command:
+    """A command standing for plug-in ``game`` that does not load: listed with the reason, and run it
+    fails with that one line (exit 1), so one broken plug-in does not break the other games' commands."""
+
+    def fail(args):
+        raise error
+
+    return click.Command(game, callback=fail, help=f"(does not load) {error}", add_help_option=False,
+                         params=[click.Argument(["args"], nargs=-1)],
+                         context_settings={"ignore_unknown_options": True})
+
+
+def _register_plugins() -> None:
+    """Every game the entry points name beyond the built-in ones (discovered when first needed); one that
+    does not load is listed as such under each generic verb and fails when it is asked for."""
+    for game in rulesets.names():
+        if game in GAMES:
+            continue
+        try:
+            _register_game(game)
+        except RulesError as exc:
+            for verb in ("efficiency", "whatif", "sweep", "points", "army", "roll", "table", "duel", "units"):
+                VERBS[verb].add_command(_broken(game, exc))
 
 
 for _game in GAMES:
     when_needed(functools.partial(_register_game, _game), _game)
+when_needed(_register_plugins)
 
 
 #: A value longer than this in an error message is cut to its first VALUE_SHOWN characters, "…" and its
