@@ -11,13 +11,21 @@ from rulesets.base import OptionError
 from rulesets.dragoborne.rules import DragoborneRulings
 
 
-def table_report(name: str, data: Report, rounding: Rounding) -> Report:
-    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
-    by ``rounding``."""
+def table_report(name: str, data, rounding: Rounding) -> Report:
+    """A standard table (its data: rulesets.dragoborne.tables) as a Report, its probabilities kept whole,
+    with its views for reading rounded by ``rounding``."""
+    from reports.dragoborne.dice_tables import shield_table_report
     from reports.dragoborne.grids import VIEWS
+    from reports.dragoborne.hands_tables import (
+        early_play_table_report,
+        mulligan_table_report,
+        opening_hand_table_report,
+    )
     from reports.tables import read_as
 
-    return read_as(data, VIEWS[name], rounding)
+    reports_ = {"shield": shield_table_report, "opening-hand": opening_hand_table_report,
+                "mulligan": mulligan_table_report, "early-play": early_play_table_report}
+    return read_as(reports_[name](data), VIEWS[name], rounding)
 
 
 def has_plot(name: str) -> bool:

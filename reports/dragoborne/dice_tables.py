@@ -5,6 +5,7 @@ from __future__ import annotations
 from reports.dragoborne import grids
 from reports.formats import Report, Section, Table
 from reports.tables import read_as
+from rulesets.base import TableData
 from rulesets.dragoborne.dice import ConditionOdds
 from rulesets.dragoborne.rules import DragoborneRulings
 
@@ -73,14 +74,17 @@ def shield_report(atk: int, shields: int, per_turn: int, turns: int, rulings: Dr
     return Report("Dragoborne: dragoshields against attacks", meta, sections, notes=notes)
 
 
+def shield_table_report(data: TableData) -> Report:
+    """The standard shield table (its numbers: rulesets.dragoborne.tables.shield_data)."""
+    meta = _meta(data.rulings, ("shield", f"one fresh dragoshield, a d{data.rulings.die} (DG-die)"))
+    return Report("Dragoborne: P(a dragoshield stands)", meta,
+                  [Section("shield", "P(it stands) by ATK and attacks in one turn",
+                           Table(data.parts["shield"]))],
+                  notes=["it absorbs ceil(X / ATK) attacks, X the die's value (lines 15, 215, 246)"])
+
+
 def shield_table(rulings: DragoborneRulings) -> Report:
     """P(a fresh dragoshield stands) after 1..6 attacks of ATK 1..6 in a turn."""
-    from rulesets.dragoborne.shields import shield_rows
+    from rulesets.dragoborne.tables import shield_data
 
-    rows = [(r.atk, r.attacks, float(r.p_stands)) for r in shield_rows(rulings)]
-    meta = _meta(rulings, ("shield", f"one fresh dragoshield, a d{rulings.die} (DG-die)"))
-    return read_as(Report("Dragoborne: P(a dragoshield stands)", meta,
-                          [Section("shield", "P(it stands) by ATK and attacks in one turn",
-                                   Table.from_rows(rows, ["atk", "attacks", "p_stands"]))],
-                          notes=["it absorbs ceil(X / ATK) attacks, X the die's value (lines 15, 215, 246)"]),
-                   grids.shield_views)
+    return read_as(shield_table_report(shield_data(rulings)), grids.shield_views)

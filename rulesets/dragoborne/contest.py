@@ -260,20 +260,9 @@ class DragoborneRuleset(Ruleset):
         return dataclasses.replace(catalog, cards=cards)
 
     def tables(self) -> dict[str, StandardTable]:
-        from reports.dragoborne import dice_tables as d
-        from reports.dragoborne import hands_tables as h
+        from rulesets.dragoborne import tables
 
-        return {
-            "shield": StandardTable("shield", "P(a fresh dragoshield stands) after 1-6 attacks of ATK 1-6",
-                                    d.shield_table),
-            "opening-hand": StandardTable("opening-hand", "The opening hand by cost, as dealt and after "
-                                                          "the mulligan (recommended curve)",
-                                          h.opening_hand_table),
-            "mulligan": StandardTable("mulligan", "Mulligan strategies compared (recommended curve)",
-                                      h.mulligan_table),
-            "early-play": StandardTable("early-play", "Playing on curve, turns 1-5, first and second player",
-                                        h.early_play_table),
-        }
+        return tables.standard_tables()
 
     def value_per_cost(self, value: float, cost: float) -> float:
         return value / cost if cost > 0 else value
