@@ -21,6 +21,8 @@ packaged catalog. Errors are :class:`rulesets.base.RulesError` (one line naming 
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +39,7 @@ from reports.formats import Report
 from reports.game import GameReports
 from reports.provenance import provenance
 from reports.tables import Rounding
-from rulesets.base import Ruleset, Rulings, parse_cost, parse_set
+from rulesets.base import OptionError, Ruleset, Rulings, parse_cost, parse_set
 from simcore import config
 
 DEFAULT_PRECISION = eff.DEFAULT_PRECISION
@@ -361,6 +363,23 @@ def points_rulings_report(ruleset: str, *, units=(), catalogs=(), rulings=None, 
     return pts.rulings_report(study, rs, provenance=meta, notes=rs.notes(catalog, study.baseline.contestants))
 
 
+def points_rulings(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
+                   rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
+                   precision: float | None = None, trials: int | None = None, threads: int | None = None,
+                   tolerance: float | None = None, progress: Progress | None = None) -> pd.DataFrame:
+    """Which rulings decide balance (`balance points GAME --rulings`): each ruling flipped alone, the
+    entries' verdicts and fair costs at today's costs against the baseline's; the other tables in
+    ``.attrs["sections"]``."""
+    rs = _ruleset(ruleset)
+    report = points_rulings_report(ruleset, units=units, catalogs=catalogs, rulings=rulings, seed=seed,
+                                   precision=precision, trials=trials, threads=threads, tolerance=tolerance,
+                                   progress=progress,
+                                   overrides=_call("points_rulings", units=units, catalogs=catalogs,
+                                                   rulings=rulings, seed=seed, precision=precision,
+                                                   trials=trials, tolerance=tolerance))
+    return _frame(report, [("ruleset", rs.name)])
+
+
 def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
                                   threads=None, progress=None, iterations=None, step_precision=None
                                   ) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
@@ -439,22 +458,98 @@ def export_tables(ruleset: str, folder: Path | OutputSet | OutputSubset, *, ruli
     return list(out.written)
 
 
+def _checked(function: Callable, options: dict, what: str) -> dict:
+    """``options`` if ``function`` takes each of them and every keyword it requires is there; an OptionError
+    naming the unknown or missing ones and the accepted ones otherwise (one line)."""
+    parameters = inspect.signature(function).parameters
+    accepted = [n for n, p in parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        close = [m for k in unknown for m in difflib.get_close_matches(k, accepted, n=1)]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        plural = "s" if len(unknown) > 1 else ""
+        raise OptionError(f"{what}: unknown option{plural} {', '.join(map(repr, unknown))}{hint}; accepted: "
+                          f"{', '.join(accepted)}")
+    missing = [n for n, p in parameters.items()
+               if p.kind == p.KEYWORD_ONLY and p.default is p.empty and n not in options]
+    if missing:
+        raise OptionError(f"{what}: give {', '.join(missing)}; accepted: {', '.join(accepted)}")
+    return options
+
+
+def roll_kinds(ruleset: str) -> dict[str, list[str]]:
+    """Every kind of roll of ``ruleset`` (the default first) and the options each takes."""
+    rolls = _game(ruleset).ROLLS
+    return {kind: list(inspect.signature(f).parameters) for kind, f in rolls.items()}
+
+
 def roll(ruleset: str, kind: str | None = None, **options) -> pd.DataFrame:
-    """The distribution of one roll of the ruleset (its first table; the others in ``.attrs["sections"]``);
-    ``kind`` the game's kind of roll (default: its first, e.g. Drakerys "action", Dragonbond "pool",
-    Warbound "attack")."""
-    game = _game(ruleset)
-    return _frame(game.roll(**options) if kind is None else game.roll(kind, **options))
+    """The distribution of one roll, any kind `balance roll <ruleset>` has, with the command's options as
+    keywords named the same (the arguments A and B as ``a`` and ``b``; a repeatable option in the plural,
+    e.g. ``rulings``, ``catalogs``, ``conditions``): its first table, the others in ``.attrs["sections"]``.
+    ``kind`` defaults to the game's first. Exact unless ``trials``, ``seed`` or ``precision`` asks for a
+    simulation (where the command offers one). An unknown or missing option is an OptionError naming the
+    accepted ones; :func:`roll_kinds` lists them too. The kinds and their options:
+
+    drakerys
+      action: dice; threshold, or action and opposition; heroic, swashbuckler, rerolls, crits, show,
+        rulings, trials, seed, precision, threads
+      fight: a, b; charge; size_a, ap_a, stress_a, injuries_a, heroic_a, rerolls_a, authority_a, allies_a,
+        guard_a, no_blocking_a and the same with _b; catalogs, rulings, trials, seed, precision, threads
+      shoot: a (the shooter), b (the target), distance; size_a, ap_a, stress_a, injuries_a, heroic_a,
+        authority_a, obstacles_a, guard_a and the same with _b; catalogs, rulings, trials, seed, precision,
+        threads
+      spell: level; distance, sources, vortexes, maelstroms, mana, cost, heroic, tiers, resistance, show,
+        rulings, trials, seed, precision, threads
+      invocation: extra_dice, source
+    dragonbond
+      pool: dice; up, down, sharp, defense, rulings
+      attack: dice; models, ranged, charge, up, down, fatigue_beside, injuries, sharp, defense, defense_die,
+        defense_up, defense_down, target_fatigue_beside, engaged_enemies, flying, target_injuries, health,
+        target_models, captain_health, also_engaged, rulings, trials, seed, precision, threads
+      face-off: players, rulings
+      charge: speed; fatigue_beside, rulings
+      damage: tokens; fatigue_beside, rulings
+    warbound
+      attack: dice, target; aim, formation, modifier, armor_points, armor_value, broken, health, wounds,
+        morale, stress, panicked, add_wounds, rulings, trials, seed, precision, threads
+    uberdrakes
+      rolloff: rage, vs_rage, bonus, vs_bonus, elemental, vs_elemental, mountain, vs_mountain, fatigued,
+        vs_fatigued, camouflage, sandstorm, vs_sandstorm, supercharge, vs_supercharge, rage_potions,
+        vs_rage_potions, rulings
+    dragoborne
+      condition: dice; color and range, conditions, assigned, rulings
+      shield: atk; shields, turns, per_turn, rulings
+      assign: forts, their_forts; mine, theirs, lost, their_dice, top, catalogs, rulings
+
+    A game added as a plug-in lists its own in its ``ROLLS`` (:class:`reports.game.GameReports`).
+    """
+    rolls = _game(ruleset).ROLLS
+    chosen = next(iter(rolls)) if kind is None else kind
+    if chosen not in rolls:
+        raise OptionError(f"unknown kind of roll {chosen!r} for {_ruleset(ruleset).name}; accepted: "
+                          f"{', '.join(rolls)}")
+    function = rolls[chosen]
+    return _frame(function(**_checked(function, options, f"roll {_ruleset(ruleset).name} {chosen}")))
 
 
 def duel(ruleset: str, a: str, b: str, **options) -> pd.DataFrame:
-    """An engagement fought to the end between ``a`` and ``b`` (the game's duel)."""
-    return _frame(_game(ruleset).duel(a, b, **options))
+    """An engagement fought to the end between ``a`` and ``b`` (`balance duel <ruleset> A B`), with the
+    game's options as keywords (an unknown one is an OptionError naming the accepted ones): Drakerys
+    size_a, size_b, rulings, trials, seed, precision, catalogs; Dragonbond policy_a, policy_b, rulings,
+    catalogs, trials, seed, precision, threads; Warbound rulings, catalogs, trials, seed, precision,
+    threads, distance, range_far, no_panic; UberDrakes magic, lances, shields, potions, rage, bonus (each also
+    vs_...), ranged, roosted, spells, vs_spells, rulings, catalogs; Dragoborne rulings, catalogs, trials,
+    seed, precision, threads, lenient."""
+    game = _game(ruleset)
+    return _frame(game.duel(a, b, **_checked(game.duel, options, f"duel {_ruleset(ruleset).name}")))
 
 
 def units(ruleset: str, **options) -> pd.DataFrame:
-    """The ruleset's catalog as a table."""
-    return _frame(_game(ruleset).units(**options))
+    """The ruleset's catalog as a table (`balance units <ruleset>`): ``catalogs`` for every game, and
+    ``profiled`` for Drakerys (an unknown option is an OptionError naming the accepted ones)."""
+    game = _game(ruleset)
+    return _frame(game.units(**_checked(game.units, options, f"units {_ruleset(ruleset).name}")))
 
 
 def _frame(report: Report, extra: Sequence[tuple[str, str]] = ()) -> pd.DataFrame:
@@ -471,8 +566,8 @@ def _call(verb: str, **kwargs) -> list[str]:
     return [f"{verb}({k}={v!r})" for k, v in kwargs.items() if v not in (None, (), [], "")]
 
 
-__all__ = ["EfficiencyTables", "duel", "efficiency", "export_tables", "points", "roll", "sweep", "table",
-           "units", "whatif"]
+__all__ = ["EfficiencyTables", "army", "duel", "efficiency", "export_tables", "points", "points_rulings",
+           "roll", "roll_kinds", "sweep", "table", "units", "whatif"]
 
 
 # --- army ------------------------------------------------------------------------------------------------

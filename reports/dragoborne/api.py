@@ -59,15 +59,13 @@ def _in_force(rulings) -> DragoborneRulings:
     return DragoborneRulings().with_assignments(rulings)
 
 
-def roll(kind: str = "condition", *, dice: str = "red,red,green", color: str | None = None,
-         range: str | None = None, conditions=(), assigned=(), rulings=()) -> Report:  # noqa: A002
-    """DICE X-Y conditions (``kind`` "condition"), exact: ``color`` and ``range`` give one, ``conditions``
-    more as COLOUR:X-Y; ``assigned`` dice as COLOUR:VALUE."""
+def roll_condition(*, dice: str, color: str | None = None, range: str | None = None,  # noqa: A002
+                   conditions=(), assigned=(), rulings=()) -> Report:
+    """DICE X-Y conditions (`balance roll dragoborne condition`), exact: ``color`` and ``range`` give one,
+    ``conditions`` more as COLOUR:X-Y; ``assigned`` dice as COLOUR:VALUE."""
     from reports.dragoborne.dice_tables import condition_report
     from rulesets.dragoborne.dice import Condition, condition_odds, parse_condition, parse_dice, parse_range
 
-    if kind != "condition":
-        raise OptionError(f"dragoborne rolls kind 'condition', not {kind!r}")
     in_force = _in_force(rulings)
     colours = parse_dice(dice)
     wanted = []
@@ -89,3 +87,30 @@ def roll(kind: str = "condition", *, dice: str = "red,red,green", color: str | N
         held[free[0]] = c.low
     odds = condition_odds(colours, tuple(wanted), in_force, held)
     return condition_report(colours, odds, held, in_force)
+
+
+def roll_shield(*, atk: int, shields: int = 1, turns: int = 0, per_turn: int = 1, rulings=()) -> Report:
+    """A fort's fresh dragoshield against attacks of ATK ``atk`` (`balance roll dragoborne shield`), exact."""
+    from reports.dragoborne.dice_tables import shield_report
+
+    return shield_report(atk, shields, per_turn, turns, _in_force(rulings))
+
+
+def roll_assign(*, forts, their_forts, mine=(), theirs=(), lost=(), their_dice=(), top: int = 20, catalogs=(),
+                rulings=()) -> Report:
+    """The expected value of each assignment of your three dice for a board (`balance roll dragoborne
+    assign`): ``forts`` and ``their_forts`` three "C:B[:S]" each, creatures as the command's --mine and
+    --theirs, ``lost`` colours, ``their_dice`` "COLOUR:VALUE"."""
+    from reports.dragoborne.assign_tables import assign_report
+
+    return assign_report(tuple(forts), tuple(their_forts), tuple(mine), tuple(theirs), tuple(lost),
+                         tuple(their_dice), top, tuple(catalogs), _in_force(rulings))
+
+
+#: Every kind of `balance roll dragoborne`, the default first.
+ROLLS = {"condition": roll_condition, "shield": roll_shield, "assign": roll_assign}
+
+
+def roll(kind: str = "condition", **options) -> Report:
+    """The roll ``kind`` of :data:`ROLLS` (reports.api.roll checks the options' names first)."""
+    return ROLLS[kind](**options)

@@ -29,20 +29,47 @@ def table_plot(name: str, data, path: Path) -> None:
     plot_table(name, TABLE_REPORTS[name](data), path)
 
 
-def roll(kind: str = "attack", *, dice: int, target: int, aim: bool = False, formation: bool = False,
-         modifier: int = 0, armor_points: int = 0, armor_value: int | None = None, broken: int = 0,
-         health: int | None = None, wounds: int = 0, morale: int | None = None, stress: int = 0,
-         panicked: bool = False, add_wounds: int = 0, rulings=()) -> Report:
-    """One attack (``kind`` "attack"), exact."""
+def roll_attack(*, dice: int, target: int, aim: bool = False, formation: bool = False, modifier: int = 0,
+                armor_points: int = 0, armor_value: int | None = None, broken: int = 0,
+                health: int | None = None, wounds: int = 0, morale: int | None = None, stress: int = 0,
+                panicked: bool = False, add_wounds: int = 0, rulings=(), trials: int | None = None,
+                seed: int | None = None, precision: float | None = None,
+                threads: int | None = None) -> Report:
+    """One attack (`balance roll warbound attack`), exact unless ``trials``, ``seed`` or ``precision`` asks
+    for the simulation beside it."""
     from reports.warbound.tables import attack_report
     from rulesets.warbound.exact import HitRoll, Target, attack_outcome
 
-    if kind != "attack":
-        raise OptionError(f"warbound rolls kind 'attack', not {kind!r}")
+    if broken > armor_points:
+        raise OptionError(f"broken {broken} is more than armor_points {armor_points} (one Break token per "
+                          "armor point at most, line 482)")
+    if wounds and health is None:
+        raise OptionError("wounds needs health (the pool they count against)")
+    if stress and morale is None:
+        raise OptionError("stress needs morale (the pool they count against)")
     in_force = WarboundRulings().with_assignments(rulings)
-    tgt = Target(armor_points, armor_value, broken, health, wounds, morale, stress, panicked)
-    outcome = attack_outcome(HitRoll(dice, target, aim, formation, modifier), tgt, in_force, add_wounds)
-    return attack_report(outcome, in_force)
+    hit = HitRoll(dice, target, aim, formation, modifier)
+    tgt = Target(armor_points, armor_value if armor_points else None, broken, health, wounds, morale, stress,
+                 panicked)
+    outcome = attack_outcome(hit, tgt, in_force, add_wounds)
+    run = None
+    if trials is not None or precision is not None or seed is not None:
+        from rulesets.warbound.duel import simulate_attack
+
+        trials = trials or (config.PRECISION_TRIAL_CAP if precision is not None else config.DEFAULT_TRIALS)
+        run = simulate_attack(hit, tgt, in_force, trials=trials,
+                              seed=config.DEFAULT_SEED if seed is None else seed, threads=threads,
+                              precision=precision, add_wounds=add_wounds)
+    return attack_report(outcome, in_force, run)
+
+
+#: Every kind of `balance roll warbound`, the default first.
+ROLLS = {"attack": roll_attack}
+
+
+def roll(kind: str = "attack", **options) -> Report:
+    """The roll ``kind`` of :data:`ROLLS` (reports.api.roll checks the options' names first)."""
+    return ROLLS[kind](**options)
 
 
 def duel(a: str, b: str, *, rulings=(), catalogs=(), trials: int | None = None, seed: int | None = None,
