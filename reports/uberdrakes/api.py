@@ -13,22 +13,23 @@ from rulesets.uberdrakes.rules import UberDrakesRulings
 PLOTTED = ("rolloff", "resources", "furnace", "blood-points", "turn-order", "caves", "urn")
 
 
-def table_report(name: str, data, rounding: Rounding) -> Report:
-    """A standard table (its data: rulesets.uberdrakes.tables) as a Report, its probabilities kept whole,
-    with its views for reading rounded by ``rounding``."""
-    from reports.uberdrakes.tables import table_report as report
+def table_report(name: str, data: Report, rounding: Rounding) -> Report:
+    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
+    by ``rounding``."""
+    from reports.tables import read_as
+    from reports.uberdrakes.grids import VIEWS
 
-    return report(name, data, rounding)
+    return read_as(data, VIEWS[name], rounding)
 
 
 def has_plot(name: str) -> bool:
     return name in PLOTTED
 
 
-def table_plot(name: str, data, path: Path) -> None:
-    from reports.uberdrakes.tables import plot_table, table_report
+def table_plot(name: str, data: Report, path: Path) -> None:
+    from reports.uberdrakes.tables import plot_table
 
-    plot_table(name, table_report(name, data), path)
+    plot_table(name, data, path)
 
 
 def _in_force(rulings) -> UberDrakesRulings:
