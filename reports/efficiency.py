@@ -32,7 +32,16 @@ import numpy as np
 import pandas as pd
 
 from reports import metagame
-from rulesets.base import Contestant, Coverage, Engagement, OptionError, RulesError, Ruleset, Rulings
+from rulesets.base import (
+    Contestant,
+    Coverage,
+    Engagement,
+    LinearScore,
+    OptionError,
+    RulesError,
+    Ruleset,
+    Rulings,
+)
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
@@ -69,15 +78,9 @@ def summarize_sides(engagement: Engagement, names: Sequence[str]) -> tuple[SideS
     covariances of both sides)."""
     linear = engagement.linear_score()
     if linear is not None:
-        from simcore.moments import linear_moments
+        from simcore.moments import record_sums
 
-        rows = linear.rows(names, 0) + linear.rows(names, 1)
-        mean, cov, n = linear_moments(linear.records, linear.columns, linear.equals, linear.weights[rows],
-                                      linear.offsets[rows])
-        k = len(names)
-        return tuple(SideSummary(mean[side * k:(side + 1) * k], cov[side * k:(side + 1) * k,
-                                                                    side * k:(side + 1) * k], n)
-                     for side in (0, 1))
+        return _weighed_sides(record_sums(linear.records, linear.columns, linear.equals), linear, names)
     samples = engagement.samples()
     x = np.concatenate([samples[n] for n in names])  # rows: metric 0 side 0, metric 0 side 1, metric 1 ...
     k = len(names)
@@ -92,6 +95,54 @@ def summarize_sides(engagement: Engagement, names: Sequence[str]) -> tuple[SideS
     else:
         cov = np.zeros((2 * k, 2 * k))
     return tuple(SideSummary(mean[side::2], cov[side::2, side::2], n) for side in (0, 1))
+
+
+def _weighed_sides(sums: tuple[np.ndarray, np.ndarray, int], linear: LinearScore,
+                   names: Sequence[str]) -> tuple[SideSummary, SideSummary]:
+    """Both sides' summaries from the feature sums of an engagement's trials, weighed by ``linear``."""
+    from simcore.moments import weighed_moments
+
+    rows = linear.rows(names, 0) + linear.rows(names, 1)
+    mean, cov, n = weighed_moments(*sums, linear.weights[rows], linear.offsets[rows])
+    k = len(names)
+    return tuple(SideSummary(mean[side * k:(side + 1) * k], cov[side * k:(side + 1) * k,
+                                                                side * k:(side + 1) * k], n)
+                 for side in (0, 1))
+
+
+@dataclass(frozen=True)
+class Played:
+    """An engagement as a field keeps it for reuse (:func:`play_field`): both sides' summaries at the costs
+    it was played at, and, when its game can weigh it anew (:meth:`Engagement.weigher`), its trials'
+    feature sums, which give its summaries at other costs of the same play exactly."""
+
+    costs: tuple[float, float]
+    sides: tuple[SideSummary, SideSummary]
+    sums: tuple[np.ndarray, np.ndarray, int] | None = None
+    weigher: Callable[[Contestant, Contestant], LinearScore] | None = None
+
+    def usable(self, a: Contestant, b: Contestant) -> bool:
+        return (a.cost, b.cost) == self.costs or self.weigher is not None
+
+    def at(self, a: Contestant, b: Contestant, names: Sequence[str]) -> tuple[SideSummary, SideSummary]:
+        """The summaries for ``a`` against ``b`` (same keys and play, these costs)."""
+        if (a.cost, b.cost) == self.costs:
+            return self.sides
+        if self.weigher is None or self.sums is None:  # pragma: no cover - usable() is checked first
+            raise ValueError("this engagement cannot be scored at other costs")
+        return _weighed_sides(self.sums, self.weigher(a, b), names)
+
+
+def _played(engagement: Engagement, names: Sequence[str]) -> Played:
+    """What a field keeps of an engagement it played (see :class:`Played`)."""
+    weigher = engagement.weigher()
+    linear = engagement.linear_score()
+    if weigher is None or linear is None:
+        return Played((engagement.a.cost, engagement.b.cost), summarize_sides(engagement, names))
+    from simcore.moments import record_sums
+
+    sums = record_sums(linear.records, linear.columns, linear.equals)
+    return Played((engagement.a.cost, engagement.b.cost), _weighed_sides(sums, linear, names), sums, weigher)
 
 
 @dataclass
@@ -150,10 +201,10 @@ def pairings(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n) for j in range(n) if i != j]
 
 
-def played_as(a: Contestant, b: Contestant) -> tuple:
+def played_as(ruleset: Ruleset, rulings: Rulings, a: Contestant, b: Contestant) -> tuple:
     """What identifies an engagement of one field among fields that differ only in costs: both keys and
-    both costs (a cost can change how an entry plays: what a budget buys, what it spends)."""
-    return a.key, a.cost, b.key, b.cost
+    what each cost changes in the play (:meth:`Ruleset.cost_play`: the cost itself, or what a budget buys)."""
+    return a.key, ruleset.cost_play(a, rulings), b.key, ruleset.cost_play(b, rulings)
 
 
 def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings, *, seed: int,
@@ -168,10 +219,10 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
     is the same for any thread count). ``keep(i, j)`` true: the whole engagement of i against j is stored
     in ``kept[i, j]`` (for re-scoring). ``tolerance``: the verdicts' band in percent (None: the
     ruleset's). ``meanwhile()`` runs in this thread while the engagements run on
-    others (see :func:`simcore.parallel.map_ordered`). ``reuse``: summaries of engagements already played,
-    by :func:`played_as` (the contestants' keys and costs); an engagement found there is not played again,
-    and every one played is added (an engagement's seed depends on the keys alone, so a replay would give
-    the same numbers).
+    others (see :func:`simcore.parallel.map_ordered`). ``reuse``: engagements already played
+    (:class:`Played`), by :func:`played_as`; an engagement found there is not played again but scored at
+    this field's costs (an engagement's seed depends on the keys alone, so a replay would give the same
+    trials), and every one played is added.
     """
     if len(contestants) < 2:
         raise RulesError("a field needs at least two contestants")
@@ -179,16 +230,21 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
         tolerance = check_tolerance(tolerance)
     names = [m.name for m in ruleset.metrics]
     known = {} if reuse is None else reuse
-    todo = [(i, j) for i, j in pairings(len(contestants))
-            if played_as(contestants[i], contestants[j]) not in known]
 
-    def play(pair: tuple[int, int]) -> tuple[tuple[SideSummary, SideSummary], Engagement | None]:
+    def found(i: int, j: int) -> Played | None:
+        a, b = contestants[i], contestants[j]
+        kept_ = known.get(played_as(ruleset, rulings, a, b))
+        return kept_ if kept_ is not None and kept_.usable(a, b) else None
+
+    todo = [(i, j) for i, j in pairings(len(contestants)) if found(i, j) is None]
+
+    def play(pair: tuple[int, int]) -> tuple[Played, Engagement | None]:
         i, j = pair
         a, b = contestants[i], contestants[j]
         eng = ruleset.engage(a, b, rulings, seed=engagement_seed(seed, a, b), trials=trials,
                              precision=precision, threads=1)
         stored = eng if keep is not None and kept is not None and keep(i, j) else None
-        return summarize_sides(eng, names), stored
+        return _played(eng, names), stored
 
     try:
         threads = check_threads(threads)
@@ -196,11 +252,12 @@ def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings
         raise RulesError(str(exc)) from None
     played = map_ordered(play, todo, threads,
                          None if progress is None else lambda k: progress(k, len(todo)), meanwhile)
-    for (i, j), (summaries, stored) in zip(todo, played, strict=True):
-        known[played_as(contestants[i], contestants[j])] = summaries
+    for (i, j), (summary, stored) in zip(todo, played, strict=True):
+        known[played_as(ruleset, rulings, contestants[i], contestants[j])] = summary
         if stored is not None and kept is not None:
             kept[i, j] = stored
-    pairs = {(i, j): known[played_as(contestants[i], contestants[j])] for i, j in pairings(len(contestants))}
+    pairs = {(i, j): found(i, j).at(contestants[i], contestants[j], names)
+             for i, j in pairings(len(contestants))}
     return Field(ruleset, rulings, contestants, seed, precision, trials, pairs, tolerance)
 
 

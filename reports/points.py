@@ -7,8 +7,10 @@ next step come from those contests, never from a formula.
 
 - **Common random numbers.** An engagement's streams depend on the two entries' keys alone
   (:func:`reports.efficiency.engagement_seed`), so every step plays on the same dice: a change between two
-  steps is the change of the costs, not noise. An engagement whose two costs a step did not change is not
-  played again (its summaries are kept by keys and costs: :func:`reports.efficiency.played_as`).
+  steps is the change of the costs, not noise. An engagement is not played again when its two sides play
+  as before: at the same costs, or (Drakerys, Dragonbond: :meth:`rulesets.base.Ruleset.cost_play`) at costs
+  that buy the same whole units, when its kept feature sums are weighed at the new costs, exactly as a
+  replay would score it (:func:`reports.efficiency.played_as`, :class:`reports.efficiency.Played`).
 - **Whole steps.** Costs move on the game's grid (:attr:`rulesets.base.Ruleset.cost_step`: Drakerys AP
   in 5s, Dragonbond points in 5s, Order tokens, Magic and resources in 1s), since the games price in whole
   steps and some play only whole ones; a move is at least one step.

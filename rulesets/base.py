@@ -308,6 +308,13 @@ def copies(contestant: Contestant, budget: float, most: int, cap: int | None = N
     return Force(units, budget - units * contestant.cost)
 
 
+def without_trials(raw: Any) -> Any:
+    """A Monte Carlo outcome (a frozen dataclass with per-trial ``records`` and the ``run`` that made them)
+    with no trials kept: what :meth:`Engagement.weigher` needs of it is the rest (forces, rulings)."""
+    empty = raw.records[:0].copy()
+    return dataclasses.replace(raw, records=empty, run=dataclasses.replace(raw.run, records=empty))
+
+
 def army_key(force: Sequence[tuple[Contestant, int]]) -> str:
     """The key of an army: ``2xcrows@12+1xwarriors@10`` (units and entry keys, in the army's order)."""
     return "+".join(f"{units}x{c.key}" for c, units in force)
@@ -409,11 +416,23 @@ class Engagement:
     def __init__(self, a: Contestant, b: Contestant, *, seed: int, raw: Any,
                  score: Callable[[Any, Contestant, Contestant], Mapping[str, np.ndarray]],
                  weights: np.ndarray | None = None, method: str = "",
-                 linear: Callable[[Any, Contestant, Contestant], LinearScore] | None = None) -> None:
+                 linear: Callable[[Any, Contestant, Contestant], LinearScore] | None = None,
+                 lighten: Callable[[Any], Any] | None = None) -> None:
         self.a, self.b, self.seed, self.raw, self._score = a, b, seed, raw, score
-        self.weights, self.method, self._linear = weights, method, linear
+        self.weights, self.method, self._linear, self._lighten = weights, method, linear, lighten
         self._samples: Mapping[str, np.ndarray] | None = None
         self._linear_score: LinearScore | None = None
+
+    def weigher(self) -> Callable[[Contestant, Contestant], LinearScore] | None:
+        """The metrics' weights for contestants of other costs whose play is the same
+        (:meth:`Ruleset.cost_play`), as a LinearScore without trials; None unless the game gives its
+        metrics as linear (``linear``) and says how to drop the trials from its outcome (``lighten``).
+        Weighed on this engagement's feature sums, they give its summaries at those costs exactly, without
+        playing it again and without keeping its trials."""
+        if self._linear is None or self._lighten is None or self.exact:
+            return None
+        light, linear = self._lighten(self.raw), self._linear
+        return lambda a, b: linear(light, a, b)
 
     def linear_score(self) -> LinearScore | None:
         """The metrics as linear in record features, when the game gives them so (Monte Carlo only; built
@@ -545,6 +564,14 @@ class Ruleset:
     def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
         """Everything in the catalog that has a cost and can meet another; ``only`` names groups or keys."""
         raise self._missing()
+
+    def cost_play(self, contestant: Contestant, rulings: Rulings) -> Hashable:
+        """What a contestant's cost changes in how its engagements are played: by default the cost itself,
+        so an engagement is played again whenever a cost changes. A game whose contests depend on a cost
+        only through what a budget buys (whole units) returns that: an engagement whose two sides buy the
+        same at other costs is then scored again at those costs (its engagements give ``lighten``), not
+        played again."""
+        return contestant.cost
 
     def engage(self, a: Contestant, b: Contestant, rulings: Rulings, *, seed: int, trials: int | None = None,
                precision: float | None = None, threads: int | None = None) -> Engagement:

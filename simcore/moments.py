@@ -60,15 +60,14 @@ def feature_sums(records, columns, equals):
     return s1, s2
 
 
-def linear_moments(records: np.ndarray, columns: np.ndarray, equals: np.ndarray, weights: np.ndarray,
-                   offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Means of the metrics ``weights @ f + offsets`` over the trials, the covariance matrix of those
-    means (the sample covariance over n), and n."""
-    n = records.shape[0]
+def weighed_moments(s1: np.ndarray, s2: np.ndarray, n: int, weights: np.ndarray,
+                    offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Means of the metrics ``weights @ f + offsets`` over n trials whose features sum to ``s1`` (cross-
+    products ``s2``, from :func:`feature_sums`), the covariance matrix of those means (the sample covariance
+    over n), and n. The same sums weighed anew give other metrics of the same trials exactly: what lets an
+    engagement be scored at other costs without being played again."""
     if n == 0:
         raise ValueError("no trials to summarize")
-    s1, s2 = feature_sums(np.ascontiguousarray(records, dtype=np.int64), columns.astype(np.int64),
-                          equals.astype(np.int64))
     mean = weights @ (s1 / n) + offsets
     if n == 1:
         return mean, np.zeros((mean.size, mean.size)), 1
@@ -76,3 +75,21 @@ def linear_moments(records: np.ndarray, columns: np.ndarray, equals: np.ndarray,
     scatter = n * s2 - np.outer(s1, s1)
     cov = weights @ (scatter / (float(n) * n * (n - 1))) @ weights.T
     return mean, cov, n
+
+
+def record_sums(records: np.ndarray, columns: np.ndarray, equals: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, int]:
+    """(sum of f, sum of f f', n) over the trials of ``records`` (:func:`feature_sums` and the count)."""
+    n = records.shape[0]
+    if n == 0:
+        raise ValueError("no trials to summarize")
+    s1, s2 = feature_sums(np.ascontiguousarray(records, dtype=np.int64), columns.astype(np.int64),
+                          equals.astype(np.int64))
+    return s1, s2, n
+
+
+def linear_moments(records: np.ndarray, columns: np.ndarray, equals: np.ndarray, weights: np.ndarray,
+                   offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Means of the metrics ``weights @ f + offsets`` over the trials, the covariance matrix of those
+    means (the sample covariance over n), and n."""
+    return weighed_moments(*record_sums(records, columns, equals), weights, offsets)

@@ -80,15 +80,33 @@ def target_of(me: BattleUnit, units: list[BattleUnit], targeting: str) -> Battle
     return min(enemies, key=lambda u: (u.alive, u.index))
 
 
-def with_allies(me: BattleUnit, enemy: BattleUnit, units: list[BattleUnit]) -> Combatant:
+def authority_in_reach(me: BattleUnit, units: list[BattleUnit], authority_range: str) -> int:
+    """AUTHORITY [X]: "The Allied Units within [X] cm of the Unit benefit from one additional D10 for their
+    Morale Rolls. This bonus is cumulative if several Units endowed with Authority are within reach."
+    Reading (DK-authority-range): all: every other standing allied unit with Authority reaches it; range:
+    those within their [X] cm of it on the line."""
+    count = 0
+    for u in units:
+        if u.side != me.side or u is me or u.alive == 0 or not u.has("authority"):
+            continue
+        if authority_range == "all" or abs(u.position_cm - me.position_cm) <= \
+                u.combatant.unit.skill_value("authority"):
+            count += 1
+    return count
+
+
+def with_allies(me: BattleUnit, enemy: BattleUnit, units: list[BattleUnit],
+                authority_range: str = "all") -> Combatant:
     """FIGHTING: "Every fighter gains Initiative +1 for every Allied Unit Engaged with the targeted Enemy
     Unit", and "can reroll a D10 per Allied Warrior from another Allied Unit in Contact with the targeted
-    Enemy Unit" (every warrior of an engaged unit counts as in contact)."""
+    Enemy Unit" (every warrior of an engaged unit counts as in contact); and the Morale dice of the allied
+    units with Authority that reach it (authority_in_reach)."""
     allies = [u for u in units
               if u.side == me.side and u is not me and u.alive > 0 and enemy.index in u.engaged]
     now = me.unit_now()
     return replace(now, allied_units_engaged=now.allied_units_engaged + len(allies),
-                   rerolls=now.rerolls + sum(u.alive for u in allies))
+                   rerolls=now.rerolls + sum(u.alive for u in allies),
+                   authority=now.authority + authority_in_reach(me, units, authority_range))
 
 
 def active_unit(units: list[BattleUnit]) -> BattleUnit | None:
@@ -116,15 +134,16 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                  weapons: dict[str, Weapon] | None = None, blocking: np.ndarray | None = None,
                  start_cm: int | None = None, rounds: int = 6, targeting: str = "nearest",
                  tokens: str = "player", crit_chain: bool = True, frontage: str | int = "all",
-                 actions: str = "all", heroic_passive: str = "none") -> dict:
+                 actions: str = "all", heroic_passive: str = "none", authority_range: str = "all") -> dict:
     """A battle of ``force_a`` (side 0, the First Player) against ``force_b`` (side 1).
 
     ``blocking[i, j]``: the kinds of Fight unit i blocks in against unit j (units numbered side 0 first), as
     battle.battle_arrays gives the kernel; None: every unit with Blocking blocks always. Side 0's units
     start at 0 cm, side 1's at ``start_cm`` (None: 0, in contact).
 
-    Returns a dict: outcome ("a", "b", "both", "neither"); lost_a, lost_b (warriors); units_lost_a,
-    units_lost_b; injuries_a, injuries_b (suffered, before Safeguard); ts_a, ts_b; activations.
+    Returns a dict: outcome ("a", "b", "both", "neither"); lost_a, lost_b (warriors); lead_lost_a,
+    lead_lost_b (warriors lost by each side's first unit); units_lost_a, units_lost_b; injuries_a,
+    injuries_b (suffered, before Safeguard); ts_a, ts_b; activations.
     """
     forces = [(0, c) for c in force_a] + [(1, c) for c in force_b]
     start = 0 if start_cm is None else start_cm
@@ -177,8 +196,10 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                 me.position_cm = enemy.position_cm - left if me.position_cm < enemy.position_cm else \
                     enemy.position_cm + left
             elif action == "shoot":
-                shot = naive_shooting(rng, me.unit_now(), enemy.unit_now(), me.weapon, distance,
-                                      crit_chain=crit_chain)
+                target = replace(enemy.unit_now(),
+                                 authority=enemy.combatant.authority
+                                 + authority_in_reach(enemy, units, authority_range))
+                shot = naive_shooting(rng, me.unit_now(), target, me.weapon, distance, crit_chain=crit_chain)
                 enemy.injuries_suffered += shot["inflicted"]
                 enemy.lost += enemy.alive - shot["alive"]
                 enemy.alive, enemy.tokens, enemy.stress = shot["alive"], shot["tokens"], shot["stress"]
@@ -189,7 +210,8 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                     enemy.engaged.add(me.index)
                 masks = None if blocking is None else (int(blocking[me.index, enemy.index]),
                                                         int(blocking[enemy.index, me.index]))
-                fight = naive_fight(rng, with_allies(me, enemy, units), with_allies(enemy, me, units),
+                fight = naive_fight(rng, with_allies(me, enemy, units, authority_range),
+                                    with_allies(enemy, me, units, authority_range),
                                     charge=action == "charge", crit_chain=crit_chain, frontage=frontage,
                                     heroic_passive=heroic_passive, blocking_masks=masks)
                 me.injuries_suffered += fight["inflicted_b"]
@@ -238,6 +260,7 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
     for s, name in ((0, "a"), (1, "b")):
         mine = [u for u in units if u.side == s]
         out[f"lost_{name}"] = sum(u.lost for u in mine)
+        out[f"lead_lost_{name}"] = mine[0].lost
         out[f"units_lost_{name}"] = sum(1 for u in mine if u.alive == 0)
         out[f"injuries_{name}"] = sum(u.injuries_suffered for u in mine)
         out[f"ts_{name}"] = sum(u.ts_spent for u in mine)

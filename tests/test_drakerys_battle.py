@@ -115,12 +115,16 @@ BATTLES = {
                                             [unit("crows", 6), unit("crows", 9)], 50),
     "salik (heroic 2) and 2 crows vs 2 warriors": ([unit("salik", 1, heroic=2), unit("crows", 6),
                                                     unit("crows", 6)], [unit("warriors", 6)] * 2, 30),
+    # Authority on both sides: Celeste's over the Spearmen, Noctis' (who shoots) over the Soldiers
+    "celeste and spearmen vs noctis and soldiers": ([unit("celeste", 1, heroic=1), unit("spearmen", 10)],
+                                                    [unit("noctis", 1), unit("soldiers", 6)], 40),
 }
 #: The twin's keys of the kernel's record columns.
 TWIN_KEYS = {BattleRecord.LOST_0: "lost_a", BattleRecord.LOST_1: "lost_b",
              BattleRecord.UNITS_LOST_0: "units_lost_a", BattleRecord.UNITS_LOST_1: "units_lost_b",
              BattleRecord.INJURIES_0: "injuries_a", BattleRecord.INJURIES_1: "injuries_b",
-             BattleRecord.TS_0: "ts_a", BattleRecord.TS_1: "ts_b", BattleRecord.ACTIVATIONS: "activations"}
+             BattleRecord.TS_0: "ts_a", BattleRecord.TS_1: "ts_b", BattleRecord.ACTIVATIONS: "activations",
+             BattleRecord.LEAD_LOST_0: "lead_lost_a", BattleRecord.LEAD_LOST_1: "lead_lost_b"}
 TWIN_OUTCOMES = {"a": EngagementOutcome.SIDE_0_WINS, "b": EngagementOutcome.SIDE_1_WINS,
                  "neither": EngagementOutcome.NEITHER, "both": EngagementOutcome.BOTH_DESTROYED}
 P_MIN = 1e-3
@@ -136,7 +140,7 @@ def twin_records(name: str, r: DrakerysRulings, n: int, seed: int) -> np.ndarray
     for k in range(n):
         o = naive_battle(rng, a, b, weapons=CATALOG.weapons, blocking=blocking, start_cm=start,
                          targeting=r.battle_targeting, tokens=r.battle_tokens,
-                         heroic_passive=r.heroic_passive)
+                         heroic_passive=r.heroic_passive, authority_range=r.authority_range)
         out[k, BattleRecord.OUTCOME] = TWIN_OUTCOMES[o["outcome"]]
         for column, key in TWIN_KEYS.items():
             out[k, column] = o[key]
@@ -166,7 +170,8 @@ def kernel_and_twin(name: str, assignments: tuple[str, ...], twin_trials: int) -
 
 
 POLICIES = [("DK-battle-targeting=nearest",), ("DK-battle-targeting=focus",),
-            ("DK-battle-targeting=focus", "DK-battle-tokens=unit", "DK-heroic-passive=own-ts")]
+            ("DK-battle-targeting=focus", "DK-battle-tokens=unit", "DK-heroic-passive=own-ts",
+             "DK-authority-range=range")]
 
 
 @pytest.mark.parametrize("assignments", POLICIES)
@@ -289,3 +294,30 @@ def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
     units[:, BattleState.ENGAGED_WITH] = [3, -1, -1, 0, -1]
     side, _ = _loaded(units_side, blocking, units, 0, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 0 and side[0, Side.REROLLS] == 0
+
+
+def test_authority_gives_allied_units_in_reach_a_morale_die_each():
+    """AUTHORITY [X]: "The Allied Units within [X] cm of the Unit benefit from one additional D10 for their
+    Morale Rolls. This bonus is cumulative". Salik (Authority [20]) and Celeste (Authority [20]) with two
+    Crows units against Warriors: under DK-authority-range=all each Crows unit has 2 dice, each hero 1 (the
+    other's: not its own); under =range only the heroes within 20 cm count; a fallen hero gives none."""
+    force_a = (unit("salik", 1), unit("celeste", 1), unit("crows", 6), unit("crows", 6))
+    force_b = (unit("warriors", 6),)
+    for ruling, reach in (("all", 10**6), ("range", 20)):
+        units_side, owner, blocking = battle_arrays(force_a, force_b, rulings(f"DK-authority-range={ruling}"),
+                                                    CATALOG.weapons)
+        assert list(units_side[:, Side.AUTHORITY_RANGE]) == [reach, reach, 0, 0, 0]
+        units = np.zeros((5, len(BattleState)), dtype=np.int64)
+        units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
+        units[:, BattleState.OWNER] = owner
+        units[:, BattleState.ENGAGED_WITH] = -1
+        units[:, BattleState.POSITION_CM] = [0, 30, 10, 45, 50]  # Salik, Celeste, Crows, Crows, Warriors
+        side, _ = _loaded(units_side, blocking, units, 2, 4)  # the first Crows: Salik 10 cm, Celeste 20 cm
+        assert side[0, Side.AUTHORITY] == 2 and side[1, Side.AUTHORITY] == 0
+        side, _ = _loaded(units_side, blocking, units, 3, 4)  # the second: Salik 45 cm, Celeste 15 cm
+        assert side[0, Side.AUTHORITY] == (2 if ruling == "all" else 1)
+        side, _ = _loaded(units_side, blocking, units, 0, 4)  # Salik: Celeste's only (30 cm away)
+        assert side[0, Side.AUTHORITY] == (1 if ruling == "all" else 0)
+        units[1, BattleState.ALIVE] = 0  # Celeste falls: only Salik's is left
+        side, _ = _loaded(units_side, blocking, units, 2, 4)
+        assert side[0, Side.AUTHORITY] == 1

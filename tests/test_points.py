@@ -413,3 +413,137 @@ def test_under_the_zero_rule_a_table_already_fair_is_left_as_it_is():
     moves = [s.costs["bee"] for s in off.steps]
     assert moves[:3] == [10.0, 11.0, 12.0]  # one step at a time, upward: bee is worth more
     assert costs(off)["bee"] > 10.0
+
+
+class WholeUnits(Lanchester):
+    """Lanchester's square law with whole units: a side fields BUDGET // cost units, so its cost changes
+    the battle only through that count (``cost_play``); the metrics are linear in integer record features
+    (the winner's side, the units each side lost) with weights that depend on the costs, so an engagement
+    can be scored at other costs of the same units without being played again."""
+
+    def __init__(self, pieces, *, by_units: bool = True) -> None:
+        super().__init__(pieces)
+        self.by_units = by_units
+
+    def cost_play(self, contestant, rulings):
+        return int(BUDGET // contestant.cost) if self.by_units else contestant.cost
+
+    def engage(self, a, b, rulings, *, seed, trials=None, precision=None, threads=None):
+        from rulesets.base import without_trials
+
+        self.engaged += 1
+        n = trials or 4_000
+        units = np.array([BUDGET // c.cost for c in (a, b)])
+        force = units * np.array([c.subject.strength for c in (a, b)])
+        rng = np.random.Generator(np.random.SFC64(seed))
+        win0 = rng.random(n) < force[0] ** 2 / (force ** 2).sum()
+        ratio = force.min() / force.max()
+        # the winner loses a binomial share of its units: 1 - sqrt(1 - ratio^2) of them on average
+        share = 1.0 - math.sqrt(max(0.0, 1.0 - ratio ** 2))
+        kept = rng.binomial(units.astype(np.int64)[np.where(win0, 0, 1)], share)
+        lost0 = np.where(win0, kept, units[0]).astype(np.int64)
+        lost1 = np.where(win0, units[1], kept).astype(np.int64)
+        records = np.stack([win0.astype(np.int64), lost0, lost1], axis=1)
+        raw = _UnitRecords(records, _Run(records), (a.key, b.key))
+        return Engagement(a, b, seed=seed, raw=raw, score=lambda r, x, y: _whole_linear(r, x, y).samples(),
+                          linear=_whole_linear, lighten=without_trials)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    records: np.ndarray
+
+
+@dataclasses.dataclass(frozen=True)
+class _UnitRecords:
+    records: np.ndarray
+    run: _Run
+    keys: tuple[str, str]
+
+
+def _whole_linear(raw, a, b):
+    from rulesets.base import LinearScore
+
+    names = ("win", "ap_destroyed", "units_worth_lost", "net")
+    cost = (a.cost, b.cost)
+    # features: side 0 won, side 0 lost, units lost by side 0, units lost by side 1
+    columns, equals = np.array([0, 0, 1, 2]), np.array([1, 0, -1, -1])
+    weights, offsets = np.zeros((8, 4)), np.zeros(8)
+    for s in (0, 1):
+        o = 1 - s
+        weights[0 + s, s] = 1.0
+        weights[2 + s, 2 + o] = cost[o]
+        weights[4 + s, 2 + s] = 1.0
+        weights[6 + s, 2 + o], weights[6 + s, 2 + s] = cost[o] * 100 / BUDGET, -cost[s] * 100 / BUDGET
+    return LinearScore(names, raw.records, columns, equals, weights, offsets)
+
+
+WHOLE = (("ant", 1.0, 100.0), ("bee", 2.0, 130.0), ("cat", 3.0, 400.0), ("eel", 1.5, 140.0))
+
+
+def test_an_engagement_whose_sides_buy_the_same_is_scored_again_not_played():
+    """At costs that buy the same whole units an engagement is weighed anew on its kept feature sums, not
+    played again, and the table is exactly the one that plays every change of cost again."""
+    by_units = WholeUnits([Piece(*p) for p in WHOLE])
+    by_cost = WholeUnits([Piece(*p) for p in WHOLE], by_units=False)
+    fast, slow = propose(by_units, fix=["ant"]), propose(by_cost, fix=["ant"])
+    assert pts.table(fast).equals(pts.table(slow))
+    assert [s.costs for s in fast.steps] == [s.costs for s in slow.steps]
+    assert by_units.engaged == fast.engagements_played < by_cost.engaged == slow.engagements_played
+    assert len(fast.steps) > 2  # costs moved, some within the same units, some across
+
+
+def test_a_field_scored_at_other_costs_equals_the_field_played_there():
+    """play_field with a kept engagement at 130 for bee (9 units of 1,200) gives, at 125 (still 9 units),
+    the same summaries to the last bit as playing it there."""
+    from reports import efficiency as eff
+
+    rs = WholeUnits([Piece(*p) for p in WHOLE])
+    catalog = rs.load_catalog()
+    at_130 = rs.contestants(catalog)
+    at_125 = [dataclasses.replace(c, cost=125.0) if c.key == "bee" else c for c in at_130]
+    assert rs.cost_play(at_130[1], RULINGS) == rs.cost_play(at_125[1], RULINGS) == 9
+    known: dict = {}
+    eff.play_field(rs, at_130, RULINGS, seed=3, precision=None, trials=2_000, reuse=known)
+    played = rs.engaged
+    again = eff.play_field(rs, at_125, RULINGS, seed=3, precision=None, trials=2_000, reuse=known)
+    assert rs.engaged == played  # nothing played again
+    fresh = eff.play_field(rs, at_125, RULINGS, seed=3, precision=None, trials=2_000)
+    for pair, sides in fresh.pairs.items():
+        for got, want in zip(again.pairs[pair], sides, strict=True):
+            assert np.array_equal(got.mean, want.mean) and np.array_equal(got.cov, want.cov)
+    # and the cost did change what bee's engagements are worth (the test can fail)
+    assert not np.array_equal(fresh.pairs[0, 1][1].mean, eff.play_field(
+        rs, at_130, RULINGS, seed=3, precision=None, trials=2_000).pairs[0, 1][1].mean)
+
+
+@pytest.mark.parametrize("game, key, cost", [("drakerys", "gold-keepers@6", 145.0),
+                                             ("dragonbond", None, None)])
+@pytest.mark.filterwarnings("ignore::numba.NumbaPerformanceWarning")
+def test_a_battle_scored_at_another_cost_of_the_same_units_equals_the_battle_played_there(game, key, cost):
+    """Drakerys and Dragonbond battles depend on a cost only through the units the budget buys: scored at
+    a cost that buys as many, a kept battle gives the summaries of the battle played there, bit for bit."""
+    import rulesets
+    from reports import efficiency as eff
+
+    rs = rulesets.get(game)
+    rulings = rs.rulings()
+    everyone = rs.contestants(rs.load_catalog())
+    field = [c for c in everyone if c.key == key][:1] + [c for c in everyone if c.key != key][:2]
+    key = key or field[0].key
+    entry = next(c for c in field if c.key == key)
+    if cost is None:  # the nearest step of cost that buys as many units
+        cost = next(entry.cost + k * rs.cost_step for k in (1, -1, 2, -2, 3, -3)
+                    if rs.cost_play(dataclasses.replace(entry, cost=entry.cost + k * rs.cost_step), rulings)
+                    == rs.cost_play(entry, rulings))
+    moved = [dataclasses.replace(c, cost=cost) if c.key == key else c for c in field]
+    assert rs.cost_play(entry, rulings) == rs.cost_play(moved[field.index(entry)], rulings)
+    known: dict = {}
+    eff.play_field(rs, field, rulings, seed=11, precision=None, trials=300, reuse=known, threads=1)
+    kept = len(known)
+    again = eff.play_field(rs, moved, rulings, seed=11, precision=None, trials=300, reuse=known, threads=1)
+    assert len(known) == kept
+    fresh = eff.play_field(rs, moved, rulings, seed=11, precision=None, trials=300, threads=1)
+    for pair, sides in fresh.pairs.items():
+        for got, want in zip(again.pairs[pair], sides, strict=True):
+            assert np.array_equal(got.mean, want.mean) and np.array_equal(got.cov, want.cov)

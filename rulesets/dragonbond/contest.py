@@ -46,6 +46,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
     copies,
+    without_trials,
 )
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
 
@@ -258,6 +259,11 @@ class DragonbondRuleset(Ruleset):
         return [_contestant(u) for u in catalog.units.values()
                 if u.cost > 0 and (wanted is None or u.key in wanted)]
 
+    def cost_play(self, contestant: Contestant, rulings: DragonbondRulings) -> int:
+        """A cost changes a battle only through the whole units the budget buys (the metrics are weighed
+        by the costs afterwards: ``_linear``)."""
+        return force(contestant, rulings).units
+
     def engage(self, a: Contestant, b: Contestant, rulings: DragonbondRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
@@ -270,7 +276,8 @@ class DragonbondRuleset(Ruleset):
                               [Fighter(b.subject)] * force(b, rulings).units, rulings, trials=trials,
                               seed=seed, threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
                               max_batch_trials=PRECISION_BATCH)
-        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo", linear=_linear)
+        return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo", linear=_linear,
+                          lighten=without_trials)
 
     def stats(self) -> tuple[str, ...]:
         return STATS

@@ -48,7 +48,9 @@ def battle_notes() -> list[str]:
         "Allied units engaged with the same enemy give each fighter +1 Initiative per unit and one reroll "
         "per warrior (every warrior counts as in contact); which warriors touch which (REFORMATION, the "
         "free moves of an Attack) is not modelled.",
-        "Authority, Guard and Safeguard come from each unit's own entry, not from units standing near it.",
+        "Authority gives allied units a Morale die each while its unit stands, as DK-authority-range says "
+        "(every allied unit, or those within its [X] cm on the line); Guard and Safeguard come from each "
+        "unit's own entry, not from units standing near it (no injury moves to a Guard unit).",
         "As in the duels, a Morale roll of 1 or 2 successes does not end the Active Unit's activation "
         "(MORALE: \"If this is the Active Unit, its Activation ends\").",
         "The Active Player activates the unit with the fewest Stress markers and targets by "

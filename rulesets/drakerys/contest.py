@@ -45,6 +45,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
     copies,
+    without_trials,
 )
 from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
@@ -301,6 +302,11 @@ class DrakerysRuleset(Ruleset):
                 out.append(c)
         return out
 
+    def cost_play(self, contestant: Contestant, rulings: DrakerysRulings) -> int:
+        """A cost changes a battle only through the whole units the budget buys (the metrics are weighed
+        by the costs afterwards: ``_linear``)."""
+        return force(contestant, rulings).units
+
     @staticmethod
     def _fighting_unit(catalog: Catalog, name: str) -> Unit:
         unit = catalog.unit(name)
@@ -325,7 +331,7 @@ class DrakerysRuleset(Ruleset):
                                     threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
                                     max_batch_trials=PRECISION_BATCH)
         return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo",
-                          linear=_linear)
+                          linear=_linear, lighten=without_trials)
 
     def representative(self, catalog: Catalog, target: str) -> str:
         """``crows@12`` as given; ``crows``: the unit at the size printed on its sheet."""

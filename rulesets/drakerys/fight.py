@@ -110,6 +110,7 @@ class Side(IntEnum):
     ACTIONS = 42  # Actions per activation: the Leader's Action Characteristic (DK-actions=all), else 1
     HEROIC_PASSIVE = 43  # Heroic Action dice it adds when it fights back (DK-heroic-passive=own-ts), else 0
     SUPPORT = 44  # DK-frontage: warriors supporting at Power 1, -1 for every warrior not in contact
+    AUTHORITY_RANGE = 45  # battles: cm within which its Authority [X] reaches allied units, 0 without it
 
 
 N_SIDE = len(Side)
@@ -317,6 +318,8 @@ class BattleRecord(IntEnum):
     ACTIVATIONS = Record.ACTIVATIONS  # activations of both sides
     UNITS_LOST_0 = 8  # side 0's units destroyed or scattered
     UNITS_LOST_1 = 9
+    LEAD_LOST_0 = 10  # warriors lost by side 0's first unit (a hero in context: the hero; contest.py)
+    LEAD_LOST_1 = 11
 
 
 N_BATTLE_RECORD = len(BattleRecord)
@@ -421,6 +424,7 @@ def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> 
     row[Side.FRONTAGE], row[Side.SUPPORT] = frontage_counts(rulings.frontage)
     row[Side.ALLIES_ENGAGED] = c.allied_units_engaged
     row[Side.OBSTACLES] = c.obstacles
+    row[Side.AUTHORITY_RANGE] = authority_range(u, rulings)
     if weapon is not None:
         row[Side.WEAPON_RANGE] = weapon.max_range_cm
         row[Side.WEAPON_STRENGTH] = p.strength if weapon.strength is None else weapon.strength
@@ -436,6 +440,20 @@ def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> 
 _SKILL_COLUMNS = (Side.SWASHBUCKLER, Side.PARRY, Side.EXPERT_PARRY, Side.VIOLENT_BLOW, Side.MARTIAL_ARTS,
                   Side.DEADLY_BLOW, Side.BERSERKER, Side.BRUTAL_CHARGE, Side.REACH, Side.DREADFUL,
                   Side.DISCIPLINE, Side.SAFEGUARD, Side.MULTIPLE_SHOTS, Side.QUICK_SHOT, Side.SHARPSHOOTER)
+
+
+#: DK-authority-range=all: a reach beyond any distance on the battle line.
+EVERY_ALLY_CM = 10**6
+
+
+def authority_range(unit: Unit, rulings: DrakerysRulings) -> int:
+    """How far (cm) the unit's Authority reaches allied units in a battle, 0 without Authority. AUTHORITY
+    [X]: "The Allied Units within [X] cm of the Unit benefit from one additional D10 for their Morale Rolls.
+    This bonus is cumulative if several Units endowed with Authority are within reach." DK-authority-range
+    =all: every allied unit (EVERY_ALLY_CM); =range: the [X] cm, measured on the battle line."""
+    if not unit.has("authority"):
+        return 0
+    return EVERY_ALLY_CM if rulings.authority_range == "all" else max(0, unit.skill_value("authority"))
 
 
 def is_object(unit: Unit) -> bool:

@@ -41,12 +41,16 @@ The battle, step by step (the naive twin tests/naive_battle.py takes the same st
   is in contact under DK-frontage=all).
 * SHOOTING: the target "Must not be Engaged": a unit whose target is engaged does not shoot (it charges or
   marches).
+* AUTHORITY [X]: "The Allied Units within [X] cm of the Unit benefit from one additional D10 for their
+  Morale Rolls. This bonus is cumulative if several Units endowed with Authority are within reach." Before
+  each Action, each of the two units gets one Morale die (Side.AUTHORITY) per other standing allied unit
+  with Authority whose reach (Side.AUTHORITY_RANGE, set by DK-authority-range) covers it on the line.
 
 Not modelled (battle_notes() in battle.py says so in reports): Advantage counts only the two units of the
 Fight (not "the total headcount of all the Enemy Units it is Engaged with", nor "every Enemy Unit" for
 Stress); only the two fighters take part in a Fight and its Morale; REFORMATION and the geometry of contact
-(which warriors of several units touch which); Authority, Guard and Safeguard of nearby units beyond what
-each Combatant states; terrain, lines of sight and obstacles between units; and, as in the duel, the end of
+(which warriors of several units touch which); Guard and Safeguard of nearby units beyond what each
+Combatant states; terrain, lines of sight and obstacles between units; and, as in the duel, the end of
 the Active Unit's activation on a Morale roll of 1 or 2 successes.
 """
 
@@ -153,17 +157,23 @@ def _load(units_side, blocking, units, u, t, side, state):
     for j in range(units.shape[0]):
         if units[j, BattleState.ALIVE] == 0:
             continue
+        reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
         if units[j, BattleState.OWNER] == ru:
+            if reach > 0 and j != u and _distance(units, j, u) <= reach:
+                side[ru, Side.AUTHORITY] += 1
             if _engaged(units, j, t):
                 t_engaged = True
                 if j != u:
                     side[ru, Side.ALLIES_ENGAGED] += 1
                     side[ru, Side.REROLLS] += units[j, BattleState.ALIVE]
-        elif _engaged(units, j, u):
-            u_engaged = True
-            if j != t:
-                side[rt, Side.ALLIES_ENGAGED] += 1
-                side[rt, Side.REROLLS] += units[j, BattleState.ALIVE]
+        else:
+            if reach > 0 and j != t and _distance(units, j, t) <= reach:
+                side[rt, Side.AUTHORITY] += 1
+            if _engaged(units, j, u):
+                u_engaged = True
+                if j != t:
+                    side[rt, Side.ALLIES_ENGAGED] += 1
+                    side[rt, Side.REROLLS] += units[j, BattleState.ALIVE]
     if t_engaged:
         side[ru, Side.WEAPON_RANGE] = -1
     if u_engaged:
@@ -406,6 +416,8 @@ def _battle_records(bank, units_side, owner, blocking, start, rounds, chain, tar
             s = owner[u]
             lost = units_side[u, Side.SIZE] - units[u, BattleState.ALIVE]
             out[k, BattleRecord.LOST_1 if s else BattleRecord.LOST_0] += lost
+            if u == 0 or owner[u - 1] != s:  # the side's first unit (a hero in context leads its force)
+                out[k, BattleRecord.LEAD_LOST_1 if s else BattleRecord.LEAD_LOST_0] = lost
             if units[u, BattleState.ALIVE] == 0:
                 out[k, BattleRecord.UNITS_LOST_1 if s else BattleRecord.UNITS_LOST_0] += 1
             inflicted = units[u, BattleState.INFLICTED]  # injuries the other side suffered

@@ -21,6 +21,8 @@ MAX_THRESHOLD = 10
 MAX_DICE = 1000
 #: "The Unit can add 1 to 5D10s" (HEROIC ACTION).
 MAX_HEROIC = 5
+#: DK-heroic-dice: the Heroic Action dice a unit with the skill adds to each Fight and Shooting in contests.
+DEFAULT_HEROIC_DICE = 1
 #: ACTION TABLE: the threshold when the action and opposition values are equal (6 - (action - opposition)).
 EVEN_THRESHOLD = 6
 
@@ -120,6 +122,14 @@ MIN_BUDGET = 50
 MAX_BUDGET = 5000
 
 
+def _parse_context(text: str) -> str:
+    """DK-context: faction-guard, field, or a unit key (checked against the catalog when a contest runs)."""
+    low = text.strip().lower()
+    if not low or not all(ch.isalnum() or ch == "-" for ch in low):
+        raise ValueError(text)
+    return low
+
+
 def _parse_start(text: str) -> str | int:
     low = text.strip().lower()
     if low == "contact":
@@ -197,6 +207,24 @@ class DrakerysRulings(Rulings):
                 "adds none; own-ts: the unit that fights back adds them too, paying 1 TS each on its own "
                 "Activation Token (no Stress)",
         source="seed 002, SKILLS (HEROIC ACTION) / UNITS ACTIONS", parse=parse_choice("none", "own-ts"))
+    heroic_dice: int = ruling(
+        "DK-heroic-dice", DEFAULT_HEROIC_DICE, accepted=f"a whole number from 0 to {MAX_HEROIC}",
+        meaning="HEROIC ACTION in the contests (efficiency, what-if, sweep, points): \"The Unit can add 1 to "
+                "5D10s rolling a Fight, Shooting or Spell Roll. Every extra D10 increases the cost of the "
+                "Action by 1 TS.\" The text leaves when and how many to the player; the policy played: a "
+                "unit with Heroic Action adds this many d10 to every Fight and Shooting of its Actions (each "
+                "Action costs as many TS more; the unit that fights back adds them only under "
+                "DK-heroic-passive=own-ts); 0: none are used",
+        source="seed 002, SKILLS (HEROIC ACTION): a player's choice", parse=parse_int_range(0, MAX_HEROIC))
+    authority_range: str = ruling(
+        "DK-authority-range", "all", accepted="all|range",
+        meaning="AUTHORITY [X] in a battle of several units a side: \"The Allied Units within [X] cm of the "
+                "Unit benefit from one additional D10 for their Morale Rolls. This bonus is cumulative\"; "
+                "while the unit stands, all: every other allied unit is within reach (an army deploys "
+                "around its heroes; the battle line holds no formation to measure); range: the allied units "
+                "within [X] cm of it on the battle line",
+        source="seed 002, SKILLS (AUTHORITY [X]); where units stand is a player's choice",
+        parse=parse_choice("all", "range"))
 
     spearmen_sizes: str = ruling(
         "DK-spearmen-sizes", "sheet", accepted="sheet|lancers",
@@ -257,6 +285,19 @@ class DrakerysRulings(Rulings):
         source="seed 002, RECRUITING UNITS (lines 711-719: AP and Rarity totals may not exceed the limits) "
                "and line 705 (1 Rarity point per full 100 AP advised)",
         parse=parse_choice("copies", "copies-rarity"))
+    context: str = ruling(
+        "DK-context", "faction-guard", accepted="faction-guard | field | a unit key (e.g. warriors)",
+        meaning="value in context of an entry that acts through others (a Hero, or a unit with Authority, "
+                "Wizard or Heroic Action): its side fields it with whole units of an escort bought with the "
+                "rest of DK-budget, and its value is what that force gains over the same budget spent on "
+                "the escort alone (the hero's points spent on more of it), on the same dice; faction-guard: "
+                "each unit of the hero's own faction with Guard (Escort) in turn, at its sheet size, the "
+                "values averaged; field: each entry of the field that acts through no other in turn, "
+                "averaged (the field's average; a battle pair per escort: slow); a unit key: that unit at "
+                "its sheet size escorts every hero",
+        source="seed 002, HEROES (line 709: \"at least one Hero ... every Hero can be present only once\"), "
+               "COMBINED CHARGE and GUARD (a hero's personal guard); not in the rulebook: a scenario of "
+               "this tool", parse=_parse_context)
 
 
 def action_threshold(action: int, opposition: int) -> int:
