@@ -222,6 +222,9 @@ def hand_duel_metrics() -> dict[str, tuple[list[float], list[float]]]:
         "ts_spent": (TS_0, TS_1),
         "units_fielded": ([1] * 10, [1] * 10),
         "ap_unspent": ([750 - 160] * 10, [750 - 150] * 10),
+        "battle_net_per_100ap": ([x * 100 / 750 for x in net_0], [x * 100 / 750 for x in net_1]),
+        "trade_gain": (destroyed_0, destroyed_1),
+        "trade_loss": ([k / 12 for k in LOST_0], [k / 6 for k in LOST_1]),
     }
 
 
@@ -376,8 +379,9 @@ def side_summary(own: float, other: float, v_own: float, v_other: float, cov: fl
     of both sides lost, (other, own), whose covariance is [[v_other, cov], [cov, v_own]]."""
     weights = {  # metric: (weight of the other side's fraction lost, weight of its own)
         "ap_destroyed": (other_cost, 0.0), "ap_lost": (0.0, cost), "fraction_lost": (0.0, 1.0),
-        "units_worth_lost": (0.0, 1.0),
+        "units_worth_lost": (0.0, 1.0), "trade_gain": (other_cost, 0.0), "trade_loss": (0.0, 1.0),
         "net_ap": (other_cost, -cost), "net_ap_per_100ap": (other_cost * 100 / 750, -cost * 100 / 750),
+        "battle_net_per_100ap": (other_cost * 100 / 750, -cost * 100 / 750),
     }
     mean = np.zeros(len(METRICS))
     jac = np.zeros((len(METRICS), 2))

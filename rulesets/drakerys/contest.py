@@ -85,6 +85,8 @@ class Entry:
     unit: Unit
     size: int
     weapons: dict[str, Weapon] = dataclasses.field(hash=False, compare=False)
+    #: The catalog's units, to escort an entry valued in context (rulesets/drakerys/context.py).
+    allies: tuple[Unit, ...] = dataclasses.field(default=(), hash=False, compare=False)
 
     @property
     def weapon(self) -> Weapon | None:
@@ -97,11 +99,19 @@ def _play(unit: Unit, size: int, weapon: Weapon | None, ap: float) -> tuple:
     return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon, ap)
 
 
-def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon]) -> Contestant:
-    entry = Entry(unit, option.size, weapons)
+def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon],
+                allies: tuple[Unit, ...] = ()) -> Contestant:
+    from rulesets.drakerys.context import acts_through_others
+
+    entry = Entry(unit, option.size, weapons, allies if acts_through_others(unit) else ())
+    play = _play(unit, option.size, entry.weapon, float(option.ap))
+    if entry.allies:  # valued in context: its escorts decide how it plays too
+        play = (*play, tuple(_play(u, 0, weapons.get(u.weapon) if u.weapon else None, 0.0)
+                             + (tuple((o.size, o.ap, o.rarity) for o in u.all_sizes()),)
+                             for u in entry.allies))
     return Contestant(
         key=f"{unit.key}@{option.size}", name=f"{unit.name} ({option.size})", cost=float(option.ap),
-        cost_unit="AP", group=unit.key, play=_play(unit, option.size, entry.weapon, float(option.ap)),
+        cost_unit="AP", group=unit.key, play=play,
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
 
 
@@ -160,6 +170,10 @@ def _linear(rec: BattleRecords, a: Contestant, b: Contestant) -> LinearScore:
             "net_ap": {f[f"lost_{o}"]: ap_each[o], f[f"lost_{s}"]: -ap_each[s]},
             "net_ap_per_100ap": {f[f"lost_{o}"]: ap_each[o] * 100.0 / budget,
                                  f[f"lost_{s}"]: -ap_each[s] * 100.0 / budget},
+            "battle_net_per_100ap": {f[f"lost_{o}"]: ap_each[o] * 100.0 / budget,
+                                     f[f"lost_{s}"]: -ap_each[s] * 100.0 / budget},
+            "trade_gain": {f[f"lost_{o}"]: ap_each[o]},
+            "trade_loss": {f[f"lost_{s}"]: 1.0 / size[s]},
             "injuries_inflicted": {f[f"injuries_{o}"]: 1.0},
             "ts_spent": {f[f"ts_{s}"]: 1.0},
             "units_fielded": {},
@@ -180,6 +194,27 @@ def _fields(rec: BattleRecords, a: Contestant, b: Contestant) -> dict[str, np.nd
     return _linear(rec, a, b).samples()
 
 
+def _engage_in_context(a: Contestant, b: Contestant, rulings: DrakerysRulings, *, seed: int, trials: int,
+                      precision: float | None, threads: int | None) -> Engagement:
+    """An engagement in which a side acts through others (rulesets/drakerys/context.py): each such side
+    fields it with an escort, and each is priced against its escort alone on the same dice. Its metrics
+    are linear in the battles' records (context.context_linear); it is played again at other costs (the
+    escort a cost buys changes with it)."""
+    from rulesets.drakerys import context
+
+    raw = context.engage_records(a, b, rulings, seed=seed, trials=trials, precision=precision,
+                                 threads=threads, block_trials=PRECISION_BLOCK,
+                                 max_batch_trials=PRECISION_BATCH)
+
+    def linear(records: context.ContextRecords, a_: Contestant, b_: Contestant) -> LinearScore:
+        return context.context_linear(records, a_, b_, METRIC_NAMES)
+
+    def fields(records: context.ContextRecords, a_: Contestant, b_: Contestant) -> dict[str, np.ndarray]:
+        return linear(records, a_, b_).samples()
+
+    return Engagement(a, b, seed=seed, raw=raw, score=fields, method="Monte Carlo", linear=linear)
+
+
 #: Skills a battle of copies does not play whose worth cannot arise in it, with why: they leave the verdict
 #: standing. Every other skill it does not play can change the unit's own value (``decisive``): its verdict
 #: is then ``not measured``.
@@ -198,15 +233,39 @@ def _skill_name(skill: str) -> str:
     return _SKILL_NAMES.get(skill, skill.replace("_", " ").title())
 
 
-def coverage(unit: Unit) -> Coverage:
-    """Which of a unit's rules a battle of copies plays: its profile and ranged weapon, the modelled skills
-    but Heroic Action (no Heroic Action dice are rolled), Authority (no aura between units is modelled) and
-    those whose worth cannot arise in it."""
+def coverage(unit: Unit, rulings: DrakerysRulings | None = None,
+             allies: tuple[Unit, ...] | None = None) -> Coverage:
+    """Which of a unit's rules its contest plays: its profile and ranged weapon, the modelled skills, and
+    those whose worth cannot arise in it. Fought as copies (``allies`` None), Heroic Action and Authority
+    are not played. Valued in context (``allies``: the catalog's units, rulesets/drakerys/context.py), it
+    plays Authority over its escort (DK-authority-range) and Heroic Action by DK-heroic-dice (not when 0);
+    with a Guard escort, Combined Charge and Safeguard's transfer of injuries to the Guard are not played."""
+    rulings = rulings or DrakerysRulings()
     played = ["profile", *(["ranged weapon"] if unit.weapon else [])]
     unplayed, decisive = [], []
+    guarded = False
+    if allies is not None:
+        from rulesets.drakerys.context import escorts
+
+        chosen = escorts(unit, allies, rulings)
+        guarded = any(e.unit.has("guard") for e in chosen)
+        played.append(f"value in context (DK-context={rulings.context}: escorted by "
+                      f"{', '.join(e.name for e in chosen)} in turn)")
+    in_context = {"authority": f"Authority (a Morale die for each allied unit in reach, "
+                               f"DK-authority-range={rulings.authority_range})",
+                  "heroic_action": f"Heroic Action (DK-heroic-dice={rulings.heroic_dice} on each Fight and "
+                                   f"Shooting)"}
     for skill in unit.skills:
         if skill in _BESIDE_THE_POINT:
             unplayed.append(_BESIDE_THE_POINT[skill])
+        elif allies is not None and skill in in_context and not (skill == "heroic_action"
+                                                                  and rulings.heroic_dice == 0):
+            played.append(in_context[skill])
+        elif skill == "safeguard" and guarded:
+            played.append("Safeguard (a 10 cancels an Injury)")
+            name = "Safeguard's transfer of an Injury to the Guard escort (6-9: not moved)"
+            unplayed.append(name)
+            decisive.append(name)
         elif skill in MODELLED_SKILLS and skill not in ("heroic_action", "authority"):
             played.append(_skill_name(skill))
         else:
@@ -215,6 +274,10 @@ def coverage(unit: Unit) -> Coverage:
                                                       "modelled between units)"}.get(skill, "")
             unplayed.append(name)
             decisive.append(name)
+    if guarded and unit.is_hero:
+        name = "Combined Charge (with its Guard escort: the hero charges alone)"
+        unplayed.append(name)
+        decisive.append(name)
     if unit.notes:
         unplayed.append(f"the rule text printed with its row ({unit.notes})")
         decisive.append(unplayed[-1])
@@ -243,24 +306,35 @@ class DrakerysRuleset(Ruleset):
         Metric("fraction_lost", "fraction of this side's warriors lost (scattered units: all theirs)"),
         Metric("units_lost", "this side's units destroyed or scattered"),
         Metric("net_ap", "AP destroyed - AP lost"),
-        Metric("net_ap_per_100ap", "net AP per 100 AP of the budget (the primary value)"),
+        Metric("net_ap_per_100ap", "net AP per 100 AP of the budget (the primary value); for an entry valued "
+                                   "in context (a hero: DK-context), its force's net AP less the escort "
+                                   "alone's, per 100 AP of the budget"),
         Metric("injuries_inflicted", "injuries this side inflicted"),
         Metric("ts_spent", "Time Sections this side's units spent"),
         Metric("units_fielded", "units this side fields (DK-composition)"),
         Metric("ap_unspent", "AP of the budget this side does not spend (kept: neither lost nor fighting)"),
+        Metric("battle_net_per_100ap", "net AP per 100 AP of the budget of the battle fought (the "
+                                       "meta-game's payoff: side 0's is minus side 1's)"),
+        Metric("trade_gain", "what the even-trade price counts as gained: AP destroyed; in context, AP "
+                             "destroyed - AP of the escort lost - the escort alone's net AP"),
+        Metric("trade_loss", "what the even-trade price counts as lost: warriors lost in units' worth; in "
+                             "context, the hero's own units' worth lost"),
     )
     primary_metric = "net_ap_per_100ap"
     win_metric = "win"
-    payoff_metric = "net_ap_per_100ap"
-    payoff_description = "net AP per 100 AP of the budget, averaged over who is First Player"
+    payoff_metric = "battle_net_per_100ap"
+    payoff_description = ("net AP per 100 AP of the budget of the battle fought, averaged over who is First "
+                          "Player")
     #: Costs move in steps of 5 (the game's natural step: a fair band is never narrower).
     cost_step = 5.0
     fair_cost_rule = FairCostRule(
         "even-trade", "the even-trade price at equal points: the AP per unit at which the AP its force "
                       "destroys equals the AP it loses over its battles, with the force today's cost buys "
                       "(sum of AP destroyed / sum of units' worth of warriors lost); the same per model at "
-                      "every size for a unit priced in proportion to its size",
-        gain="ap_destroyed", loss="units_worth_lost")
+                      "every size for a unit priced in proportion to its size; for a hero valued in "
+                      "context, the AP at which its force and the escort alone trade equally (trade_gain / "
+                      "trade_loss)",
+        gain="trade_gain", loss="trade_loss")
     value_per_cost_description = "net AP per AP of the budget (the primary value / 100)"
     #: DK-budget: what --budget sets.
     budget_ruling = "DK-budget"
@@ -291,11 +365,12 @@ class DrakerysRuleset(Ruleset):
                 else:
                     wanted_units.add(unit.key)
         out = []
+        allies = tuple(sorted(catalog.with_profiles(), key=lambda u: u.key))
         for u in sorted(catalog.with_profiles(), key=lambda u: (u.faction, u.name)):
             if is_object(u):
                 continue
             for option in u.all_sizes():
-                c = _contestant(u, option, catalog.weapons)
+                c = _contestant(u, option, catalog.weapons, allies)
                 if option.ap <= 0 or (wanted_units is not None and u.key not in wanted_units
                                       and c.key not in wanted_keys):
                     continue
@@ -321,6 +396,9 @@ class DrakerysRuleset(Ruleset):
 
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        if a.subject.allies or b.subject.allies:  # an entry that acts through others: valued in context
+            return _engage_in_context(a, b, rulings, seed=seed, trials=trials, precision=precision,
+                                      threads=threads)
         ea, eb = a.subject, b.subject
         weapons = {**ea.weapons, **eb.weapons}
         start = rulings.engagement_start
@@ -403,7 +481,8 @@ class DrakerysRuleset(Ruleset):
         return notes + modelling_notes(*units)
 
     def coverage(self, contestant: Contestant, rulings: DrakerysRulings) -> Coverage:
-        return coverage(contestant.subject.unit)
+        entry = contestant.subject
+        return coverage(entry.unit, rulings, entry.allies or None)
 
     price_features_text = ("models: 1 a model (the base price of a model); Actions, Power, Health, Combat, "
                            "Strength, Resistance: the stat of its profile times the unit's models (a price "
@@ -468,6 +547,7 @@ class DrakerysRuleset(Ruleset):
 
         from rulesets.base import army_contestant
         from rulesets.drakerys import battle  # numba: loaded when a battle is fought, not with the ruleset
+        from rulesets.drakerys.context import combatant
 
         sides = (tuple(force_a), tuple(force_b))
         for force_ in sides:
@@ -475,8 +555,8 @@ class DrakerysRuleset(Ruleset):
         if trials is None:
             trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
         weapons = {k: w for force_ in sides for c, _ in force_ for k, w in c.subject.weapons.items()}
-        fighters = [[Combatant(c.subject.unit, c.subject.size) for c, units in force_ for _ in range(units)]
-                    for force_ in sides]
+        fighters = [[combatant(c.subject.unit, c.subject.size, rulings) for c, units in force_
+                     for _ in range(units)] for force_ in sides]
         start = rulings.engagement_start
         rec = battle.battle_records(fighters[0], fighters[1], rulings=rulings, weapons=weapons, trials=trials,
                                     seed=seed, start_cm=None if start == "contact" else int(start),
