@@ -101,7 +101,7 @@ def test_expected_combats_by_hand():
     1/2 each, E[2] = 1 + E[1]/2 = 1.5."""
     import numpy as np
 
-    from reports.uberdrakes.tables import expected_combats
+    from rulesets.uberdrakes.tables import expected_combats
 
     assert expected_combats(np.array([0.0, 1.0]), 7) == pytest.approx(7.0)
     assert expected_combats(np.array([0.0, 0.5, 0.5]), 2) == pytest.approx(1.5)

@@ -45,11 +45,13 @@ COMBATS = (
 def _battery(rulings: UberDrakesRulings) -> list:
     """Every number of the battery, in a fixed order."""
     from reports.uberdrakes.api import roll
+    from reports.uberdrakes.tables import table_report
 
     out = []
     for name, table in RS.tables().items():
         if name != "resources":
-            out += [section.data.to_csv() for section in table.compute(rulings).sections]
+            report = table_report(name, table.compute(rulings))
+            out += [section.data.to_csv() for section in report.sections]
     for a, b in PAIRS:
         samples = RS.engage(CONTESTANTS[a], CONTESTANTS[b], rulings, seed=0).samples()
         out += [np.round(samples[m], 12).tolist() for m in sorted(samples)]

@@ -8,28 +8,28 @@ from pathlib import Path
 
 from reports.formats import Report
 from reports.tables import Rounding
+from rulesets.base import OptionError
 from rulesets.uberdrakes.rules import UberDrakesRulings
 
 PLOTTED = ("rolloff", "resources", "furnace", "blood-points", "turn-order", "caves", "urn")
 
 
-def table_report(name: str, data: Report, rounding: Rounding) -> Report:
-    """A standard table (a Report already, its probabilities kept whole) with its views for reading rounded
-    by ``rounding``."""
-    from reports.tables import read_as
-    from reports.uberdrakes.grids import VIEWS
+def table_report(name: str, data, rounding: Rounding) -> Report:
+    """A standard table (its data: rulesets.uberdrakes.tables) as a Report, its probabilities kept whole,
+    with its views for reading rounded by ``rounding``."""
+    from reports.uberdrakes.tables import table_report as report
 
-    return read_as(data, VIEWS[name], rounding)
+    return report(name, data, rounding)
 
 
 def has_plot(name: str) -> bool:
     return name in PLOTTED
 
 
-def table_plot(name: str, data: Report, path: Path) -> None:
-    from reports.uberdrakes.tables import plot_table
+def table_plot(name: str, data, path: Path) -> None:
+    from reports.uberdrakes.tables import plot_table, table_report
 
-    plot_table(name, data, path)
+    plot_table(name, table_report(name, data), path)
 
 
 def _in_force(rulings) -> UberDrakesRulings:
@@ -38,15 +38,17 @@ def _in_force(rulings) -> UberDrakesRulings:
     return UberDrakesRulings().with_assignments(rulings)
 
 
-def roll_rolloff(*, rage: int = 0, vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0,
+def roll(kind: str = "rolloff", *, rage: int = 0, vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0,
          elemental: int = 0, vs_elemental: int = 0, mountain: int = 0, vs_mountain: int = 0,
          fatigued: bool = False, vs_fatigued: bool = False, camouflage: bool = False, sandstorm: bool = False,
          vs_sandstorm: bool = False, supercharge: bool = False, vs_supercharge: bool = False,
          rage_potions: int = 0, vs_rage_potions: int = 0, rulings=()) -> Report:
-    """One combat rolloff (`balance roll uberdrakes rolloff`), exact, its bonuses built from their sources."""
+    """One combat rolloff (``kind`` "rolloff"), exact, its bonuses built from their sources."""
     from reports.uberdrakes.tables import rolloff_report
     from rulesets.uberdrakes.exact import Combatant, combat_sides
 
+    if kind != "rolloff":
+        raise OptionError(f"uberdrakes rolls kind 'rolloff', not {kind!r}")
     in_force = _in_force(rulings)
     a = Combatant(rage, elemental, mountain, fatigued, camouflage, sandstorm, supercharge, rage_potions,
                   bonus)
@@ -54,15 +56,6 @@ def roll_rolloff(*, rage: int = 0, vs_rage: int = 0, bonus: int = 0, vs_bonus: i
                   vs_rage_potions, vs_bonus)
     initiator, defender, built = combat_sides(a, b, in_force)
     return rolloff_report(initiator, defender, in_force, built)
-
-
-#: Every kind of `balance roll uberdrakes`, the default first.
-ROLLS = {"rolloff": roll_rolloff}
-
-
-def roll(kind: str = "rolloff", **options) -> Report:
-    """The roll ``kind`` of :data:`ROLLS` (reports.api.roll checks the options' names first)."""
-    return ROLLS[kind](**options)
 
 
 def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, vs_lances: int = 0,

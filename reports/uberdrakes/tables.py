@@ -7,24 +7,15 @@ from pathlib import Path
 import numpy as np
 
 from reports.formats import Report, Section, Table
-from reports.tables import EXACT_ROW_FLOOR, read_as
+from reports.tables import EXACT_ROW_FLOOR, READING, Rounding, read_as
 from reports.uberdrakes import grids
-from rulesets.uberdrakes.exact import (
-    Side,
-    blood_points,
-    dice_total_pmf,
-    mean_of,
-    p_furnace,
-    rolloff,
-    victory_point_prices,
-    win_table,
-)
-from rulesets.uberdrakes.rules import FURNACE_MAGIC, UberDrakesRulings
+from rulesets.base import TableData
+from rulesets.uberdrakes import tables as t
+from rulesets.uberdrakes.exact import Side, mean_of, rolloff
+from rulesets.uberdrakes.rules import UberDrakesRulings
+from rulesets.uberdrakes.tables import rolloff_rows  # noqa: F401 (benchmarks/run.py reads it here)
 
 RULESET = "uberdrakes (seed 003)"
-TABLE_RAGE = range(0, 5)
-TABLE_DIFFERENCE = range(-6, 7)
-VICTORY_POINTS = 4
 
 
 def _meta(rulings: UberDrakesRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
@@ -61,100 +52,45 @@ def rolloff_report(initiator: Side, defender: Side, rulings: UberDrakesRulings,
     return Report("UberDrakes: a combat rolloff", meta, sections, notes=notes)
 
 
-def rolloff_rows() -> list[tuple]:
-    """(initiator's Rage, defender's Rage, bonus difference, P(the initiator wins)) of the rolloff table,
-    computed at once (rulesets.uberdrakes.exact.win_table)."""
-    grid = win_table(list(TABLE_RAGE), list(TABLE_RAGE), list(TABLE_DIFFERENCE))
-    ri, rd, d = (g.ravel().tolist() for g in np.meshgrid(np.array(TABLE_RAGE), np.array(TABLE_RAGE),
-                                                         np.array(TABLE_DIFFERENCE), indexing="ij"))
-    return list(zip(ri, rd, d, grid.ravel().tolist(), strict=True))
+# --- standard tables: the numbers are rulesets.uberdrakes.tables', laid out here ----------------------------
+
+def rolloff_table_report(data: TableData) -> Report:
+    meta = _meta(data.rulings, ("rolloff", "2 + Rage d6 each, the highest two kept, plus bonuses; the "
+                                           "initiator wins ties (lines 311-315, 371)"))
+    return Report("UberDrakes: P(the initiator wins the rolloff)", meta,
+                  [Section("rolloff", "P(initiator wins) by Rage and bonus difference",
+                           Table(data.parts["rolloff"]))],
+                  notes=["the rolloff alone: counterattacks (Phase 3) can still turn it"])
 
 
-def rolloff_table(rulings: UberDrakesRulings) -> Report:
-    """P(the initiator wins) for Rage 0..4 against Rage 0..4 and bonus differences -6..+6 (initiator's
-    bonus minus the defender's)."""
-    rows = rolloff_rows()
-    table = Table.from_rows(rows, ["initiator_rage", "defender_rage", "bonus_difference", "p_win"])
-    meta = _meta(rulings, ("rolloff", "2 + Rage d6 each, the highest two kept, plus bonuses; the initiator "
-                                      "wins ties (lines 311-315, 371)"))
-    return read_as(Report("UberDrakes: P(the initiator wins the rolloff)", meta,
-                          [Section("rolloff", "P(initiator wins) by Rage and bonus difference", table)],
-                          notes=["the rolloff alone: counterattacks (Phase 3) can still turn it"]),
-                   grids.rolloff_views)
+def furnace_table_report(data: TableData) -> Report:
+    meta = _meta(data.rulings, ("furnace", "each opponent within 4 spaces rolls 2d6; lower than the Magic "
+                                           "spent: +1 Fatigue, no counterattack (lines 413-419)"))
+    return Report("UberDrakes: the Furnace", meta,
+                  [Section("furnace", "P(Fatigue) by Magic spent", Table(data.parts["furnace"]))])
 
 
-def furnace_table(rulings: UberDrakesRulings) -> Report:
-    """P(an opponent gains a Fatigue) by the Magic spent on a Furnace (lines 413-419)."""
-    rows = [(m, p_furnace(m)) for m in FURNACE_MAGIC]
-    meta = _meta(rulings, ("furnace", "each opponent within 4 spaces rolls 2d6; lower than the Magic spent: "
-                                      "+1 Fatigue, no counterattack (lines 413-419)"))
-    return read_as(Report("UberDrakes: the Furnace", meta,
-                          [Section("furnace", "P(Fatigue) by Magic spent",
-                                   Table.from_rows(rows, ["magic", "p_fatigue"]))]), grids.furnace_views)
-
-
-def _bp_per_combat(role: int) -> np.ndarray:
-    """P(b blood points from one plain combat) for the initiator (role 0) or the defender: Rage 0 and no
-    bonus on either side, no counterattack, both roll (line 338)."""
-    two = dice_total_pmf(0)
-    out = np.zeros(13)
-    for ti in range(2, 13):
-        for td in range(2, 13):
-            out[blood_points(ti, td)[role]] += two[ti] * two[td]
-    return out
-
-
-def expected_combats(pmf: np.ndarray, price: int) -> float:
-    """E[combats until the blood points gathered reach ``price``], every combat giving an independent draw
-    of ``pmf`` (at least one point each): E[n] = 1 + sum_b P(b) E[n - b], E[<= 0] = 0."""
-    e = np.zeros(price + 1)
-    for need in range(1, price + 1):
-        e[need] = 1.0 + sum(pmf[b] * e[max(0, need - b)] for b in range(1, pmf.size) if pmf[b])
-    return float(e[price])
-
-
-def blood_points_table(rulings: UberDrakesRulings) -> Report:
-    """Expected plain combats to afford each of the first Victory Points (20, 25, 30, 35 blood points under
-    UD-vp-escalation), as initiator and as defender."""
-    prices = victory_point_prices(VICTORY_POINTS, rulings)
-    per = {role: _bp_per_combat(role) for role in (0, 1)}
-    rows = []
-    gathered = 0
-    for k, price in enumerate(prices, start=1):
-        gathered += price
-        rows.append((k, price, gathered, expected_combats(per[0], price), expected_combats(per[1], price),
-                     expected_combats(per[0], gathered), expected_combats(per[1], gathered)))
-    means = {role: float(np.arange(13) @ per[role]) for role in (0, 1)}
+def blood_points_table_report(data: TableData) -> Report:
+    rulings, means = data.rulings, data.params["means"]
     meta = _meta(rulings, ("blood points", "the winner gains the loser's total, the loser half of it, "
                                            "rounded down (line 338); a Victory Point costs 20, +5 for each "
                                            "further one (line 349, UD-vp-escalation="
                                            f"{rulings.vp_escalation})"),
                  ("combat", f"plain: Rage 0 and no bonus on either side, both roll, no counterattack; mean "
                             f"blood points a combat: initiator {means[0]:.4f}, defender {means[1]:.4f}"))
-    table = Table.from_rows(rows, ["victory_point", "price", "cumulative", "initiator", "defender",
-                                   "cumulative_initiator", "cumulative_defender"])
-    return read_as(Report("UberDrakes: blood points and Victory Points", meta,
-                          [Section("blood_points", "Expected combats to afford each Victory Point (its price "
-                                                   "alone, and all up to it)", table)]),
-                   grids.blood_points_views)
+    return Report("UberDrakes: blood points and Victory Points", meta,
+                  [Section("blood_points", "Expected combats to afford each Victory Point (its price "
+                                           "alone, and all up to it)", Table(data.parts["blood_points"]))])
 
 
-def resources_table(rulings: UberDrakesRulings) -> Report:
+def resources_table_report(data: TableData) -> Report:
     """What each item and spell (and each dragon's spells) adds to a combat against an opponent holding
-    nothing, per Magic or coin of its cost, over the contest's grid of situations; exact. Priced under the
-    optimal policy unless UD-policy is set (rulesets.uberdrakes.rules.pricing_rulings), greedy beside."""
-    from rulesets.uberdrakes.contest import UberDrakesRuleset, resource_gains
+    nothing, per Magic or coin of its cost (its numbers: rulesets.uberdrakes.contest, priced under
+    rulesets.uberdrakes.rules.pricing_rulings)."""
     from rulesets.uberdrakes.rules import pricing_rulings
 
-    ruleset = UberDrakesRuleset("uberdrakes", "UberDrakes", "003", UberDrakesRulings, "")
-    catalog = ruleset.load_catalog()
+    rulings = data.rulings
     priced = pricing_rulings(rulings)
-    rows = sorted(resource_gains(catalog, rulings), key=lambda r: -r["value_per_cost"])
-    table = Table.from_records([{k: r[k] for k in ("resource", "cost", "unit", "value", "value_per_cost",
-                                                   "value_greedy", "value_initiator", "value_defender",
-                                                   "win_gain", "win_gain_greedy", "win_gain_per_cost",
-                                                   "bp_gain", "damage_gain", "damage_taken_gain", "spent",
-                                                   "key")} for r in rows])
     explicit = "" if priced.policy != "optimal" or rulings.policy == "optimal" else (
         " (pricing's default: UD-policy is not set)")
     meta = _meta(rulings, ("combat", "the counterattack game solved exactly under UD-policy="
@@ -170,77 +106,95 @@ def resources_table(rulings: UberDrakesRulings) -> Report:
              "(value_initiator, value_defender); value_greedy: the same under UD-policy=greedy; win_gain: "
              "P(win), likewise; bp_gain: blood points; damage_gain / damage_taken_gain: damage instances "
              "dealt / taken; spent: Magic and coins' worth used up (one coin counted as one Magic)",
-             *ruleset.notes(catalog, [])]
-    return read_as(Report("UberDrakes: what each resource adds to a combat", meta,
-                          [Section("resources", "Gain per resource, best per Magic or coin first", table)],
-                          notes=notes), grids.resources_views)
+             *data.params["notes"]]
+    return Report("UberDrakes: what each resource adds to a combat", meta,
+                  [Section("resources", "Gain per resource, best per Magic or coin first",
+                           Table(data.parts["resources"]))], notes=notes)
+
+
+def rolloff_table(rulings: UberDrakesRulings) -> Report:
+    """P(the initiator wins) for Rage 0..4 against Rage 0..4 and bonus differences -6..+6 (initiator's
+    bonus minus the defender's)."""
+    return table_report("rolloff", t.rolloff_data(rulings))
+
+
+def furnace_table(rulings: UberDrakesRulings) -> Report:
+    """P(an opponent gains a Fatigue) by the Magic spent on a Furnace (lines 413-419)."""
+    return table_report("furnace", t.furnace_data(rulings))
+
+
+def blood_points_table(rulings: UberDrakesRulings) -> Report:
+    """Expected plain combats to afford each of the first Victory Points (20, 25, 30, 35 blood points under
+    UD-vp-escalation), as initiator and as defender."""
+    return table_report("blood-points", t.blood_points_data(rulings))
+
+
+def resources_table(rulings: UberDrakesRulings) -> Report:
+    """What each item and spell (and each dragon's spells) adds to a combat against an opponent holding
+    nothing, per Magic or coin of its cost, over the contest's grid of situations; exact."""
+    from rulesets.uberdrakes.contest import UberDrakesRuleset
+
+    ruleset = UberDrakesRuleset("uberdrakes", "UberDrakes", "003", UberDrakesRulings, "")
+    return table_report("resources", ruleset.resources_table(rulings))
+
+
+def table_report(name: str, data: TableData, rounding: Rounding = READING) -> Report:
+    """A standard table's Report, with its views for reading rounded by ``rounding``."""
+    from reports.uberdrakes import chance_tables as c
+
+    reports_ = {"rolloff": rolloff_table_report, "resources": resources_table_report,
+                "furnace": furnace_table_report, "blood-points": blood_points_table_report,
+                "turn-order": c.turn_order_table_report, "caves": c.caves_table_report,
+                "urn": c.urn_table_report}
+    return read_as(reports_[name](data), grids.VIEWS[name], rounding)
 
 
 def plot_table(name: str, report: Report, path: Path) -> None:
-    """The rolloff table as heatmaps, one panel per initiator's Rage (rows: the defender's Rage, columns:
-    the bonus difference), the others as lines or bars; sized for the tables index (reports.plots.TABLE)."""
-    from reports.plots import (
-        COLOURS,
-        TABLE,
-        figure,
-        integer_ticks,
-        legend_outside,
-        plot_lines,
-        plot_panels,
-        rows_height,
-        save,
-    )
+    """The rolloff table as a heatmap (rows: Rage against Rage, columns: bonus difference), the others as
+    lines."""
+    from reports.plots import plot_matrix, plt, save
 
     df = report.sections[0].data
-    if name == "rolloff":  # 25 rows in one map would be unreadable at the index's width: 5 panels of 5
+    if name == "rolloff":
         grid = df.pivot_table(index=["initiator_rage", "defender_rage"], columns="bonus_difference",
                               values="p_win")
-        columns = [f"{int(c):+d}" if c else "0" for c in grid.columns]
-        panels = [(f"initiator Rage {a}", grid.loc[a].to_numpy(dtype=float),
-                   [f"Rage {int(b)}" for b in grid.loc[a].index])
-                  for a in dict.fromkeys(grid.index.get_level_values(0))]
-        plot_panels(panels, columns, Path(path), label="P(initiator wins)",
-                    title="UberDrakes rolloff (exact), one panel per initiator's Rage", ylabel="defender",
-                    annotate=True, xlabel="bonus difference (initiator's bonus - defender's)", where=TABLE)
+        grid.index = [f"Rage {a} vs {b}" for a, b in grid.index]
+        plot_matrix(grid, Path(path), label="P(initiator wins)", title="UberDrakes rolloff (exact)",
+                    ylabel="initiator vs defender", annotate=True,
+                    xlabel="bonus difference (initiator's bonus - defender's)")
         return
-    fig, ax = figure(6.4, 4.0 if name != "resources" else rows_height(len(df), 6.4, TABLE, 100))
+    fig, ax = plt.subplots(figsize=(7, 4) if name != "resources" else (8, 6))
     if name == "furnace":
-        plot_lines(ax, [("P(Fatigue)", df.magic, df.p_fatigue)])
+        ax.plot(df.magic, df.p_fatigue, "o-")
         ax.set_xlabel("Magic spent")
         ax.set_ylabel("P(Fatigue)")
-        integer_ticks(ax.xaxis)
     elif name == "blood-points":
-        plot_lines(ax, [("initiator", df.victory_point, df.initiator),
-                        ("defender", df.victory_point, df.defender)])
+        ax.plot(df.victory_point, df.initiator, "o-", label="initiator")
+        ax.plot(df.victory_point, df.defender, "o-", label="defender")
         ax.set_xlabel("Victory Point")
         ax.set_ylabel("expected combats to afford it")
-        integer_ticks(ax.xaxis)
         ax.legend()
     elif name == "resources":
-        ax.barh(df.resource[::-1], df.value_per_cost[::-1], color=COLOURS[0])
+        ax.barh(df.resource[::-1], df.value_per_cost[::-1])
         ax.set_xlabel("gain in the combat's value (UD-value) per Magic or coin")
     elif name == "turn-order":
-        plot_lines(ax, [("P(tie)", df.players, df.p_tie)])
+        ax.plot(df.players, df.p_tie, "o-")
         ax.set_xlabel("players")
         ax.set_ylabel("P(a tie for the highest first roll)")
-        integer_ticks(ax.xaxis)
-    elif name == "caves":  # one first entry, with and without roosting: told apart by hatching too
+    elif name == "caves":  # one first entry, with and without roosting
         for roost, part in df.groupby("roosting"):
             ax.bar(part["coins"] + (0.2 if roost else -0.2), part["probability"], width=0.4,
-                   color=COLOURS[1] if roost else COLOURS[0], hatch="//" if roost else None,
-                   edgecolor="white" if roost else None, label="roosting" if roost else "not roosting")
+                   label="roosting" if roost else "not roosting")
         ax.set_xlabel("coins from one first entry")
         ax.set_ylabel("probability")
-        integer_ticks(ax.xaxis)
-        legend_outside(ax)
+        ax.legend()
     else:  # urn: the Magic found
-        ax.bar(df["magic"], df["probability"], color=COLOURS[0])
+        ax.bar(df["magic"], df["probability"])
         ax.set_xlabel("Magic found")
         ax.set_ylabel("probability")
-        integer_ticks(ax.xaxis)
-    ax.set_title(report.title + " (exact)")
+    ax.set_title(report.title + " (exact)", fontsize=9)
     ax.grid(alpha=0.3)
-    save(fig, path, TABLE)
+    save(fig, path)
 
 
 def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described: list[tuple[str, str]]

@@ -42,6 +42,7 @@ from rulesets.base import (
     Ruleset,
     StandardTable,
     StatChange,
+    TableData,
 )
 from rulesets.uberdrakes.rules import UberDrakesRulings, greedy_rulings, pricing_rulings
 
@@ -217,6 +218,10 @@ def grid_values(initiator: Loadout, defender: Loadout, rulings: UberDrakesRuling
 
 
 P_WIN, P_DAMAGE, DAMAGE, MAGIC, ITEMS_USED, SPEND, BLOOD = 0, 1, 3, 5, 7, 9, 11
+#: The columns of the resources table (Ruleset.tables()), in its order.
+RESOURCE_COLUMNS = ("resource", "cost", "unit", "value", "value_per_cost", "value_greedy", "value_initiator",
+                    "value_defender", "win_gain", "win_gain_greedy", "win_gain_per_cost", "bp_gain",
+                    "damage_gain", "damage_taken_gain", "spent", "key")
 
 
 def _side_value(g, side: int, rulings: UberDrakesRulings):
@@ -540,23 +545,21 @@ class UberDrakesRuleset(Ruleset):
         return key
 
     def tables(self) -> dict[str, StandardTable]:
-        from reports.uberdrakes import chance_tables as c
-        from reports.uberdrakes import tables as t
+        from rulesets.uberdrakes import tables
 
-        return {
-            "rolloff": StandardTable("rolloff", "P(the initiator wins the rolloff) by Rage and bonus "
-                                                "difference", t.rolloff_table),
-            "resources": StandardTable("resources", "What each item and spell adds to a combat, per Magic "
-                                                    "or coin", t.resources_table),
-            "furnace": StandardTable("furnace", "P(Fatigue) from Furnace by the Magic spent",
-                                     t.furnace_table),
-            "blood-points": StandardTable("blood-points", "Blood points and the combats to afford each "
-                                                          "Victory Point", t.blood_points_table),
-            "turn-order": StandardTable("turn-order", "Turn order: ties for the highest 2d6 and their "
-                                                      "tie-breaks, 2-6 players", c.turn_order_table),
-            "caves": StandardTable("caves", "Coins from the caves", c.caves_table),
-            "urn": StandardTable("urn", "The Ancient Urn's Magic and the spells it pays for", c.urn_table),
-        }
+        return tables.standard_tables(self.resources_table)
+
+    def resources_table(self, rulings: UberDrakesRulings) -> TableData:
+        """What each item and spell (and each dragon's spells) adds to a combat against an opponent
+        holding nothing, per Magic or coin of its cost, over the contest's grid of situations, exact
+        (:func:`resource_gains`), best per cost first: part ``resources``; params ``notes``: what the
+        contest's reports say of the packaged catalog."""
+        from rulesets.base import record_columns
+
+        catalog = self.load_catalog()
+        rows = sorted(resource_gains(catalog, rulings), key=lambda r: -r["value_per_cost"])
+        columns = record_columns([{k: r[k] for k in RESOURCE_COLUMNS} for r in rows])
+        return TableData(rulings, {"resources": columns}, {"notes": tuple(self.notes(catalog, []))})
 
     def payoff_scale(self, a: Contestant, b: Contestant) -> float:
         mean = (a.cost + b.cost) / 2.0
