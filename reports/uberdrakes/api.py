@@ -8,7 +8,6 @@ from pathlib import Path
 
 from reports.formats import Report
 from reports.tables import Rounding
-from rulesets.base import OptionError
 from rulesets.uberdrakes.rules import UberDrakesRulings
 
 PLOTTED = ("rolloff", "resources", "furnace", "blood-points", "turn-order", "caves", "urn")
@@ -38,17 +37,15 @@ def _in_force(rulings) -> UberDrakesRulings:
     return UberDrakesRulings().with_assignments(rulings)
 
 
-def roll(kind: str = "rolloff", *, rage: int = 0, vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0,
+def roll_rolloff(*, rage: int = 0, vs_rage: int = 0, bonus: int = 0, vs_bonus: int = 0,
          elemental: int = 0, vs_elemental: int = 0, mountain: int = 0, vs_mountain: int = 0,
          fatigued: bool = False, vs_fatigued: bool = False, camouflage: bool = False, sandstorm: bool = False,
          vs_sandstorm: bool = False, supercharge: bool = False, vs_supercharge: bool = False,
          rage_potions: int = 0, vs_rage_potions: int = 0, rulings=()) -> Report:
-    """One combat rolloff (``kind`` "rolloff"), exact, its bonuses built from their sources."""
+    """One combat rolloff (`balance roll uberdrakes rolloff`), exact, its bonuses built from their sources."""
     from reports.uberdrakes.tables import rolloff_report
     from rulesets.uberdrakes.exact import Combatant, combat_sides
 
-    if kind != "rolloff":
-        raise OptionError(f"uberdrakes rolls kind 'rolloff', not {kind!r}")
     in_force = _in_force(rulings)
     a = Combatant(rage, elemental, mountain, fatigued, camouflage, sandstorm, supercharge, rage_potions,
                   bonus)
@@ -56,6 +53,15 @@ def roll(kind: str = "rolloff", *, rage: int = 0, vs_rage: int = 0, bonus: int =
                   vs_rage_potions, vs_bonus)
     initiator, defender, built = combat_sides(a, b, in_force)
     return rolloff_report(initiator, defender, in_force, built)
+
+
+#: Every kind of `balance roll uberdrakes`, the default first.
+ROLLS = {"rolloff": roll_rolloff}
+
+
+def roll(kind: str = "rolloff", **options) -> Report:
+    """The roll ``kind`` of :data:`ROLLS` (reports.api.roll checks the options' names first)."""
+    return ROLLS[kind](**options)
 
 
 def duel(a: str, b: str, *, magic: int = 0, vs_magic: int = 0, lances: int = 0, vs_lances: int = 0,

@@ -83,14 +83,20 @@ def roll_rolloff(rage, vs_rage, bonus, vs_bonus, elemental, vs_elemental, mounta
 
 
 def _plot_margin(report, path) -> None:
-    from reports.plots import plt, save
+    """P(each margin), the initiator's wins plain and the defender's hatched (told apart without colour)."""
+    from reports.plots import COLOURS, figure, integer_ticks, save
 
     df = report.sections[3].data
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.bar(df.margin, df.probability, color=["#4c72b0" if m >= 0 else "#dd8452" for m in df.margin])
-    ax.set_xlabel("margin: initiator total - defender total (blue: the initiator wins)")
+    fig, ax = figure(7, 4)
+    for wins, part in ((True, df[df.margin >= 0]), (False, df[df.margin < 0])):
+        ax.bar(part.margin, part.probability, color=COLOURS[0] if wins else COLOURS[1],
+               hatch=None if wins else "//", edgecolor=None if wins else "white",
+               label="the initiator wins (margin ≥ 0)" if wins else "the defender wins")
+    ax.set_xlabel("margin: initiator total - defender total")
     ax.set_ylabel("probability (exact)")
-    ax.set_title(report.title, fontsize=9)
+    integer_ticks(ax.xaxis)
+    ax.set_title(report.title)
+    ax.legend()
     ax.grid(alpha=0.3)
     save(fig, path)
 

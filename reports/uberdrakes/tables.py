@@ -150,51 +150,70 @@ def table_report(name: str, data: TableData, rounding: Rounding = READING) -> Re
 
 
 def plot_table(name: str, report: Report, path: Path) -> None:
-    """The rolloff table as a heatmap (rows: Rage against Rage, columns: bonus difference), the others as
-    lines."""
-    from reports.plots import plot_matrix, plt, save
+    """The rolloff table as heatmaps, one panel per initiator's Rage (rows: the defender's Rage, columns:
+    the bonus difference), the others as lines or bars; sized for the tables index (reports.plots.TABLE)."""
+    from reports.plots import (
+        COLOURS,
+        TABLE,
+        figure,
+        integer_ticks,
+        legend_outside,
+        plot_lines,
+        plot_panels,
+        rows_height,
+        save,
+    )
 
     df = report.sections[0].data
-    if name == "rolloff":
+    if name == "rolloff":  # 25 rows in one map would be unreadable at the index's width: 5 panels of 5
         grid = df.pivot_table(index=["initiator_rage", "defender_rage"], columns="bonus_difference",
                               values="p_win")
-        grid.index = [f"Rage {a} vs {b}" for a, b in grid.index]
-        plot_matrix(grid, Path(path), label="P(initiator wins)", title="UberDrakes rolloff (exact)",
-                    ylabel="initiator vs defender", annotate=True,
-                    xlabel="bonus difference (initiator's bonus - defender's)")
+        columns = [f"{int(c):+d}" if c else "0" for c in grid.columns]
+        panels = [(f"initiator Rage {a}", grid.loc[a].to_numpy(dtype=float),
+                   [f"Rage {int(b)}" for b in grid.loc[a].index])
+                  for a in dict.fromkeys(grid.index.get_level_values(0))]
+        plot_panels(panels, columns, Path(path), label="P(initiator wins)",
+                    title="UberDrakes rolloff (exact), one panel per initiator's Rage", ylabel="defender",
+                    annotate=True, xlabel="bonus difference (initiator's bonus - defender's)", where=TABLE)
         return
-    fig, ax = plt.subplots(figsize=(7, 4) if name != "resources" else (8, 6))
+    fig, ax = figure(6.4, 4.0 if name != "resources" else rows_height(len(df), 6.4, TABLE, 100))
     if name == "furnace":
-        ax.plot(df.magic, df.p_fatigue, "o-")
+        plot_lines(ax, [("P(Fatigue)", df.magic, df.p_fatigue)])
         ax.set_xlabel("Magic spent")
         ax.set_ylabel("P(Fatigue)")
+        integer_ticks(ax.xaxis)
     elif name == "blood-points":
-        ax.plot(df.victory_point, df.initiator, "o-", label="initiator")
-        ax.plot(df.victory_point, df.defender, "o-", label="defender")
+        plot_lines(ax, [("initiator", df.victory_point, df.initiator),
+                        ("defender", df.victory_point, df.defender)])
         ax.set_xlabel("Victory Point")
         ax.set_ylabel("expected combats to afford it")
+        integer_ticks(ax.xaxis)
         ax.legend()
     elif name == "resources":
-        ax.barh(df.resource[::-1], df.value_per_cost[::-1])
+        ax.barh(df.resource[::-1], df.value_per_cost[::-1], color=COLOURS[0])
         ax.set_xlabel("gain in the combat's value (UD-value) per Magic or coin")
     elif name == "turn-order":
-        ax.plot(df.players, df.p_tie, "o-")
+        plot_lines(ax, [("P(tie)", df.players, df.p_tie)])
         ax.set_xlabel("players")
         ax.set_ylabel("P(a tie for the highest first roll)")
-    elif name == "caves":  # one first entry, with and without roosting
+        integer_ticks(ax.xaxis)
+    elif name == "caves":  # one first entry, with and without roosting: told apart by hatching too
         for roost, part in df.groupby("roosting"):
             ax.bar(part["coins"] + (0.2 if roost else -0.2), part["probability"], width=0.4,
-                   label="roosting" if roost else "not roosting")
+                   color=COLOURS[1] if roost else COLOURS[0], hatch="//" if roost else None,
+                   edgecolor="white" if roost else None, label="roosting" if roost else "not roosting")
         ax.set_xlabel("coins from one first entry")
         ax.set_ylabel("probability")
-        ax.legend()
+        integer_ticks(ax.xaxis)
+        legend_outside(ax)
     else:  # urn: the Magic found
-        ax.bar(df["magic"], df["probability"])
+        ax.bar(df["magic"], df["probability"], color=COLOURS[0])
         ax.set_xlabel("Magic found")
         ax.set_ylabel("probability")
-    ax.set_title(report.title + " (exact)", fontsize=9)
+        integer_ticks(ax.xaxis)
+    ax.set_title(report.title + " (exact)")
     ax.grid(alpha=0.3)
-    save(fig, path)
+    save(fig, path, TABLE)
 
 
 def combat_report(combat, outcomes: dict, rulings: UberDrakesRulings, described: list[tuple[str, str]]
