@@ -462,7 +462,7 @@ def _checked(function: Callable, options: dict, what: str) -> dict:
     """``options`` if ``function`` takes each of them and every keyword it requires is there; an OptionError
     naming the unknown or missing ones and the accepted ones otherwise (one line)."""
     parameters = inspect.signature(function).parameters
-    accepted = [n for n, p in parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    accepted = [n for n, p in parameters.items() if p.kind == p.KEYWORD_ONLY]
     unknown = [k for k in options if k not in accepted]
     if unknown:
         close = [m for k in unknown for m in difflib.get_close_matches(k, accepted, n=1)]
