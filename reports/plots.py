@@ -42,9 +42,9 @@ TABLE = "table"
 PAGE_PX = 72 * 16
 TABLE_PX = 480
 #: Text heights in pixels as the page shows them: tick labels, legends and cell numbers; axis labels; titles.
-SMALL_PX = 10.0
-LABEL_PX = 11.5
-TITLE_PX = 12.5
+SMALL_PX = 11.0
+LABEL_PX = 12.0
+TITLE_PX = 13.0
 #: A heatmap panel with more rows or columns than this prints no numbers in its cells.
 MAX_NUMBERED = 20
 #: The colour steps of a heatmap without numbers: 10 bands over its scale (10 points of percent each).
@@ -80,6 +80,7 @@ def text_pt(px: float, width_in: float, where: str) -> float:
 def figure(width_in: float, height_in: float, **subplots):
     """``plt.subplots`` with constrained layout (no cropping when saved, so the file is exactly
     ``width_in * DPI`` pixels wide and :func:`text_pt` holds)."""
+    width_in = round(width_in * DPI) / DPI  # whole pixels: the file is as wide as the sizes assumed
     return plt.subplots(figsize=(width_in, height_in), dpi=DPI, layout="constrained", **subplots)
 
 
