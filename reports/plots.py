@@ -209,8 +209,9 @@ def plot_panels(panels: Sequence[tuple[str, np.ndarray, list[str]]], columns: li
                        height_ratios=n_rows)
     small = text_pt(SMALL_PX, width_in, where)
     digits = max(small, min(text_pt(0.42 * cell_px, width_in, where), 1.3 * small))  # numbers fill a cell
-    norm = None if numbered or not annotate else BoundaryNorm(np.linspace(vmin, vmax, STEPS + 1),
-                                                               plt.get_cmap(cmap).N)
+    # a cell with no value (the diagonal: an entry against itself) grey, apart from the pale middle colours
+    cmap = plt.get_cmap(cmap).with_extremes(bad="#c8c8c8")
+    norm = None if numbered or not annotate else BoundaryNorm(np.linspace(vmin, vmax, STEPS + 1), cmap.N)
     rotate = max(len(c) for c in columns) > 4
     for k, (ax, (name, values, rows)) in enumerate(zip(axes[:, 0], panels, strict=True)):
         image = ax.imshow(values, cmap=cmap, aspect="auto", norm=norm,
