@@ -38,12 +38,12 @@ def twin_unit(f: Fighter, enemy: Fighter):
 
 def test_battle_columns_extend_the_duel_state_and_record():
     """A unit's row copies into the duel's scratch whole: the duel's columns come first, in order."""
-    for name, code in (("ALIVE", K.T_ALIVE), ("BESIDE", K.T_BESIDE), ("DEF_EXTRA", K.T_DEF_EXTRA)):
-        assert BattleState[name] == code
+    for name in ("ALIVE", "BESIDE", "DEF_EXTRA"):
+        assert BattleState[name] == K.State[name]
     assert [int(c) for c in BattleState][:K.N_STATE] == list(range(K.N_STATE))
     assert [int(c) for c in BattleRecord][:K.N_RECORD] == list(range(K.N_RECORD))
     assert (BattleOutcome.SIDE_0_WINS, BattleOutcome.SIDE_1_WINS, BattleOutcome.NEITHER) == (
-        K.OUT_SIDE_0, K.OUT_SIDE_1, K.OUT_NEITHER)
+        K.DuelOutcome.SIDE_0_WINS, K.DuelOutcome.SIDE_1_WINS, K.DuelOutcome.NEITHER)
 
 
 #: Duels (side 0, side 1, rulings) a battle of one unit a side replays draw for draw.
@@ -74,7 +74,8 @@ def test_a_battle_of_one_unit_a_side_is_its_duel_record_for_record(name):
         size = (a, b)[s].models
         lost = duel[:, BattleRecord.LOST_0 + s] == size
         assert np.array_equal(battle[:, BattleRecord.UNITS_LOST_0 + s], lost.astype(np.int64))
-    assert {K.OUT_SIDE_0, K.OUT_SIDE_1} <= set(np.unique(duel[:, K.R_OUTCOME])), "a one-sided duel"
+    wins = {K.DuelOutcome.SIDE_0_WINS, K.DuelOutcome.SIDE_1_WINS}
+    assert wins <= set(np.unique(duel[:, K.Record.OUTCOME])), "a one-sided duel"
 
 
 def test_lines_meet_unit_against_unit_and_the_larger_side_wraps_round():
@@ -118,26 +119,26 @@ def test_flanked_and_flying_defenders_roll_with_the_battles_modifiers():
     args = battle_args(force_a, force_b, r)
     units_side, cap_def, owner, engaged0 = args[:4]
     units = np.zeros((4, N_BATTLE), np.int64)
-    units[:, BattleState.ALIVE] = units_side[:, K.S_MODELS]
+    units[:, BattleState.ALIVE] = units_side[:, K.Side.MODELS]
     units[:, BattleState.OWNER] = owner
     units[:, BattleState.ENGAGED] = engaged0
     units[:, BattleState.BEGAN_ENGAGED] = 1
     for code, down in ((0, 2), (1, 3), (2, 1)):
         side, st = _loaded(units_side, cap_def, units, 1, 0, code)
-        assert st[0, K.T_DEF_EXTRA] == -down and st[1, K.T_DEF_EXTRA] == 0
-        assert side[0, K.S_TABLE] == 0 and side[1, K.S_TABLE] == 1
+        assert st[0, K.State.DEF_EXTRA] == -down and st[1, K.State.DEF_EXTRA] == 0
+        assert side[0, K.Side.TABLE] == 0 and side[1, K.Side.TABLE] == 1
     units[1:, BattleState.ALIVE] = [0, 0, 3]  # two Blades fallen: engaged with one, not flanked
     _, st = _loaded(units_side, cap_def, units, 3, 0, 0)
-    assert st[0, K.T_DEF_EXTRA] == 0
+    assert st[0, K.State.DEF_EXTRA] == 0
     units[0, BattleState.BEGAN_ENGAGED] = 0
     _, st = _loaded(units_side, cap_def, units, 3, 0, 0)
-    assert st[0, K.T_DEF_EXTRA] == 1
+    assert st[0, K.State.DEF_EXTRA] == 1
     # the Blades, no Flying, never upgrade; the tables reach every modifier the battle can give
     units[3, BattleState.BEGAN_ENGAGED] = 0
     _, st = _loaded(units_side, cap_def, units, 0, 3, 0)
-    assert st[1, K.T_DEF_EXTRA] == 0
-    k_max = units_side[0, K.S_K_MIN] + units_side[0, K.S_K_N] - 1
-    assert k_max == 1 and units_side[0, K.S_K_MIN] <= -2  # flanked by two extra units, at the least
+    assert st[1, K.State.DEF_EXTRA] == 0
+    k_max = units_side[0, K.Side.K_MIN] + units_side[0, K.Side.K_N] - 1
+    assert k_max == 1 and units_side[0, K.Side.K_MIN] <= -2  # flanked by two extra units, at the least
 
 
 # ---------------------------------------------------------------------------------------------------

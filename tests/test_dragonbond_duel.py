@@ -48,9 +48,9 @@ def naive_unit(f: Fighter, enemy: Fighter) -> NaiveUnit:
 
 
 KEYS = ("outcome", "lost_a", "lost_b", "wounds_a", "wounds_b", "fatigue_a", "fatigue_b", "turns_a", "turns_b")
-FIELDS = (K.R_OUTCOME, K.R_LOST_0, K.R_LOST_1, K.R_WOUNDS_0, K.R_WOUNDS_1, K.R_FATIGUE_0, K.R_FATIGUE_1,
-          K.R_TURNS_0, K.R_TURNS_1)
-CODES = {"a": K.OUT_SIDE_0, "b": K.OUT_SIDE_1, "neither": K.OUT_NEITHER}
+FIELDS = tuple(K.Record[k] for k in ("OUTCOME", "LOST_0", "LOST_1", "WOUNDS_0", "WOUNDS_1", "FATIGUE_0",
+                                      "FATIGUE_1", "TURNS_0", "TURNS_1"))
+CODES = {"a": K.DuelOutcome.SIDE_0_WINS, "b": K.DuelOutcome.SIDE_1_WINS, "neither": K.DuelOutcome.NEITHER}
 
 SCENARIOS = {
     "blades vs phalanx": ("bucentaur-blades", "attack", "ogerron-phalanx", "attack", {}),
@@ -89,7 +89,7 @@ def test_duel_kernel_matches_the_naive_twin(name):
                                    np.bincount(values, minlength=width))
         assert fit.pvalue > P_MIN, (key, fit)
     # the scenario is a contest: the kernel's outcomes are not all one
-    assert np.bincount(rec[:, K.R_OUTCOME], minlength=3).max() < KERNEL_DUELS
+    assert np.bincount(rec[:, K.Record.OUTCOME], minlength=3).max() < KERNEL_DUELS
 
 
 def test_same_seed_same_records_any_threads_and_batching():
@@ -127,3 +127,29 @@ def test_simulated_attacks_follow_the_exact_distribution(notation, defense, heal
     if healths:
         killed = one.run.counts[1][:len(healths) + 1]
         assert chisquare_gof(killed, exact.killed).pvalue > 1e-4
+
+
+def test_duel_result_views_read_their_named_columns():
+    """DuelResult's named views are the means of the record's columns of that name, for each side; the
+    outcomes' shares add up to 1 and a wrong side is refused."""
+    from rulesets.base import RulesError
+    from rulesets.dragonbond.duel import simulate_duel
+
+    a = Fighter(CATALOG.unit("bucentaur-blades"), "attack")
+    b = Fighter(CATALOG.unit("ogerron-phalanx"), "attack")
+    result = simulate_duel(a, b, trials=3_000, seed=3, threads=1)
+    rec = result.records
+    for side in (0, 1):
+        views = (("wounds_taken", "WOUNDS"), ("models_lost", "LOST"), ("fatigue_gained", "FATIGUE"),
+                 ("turns_taken", "TURNS"))
+        for view, column in views:
+            got = getattr(result, view)(side).value
+            assert got == pytest.approx(rec[:, K.Record[f"{column}_{side}"]].mean(), abs=1e-12), (view, side)
+        won = K.DuelOutcome.SIDE_0_WINS if side == 0 else K.DuelOutcome.SIDE_1_WINS
+        assert result.p_wins(side).value == pytest.approx((rec[:, K.Record.OUTCOME] == won).mean(), abs=1e-12)
+    total = result.p_wins(0).value + result.p_wins(1).value + result.p_neither().value
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert 1 <= result.rounds_played().value <= result.rounds
+    assert result.wounds_taken(1).value > 0  # the Blades wound the Phalanx: the views read data, not zeros
+    with pytest.raises(RulesError, match="side 2"):
+        result.wounds_taken(2)

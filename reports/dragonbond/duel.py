@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from reports.formats import Report, Section, Table
 from reports.tables import estimates_view, share_text
-from rulesets.dragonbond import kernels as K
 from rulesets.dragonbond.catalog import KEYWORDS
 from rulesets.dragonbond.duel import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
@@ -18,16 +17,14 @@ def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) 
     """P(A destroys B), P(B destroys A), P(neither), and each side's wounds, models lost and fatigue, with
     their standard errors and 95% intervals."""
     a, b = result.a, result.b
-    rows = []
-    for label, code in (("A destroys B", K.OUT_SIDE_0), ("B destroys A", K.OUT_SIDE_1),
-                        ("neither (both stand after the last round)", K.OUT_NEITHER)):
-        rows.append((label, *_est(result.p_outcome(code))))
+    rows = [("A destroys B", *_est(result.p_wins(0))), ("B destroys A", *_est(result.p_wins(1))),
+            ("neither (both stand after the last round)", *_est(result.p_neither()))]
     for side, name in ((0, "A"), (1, "B")):
-        rows += [(f"wounds taken by {name}", *_est(result.mean(K.R_WOUNDS_0 + side))),
-                 (f"models lost by {name}", *_est(result.mean(K.R_LOST_0 + side))),
-                 (f"fatigue gained by {name}", *_est(result.mean(K.R_FATIGUE_0 + side))),
-                 (f"turns taken by {name}", *_est(result.mean(K.R_TURNS_0 + side)))]
-    rows.append(("rounds played", *_est(result.mean(K.R_ROUNDS))))
+        rows += [(f"wounds taken by {name}", *_est(result.wounds_taken(side))),
+                 (f"models lost by {name}", *_est(result.models_lost(side))),
+                 (f"fatigue gained by {name}", *_est(result.fatigue_gained(side))),
+                 (f"turns taken by {name}", *_est(result.turns_taken(side)))]
+    rows.append(("rounds played", *_est(result.rounds_played())))
     table = Table.from_rows(rows, ["measure", "value", "stderr", "ci_low", "ci_high"])
     how = "reached" if result.stopped_by_precision else "not reached within the trial cap"
     meta = [("ruleset", "dragonbond (seed 000)"),
@@ -45,7 +42,7 @@ def duel_report(result: DuelResult, extra: list[tuple[str, str]] | None = None) 
             notes.append(f"{name} ({f.unit.name}) has illustrative values, marked {MARK} in its profile, not "
                          f"printed in the rulebook: {', '.join(sorted(f.unit.illustrative))}")
     view = estimates_view(table["measure"], table["value"], table["ci_low"], table["ci_high"])
-    p = [result.p_outcome(code) for code in (K.OUT_SIDE_0, K.OUT_SIDE_1)]
+    p = [result.p_wins(0), result.p_wins(1)]
     headline = [f"A ({a.unit.name}) destroys B {share_text(p[0].value, p[0].stderr)}, B ({b.unit.name}) "
                 f"destroys A {share_text(p[1].value, p[1].stderr)} (95% intervals, {result.trials:,} duels)"]
     return Report("Dragonbond: a duel", meta, [Section("duel", "Outcome of the duel", table)],

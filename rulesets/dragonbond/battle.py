@@ -52,7 +52,7 @@ from rulesets.dragonbond.kernels_battle import (
     Targeting,
     battle_records,
 )
-from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
+from rulesets.dragonbond.rules import BASE_TURNS, MAX_BATTLE_UNITS, TURNS_PER_UNIT, DragonbondRulings
 from simcore import config, runner
 from simcore.stats import Estimate, proportion, sample_mean
 
@@ -143,8 +143,8 @@ def _most_tokens(own: Sequence[Fighter], enemy: Sequence[Fighter], rulings: Drag
                  rounds: int) -> int:
     """The most fatigue one unit of ``own`` can gain: every turn of its side and an opportunity attack in
     each of the enemy's turns (a duel's bound for one unit a side)."""
-    turns = 1 + sum(1 + f.unit.keywords.epic for f in own)
-    theirs = 1 + sum(1 + f.unit.keywords.epic for f in enemy)
+    turns = BASE_TURNS + sum(TURNS_PER_UNIT + f.unit.keywords.epic for f in own)
+    theirs = BASE_TURNS + sum(TURNS_PER_UNIT + f.unit.keywords.epic for f in enemy)
     return rounds * (turns + theirs * rulings.opportunity_fatigue)
 
 

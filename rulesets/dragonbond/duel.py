@@ -31,11 +31,12 @@ from typing import Any
 import numpy as np
 
 from rulesets.base import RulesError
+from rulesets.dragonbond.attack import ATTACK_DOWN_PER_TOKEN, DEFENSE_DOWN_PER_TOKEN, INJURY_DOWN_PER_INJURY
 from rulesets.dragonbond.catalog import Unit
 from rulesets.dragonbond.dice import ACTION, DEFENSE, Pool, modified
 from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_distribution
-from rulesets.dragonbond.rules import DragonbondRulings
-from simcore.stats import RecordStats
+from rulesets.dragonbond.rules import BASE_TURNS, TURNS_PER_UNIT, DragonbondRulings
+from simcore.stats import Estimate, RecordStats
 
 ROUNDS = 4
 #: A run stopped by precision checks its interval every PRECISION_BATCH duels.
@@ -127,7 +128,7 @@ def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = 
     side, cap_def, order, att_at, def_at, cdf, values, guide = unit_arrays(
         fighters, ((1,), (0,)), tokens, ((0, 0), (0, 0)), rulings)
     for s in (0, 1):
-        side[s, K.S_CAP_DEF] = cap_def[s, 1 - s]
+        side[s, K.Side.CAP_DEF] = cap_def[s, 1 - s]
     return side, order, att_at, def_at, cdf, values, guide, np.int64(rounds)
 
 
@@ -143,10 +144,10 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
             its exhaustion, injuries and captain (a battle's Flying and flanking; a duel's (0, 0)).
 
     Returns:
-        (side int64[U, N_SIDE] (S_CAP_DEF left 0: it depends on the attacker), cap_def int64[U, U]
+        (side int64[U, N_SIDE] (Side.CAP_DEF left 0: it depends on the attacker), cap_def int64[U, U]
         (``cap_def[u, e]``: u's captain's net defense modifier against e's weapon), order int64[U, M + 1]
         (model Health in casualty order), att_at int64[U, M + 1, J, 4], def_at int64[U, H + 1, K, 4], cdf,
-        values, guide), unit u's tables in slab u (S_TABLE).
+        values, guide), unit u's tables in slab u (Side.TABLE).
     """
     from rulesets.dragonbond import kernels as K
     from simcore.sampling import TablePack
@@ -160,29 +161,29 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
         u = f.unit
         huge = u.keywords.huge
         row = side[s]
-        row[K.S_MODELS] = f.models
-        row[K.S_STAMINA] = u.stamina
-        row[K.S_DEFENSE] = u.defense
-        row[K.S_EPIC] = u.keywords.epic
-        row[K.S_REST_ALL] = int(u.rest_removes_all)
-        row[K.S_POLICY] = POLICIES.index(f.policy)
+        row[K.Side.MODELS] = f.models
+        row[K.Side.STAMINA] = u.stamina
+        row[K.Side.DEFENSE] = u.defense
+        row[K.Side.EPIC] = u.keywords.epic
+        row[K.Side.REST_ALL] = int(u.rest_removes_all)
+        row[K.Side.POLICY] = K.Policy[f.policy.upper()]
         if huge is not None:
-            row[K.S_HUGE_HEALTH], row[K.S_INJURY_SLOTS] = huge.health, huge.injury_slots
-            row[K.S_CAPTAIN_AT] = -1
+            row[K.Side.HUGE_HEALTH], row[K.Side.INJURY_SLOTS] = huge.health, huge.injury_slots
+            row[K.Side.CAPTAIN_AT] = -1
         else:
             cap = u.captain
             target = casualty_order(u.models, u.health, cap.health if cap else None, rulings)
             order[s, :len(target.health)] = target.health
-            row[K.S_CAPTAIN_AT] = -1 if target.captain is None else target.captain
+            row[K.Side.CAPTAIN_AT] = -1 if target.captain is None else target.captain
         kind = f.weapon.kind
-        row[K.S_CAP_ATT] = f.captain_net(("attack", kind))
-        row[K.S_RANGED_ONLY] = int(f.ranged_only)
-        row[K.S_CAN_OPPORTUNITY] = int(u.melee is not None)
-        row[K.S_PAY_FIRST] = int(rulings.fatigue_timing != "act-then-pay")
-        row[K.S_OPP_FATIGUE] = rulings.opportunity_fatigue
-        row[K.S_TABLE] = s
-        row[K.S_SPEED] = u.speed
-        row[K.S_FLYING] = int(u.keywords.flying)
+        row[K.Side.CAP_ATT] = f.captain_net(("attack", kind))
+        row[K.Side.RANGED_ONLY] = int(f.ranged_only)
+        row[K.Side.CAN_OPPORTUNITY] = int(u.melee is not None)
+        row[K.Side.PAY_FIRST] = int(rulings.fatigue_timing != "act-then-pay")
+        row[K.Side.OPP_FATIGUE] = rulings.opportunity_fatigue
+        row[K.Side.TABLE] = s
+        row[K.Side.SPEED] = u.speed
+        row[K.Side.FLYING] = int(u.keywords.flying)
         for e in enemies[s]:
             cap_def[s, e] = f.captain_net(("defense", f"{fighters[e].weapon.kind}-defense"))
     tables = TablePack()
@@ -191,9 +192,10 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
     att_index, hits_max = [], [0] * n
     built: dict = {}  # units alike (a force of copies) share their rows
     for s, f in enumerate(fighters):
-        cap = int(side[s, K.S_CAP_ATT])
-        j_min, j_max = min(0, cap) - 2 * tokens[s] - injuries[s], max(0, cap)
-        side[s, K.S_J_MIN], side[s, K.S_J_N] = j_min, j_max - j_min + 1
+        cap = int(side[s, K.Side.CAP_ATT])
+        j_min = min(0, cap) - ATTACK_DOWN_PER_TOKEN * tokens[s] - INJURY_DOWN_PER_INJURY * injuries[s]
+        j_max = max(0, cap)
+        side[s, K.Side.J_MIN], side[s, K.Side.J_N] = j_min, j_max - j_min + 1
         if ("a", f, j_min, j_max) not in built:
             rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
             most = 0
@@ -213,8 +215,11 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
     for s, f in enumerate(fighters):
         caps = [int(cap_def[s, e]) for e in enemies[s]] or [0]
         up, down = defense_reach[s]
-        k_min, k_max = min(0, *caps) - tokens[s] - injuries[s] - down, max(0, *caps) + up
-        side[s, K.S_K_MIN], side[s, K.S_K_N], side[s, K.S_H_MAX] = k_min, k_max - k_min + 1, hits_max[s]
+        k_min = (min(0, *caps) - DEFENSE_DOWN_PER_TOKEN * tokens[s] - INJURY_DOWN_PER_INJURY * injuries[s]
+                 - down)
+        k_max = max(0, *caps) + up
+        side[s, K.Side.K_MIN], side[s, K.Side.K_N] = k_min, k_max - k_min + 1
+        side[s, K.Side.H_MAX] = hits_max[s]
         key = ("d", f.unit, k_min, k_max, hits_max[s])
         if key not in built:
             rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
@@ -235,7 +240,7 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
 def _most_tokens(f: Fighter, enemy: Fighter, rulings: DragonbondRulings, rounds: int) -> int:
     """The most fatigue a side can gain in a duel: a token each of its turns, and DB-opportunity-fatigue
     each of the enemy's (the tables cover every count, so no draw is ever clamped)."""
-    own, theirs = 2 + f.unit.keywords.epic, 2 + enemy.unit.keywords.epic
+    own, theirs = (BASE_TURNS + TURNS_PER_UNIT + x.unit.keywords.epic for x in (f, enemy))
     return rounds * (own + theirs * rulings.opportunity_fatigue)
 
 
@@ -260,6 +265,56 @@ class DuelResult(RecordStats):
     stopped_by_precision: bool
     rounds: int = ROUNDS
 
+    # named views of the records (columns rulesets.dragonbond.kernels.Record), each an Estimate over the duels
+
+    def p_wins(self, side: int) -> Estimate:
+        """P(``side`` destroys the other)."""
+        from rulesets.dragonbond.kernels import DuelOutcome
+
+        return self.p_outcome((DuelOutcome.SIDE_0_WINS, DuelOutcome.SIDE_1_WINS)[_side(side)])
+
+    def p_neither(self) -> Estimate:
+        """P(both stand after the last round)."""
+        from rulesets.dragonbond.kernels import DuelOutcome
+
+        return self.p_outcome(DuelOutcome.NEITHER)
+
+    def wounds_taken(self, side: int) -> Estimate:
+        """Mean wounds ``side`` took."""
+        from rulesets.dragonbond.kernels import Record
+
+        return self.mean((Record.WOUNDS_0, Record.WOUNDS_1)[_side(side)])
+
+    def models_lost(self, side: int) -> Estimate:
+        """Mean models ``side`` lost (a Huge creature: 1 when dead)."""
+        from rulesets.dragonbond.kernels import Record
+
+        return self.mean((Record.LOST_0, Record.LOST_1)[_side(side)])
+
+    def fatigue_gained(self, side: int) -> Estimate:
+        """Mean fatigue tokens ``side`` gained."""
+        from rulesets.dragonbond.kernels import Record
+
+        return self.mean((Record.FATIGUE_0, Record.FATIGUE_1)[_side(side)])
+
+    def turns_taken(self, side: int) -> Estimate:
+        """Mean turns ``side`` took."""
+        from rulesets.dragonbond.kernels import Record
+
+        return self.mean((Record.TURNS_0, Record.TURNS_1)[_side(side)])
+
+    def rounds_played(self) -> Estimate:
+        """Mean rounds played."""
+        from rulesets.dragonbond.kernels import Record
+
+        return self.mean(Record.ROUNDS)
+
+
+def _side(side: int) -> int:
+    if side not in (0, 1):
+        raise RulesError(f"side {side!r}: 0 (A) or 1 (B)")
+    return side
+
 
 def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = None, *, trials: int, seed: int,
                   threads: int | None = None, precision: float | None = None, rounds: int = ROUNDS,
@@ -279,7 +334,8 @@ def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = No
         raise RulesError(f"rounds {rounds!r}: a whole number from 1 to 20 (the game has 4)")
 
     def p_win(records: np.ndarray):
-        return proportion(int((records[:, K.R_OUTCOME] == K.OUT_SIDE_0).sum()), records.shape[0])
+        wins = records[:, K.Record.OUTCOME] == K.DuelOutcome.SIDE_0_WINS
+        return proportion(int(wins.sum()), records.shape[0])
 
     if precision is not None and block_trials is None:  # check the interval often: stop near what it needs
         block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
@@ -353,8 +409,9 @@ def best_policies(a: Unit, b: Unit, policy_a: str, policy_b: str, rulings: Drago
         for pb in choices[1]:
             rec = simulate_duel(Fighter(a, pa), Fighter(b, pb), rulings, trials=trials, seed=seed,
                                 threads=threads).records
-            outcome = rec[:, K.R_OUTCOME]
-            wins[pa, pb] = (float((outcome == K.OUT_SIDE_0).mean()), float((outcome == K.OUT_SIDE_1).mean()))
+            outcome = rec[:, K.Record.OUTCOME]
+            wins[pa, pb] = tuple(float((outcome == code).mean())
+                                 for code in (K.DuelOutcome.SIDE_0_WINS, K.DuelOutcome.SIDE_1_WINS))
 
     def pick(side: int) -> str:
         own = choices[side]

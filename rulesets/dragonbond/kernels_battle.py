@@ -6,12 +6,12 @@ A battle reuses the duel kernel's per-unit steps (rulesets/dragonbond/kernels.py
 into the duel's two-row scratch ``side``/``st`` (row = the unit's side, so a battle of one unit a side is
 its duel draw for draw), the step runs, and the rows are copied back. What travels:
 
-* ``units_side``: int64[U, N_SIDE], one duel side row per unit (side 0's units first), S_TABLE = its index:
+* ``units_side``: int64[U, N_SIDE], one duel side row per unit (side 0's units first), Side.TABLE = its index:
   ``order[u]``, ``att_at[u]`` and ``def_at[u]`` are its casualty order and table indices.
 * ``cap_def``: int64[U, U], ``cap_def[u, e]``: u's captain's net defense modifier against e's weapon.
 * ``owner``: int64[U]; ``engaged0``: int64[U], bit e of ``engaged0[u]``: u starts engaged with e.
 * ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`: the duel's per-side state
-  columns first (kernels.T_*, copied into and out of the scratch whole), then the battle's own.
+  columns first (kernels.State, copied into and out of the scratch whole), then the battle's own.
 
 Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone, as a duel.
 """
@@ -23,8 +23,20 @@ from enum import IntEnum
 import numba as nb
 import numpy as np
 
-from rulesets.dragonbond import kernels as K
-from rulesets.dragonbond.kernels import _add_fatigue, _attack, _remove_fatigue
+from rulesets.dragonbond.kernels import (
+    N_RECORD,
+    N_SIDE,
+    N_STATE,
+    DuelOutcome,
+    Policy,
+    Record,
+    Side,
+    State,
+    _add_fatigue,
+    _attack,
+    _remove_fatigue,
+)
+from rulesets.dragonbond.rules import BASE_TURNS, TURNS_PER_UNIT
 from simcore.config import JIT, TRIAL_JIT
 from simcore.rng import STATE_WORDS, next_u64, seed_trial_stream
 
@@ -32,20 +44,20 @@ from simcore.rng import STATE_WORDS, next_u64, seed_trial_stream
 class BattleState(IntEnum):
     """Columns of a unit's row of the battle state (int64[U, N_BATTLE]): the duel's state first."""
 
-    ALIVE = K.T_ALIVE
-    IDX = K.T_IDX
-    CUR = K.T_CUR
-    CAP_ALIVE = K.T_CAP_ALIVE
-    CARD = K.T_CARD
-    BESIDE = K.T_BESIDE
-    INJURIES = K.T_INJURIES
-    WOUNDS = K.T_WOUNDS
-    FATIGUE = K.T_FATIGUE
-    TURNS = K.T_TURNS
-    DEF_EXTRA = K.T_DEF_EXTRA
-    OWNER = K.N_STATE  # the unit's side
-    ENGAGED = K.N_STATE + 1  # bit e: engaged with unit e
-    BEGAN_ENGAGED = K.N_STATE + 2  # engaged with a living enemy when the turn Flying looks at began (kept
+    ALIVE = State.ALIVE
+    IDX = State.IDX
+    CUR = State.CUR
+    CAP_ALIVE = State.CAP_ALIVE
+    CARD = State.CARD
+    BESIDE = State.BESIDE
+    INJURIES = State.INJURIES
+    WOUNDS = State.WOUNDS
+    FATIGUE = State.FATIGUE
+    TURNS = State.TURNS
+    DEF_EXTRA = State.DEF_EXTRA
+    OWNER = N_STATE  # the unit's side
+    ENGAGED = N_STATE + 1  # bit e: engaged with unit e
+    BEGAN_ENGAGED = N_STATE + 2  # engaged with a living enemy when the turn Flying looks at began (kept
     # for Flying units only, the only ones that read it)
 
 
@@ -58,20 +70,20 @@ _1 = np.int64(1)
 
 
 class BattleRecord(IntEnum):
-    """Columns of a battle's record: the duel's record (kernels.R_*), then the units each side lost."""
+    """Columns of a battle's record: the duel's record (kernels.Record), then the units each side lost."""
 
-    OUTCOME = K.R_OUTCOME
-    WOUNDS_0 = K.R_WOUNDS_0
-    WOUNDS_1 = K.R_WOUNDS_1
-    LOST_0 = K.R_LOST_0  # models lost (a Huge creature: 1 when dead)
-    LOST_1 = K.R_LOST_1
-    FATIGUE_0 = K.R_FATIGUE_0
-    FATIGUE_1 = K.R_FATIGUE_1
-    TURNS_0 = K.R_TURNS_0
-    TURNS_1 = K.R_TURNS_1
-    ROUNDS = K.R_ROUNDS
-    UNITS_LOST_0 = K.N_RECORD
-    UNITS_LOST_1 = K.N_RECORD + 1
+    OUTCOME = Record.OUTCOME
+    WOUNDS_0 = Record.WOUNDS_0
+    WOUNDS_1 = Record.WOUNDS_1
+    LOST_0 = Record.LOST_0  # models lost (a Huge creature: 1 when dead)
+    LOST_1 = Record.LOST_1
+    FATIGUE_0 = Record.FATIGUE_0
+    FATIGUE_1 = Record.FATIGUE_1
+    TURNS_0 = Record.TURNS_0
+    TURNS_1 = Record.TURNS_1
+    ROUNDS = Record.ROUNDS
+    UNITS_LOST_0 = N_RECORD
+    UNITS_LOST_1 = N_RECORD + 1
 
 
 N_BATTLE_RECORD = len(BattleRecord)
@@ -80,9 +92,9 @@ N_BATTLE_RECORD = len(BattleRecord)
 class BattleOutcome(IntEnum):
     """A battle's outcome (the duel's codes, and both destroyed: never reached, an attack wounds one side)."""
 
-    SIDE_0_WINS = K.OUT_SIDE_0
-    SIDE_1_WINS = K.OUT_SIDE_1
-    NEITHER = K.OUT_NEITHER
+    SIDE_0_WINS = DuelOutcome.SIDE_0_WINS
+    SIDE_1_WINS = DuelOutcome.SIDE_1_WINS
+    NEITHER = DuelOutcome.NEITHER
     BOTH_DESTROYED = 3
 
 
@@ -182,21 +194,21 @@ def _load(units_side, cap_def, units, a, d, side, st, flanking):
     defender's roll: Flying's upgrade when it did not begin the turn engaged, flanking's downgrades."""
     for k, e in ((a, d), (d, a)):
         r = units[k, BattleState.OWNER]
-        for c in range(K.N_SIDE):
+        for c in range(N_SIDE):
             side[r, c] = units_side[k, c]
-        side[r, K.S_CAP_DEF] = cap_def[k, e]
-        for c in range(K.N_STATE):
+        side[r, Side.CAP_DEF] = cap_def[k, e]
+        for c in range(N_STATE):
             st[r, c] = units[k, c]
     r = units[d, BattleState.OWNER]
-    flying = 1 if units_side[d, K.S_FLYING] and units[d, BattleState.BEGAN_ENGAGED] == 0 else 0
-    st[r, K.T_DEF_EXTRA] = flying - _flank(_engaged_enemies(units, d), flanking)
+    flying = 1 if units_side[d, Side.FLYING] and units[d, BattleState.BEGAN_ENGAGED] == 0 else 0
+    st[r, State.DEF_EXTRA] = flying - _flank(_engaged_enemies(units, d), flanking)
 
 
 @nb.njit(**TRIAL_JIT)
 def _unload(units, a, d, st):
     for k in (a, d):
         r = units[k, BattleState.OWNER]
-        for c in range(K.N_STATE):
+        for c in range(N_STATE):
             units[k, c] = st[r, c]
     units[a, BattleState.DEF_EXTRA] = 0
     units[d, BattleState.DEF_EXTRA] = 0
@@ -211,9 +223,9 @@ def _strike(units_side, cap_def, order, units, side, st, a, d, stream, att_at, d
     r = units[a, BattleState.OWNER]
     if pay_first:
         _add_fatigue(side, st, r, fatigue)
-        _attack(side, order, st, r, stream, att_at, def_at, cdf, values, guide, st[r, K.T_BESIDE])
+        _attack(side, order, st, r, stream, att_at, def_at, cdf, values, guide, st[r, State.BESIDE])
     else:
-        _attack(side, order, st, r, stream, att_at, def_at, cdf, values, guide, st[r, K.T_BESIDE])
+        _attack(side, order, st, r, stream, att_at, def_at, cdf, values, guide, st[r, State.BESIDE])
         _add_fatigue(side, st, r, fatigue)
     _unload(units, a, d, st)
 
@@ -222,13 +234,13 @@ def _strike(units_side, cap_def, order, units, side, st, a, d, stream, att_at, d
 def _rest(units_side, units, side, st, u):
     """The Rest special action: fatigue -1 (all of it for a unit whose Rest removes all)."""
     r = units[u, BattleState.OWNER]
-    for c in range(K.N_STATE):
+    for c in range(N_STATE):
         st[r, c] = units[u, c]
-    if units_side[u, K.S_REST_ALL]:
-        _remove_fatigue(st, r, st[r, K.T_CARD] + st[r, K.T_BESIDE])
+    if units_side[u, Side.REST_ALL]:
+        _remove_fatigue(st, r, st[r, State.CARD] + st[r, State.BESIDE])
     else:
         _remove_fatigue(st, r, 1)
-    for c in range(K.N_STATE):
+    for c in range(N_STATE):
         units[u, c] = st[r, c]
 
 
@@ -238,33 +250,33 @@ def _turn(units_side, cap_def, order, units, side, st, p, stream, att_at, def_at
     """Player p's turn (the duel's ``kernels._turn`` for the unit it activates and that unit's target)."""
     u = _active_unit(units, p)
     for k in range(units.shape[0]):  # Flying: engaged when this turn (or, own-activation: its own) began
-        if units_side[k, K.S_FLYING] and (flying_turn == FlyingTurn.CURRENT or k == u):
+        if units_side[k, Side.FLYING] and (flying_turn == FlyingTurn.CURRENT or k == u):
             units[k, BattleState.BEGAN_ENGAGED] = 1 if _engaged_enemies(units, k) > 0 else 0
     units[u, BattleState.TURNS] += 1
-    if units_side[u, K.S_POLICY] == K.POLICY_REST and units[u, BattleState.BESIDE] > 0:
+    if units_side[u, Side.POLICY] == Policy.REST and units[u, BattleState.BESIDE] > 0:
         _rest(units_side, units, side, st, u)
         return
     e = _target(units, u, targeting)
     engaged = _engaged_enemies(units, u) > 0
-    ranged_only = units_side[u, K.S_RANGED_ONLY]
+    ranged_only = units_side[u, Side.RANGED_ONLY]
     if not engaged and not ranged_only:
-        if units_side[u, K.S_SPEED] - units[u, BattleState.BESIDE] <= 0:  # too exhausted to move: it rests
+        if units_side[u, Side.SPEED] - units[u, BattleState.BESIDE] <= 0:  # too exhausted to move: it rests
             _rest(units_side, units, side, st, u)
             return
         _engage(units, u, e)  # moves into contact with its target, then attacks it
     if ranged_only and engaged:  # shooting while engaged: each engaged enemy's opportunity attack first
         for k in range(units.shape[0]):
             if ((units[u, BattleState.ENGAGED] >> k) & 1 and units[k, BattleState.ALIVE] > 0
-                    and units_side[k, K.S_CAN_OPPORTUNITY] and _engaged_enemies(units, k) < 2):
+                    and units_side[k, Side.CAN_OPPORTUNITY] and _engaged_enemies(units, k) < 2):
                 _strike(units_side, cap_def, order, units, side, st, k, u, stream, att_at, def_at, cdf,
-                        values, guide, flanking, units_side[k, K.S_OPP_FATIGUE], True)
+                        values, guide, flanking, units_side[k, Side.OPP_FATIGUE], True)
                 if units[u, BattleState.ALIVE] == 0:
                     _load(units_side, cap_def, units, u, k, side, st, flanking)
                     _add_fatigue(side, st, units[u, BattleState.OWNER], 1)
                     _unload(units, u, k, st)
                     return
     _strike(units_side, cap_def, order, units, side, st, u, e, stream, att_at, def_at, cdf, values, guide,
-            flanking, 1, units_side[u, K.S_PAY_FIRST])
+            flanking, 1, units_side[u, Side.PAY_FIRST])
 
 
 @nb.njit(**TRIAL_JIT)
@@ -278,10 +290,10 @@ def _stands(units, s):
 @nb.njit(**TRIAL_JIT)
 def _turns(units_side, units, s):
     """The Turn Counter of side s at the start of a round: 1 + its units on the battlefield + Epic X."""
-    n = 1
+    n = BASE_TURNS
     for u in range(units.shape[0]):
         if units[u, BattleState.OWNER] == s and units[u, BattleState.ALIVE] > 0:
-            n += 1 + units_side[u, K.S_EPIC]
+            n += TURNS_PER_UNIT + units_side[u, Side.EPIC]
     return n
 
 
@@ -290,8 +302,8 @@ def _battle(units_side, cap_def, owner, engaged0, order, units, side, st, stream
             values, guide, rounds, targeting, flanking, flying_turn, out):
     units[:, :] = 0
     for u in range(units.shape[0]):
-        units[u, BattleState.ALIVE] = units_side[u, K.S_MODELS]
-        units[u, BattleState.CAP_ALIVE] = 1 if units_side[u, K.S_CAPTAIN_AT] >= 0 else 0
+        units[u, BattleState.ALIVE] = units_side[u, Side.MODELS]
+        units[u, BattleState.CAP_ALIVE] = 1 if units_side[u, Side.CAPTAIN_AT] >= 0 else 0
         units[u, BattleState.OWNER] = owner[u]
         units[u, BattleState.ENGAGED] = engaged0[u]
         units[u, BattleState.BEGAN_ENGAGED] = 1 if engaged0[u] != 0 else 0
@@ -314,7 +326,7 @@ def _battle(units_side, cap_def, owner, engaged0, order, units, side, st, stream
         if not (_stands(units, _0) and _stands(units, _1)):
             break
         for u in range(units.shape[0]):  # Upkeep: the card cleared, the tokens beside moved onto it
-            moved = min(units[u, BattleState.BESIDE], units_side[u, K.S_STAMINA])
+            moved = min(units[u, BattleState.BESIDE], units_side[u, Side.STAMINA])
             units[u, BattleState.CARD] = moved
             units[u, BattleState.BESIDE] -= moved
     zero, one = _stands(units, _0), _stands(units, _1)
@@ -331,7 +343,7 @@ def _battle(units_side, cap_def, owner, engaged0, order, units, side, st, stream
     for u in range(units.shape[0]):
         s = owner[u]
         out[BattleRecord.WOUNDS_0 + s] += units[u, BattleState.WOUNDS]
-        out[BattleRecord.LOST_0 + s] += units_side[u, K.S_MODELS] - units[u, BattleState.ALIVE]
+        out[BattleRecord.LOST_0 + s] += units_side[u, Side.MODELS] - units[u, BattleState.ALIVE]
         out[BattleRecord.FATIGUE_0 + s] += units[u, BattleState.FATIGUE]
         out[BattleRecord.TURNS_0 + s] += units[u, BattleState.TURNS]
         if units[u, BattleState.ALIVE] == 0:
@@ -346,8 +358,8 @@ def battle_records(units_side, cap_def, owner, engaged0, order, att_at, def_at, 
     ``first_trial + k``, drawn from the stream (seed, first_trial + k) alone; targeting, flanking and
     flying_turn: Targeting, Flanking and FlyingTurn codes."""
     units = np.zeros((units_side.shape[0], N_BATTLE), np.int64)
-    side = np.zeros((2, K.N_SIDE), np.int64)
-    st = np.zeros((2, K.N_STATE), np.int64)
+    side = np.zeros((2, N_SIDE), np.int64)
+    st = np.zeros((2, N_STATE), np.int64)
     stream = np.empty(STATE_WORDS, np.uint64)
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, stream)

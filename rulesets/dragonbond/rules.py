@@ -19,6 +19,10 @@ MAX_BATTLE_UNITS = 16
 DEFAULT_BUDGET = 600
 MIN_BUDGET = 50
 MAX_BUDGET = 5000
+#: The Turn Counter: "Players start each round with a number of turns equal to 1 + their number of remaining
+#: units on the battlefield" (line 373); "Epic X: ... adds an additional X turns" (line 871).
+BASE_TURNS = 1
+TURNS_PER_UNIT = 1
 
 
 def parse_other_rolls(text: str) -> str:
