@@ -6,11 +6,18 @@ from __future__ import annotations
 from reports.formats import Report, Section, Table
 from reports.tables import read_as
 from reports.uberdrakes import grids
-from reports.uberdrakes.tables import _meta
 from rulesets.base import TableData
 from rulesets.uberdrakes import tables as t
 from rulesets.uberdrakes.chance import CAVE_ROOST_COINS
 from rulesets.uberdrakes.rules import UberDrakesRulings
+
+RULESET = "uberdrakes (seed 003)"
+
+
+def _meta(rulings: UberDrakesRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
+    """What every UberDrakes table report states first (reports.uberdrakes.tables' too): the ruleset, the
+    items, the method and the rulings."""
+    return [("ruleset", RULESET), *items, ("method", "exact"), ("rulings", rulings.describe())]
 
 
 def turn_order_table_report(data: TableData) -> Report:

@@ -8,18 +8,14 @@ import numpy as np
 
 from reports.formats import Report, Section, Table
 from reports.tables import EXACT_ROW_FLOOR, READING, Rounding, read_as
+from reports.uberdrakes import chance_tables as c
 from reports.uberdrakes import grids
+from reports.uberdrakes.chance_tables import RULESET, _meta
 from rulesets.base import TableData
 from rulesets.uberdrakes import tables as t
 from rulesets.uberdrakes.exact import Side, mean_of, rolloff
 from rulesets.uberdrakes.rules import UberDrakesRulings
 from rulesets.uberdrakes.tables import rolloff_rows  # noqa: F401 (benchmarks/run.py reads it here)
-
-RULESET = "uberdrakes (seed 003)"
-
-
-def _meta(rulings: UberDrakesRulings, *items: tuple[str, str]) -> list[tuple[str, str]]:
-    return [("ruleset", RULESET), *items, ("method", "exact"), ("rulings", rulings.describe())]
 
 
 def _distribution(name: str, total: tuple[int, np.ndarray]) -> Table:
@@ -140,8 +136,6 @@ def resources_table(rulings: UberDrakesRulings) -> Report:
 
 def table_report(name: str, data: TableData, rounding: Rounding = READING) -> Report:
     """A standard table's Report, with its views for reading rounded by ``rounding``."""
-    from reports.uberdrakes import chance_tables as c
-
     reports_ = {"rolloff": rolloff_table_report, "resources": resources_table_report,
                 "furnace": furnace_table_report, "blood-points": blood_points_table_report,
                 "turn-order": c.turn_order_table_report, "caves": c.caves_table_report,
