@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from simcore import config
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -534,6 +536,10 @@ class Ruleset:
     #: in points of the value itself (a win-rate difference: 1 point = 0.01).
     default_tolerance: float = 10.0
     value_per_cost_description: str = "primary value divided by cost"
+    #: Trials of one engagement when neither trials nor a precision is given, and the most trials of one
+    #: stopped by precision when no trials are given (simcore.config; a game that needs others says why).
+    default_trials: int = config.ENGAGEMENT_TRIALS
+    precision_trial_cap: int = config.ENGAGEMENT_TRIAL_CAP
     #: The arguments of each generic verb's help example (efficiency, whatif, sweep), in this game's names.
     examples: Mapping[str, str] = MappingProxyType({
         "efficiency": "--unit crows --unit warriors --unit soldiers --format markdown",
@@ -572,6 +578,13 @@ class Ruleset:
         same at other costs is then scored again at those costs (its engagements give ``lighten``), not
         played again."""
         return contestant.cost
+
+    def engagement_trials(self, trials: int | None, precision: float | None) -> int:
+        """The trials an engagement runs: ``trials`` when given, else :attr:`precision_trial_cap` for a run
+        stopped by ``precision``, else :attr:`default_trials`."""
+        if trials is not None:
+            return trials
+        return self.precision_trial_cap if precision is not None else self.default_trials
 
     def engage(self, a: Contestant, b: Contestant, rulings: Rulings, *, seed: int, trials: int | None = None,
                precision: float | None = None, threads: int | None = None) -> Engagement:

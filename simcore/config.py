@@ -67,6 +67,11 @@ MAX_TRIALS: int = 10**12
 DEFAULT_TRIALS: int = 10**6
 #: Upper bound on trials for a run stopped by --precision when no --trials cap is given.
 PRECISION_TRIAL_CAP: int = 10**9
+#: Trials of one engagement of a game's contest (rulesets.base.Ruleset.engage) when neither trials nor a
+#: precision is given, and the most trials of one stopped by precision when no trials are given: every
+#: game's, unless its Ruleset says otherwise (Ruleset.default_trials, Ruleset.precision_trial_cap) and why.
+ENGAGEMENT_TRIALS: int = 10_000
+ENGAGEMENT_TRIAL_CAP: int = 10**6
 #: Most trials of a run that keeps one record per trial (simcore.runner.run_records): its memory grows
 #: with the trials, 8 bytes per field per trial (10**7 trials of 13 fields: about 1 GB).
 MAX_RECORD_TRIALS: int = 10**7

@@ -44,8 +44,6 @@ from rulesets.base import (
 from rulesets.dragoborne.game import MAX_TURNS
 from rulesets.dragoborne.rules import DragoborneRulings
 
-DEFAULT_TRIALS = 10_000
-PRECISION_TRIAL_CAP = 400_000
 STATS = ("atk", "edr", "cost")
 STAT_RANGE = (0, 20)
 
@@ -173,6 +171,11 @@ class DragoborneRuleset(Ruleset):
                 "over-costed below; `balance sweep dragoborne --cost CARD=A..B` finds the cost where the "
                 "gain crosses 0")
     value_per_cost_description = "win_gain per resource of the card's cost"
+    #: A run stopped by precision plays at most 400,000 trials (every game's cap: 10**6): each trial of an
+    #: engagement plays a whole game three times (as it is, and with either deck unchanged), far slower
+    #: than another game's trial, and a card whose win_gain stays near 0 never reaches the precision. The
+    #: cap decides the trials of such runs, so it stays what it has been.
+    precision_trial_cap = 400_000
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
         from rulesets.dragoborne import catalog as catalog_io
@@ -206,8 +209,7 @@ class DragoborneRuleset(Ruleset):
 
         card_a, deck_a, catalog = a.subject
         card_b, deck_b, _ = b.subject
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         m = simulate.matchup(catalog, deck_a, deck_b, (card_a, card_b), baselines=True, rulings=rulings)
         result = simulate.run(m, trials, seed, threads=threads, precision=precision)
         return Engagement(a, b, seed=seed, raw=result.records, score=_samples, method="Monte Carlo")

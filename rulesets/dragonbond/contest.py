@@ -50,8 +50,6 @@ from rulesets.base import (
 )
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
 
-DEFAULT_TRIALS = 10_000
-PRECISION_TRIAL_CAP = 10**6
 PRECISION_BLOCK = 1024
 PRECISION_BATCH = 2048
 
@@ -270,8 +268,7 @@ class DragonbondRuleset(Ruleset):
         from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
         from rulesets.dragonbond.duel import Fighter
 
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         rec = simulate_battle([Fighter(a.subject)] * force(a, rulings).units,
                               [Fighter(b.subject)] * force(b, rulings).units, rulings, trials=trials,
                               seed=seed, threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
@@ -415,8 +412,7 @@ class DragonbondRuleset(Ruleset):
         sides = (tuple(force_a), tuple(force_b))
         for force_ in sides:
             self.check_army(force_, rulings)
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         fighters = [[Fighter(c.subject) for c, units in force_ for _ in range(units)] for force_ in sides]
         rec = simulate_battle(fighters[0], fighters[1], rulings, trials=trials, seed=seed, threads=threads,
                               precision=precision, block_trials=PRECISION_BLOCK,

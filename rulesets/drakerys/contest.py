@@ -56,9 +56,6 @@ if TYPE_CHECKING:
 
     from rulesets.drakerys.battle import BattleRecords
 
-#: Duels run when neither trials nor a precision is given, and the cap of a run stopped by precision.
-DEFAULT_TRIALS = 10_000
-PRECISION_TRIAL_CAP = 10**6
 #: A run stopped by precision checks its interval every PRECISION_BATCH trials (two blocks: one per thread),
 #: so it stops close to the trials it needs (about 9,600 for a win probability near 1/2 at ±0.01).
 PRECISION_BLOCK = 1024
@@ -394,8 +391,7 @@ class DrakerysRuleset(Ruleset):
                threads: int | None = None) -> Engagement:
         from rulesets.drakerys import battle  # numba: loaded when a battle is fought, not with the ruleset
 
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         if a.subject.allies or b.subject.allies:  # an entry that acts through others: valued in context
             return _engage_in_context(a, b, rulings, seed=seed, trials=trials, precision=precision,
                                       threads=threads)
@@ -552,8 +548,7 @@ class DrakerysRuleset(Ruleset):
         sides = (tuple(force_a), tuple(force_b))
         for force_ in sides:
             self.check_army(force_, rulings)
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         weapons = {k: w for force_ in sides for c, _ in force_ for k, w in c.subject.weapons.items()}
         fighters = [[combatant(c.subject.unit, c.subject.size, rulings) for c, units in force_
                      for _ in range(units)] for force_ in sides]

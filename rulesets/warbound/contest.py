@@ -43,8 +43,6 @@ from rulesets.base import (
 )
 from rulesets.warbound.rules import WarboundRulings
 
-DEFAULT_TRIALS = 10_000
-PRECISION_TRIAL_CAP = 10**6
 FORMATION_SUFFIX = "@formation"
 
 #: Profile stats ``--set NAME.STAT=VALUE`` accepts (``panic.STAT`` for the panic side), with their range;
@@ -317,8 +315,7 @@ class WarboundRuleset(Ruleset):
             simulate_warband,
         )
 
-        if trials is None:
-            trials = PRECISION_TRIAL_CAP if precision is not None else DEFAULT_TRIALS
+        trials = self.engagement_trials(trials, precision)
         side_a, side_b = contest_sides(a.subject, b.subject, rulings)
         result = simulate_warband(side_a, side_b, a.subject.board, rulings, trials=trials, seed=seed,
                                   threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
