@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,10 +90,11 @@ class Entry:
         return self.weapons.get(self.unit.weapon) if self.unit.weapon else None
 
 
-def _play(unit: Unit, size: int, weapon: Weapon | None, ap: float) -> tuple:
-    """What decides how a unit plays: its profile, skills and types, its size and weapon, and its cost (the
-    units a budget buys); not its other recruitment options, its quirks or its sources."""
-    return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon, ap)
+def _play(unit: Unit, size: int, weapon: Weapon | None) -> tuple:
+    """What decides how a unit plays: its profile, skills and types, its size and weapon; not its cost (what
+    a cost changes, the units a budget buys, is :meth:`DrakerysRuleset.cost_play`), its other recruitment
+    options, its quirks or its sources."""
+    return (dataclasses.replace(unit, sizes=(), sheet=None, quirks=(), source="", notes=""), size, weapon)
 
 
 def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon],
@@ -101,9 +102,9 @@ def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon],
     from rulesets.drakerys.context import acts_through_others
 
     entry = Entry(unit, option.size, weapons, allies if acts_through_others(unit) else ())
-    play = _play(unit, option.size, entry.weapon, float(option.ap))
+    play = _play(unit, option.size, entry.weapon)
     if entry.allies:  # valued in context: its escorts decide how it plays too
-        play = (*play, tuple(_play(u, 0, weapons.get(u.weapon) if u.weapon else None, 0.0)
+        play = (*play, tuple(_play(u, 0, weapons.get(u.weapon) if u.weapon else None)
                              + (tuple((o.size, o.ap, o.rarity) for o in u.all_sizes()),)
                              for u in entry.allies))
     return Contestant(
@@ -374,9 +375,12 @@ class DrakerysRuleset(Ruleset):
                 out.append(c)
         return out
 
-    def cost_play(self, contestant: Contestant, rulings: DrakerysRulings) -> int:
-        """A cost changes a battle only through the whole units the budget buys (the metrics are weighed
-        by the costs afterwards: ``_linear``)."""
+    def cost_play(self, contestant: Contestant, rulings: DrakerysRulings) -> Hashable:
+        """A cost changes a battle of copies only through the whole units the budget buys (the metrics are
+        weighed by the costs afterwards: ``_linear``); an entry valued in context, through the escort its
+        cost leaves room for: any change of its cost is played again."""
+        if contestant.subject.allies:
+            return contestant.cost
         return force(contestant, rulings).units
 
     @staticmethod
@@ -469,8 +473,13 @@ class DrakerysRuleset(Ruleset):
                  "side fields whole units of its entry; matchups.csv gives each side's units_fielded and "
                  "ap_unspent (the AP it could not spend, kept: neither lost nor fighting)",
                  "every battle starts as DK-engagement-start says (30 cm apart by default, so shooters open "
-                 "fire while the other side closes; contact: side 0's first unit charges), and no Heroic "
-                 "Action dice are used",
+                 "fire while the other side closes; contact: side 0's first unit charges); a unit with Heroic "
+                 "Action adds DK-heroic-dice d10 to each Fight and Shooting (1 TS each)",
+                 "entries that act through others (Heroes, Authority, Wizard, Heroic Action) are valued in "
+                 "context (DK-context): their side fields them with whole units of an escort, and their value "
+                 "(net_ap_per_100ap) is that force's net AP less the escort alone's on the same budget and "
+                 "dice; their fair cost is the AP at which the two trade equally; every other metric of "
+                 "theirs, and their opponents', is the battle fought with the hero",
                  "the fair cost keeps the force today's cost buys; `balance sweep drakerys --cost UNIT=..` "
                  "finds the cost equal to its own fair cost, with the units each cost buys",
                  *battle_notes()]
