@@ -473,11 +473,11 @@ class DrakerysRuleset(Ruleset):
                  "side fields whole units of its entry; matchups.csv gives each side's units_fielded and "
                  "ap_unspent (the AP it could not spend, kept: neither lost nor fighting)",
                  "every battle starts as DK-engagement-start says (30 cm apart by default, so shooters open "
-                 "fire while the other side closes; contact: side 0's first unit charges); a unit with Heroic "
-                 "Action adds DK-heroic-dice d10 to each Fight and Shooting (1 TS each)",
+                 "fire while the other side closes; contact: side 0's first unit charges); a unit with "
+                 "Heroic Action adds DK-heroic-dice d10 to each Fight and Shooting (1 TS each)",
                  "entries that act through others (Heroes, Authority, Wizard, Heroic Action) are valued in "
-                 "context (DK-context): their side fields them with whole units of an escort, and their value "
-                 "(net_ap_per_100ap) is that force's net AP less the escort alone's on the same budget and "
+                 "context (DK-context): their side fields them with whole units of an escort, and their "
+                 "value (net_ap_per_100ap) is that force's net AP less the escort alone's on the same budget and "
                  "dice; their fair cost is the AP at which the two trade equally; every other metric of "
                  "theirs, and their opponents', is the battle fought with the hero",
                  "the fair cost keeps the force today's cost buys; `balance sweep drakerys --cost UNIT=..` "
