@@ -478,8 +478,8 @@ class DrakerysRuleset(Ruleset):
                  "entries that act through others (Heroes, Authority, Wizard, Heroic Action) are valued in "
                  "context (DK-context): their side fields them with whole units of an escort, and their "
                  "value (net_ap_per_100ap) is that force's net AP less the escort alone's on the same "
-                 "budget and dice; their fair cost is the AP at which the two trade equally; every other metric of "
-                 "theirs, and their opponents', is the battle fought with the hero",
+                 "budget and dice; their fair cost is the AP at which the two trade equally; every other "
+                 "metric of theirs, and their opponents', is the battle fought with the hero",
                  "the fair cost keeps the force today's cost buys; `balance sweep drakerys --cost UNIT=..` "
                  "finds the cost equal to its own fair cost, with the units each cost buys",
                  *battle_notes()]
