@@ -202,9 +202,9 @@ def pairings(n: int) -> list[tuple[int, int]]:
 
 
 def played_as(ruleset: Ruleset, rulings: Rulings, a: Contestant, b: Contestant) -> tuple:
-    """What identifies an engagement of one field among fields that differ only in costs: both keys and
-    what each cost changes in the play (:meth:`Ruleset.cost_play`: the cost itself, or what a budget buys)."""
-    return a.key, ruleset.cost_play(a, rulings), b.key, ruleset.cost_play(b, rulings)
+    """What identifies an engagement of one field among fields that differ only in costs: both keys, plays
+    and what each cost changes beyond its play (:meth:`Ruleset.cost_play`: e.g. the units a budget buys)."""
+    return (a.key, a.play, ruleset.cost_play(a, rulings), b.key, b.play, ruleset.cost_play(b, rulings))
 
 
 def play_field(ruleset: Ruleset, contestants: list[Contestant], rulings: Rulings, *, seed: int,

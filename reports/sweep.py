@@ -157,7 +157,8 @@ def sweep(ruleset: Ruleset, catalog, rulings: Rulings, sweep_plan: SweepPlan, *,
 
         # a pair whose play is unchanged re-scores the baseline's trials here (cheap); only the others are
         # played again, each sent with no more than it needs (not the baseline's engagements)
-        same = [(cs[i].play, cs[j].play) == (kept[i, j].a.play, kept[i, j].b.play) for i, j in pairs_of_t]
+        same = [ruleset.plays_alike(kept[i, j].a, cs[i], rulings)
+                and ruleset.plays_alike(kept[i, j].b, cs[j], rulings) for i, j in pairs_of_t]
         sides = [summarize(kept[i, j].recosted(cs[i], cs[j]), 0 if i == t else 1, names) if s else None
                  for (i, j), s in zip(pairs_of_t, same, strict=True)]
         if any(same):

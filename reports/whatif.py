@@ -111,7 +111,8 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
         raise RulesError("a what-if needs at least two contestants")
     names = [m.name for m in ruleset.metrics]
     same_rulings = variant_rulings == rulings
-    moved = {i for i, (b, v) in enumerate(zip(base_cs, var_cs, strict=True)) if b.play != v.play}
+    moved = {i for i, (b, v) in enumerate(zip(base_cs, var_cs, strict=True))
+             if not ruleset.plays_alike(b, v, rulings)}
     whole_field = whole_field or bool(costs) or not same_rulings
     todo = [(i, j) for i, j in pairings(len(base_cs)) if whole_field or i in moved or j in moved]
 
@@ -122,7 +123,8 @@ def what_if(ruleset: Ruleset, catalog, rulings: Rulings, *, sets: Sequence[StatC
         s = engagement_seed(seed, a, b)
         base = ruleset.engage(a, b, rulings, seed=s, trials=trials, precision=precision, threads=1)
         va, vb = var_cs[i], var_cs[j]
-        replayed = not ((va.play, vb.play) == (a.play, b.play) and same_rulings)
+        replayed = not (ruleset.plays_alike(a, va, rulings) and ruleset.plays_alike(b, vb, rulings)
+                        and same_rulings)
         if replayed:
             var = ruleset.engage(va, vb, variant_rulings, seed=s, trials=base.trials or trials, threads=1)
         else:

@@ -572,12 +572,17 @@ class Ruleset:
         raise self._missing()
 
     def cost_play(self, contestant: Contestant, rulings: Rulings) -> Hashable:
-        """What a contestant's cost changes in how its engagements are played: by default the cost itself,
-        so an engagement is played again whenever a cost changes. A game whose contests depend on a cost
-        only through what a budget buys (whole units) returns that: an engagement whose two sides buy the
-        same at other costs is then scored again at those costs (its engagements give ``lighten``), not
-        played again."""
-        return contestant.cost
+        """What a contestant's cost changes in how its engagements are played, beyond its ``play``: by
+        default nothing (a game whose contests depend on a cost puts the cost in ``play``). A game whose
+        contests depend on a cost only through what a budget buys leaves the cost out of ``play`` and
+        returns that here (whole units): an engagement whose two sides buy the same at other costs is then
+        weighed anew at those costs (its engagements give ``lighten``), not played again."""
+        return None
+
+    def plays_alike(self, x: Contestant, y: Contestant, rulings: Rulings) -> bool:
+        """Whether two versions of one contestant play every engagement alike (the same ``play`` and the same
+        :meth:`cost_play`), so that one's engagements, scored at the other's cost, are the other's."""
+        return x.play == y.play and self.cost_play(x, rulings) == self.cost_play(y, rulings)
 
     def engagement_trials(self, trials: int | None, precision: float | None) -> int:
         """The trials an engagement runs: ``trials`` when given, else :attr:`precision_trial_cap` for a run

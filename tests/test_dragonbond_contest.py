@@ -64,12 +64,19 @@ def test_a_budget_that_buys_no_unit_is_refused_in_one_sentence():
         force(ENTRIES["ferellon-fulgen"], budget(250))
 
 
-def test_the_play_includes_the_cost_which_decides_the_units_a_budget_buys():
+def test_a_cost_changes_the_play_only_through_the_units_a_budget_buys():
+    """The play leaves the cost out; what a cost changes is the units DB-budget buys (cost_play): of 600
+    points, 100 and 95 a unit buy as many Blades (6), 150 fewer (4), so only 150 is a battle played anew."""
     blades = CATALOG.unit("bucentaur-blades")
-    units = {**CATALOG.units, blades.key: dataclasses.replace(blades, cost=150.0)}
-    dearer = RS.contestants(dataclasses.replace(CATALOG, units=units), ["bucentaur-blades"])[0]
-    assert dearer.play != ENTRIES["bucentaur-blades"].play
-    assert dearer.play[0] == ENTRIES["bucentaur-blades"].play[0]
+
+    def at(cost):
+        units = {**CATALOG.units, blades.key: dataclasses.replace(blades, cost=cost)}
+        return RS.contestants(dataclasses.replace(CATALOG, units=units), ["bucentaur-blades"])[0]
+
+    today, rulings = ENTRIES["bucentaur-blades"], budget(600)
+    assert at(150.0).play == at(95.0).play == today.play
+    assert [RS.cost_play(c, rulings) for c in (today, at(95.0), at(150.0))] == [6, 6, 4]
+    assert RS.plays_alike(today, at(95.0), rulings) and not RS.plays_alike(today, at(150.0), rulings)
 
 
 def test_a_budget_of_one_unit_a_side_is_the_duel():

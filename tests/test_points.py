@@ -47,6 +47,10 @@ class Lanchester(ToyRuleset):
     def payoff_scale(self, a, b):
         return 1.0
 
+    def cost_play(self, contestant, rulings):
+        """A side's force is BUDGET x strength / cost: every change of cost changes the contest."""
+        return contestant.cost
+
 
 def _lanchester(raw, a, b):
     win0, force = raw

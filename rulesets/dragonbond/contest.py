@@ -60,9 +60,9 @@ STATS = (*WHOLE_STATS, "defense_die", "cost")
 
 
 def _play(unit) -> tuple:
-    """What decides how a unit plays: everything but its sources, quirks and notes, and its cost (the units a
-    budget buys)."""
-    return (dataclasses.replace(unit, cost=1.0, quirks=(), notes="", origin=""), float(unit.cost))
+    """What decides how a unit plays: everything but its sources, quirks and notes, and its cost (what a cost
+    changes, the units a budget buys, is :meth:`DragonbondRuleset.cost_play`)."""
+    return (dataclasses.replace(unit, cost=1.0, quirks=(), notes="", origin=""),)
 
 
 def _contestant(unit) -> Contestant:
