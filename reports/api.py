@@ -21,9 +21,10 @@ packaged catalog. Errors are :class:`rulesets.base.RulesError` (one line naming 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +40,7 @@ from reports.formats import Report
 from reports.game import GameReports
 from reports.provenance import provenance
 from reports.tables import Rounding
-from rulesets.base import OptionError, Ruleset, Rulings, parse_cost, parse_set
+from rulesets.base import OptionError, RulesError, Ruleset, Rulings, parse_cost, parse_set
 from simcore import config
 
 DEFAULT_PRECISION = eff.DEFAULT_PRECISION
@@ -72,6 +73,47 @@ def _field_settings(precision, trials):
     if precision is None and trials is None:
         precision = DEFAULT_PRECISION
     return precision, trials
+
+
+def _with_budget(rs: Ruleset, rulings: Sequence[str] | Rulings | None, budget: int | None
+                 ) -> Sequence[str] | Rulings | None:
+    """``rulings`` with ``budget`` as the game's budget ruling (as ``--budget``); an OptionError before any
+    work for a game whose contests are not bought from a budget."""
+    if budget is None:
+        return rulings
+    if rs.budget_ruling is None:
+        raise OptionError(f"budget {budget}: {rs.name}'s contests are not bought from a budget (accepted "
+                          "only by a game with a budget ruling)")
+    assignment = f"{rs.budget_ruling}={budget}"
+    if isinstance(rulings, Rulings):
+        return rulings.with_assignments([assignment])
+    return (*(rulings or ()), assignment)
+
+
+@contextlib.contextmanager
+def _cluster(scheduler: str | None, dask: bool) -> Iterator[None]:
+    """The matchups of what runs inside as tasks on the Dask cluster at ``scheduler``, or on a local cluster
+    started for the duration (``dask``), or here (neither), as `--scheduler` and `--dask`: the same numbers
+    either way. Failures are one line: an OptionError for both or a malformed address, a RulesError for a
+    cluster that cannot be used; a task's own RulesError is raised as it would be here."""
+    if scheduler is not None and dask:
+        raise OptionError("scheduler and dask cannot be used together: give one")
+    if scheduler is None and not dask:
+        yield
+        return
+    from simcore import distributed
+
+    try:
+        with distributed.installed(scheduler, lazy=True):
+            yield
+    except distributed.AddressError as exc:
+        raise OptionError(f"scheduler: {exc}") from None
+    except distributed.TaskFailed as exc:
+        if isinstance(exc.error, RulesError):
+            raise exc.error from None
+        raise RulesError(str(exc)) from None
+    except distributed.ClusterError as exc:
+        raise RulesError(str(exc)) from None
 
 
 # --- efficiency ----------------------------------------------------------------------------------------
@@ -113,21 +155,28 @@ def _efficiency(name, units, catalogs, rulings, seed, precision, trials, threads
 
 
 def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
-               rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
-               precision: float | None = None, trials: int | None = None, threads: int | None = None,
-               progress: Progress | None = None, tolerance: float | None = None) -> EfficiencyTables:
-    """Every contestant against every other, both roles: the ranking (value, value per cost, rank, fair cost
-    with its 95% interval, verdict), the meta-game, every engagement, the win matrix.
+               rulings: Sequence[str] | Rulings | None = None, budget: int | None = None,
+               seed: int | None = None, precision: float | None = None, trials: int | None = None,
+               threads: int | None = None, tolerance: float | None = None, scheduler: str | None = None,
+               dask: bool = False, progress: Progress | None = None) -> EfficiencyTables:
+    """Every contestant against every other, both roles (`balance efficiency GAME`): the ranking (value,
+    value per cost, rank, fair cost with its 95% interval, verdict), the meta-game, every engagement, the
+    win matrix.
 
-    ``precision`` (default 0.01 unless ``trials`` is given) is the 95% half-width each engagement's win
-    probability is run to. ``tolerance``: the verdicts' band in percent (default: the game's, 10% of the
-    cost for a priced rule).
+    Keywords, as the command's options: ``units`` (--unit), ``catalogs`` (--catalog), ``rulings``
+    (--ruling, "NAME=VALUE"), ``budget`` (--budget: the budget both sides spend, the game's budget ruling;
+    one budget a call), ``seed``, ``precision`` (the 95% half-width each engagement's win probability is
+    run to, default 0.01 unless ``trials`` is given), ``trials``, ``threads``, ``tolerance`` (the verdicts'
+    band in percent; default: the game's, 10% of the cost for a priced rule), ``scheduler`` (a Dask
+    scheduler's address) or ``dask`` (a local Dask cluster): the same numbers; ``progress(done, total)``.
     """
-    rs, catalog, field, meta = _efficiency(ruleset, units, catalogs, rulings, seed, precision, trials,
-                                           threads, _call("efficiency", units=units, catalogs=catalogs,
-                                                          rulings=rulings, seed=seed, precision=precision,
-                                                          trials=trials, tolerance=tolerance), progress,
-                                           tolerance=tolerance)
+    rs = _ruleset(ruleset)
+    overrides = _call("efficiency", units=units, catalogs=catalogs, rulings=rulings, budget=budget, seed=seed,
+                      precision=precision, trials=trials, tolerance=tolerance)
+    with _cluster(scheduler, dask):
+        rs, catalog, field, meta = _efficiency(rs.name, units, catalogs, _with_budget(rs, rulings, budget),
+                                               seed, precision, trials, threads, overrides, progress,
+                                               tolerance=tolerance)
     low, high = field.trial_range()
     meta = [*meta, ("seed", str(field.seed)), ("trials", f"{low}..{high} per engagement")]
     table, _ = eff.meta_game(field)
@@ -166,11 +215,14 @@ def plot_win_matrix(grid: pd.DataFrame, path: Path, ruleset: Ruleset, how: str =
 # --- what-if ---------------------------------------------------------------------------------------------
 
 
-def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, precision, trials, threads,
+def _whatif(name, sets, costs, rulings, baseline_rulings, units, catalogs, seed, precision, trials, threads,
             overrides, progress, whole_field=False, tolerance=None):
     rs = _ruleset(name)
-    base_rulings = _rulings(rs, rulings)
-    changed_rulings = base_rulings.with_assignments(variant_rulings or ())
+    if not (sets or costs or rulings):
+        raise OptionError("whatif: give at least one of sets, costs or rulings (the change) to compare with "
+                          "the baseline")
+    base_rulings = _rulings(rs, baseline_rulings)
+    changed_rulings = base_rulings.with_assignments(rulings or ())
     set_changes = [parse_set(t) for t in sets]
     cost_changes = [parse_cost(t) for t in costs]
     catalog = rs.catalog_for(rs.load_catalog(catalogs), base_rulings)
@@ -191,21 +243,33 @@ def _whatif(name, sets, costs, variant_rulings, rulings, units, catalogs, seed, 
 
 
 def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
-           variant_rulings: Sequence[str] | None = None, rulings: Sequence[str] | Rulings | None = None,
-           units: Sequence[str] = (), catalogs: Sequence[Path] = (), seed: int | None = None,
-           precision: float | None = None, trials: int | None = None, threads: int | None = None,
-           whole_field: bool = False, progress: Progress | None = None,
-           tolerance: float | None = None) -> pd.DataFrame:
-    """Baseline (``rulings``) against the variant (``sets`` like "crows.combat=4", ``costs`` like
-    "crows=150", ``variant_rulings``) on the same dice: one row per contestant and metric with baseline,
-    variant, difference, diff_low, diff_high (95%) and significant. ``.attrs["costing"]`` holds the shift in
-    rank, fair cost and verdict; ``.attrs["headline"]`` the paired and independent half-widths."""
-    overrides = _call("whatif", sets=sets, costs=costs, variant_rulings=variant_rulings, rulings=rulings,
-                      units=units, catalogs=catalogs, seed=seed, precision=precision, trials=trials,
-                      tolerance=tolerance)
-    rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
-                                           seed, precision, trials, threads, overrides, progress, whole_field,
-                                           tolerance)
+           rulings: Sequence[str] | None = None, baseline_rulings: Sequence[str] | Rulings | None = None,
+           budget: int | None = None, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
+           seed: int | None = None, precision: float | None = None, trials: int | None = None,
+           threads: int | None = None, whole_field: bool = False, tolerance: float | None = None,
+           scheduler: str | None = None, dask: bool = False,
+           progress: Progress | None = None) -> pd.DataFrame:
+    """The baseline against a variant on the same dice (`balance whatif GAME`): one row per contestant and
+    metric with baseline, variant, difference, diff_low, diff_high (95%) and significant.
+    ``.attrs["costing"]`` holds the shift in rank, fair cost and verdict; ``.attrs["headline"]`` the paired
+    and independent half-widths.
+
+    Keywords, as the command's options. The change (at least one): ``sets`` (--set, "crows.combat=4"),
+    ``costs`` (--cost, "crows=150"), ``rulings`` (--ruling, "NAME=VALUE": the variant's rulings, the
+    change). The baseline: ``baseline_rulings`` (--baseline-ruling: the baseline's rulings, and the
+    variant's unless ``rulings`` changes them), ``budget`` (--budget, the game's budget ruling). Then
+    ``units``, ``catalogs``, ``seed``, ``precision``, ``trials``, ``threads``, ``whole_field`` (play every
+    engagement, not only those the change affects), ``tolerance``, ``scheduler`` or ``dask`` (a Dask
+    cluster: the same numbers), ``progress``."""
+    rs = _ruleset(ruleset)
+    overrides = _call("whatif", sets=sets, costs=costs, rulings=rulings, baseline_rulings=baseline_rulings,
+                      budget=budget, units=units, catalogs=catalogs, seed=seed, precision=precision,
+                      trials=trials, tolerance=tolerance)
+    with _cluster(scheduler, dask):
+        rs, catalog, w, meta, change = _whatif(rs.name, sets, costs, rulings,
+                                               _with_budget(rs, baseline_rulings, budget), units, catalogs,
+                                               seed, precision, trials, threads, overrides, progress,
+                                               whole_field, tolerance)
     table = _attrs(whatifs.differences(w), [*meta, ("change", "; ".join(change)),
                                             ("seed", str(w.baseline.seed))])
     table.attrs["costing"] = whatifs.costing(w).to_dict("records")
@@ -213,10 +277,12 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
     return table
 
 
-def whatif_report(ruleset: str, *, sets=(), costs=(), variant_rulings=None, rulings=None, units=(),
+def whatif_report(ruleset: str, *, sets=(), costs=(), rulings=None, baseline_rulings=None, units=(),
                   catalogs=(), seed=None, precision=None, trials=None, threads=None, whole_field=False,
                   overrides=(), progress=None, tolerance=None) -> tuple[Report, pd.DataFrame]:
-    rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, variant_rulings, rulings, units, catalogs,
+    """The what-if Report (for the command line) and its table; ``rulings`` are the change,
+    ``baseline_rulings`` the baseline's, as in :func:`whatif`."""
+    rs, catalog, w, meta, change = _whatif(ruleset, sets, costs, rulings, baseline_rulings, units, catalogs,
                                            seed, precision, trials, threads, overrides, progress, whole_field,
                                            tolerance)
     return whatifs.report(w, provenance=meta, change=change, notes=rs.notes(catalog, w.baseline.contestants))
@@ -246,18 +312,27 @@ def _sweep(name, set_range, cost_range, units, catalogs, rulings, seed, precisio
 
 def sweep(ruleset: str, *, set_range: str | None = None, cost_range: str | None = None,
           units: Sequence[str] = (), catalogs: Sequence[Path] = (),
-          rulings: Sequence[str] | Rulings | None = None,
+          rulings: Sequence[str] | Rulings | None = None, budget: int | None = None,
           seed: int | None = None, precision: float | None = None, trials: int | None = None,
-          threads: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
-    """A stat (``set_range="crows.combat=2..6"``) or a cost (``cost_range="crows=60..240/20"``) over a range:
-    tidy rows unit, parameter, point, metric (value, value_per_cost, win, cost), value, stderr.
-    ``.attrs["break_even"]`` holds (cost, low, high) for a cost sweep (None when not crossed)."""
-    rs, catalog, in_force, result = _sweep(ruleset, set_range, cost_range, units, catalogs, rulings, seed,
-                                           precision, trials, threads, progress)
+          threads: int | None = None, scheduler: str | None = None, dask: bool = False,
+          progress: Progress | None = None) -> pd.DataFrame:
+    """A stat or a cost over a range (`balance sweep GAME`): tidy rows unit, parameter, point, metric (value,
+    value_per_cost, win, cost), value, stderr. ``.attrs["break_even"]`` holds (cost, low, high) for a cost
+    sweep (None when not crossed).
+
+    Keywords, as the command's options: ``set_range`` (--set, "crows.combat=2..6") or ``cost_range``
+    (--cost, "crows=60..240/20"), ``units``, ``catalogs``, ``rulings``, ``budget`` (the game's budget
+    ruling), ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask cluster:
+    the same numbers), ``progress``."""
+    rs = _ruleset(ruleset)
+    in_rulings = _with_budget(rs, rulings, budget)
+    with _cluster(scheduler, dask):
+        rs, catalog, in_force, result = _sweep(rs.name, set_range, cost_range, units, catalogs, in_rulings,
+                                               seed, precision, trials, threads, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
                       overrides=_call("sweep", set_range=set_range, cost_range=cost_range, units=units,
-                                      catalogs=catalogs, rulings=rulings, seed=seed, precision=precision,
-                                      trials=trials))
+                                      catalogs=catalogs, rulings=rulings, budget=budget, seed=seed,
+                                      precision=precision, trials=trials))
     table = _attrs(result.curve.copy(), [*meta, ("field_median", str(result.field_median))])
     table.attrs["break_even"] = result.break_even
     return table
@@ -300,16 +375,23 @@ def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fi
 
 
 def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
-           rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
-           precision: float | None = None, trials: int | None = None, threads: int | None = None,
-           fix: Sequence[str] = (), fewest: bool = False, iterations: int | None = None,
-           damping: float | None = None, tolerance: float | None = None,
+           rulings: Sequence[str] | Rulings | None = None, budget: int | None = None,
+           seed: int | None = None, precision: float | None = None, trials: int | None = None,
+           threads: int | None = None, fix: Sequence[str] = (), fewest: bool = False,
+           iterations: int | None = None, damping: float | None = None, tolerance: float | None = None,
+           rule: bool = False, scheduler: str | None = None, dask: bool = False,
            progress: Progress | None = None) -> pd.DataFrame:
-    """The balanced points table: from today's costs, each entry's cost moved toward its fair cost and the
-    equal-points contests played again at the new costs (same dice) until every entry is fair within
-    ``tolerance`` or the iteration stops (``iterations`` steps at most, each moving a cost by ``damping`` x
-    (fair - cost), on the game's step of cost). ``fix``: entries whose cost is held; ``fewest``: move only
-    the entries called over- or under-costed.
+    """The balanced points table (`balance points GAME`): from today's costs, each entry's cost moved toward
+    its fair cost and the equal-points contests played again at the new costs (same dice) until every
+    entry is fair within ``tolerance`` or the iteration stops (``iterations`` steps at most, each moving a
+    cost by ``damping`` x (fair - cost), on the game's step of cost).
+
+    Keywords, as the command's options: ``units``, ``catalogs``, ``rulings``, ``budget`` (the game's budget
+    ruling), ``seed``, ``precision``, ``trials``, ``threads``, ``fix`` (entries whose cost is held),
+    ``fewest`` (move only the entries called over- or under-costed), ``iterations``, ``damping``,
+    ``tolerance``, ``rule`` (also fit the pricing rule: ``.attrs["rule"]`` holds its tables, "rule" and
+    "rule_residuals", or ``.attrs["rule_note"]`` why it was not fitted), ``scheduler`` or ``dask`` (a Dask
+    cluster: the same numbers), ``progress``. `balance points GAME --rulings` is :func:`points_rulings`.
 
     Returns one row per entry: cost, verdict_today, proposed_cost, moved, fair_cost (with _low, _high at the
     proposed costs), off_by, verdict, converged, status. ``.attrs`` holds the provenance, ``stop`` (why the
@@ -317,17 +399,29 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
     """
     from reports import points as pts
 
-    rs, catalog, in_force, result = _points(
-        ruleset, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest,
-        pts.DEFAULT_ITERATIONS if iterations is None else iterations,
-        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress)
+    rs = _ruleset(ruleset)
+    in_rulings = _with_budget(rs, rulings, budget)
+    with _cluster(scheduler, dask):
+        rs, catalog, in_force, result = _points(
+            rs.name, units, catalogs, in_rulings, seed, precision, trials, threads, fix, fewest,
+            pts.DEFAULT_ITERATIONS if iterations is None else iterations,
+            pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
-                      overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings, seed=seed,
-                                      fewest=fewest or None, precision=precision, trials=trials, fix=fix,
-                                      iterations=iterations, damping=damping, tolerance=tolerance))
+                      overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings,
+                                      budget=budget, seed=seed, fewest=fewest or None, precision=precision,
+                                      trials=trials, fix=fix, iterations=iterations, damping=damping,
+                                      tolerance=tolerance, rule=rule or None))
     table = _attrs(pts.table(result), [*meta, ("seed", str(result.seed)), ("stop", result.stop)])
     table.attrs["steps"] = pts.history(result)
     table.attrs["engagements_played"] = result.engagements_played
+    if rule:
+        try:
+            fit = pts.pricing_rule(result)
+        except RulesError as exc:
+            table.attrs["rule_note"] = f"pricing rule: not fitted: {exc}"
+        else:
+            tidy, _, _ = pts.rule_sections(result, fit)
+            table.attrs["rule"] = {s.name: s.data for s in tidy}
     return table
 
 
@@ -364,19 +458,21 @@ def points_rulings_report(ruleset: str, *, units=(), catalogs=(), rulings=None, 
 
 
 def points_rulings(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] = (),
-                   rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
-                   precision: float | None = None, trials: int | None = None, threads: int | None = None,
-                   tolerance: float | None = None, progress: Progress | None = None) -> pd.DataFrame:
+                   rulings: Sequence[str] | Rulings | None = None, budget: int | None = None,
+                   seed: int | None = None, precision: float | None = None, trials: int | None = None,
+                   threads: int | None = None, tolerance: float | None = None, scheduler: str | None = None,
+                   dask: bool = False, progress: Progress | None = None) -> pd.DataFrame:
     """Which rulings decide balance (`balance points GAME --rulings`): each ruling flipped alone, the
     entries' verdicts and fair costs at today's costs against the baseline's; the other tables in
-    ``.attrs["sections"]``."""
+    ``.attrs["sections"]``. Keywords as :func:`points`' (those that apply)."""
     rs = _ruleset(ruleset)
-    report = points_rulings_report(ruleset, units=units, catalogs=catalogs, rulings=rulings, seed=seed,
-                                   precision=precision, trials=trials, threads=threads, tolerance=tolerance,
-                                   progress=progress,
-                                   overrides=_call("points_rulings", units=units, catalogs=catalogs,
-                                                   rulings=rulings, seed=seed, precision=precision,
-                                                   trials=trials, tolerance=tolerance))
+    in_rulings = _with_budget(rs, rulings, budget)
+    with _cluster(scheduler, dask):
+        report = points_rulings_report(
+            rs.name, units=units, catalogs=catalogs, rulings=in_rulings, seed=seed, precision=precision,
+            trials=trials, threads=threads, tolerance=tolerance, progress=progress,
+            overrides=_call("points_rulings", units=units, catalogs=catalogs, rulings=rulings, budget=budget,
+                            seed=seed, precision=precision, trials=trials, tolerance=tolerance))
     return _frame(report, [("ruleset", rs.name)])
 
 
@@ -598,18 +694,23 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
          search: int | None = None, catalogs: Sequence[Path] = (),
          rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
          precision: float | None = None, trials: int | None = None, threads: int | None = None,
-         progress: Progress | None = None):
+         scheduler: str | None = None, dask: bool = False, progress: Progress | None = None):
     """The best army at ``budget`` (default: the game's budget ruling) against the meta-game of ``units``
     (default: every entry), with at most ``kinds`` entries (3), by a search playing at most ``search``
     armies (100): :class:`reports.army.ArmyTables` of DataFrames, ``armies`` (the best, the runners-up and
     the counters: cost, unspent, P(win) against the mix, the field and the best army with 95% intervals),
     ``lists`` (their units) and ``field`` (each entry's one-entry army, its share of the mix, the best
     army's P(win) against it), each with the provenance, the search and the counts of armies and
-    engagements played in ``.attrs``. A game that plays no army raises RulesError before any work."""
+    engagements played in ``.attrs``. A game that plays no army raises RulesError before any work.
+
+    Keywords, as `balance army GAME`'s options: ``budget``, ``units``, ``kinds``, ``search``, ``catalogs``,
+    ``rulings``, ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask
+    cluster: the same numbers), ``progress``."""
     from reports import army as armies
 
-    rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
-                                          precision, trials, threads, progress)
+    with _cluster(scheduler, dask):
+        rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
+                                              precision, trials, threads, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
                       overrides=_call("army", budget=budget, units=units, kinds=kinds, search=search,
                                       catalogs=catalogs, rulings=rulings, seed=seed, precision=precision,

@@ -98,6 +98,6 @@ def test_api_roll_defaults_to_each_games_first_kind():
 def test_whatif_change_names_a_ruling_set_to_its_unset_defaults_value():
     """UberDrakes' UD-policy left unset prices with optimal play; set to greedy (its printed default) it is a
     change, and the change line says so."""
-    report, _ = api.whatif_report("uberdrakes", variant_rulings=["UD-policy=greedy"],
+    report, _ = api.whatif_report("uberdrakes", rulings=["UD-policy=greedy"],
                                   units=["fire-breath", "acid-rain"])
     assert "ruling UD-policy greedy (its default, unset) → greedy" in dict(report.meta)["change"]

@@ -101,12 +101,6 @@ GENERIC = {"efficiency": api.efficiency, "whatif": api.whatif, "sweep": api.swee
 #: What the API does not have yet, by (verb, game or "", kind or ""): kept exact, so that a gap closed or a
 #: new one opened fails here.
 KNOWN_GAPS = {
-    ("efficiency", "budgets"), ("efficiency", "scheduler"), ("efficiency", "dask"),
-    ("whatif", "baseline_rulings"), ("whatif", "budget"), ("whatif", "scheduler"), ("whatif", "dask"),
-    ("sweep", "budget"), ("sweep", "scheduler"), ("sweep", "dask"),
-    ("points", "rule"), ("points", "budget"), ("points", "scheduler"),
-    ("points", "dask"),
-    ("army", "scheduler"), ("army", "dask"),
     ("duel drakerys", "shoot_from"), ("duel drakerys", "start"), ("duel drakerys", "rounds"),
     ("duel drakerys", "side options"), ("duel drakerys", "threads"),
     ("duel dragonbond", "rounds"),
@@ -198,3 +192,39 @@ def test_import_balance_is_light_and_its_names_are_the_apis():
         balance.effciency  # noqa: B018
     ranking = balance.efficiency("uberdrakes", trials=200, seed=1).ranking
     assert len(ranking) > 1 and ranking["rank"].min() == 1
+
+
+# --- the generic verbs' options -----------------------------------------------------------------------------
+
+
+def test_budget_is_the_games_budget_ruling_and_refused_where_there_is_none():
+    pair = dict(units=["bucentaur-blades", "ogerron-phalanx"], trials=200, seed=1)
+    by_budget = api.efficiency("dragonbond", budget=400, **pair).ranking
+    by_ruling = api.efficiency("dragonbond", rulings=["DB-budget=400"], **pair).ranking
+    assert "DB-budget=400" in by_budget.attrs["rulings"]
+    assert by_budget.equals(by_ruling) and len(by_budget) == 2
+    for verb in (api.efficiency, api.sweep, api.points, api.points_rulings):
+        with pytest.raises(OptionError, match=r"^budget 300: warbound's contests are not bought from a budget"):
+            verb("warbound", budget=300)
+    with pytest.raises(OptionError, match=r"^budget 300: warbound's"):
+        api.whatif("warbound", sets=["copp.attack=5"], budget=300)
+
+
+def test_scheduler_and_dask_are_checked_before_any_work():
+    with pytest.raises(OptionError, match=r"^scheduler and dask cannot be used together: give one$"):
+        api.sweep("uberdrakes", cost_range="fire-breath=1..3", scheduler="tcp://localhost:8786", dask=True)
+    with pytest.raises(OptionError, match=r"^scheduler: 'nonsense' is not a Dask scheduler address"):
+        api.army("drakerys", scheduler="nonsense")
+
+
+def test_whatif_rulings_are_the_change_and_baseline_rulings_the_baseline():
+    """As on the command line: --ruling (``rulings``) is the variant's, --baseline-ruling the baseline's."""
+    pair = dict(units=["fire-breath", "acid-rain"], trials=200, seed=1)
+    change = api.whatif("uberdrakes", rulings=["UD-policy=greedy"], **pair).attrs["change"]
+    assert change == "ruling UD-policy greedy (its default, unset) → greedy"
+    both = api.whatif("uberdrakes", baseline_rulings=["UD-policy=greedy"], rulings=["UD-policy=optimal"],
+                      **pair)
+    assert both.attrs["change"] == "ruling UD-policy greedy → optimal"
+    assert "UD-policy=greedy" in both.attrs["rulings"]  # the provenance states the baseline's
+    with pytest.raises(OptionError, match=r"^whatif: give at least one of sets, costs or rulings"):
+        api.whatif("uberdrakes", baseline_rulings=["UD-policy=greedy"])

@@ -312,7 +312,7 @@ def whatif_command(ruleset: Ruleset) -> click.Command:
             raise click.UsageError("give at least one --set, --cost or --ruling to compare with the baseline")
         baseline_rulings = with_budget(ruleset, baseline_rulings, budget)
         report, table = api.whatif_report(
-            ruleset.name, sets=sets, costs=costs, variant_rulings=rulings, rulings=baseline_rulings,
+            ruleset.name, sets=sets, costs=costs, rulings=rulings, baseline_rulings=baseline_rulings,
             units=only, catalogs=catalogs, seed=seed, precision=_precision(trials, precision), trials=trials,
             threads=threads, whole_field=whole_field, overrides=typed_options(ctx),
             progress=progress_reporter("engagements", "engagements"), tolerance=tolerance)
