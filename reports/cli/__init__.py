@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     one_blas_thread()
     options.reset_status()
     try:
-        with _signals_end_the_run():
+        with _signals_end_the_run(), options.options_as_flags():
             cli.main(args=argv, prog_name="balance", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

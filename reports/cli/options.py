@@ -6,6 +6,8 @@ reports.formats (numpy) is imported when a report is emitted, not when the optio
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import math
 import os
@@ -308,6 +310,29 @@ def monte_carlo_settings(trials: int | None, precision: float | None, seed: int 
     if trials is None:
         trials = config.PRECISION_TRIAL_CAP if precision is not None else config.DEFAULT_TRIALS
     return simulate, trials, config.DEFAULT_SEED if seed is None else seed
+
+
+#: Whether a message names an option as the command line's flag (while `balance` runs a command) or as the
+#: Python API's keyword (otherwise): the game's API functions are the one implementation of both.
+_AS_FLAGS = contextvars.ContextVar("balance_options_as_flags", default=False)
+
+
+def option_name(keyword: str, flag: str | None = None) -> str:
+    """How a message names the option ``keyword``: the keyword itself in the Python API ("target_models"),
+    on the command line ``flag`` or, by default, the keyword as a flag ("--target-models")."""
+    if not _AS_FLAGS.get():
+        return keyword
+    return flag if flag is not None else "--" + keyword.replace("_", "-")
+
+
+@contextlib.contextmanager
+def options_as_flags():
+    """Inside, messages name options as the command line's flags (:func:`option_name`)."""
+    token = _AS_FLAGS.set(True)
+    try:
+        yield
+    finally:
+        _AS_FLAGS.reset(token)
 
 
 #: What the running command had completed, for the line Ctrl-C prints.
