@@ -18,13 +18,10 @@ from reports.cli.options import (
     ruling_option,
     text_output_options,
 )
-from rulesets.base import OptionError
 from rulesets.dragonbond.rules import DragonbondRulings
 
 #: A duel policy, or the better of the two (rulesets.dragonbond.duel.best_policies).
 POLICY_CHOICE = click.Choice(("attack", "rest", "best"), case_sensitive=False)
-#: Duels per pairing when `best` picks a policy under --precision (each pairing runs on the same dice).
-BEST_TRIALS = 20_000
 
 COLOUR_CHOICE = click.Choice(("red", "white", "black"), case_sensitive=False)
 MAX_MOD = 100
@@ -36,13 +33,9 @@ def _rulings(assignments) -> DragonbondRulings:
 
 def _pool(text: str, option: str, kind: str = "action"):
     """A pool typed on the command line; a malformed one is a usage error naming the option."""
-    from rulesets.base import RulesError
-    from rulesets.dragonbond.dice import parse_pool
+    from reports.dragonbond.api import _pool as parse
 
-    try:
-        return parse_pool(text, kind)
-    except RulesError as exc:
-        raise OptionError(f"{option}: {exc}") from None
+    return parse(text, option, kind)
 
 
 @click.group("dragonbond")
@@ -68,15 +61,9 @@ def roll_pool(dice, up, down, sharp, defense_dice, rulings, fmt, output, plot):
 
     Example: balance roll dragonbond pool "3G 3W" --down 4
     """
-    from reports.dragonbond.tables import blocks_report, pool_report
+    from reports.dragonbond.api import roll_pool as pool
 
-    in_force = _rulings(rulings)
-    if defense_dice:
-        if sharp:
-            raise OptionError("--sharp is a keyword of attack dice, not of defense dice")
-        emit(blocks_report(_pool(dice, "DICE", "defense"), up, down, in_force), fmt, output)
-        return
-    emit(pool_report(_pool(dice, "DICE"), up, down, in_force, sharp), fmt, output)
+    emit(pool(dice=dice, up=up, down=down, sharp=sharp, defense=defense_dice, rulings=rulings), fmt, output)
 
 
 @roll_dragonbond.command("attack", context_settings={"max_content_width": 100})
@@ -134,62 +121,17 @@ def roll_attack(dice, models, ranged, charge, up, down, fatigue_beside, injuries
 
     Example: balance roll dragonbond attack --dice "2G 1B" --models 2 --defense 1 --health 2 --target-models 3
     """
-    from reports.dragonbond.tables import attack_report
-    from rulesets.dragonbond.attack import MELEE, RANGED, AttackSetup
-    from rulesets.dragonbond.exact import casualty_order
+    from reports.dragonbond.api import roll_attack as attack
 
-    in_force = _rulings(rulings)
-    die = ("red", "white", "black").index(defense_die.lower())
-    given = [_engaged_defense(text) for text in also_engaged]
-    if given and not ranged:
-        raise OptionError("--also-engaged: only a ranged attack goes into a melee (add --ranged)")
-    if engaged_enemies is None:
-        engaged_enemies = len(given) if ranged else 1
-    elif len(given) > engaged_enemies:
-        raise OptionError(f"--also-engaged given {len(given)} times but --engaged-enemies {engaged_enemies}: "
-                          "describe at most the units the target is engaged with")
-    setup = AttackSetup(_pool(dice, "--dice"), models, RANGED if ranged else MELEE, up, down, charge,
-                        fatigue_beside, injuries, defense, die, defense_up, defense_down,
-                        target_fatigue_beside, engaged_enemies, flying, target_injuries, sharp)
-    target = None
-    if (health is None) != (target_models is None):
-        raise OptionError("--health and --target-models go together (models killed need both)")
-    if health is not None:
-        target = casualty_order(target_models, health, captain_health, in_force)
-    elif captain_health is not None:
-        raise OptionError("--captain-health needs --health and --target-models")
-    others = setup.melee_defenses(given)
-    if others and target is not None:
-        raise OptionError("--also-engaged, --engaged-enemies: a ranged attack into a melee shares its hits "
-                          "among units; models killed are counted for one target; drop --health and "
-                          "--target-models")
-    simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
-    run = None
-    if simulate:
-        if others:
-            raise OptionError("--also-engaged, --engaged-enemies: a ranged attack into a melee is computed "
-                              "exactly; drop --trials, --precision and --seed")
-        from rulesets.dragonbond.duel import simulate_attack
-        from rulesets.dragonbond.exact import Defense
-
-        up, down = setup.defense_totals(in_force)
-        defended = Defense(setup.defense, setup.defense_die, up, down)
-        healths = target.health if target else ()
-        run = simulate_attack(setup.attack_pool(in_force), defended, healths, in_force, setup.sharp,
-                              trials=trials, seed=seed, threads=threads, precision=precision,
-                              progress=mc_progress("attacking", precision))
-    emit(attack_report(setup, target, in_force, others, run, described=len(given)), fmt, output)
-
-
-def _engaged_defense(text: str):
-    from rulesets.dragonbond.exact import Defense
-
-    dice, _, colour = text.partition(":")
-    colours = ("red", "white", "black")
-    if not dice.strip().isdigit() or colour.strip().lower() not in colours:
-        raise OptionError(f"--also-engaged {text!r}: accepted DICE:COLOUR, e.g. 1:black (colours red, white, "
-                          "black)")
-    return Defense(int(dice), colours.index(colour.strip().lower()))
+    simulate, _, _ = monte_carlo_settings(trials, precision, seed)
+    emit(attack(dice=dice, models=models, ranged=ranged, charge=charge, up=up, down=down,
+                fatigue_beside=fatigue_beside, injuries=injuries, sharp=sharp, defense=defense,
+                defense_die=defense_die, defense_up=defense_up, defense_down=defense_down,
+                target_fatigue_beside=target_fatigue_beside, engaged_enemies=engaged_enemies, flying=flying,
+                target_injuries=target_injuries, health=health, target_models=target_models,
+                captain_health=captain_health, also_engaged=also_engaged, rulings=rulings, trials=trials,
+                seed=seed, precision=precision, threads=threads,
+                progress=mc_progress("attacking", precision) if simulate else None), fmt, output)
 
 
 @roll_dragonbond.command("face-off")
@@ -203,9 +145,9 @@ def roll_face_off(players, rulings, fmt, output, plot):
 
     Example: balance roll dragonbond face-off --players 3
     """
-    from reports.dragonbond.tables import face_off_report
+    from reports.dragonbond.api import roll_face_off as face_off
 
-    emit(face_off_report(players, _rulings(rulings)), fmt, output)
+    emit(face_off(players=players, rulings=rulings), fmt, output)
 
 
 @roll_dragonbond.command("charge")
@@ -221,14 +163,9 @@ def roll_charge(speed, fatigue_beside, rulings, fmt, output, plot):
 
     Example: balance roll dragonbond charge --speed 9
     """
-    from reports.dragonbond.tables import charge_report
-    from rulesets.base import RulesError
+    from reports.dragonbond.api import roll_charge as charge
 
-    try:
-        report = charge_report(speed, fatigue_beside, _rulings(rulings))
-    except RulesError as exc:
-        raise RulesError(f"--fatigue-beside {fatigue_beside}: {exc}") from None
-    emit(report, fmt, output)
+    emit(charge(speed=speed, fatigue_beside=fatigue_beside, rulings=rulings), fmt, output)
 
 
 @roll_dragonbond.command("damage")
@@ -242,9 +179,9 @@ def roll_damage(tokens, fatigue_beside, rulings, fmt, output, plot):
 
     Example: balance roll dragonbond damage --tokens 2
     """
-    from reports.dragonbond.tables import damage_report
+    from reports.dragonbond.api import roll_damage as damage
 
-    emit(damage_report(tokens, fatigue_beside, _rulings(rulings)), fmt, output)
+    emit(damage(tokens=tokens, fatigue_beside=fatigue_beside, rulings=rulings), fmt, output)
 
 
 @click.group("dragonbond")
@@ -347,37 +284,11 @@ def duel_dragonbond(unit_a, unit_b, policy_a, policy_b, rounds, catalogs, trials
 
     Example: balance duel dragonbond bucentaur-blades ogerron-phalanx --precision 0.005
     """
-    from reports.dragonbond.duel import duel_report
-    from rulesets.dragonbond import catalog as catalog_io
-    from rulesets.dragonbond.duel import Fighter, simulate_duel
-    from simcore import config
+    from reports.dragonbond.api import duel
 
-    cat = catalog_io.load(user_paths=tuple(catalogs))
-    typed = trials is not None
-    if typed and trials > config.MAX_RECORD_TRIALS:
-        raise OptionError(f"--trials {trials}: a duel run keeps one record per duel, so at most "
-                          f"{config.MAX_RECORD_TRIALS:.0e}")
-    _, trials, seed = monte_carlo_settings(trials, precision, seed)
-    if not typed:  # a duel keeps a record per trial: a precision run is capped where records are
-        trials = min(trials, config.MAX_RECORD_TRIALS)
-    in_force = _rulings(rulings)
-    ua, ub = cat.unit(unit_a), cat.unit(unit_b)
-    policy_a, policy_b = policy_a.lower(), policy_b.lower()
-    chosen = []
-    if "best" in (policy_a, policy_b):
-        from rulesets.dragonbond.duel import best_policies
-
-        judged = BEST_TRIALS if precision is not None else trials
-        policy_a, policy_b, wins = best_policies(ua, ub, policy_a, policy_b, in_force, trials=judged,
-                                                 seed=seed, threads=threads)
-        pairs = "; ".join(f"A {pa}, B {pb}: P(A wins) {wa:.4f}, P(B wins) {wb:.4f}"
-                          for (pa, pb), (wa, wb) in wins.items())
-        chosen.append(("policies", f"best chose A {policy_a}, B {policy_b} (maximin on {judged:,} duels per "
-                                   f"pairing, same dice): {pairs}"))
-    result = simulate_duel(Fighter(ua, policy_a), Fighter(ub, policy_b), in_force, trials=trials, seed=seed,
-                           threads=threads, precision=precision, rounds=rounds,
-                           progress=mc_progress("duelling", precision))
-    emit(duel_report(result, chosen), fmt, output)
+    emit(duel(unit_a, unit_b, policy_a=policy_a, policy_b=policy_b, rounds=rounds, rulings=rulings,
+              catalogs=catalogs, trials=trials, seed=seed, precision=precision, threads=threads,
+              progress=mc_progress("duelling", precision)), fmt, output)
 
 
 @click.command("dragonbond")
@@ -388,10 +299,9 @@ def units_dragonbond(catalogs, fmt, output, plot):
 
     Example: balance units dragonbond --format markdown
     """
-    from reports.dragonbond.duel import units_report
-    from rulesets.dragonbond import catalog as catalog_io
+    from reports.dragonbond.api import units
 
-    emit(units_report(catalog_io.load(user_paths=tuple(catalogs))), fmt, output)
+    emit(units(catalogs=catalogs), fmt, output)
 
 
 def register(verbs: dict[str, click.Group]) -> None:
