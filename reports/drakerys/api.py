@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reports.drakerys.cli_sides import combatant, describe, load_catalog
+from reports.drakerys.cli_sides import describe, load_catalog
 from reports.drakerys.fight import engagement_report
 from reports.drakerys.magic import invocation_table_report, spell_table_report
 from reports.drakerys.tables import (
@@ -184,20 +184,60 @@ def roll(kind: str = "action", **options) -> Report:
     return ROLLS[kind](**options)
 
 
-def duel(a: str, b: str, *, size_a: int | None = None, size_b: int | None = None, rulings=(),
-         trials: int = config.DEFAULT_TRIALS, seed: int = config.DEFAULT_SEED,
-         precision: float | None = None, catalogs=()) -> Report:
-    """``a`` charges ``b`` and both fight to the end (the sizes default to the unit sheets')."""
+def engagement(options: dict) -> tuple[Report, str]:
+    """The duel of :func:`duel` from its keywords (``options``), and a title for its plot (the units, their
+    sizes, the trials and the seed): the one implementation of `balance duel drakerys` and of the API's."""
+    from reports.cli.options import option_name
+    from reports.drakerys.cli_fight import _setup
     from rulesets.drakerys import combat  # numba: loaded for a duel, not for the exact tables and rolls
+    from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
-    catalog = load_catalog(catalogs)
-    in_force = drakerys.DrakerysRulings().with_assignments(rulings)
-    sizes = {"size_a": size_a, "size_b": size_b}
-    (ca, ap_a), (cb, ap_b) = combatant(catalog, a, "a", sizes), combatant(catalog, b, "b", sizes)
-    result = combat.simulate_engagement(ca, cb, rulings=in_force, weapons=catalog.weapons, trials=trials,
-                                        seed=seed, precision=precision)
-    return engagement_report(result, ap_a, ap_b, describe(ca, ap_a), describe(cb, ap_b))
+    start, shoot_from = options["start"], options["shoot_from"]
+    if start is not None and shoot_from is not None:
+        raise OptionError(f"{option_name('start')} and {option_name('shoot_from')}: give one (a duel starts "
+                          "at a distance, or A opens fire)")
+    if shoot_from is not None and shoot_from < 1:
+        raise OptionError(f"{option_name('shoot_from')} {shoot_from}: {ENGAGED_CANNOT_SHOOT}")
+    sides = {k: v for k, v in options.items() if k[-2:] in ("_a", "_b")}
+    catalog, in_force, (ca, ap_a), (cb, ap_b) = _setup(options["catalogs"], options["rulings"], options["a"],
+                                                       options["b"], sides, a_shoots=shoot_from is not None)
+    trials, seed = _mc(options["trials"], options["precision"], options["seed"])
+    result = combat.simulate_engagement(ca, cb, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
+                                        weapons=catalog.weapons, rounds=options["rounds"], trials=trials,
+                                        seed=seed, threads=options["threads"], precision=options["precision"],
+                                        progress=options["progress"])
+    report = engagement_report(result, ap_a, ap_b, describe(ca, ap_a), describe(cb, ap_b))
+    title = (f"Drakerys duel: {ca.unit.name} ({ca.size}) against {cb.unit.name} ({cb.size}); "
+             f"{result.run.trials:,} trials, seed {seed}")
+    return report, title
+
+
+def duel(a: str, b: str, *, shoot_from: int | None = None, start: int | None = None, rounds: int = 6,
+         size_a: int | None = None, ap_a: int | None = None, stress_a: int | None = None,
+         injuries_a: int | None = None, heroic_a: int | None = None, rerolls_a: int | None = None,
+         authority_a: int | None = None, allies_a: int | None = None, obstacles_a: int | None = None,
+         guard_a: bool = False, no_blocking_a: bool = False, size_b: int | None = None,
+         ap_b: int | None = None, stress_b: int | None = None, injuries_b: int | None = None,
+         heroic_b: int | None = None, rerolls_b: int | None = None, authority_b: int | None = None,
+         allies_b: int | None = None, obstacles_b: int | None = None, guard_b: bool = False,
+         no_blocking_b: bool = False, catalogs=(), rulings=(), trials: int | None = None,
+         seed: int | None = None, precision: float | None = None, threads: int | None = None,
+         progress=None) -> Report:
+    """``a`` charges ``b`` (or shoots first, or both start ``start`` cm apart), then both fight on until one
+    is destroyed or scatters or the game ends (`balance duel drakerys A B`): P(A wins), P(B wins),
+    P(neither), injuries, AP destroyed and Time Sections, with intervals.
+
+    Keywords, as the command's options: ``shoot_from`` (A opens fire from this distance in cm instead of
+    charging), ``start`` (the units start this many cm apart and each Action is the unit's best), ``rounds``
+    (rounds of the game left, 16 Time Sections each; default 6); per side, ``size_a``, ``ap_a``,
+    ``stress_a``, ``injuries_a``, ``heroic_a``, ``rerolls_a``, ``authority_a``, ``allies_a``,
+    ``obstacles_a``, ``guard_a``, ``no_blocking_a`` and the same with _b (the sizes default to the unit
+    sheets'); ``catalogs``, ``rulings``, ``trials``, ``seed``, ``precision``, ``threads``;
+    ``progress(done, total)``."""
+    return engagement(dict(locals()))[0]
 
 
 def units(*, profiled: bool = False, catalogs=()) -> Report:
+    """The Drakerys catalog (`balance units drakerys`): one row per unit (profile, skills, weapon, sizes) and
+    its data quirks. Keywords: ``profiled`` (only the units the rulebook gives a profile), ``catalogs``."""
     return units_report(load_catalog(catalogs), profiled_only=profiled)

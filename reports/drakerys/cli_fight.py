@@ -155,23 +155,14 @@ def duel_drakerys(unit_a, unit_b, shoot_from, start, rounds, catalogs, trials, p
 
     Example: balance duel drakerys crows gold-keepers --precision 0.005
     """
-    from reports.drakerys.fight import engagement_report
-    from rulesets.drakerys import combat
+    from reports.drakerys.api import engagement
 
-    if start is not None and shoot_from is not None:
-        raise OptionError("--start and --shoot-from: give one (a duel starts at a distance, or A opens fire)")
-    catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
-                                                     a_shoots=shoot_from is not None)
-    _, trials, seed = monte_carlo_settings(trials, precision, seed)
-    result = combat.simulate_engagement(a, b, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
-                                        weapons=catalog.weapons, rounds=rounds, trials=trials, seed=seed,
-                                        threads=threads, precision=precision,
-                                        progress=mc_progress("duelling", precision))
-    report = engagement_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
+    report, title = engagement(dict(a=unit_a, b=unit_b, shoot_from=shoot_from, start=start, rounds=rounds,
+                                    catalogs=catalogs, rulings=rulings, trials=trials, seed=seed,
+                                    precision=precision, threads=threads,
+                                    progress=mc_progress("duelling", precision), **options))
     emit(report, fmt, output)
     if plot is not None:
         from reports.drakerys.plots import plot_engagement
 
-        plot_engagement(report.sections[0].data, plot,
-                        f"Drakerys duel: {a.unit.name} ({a.size}) against {b.unit.name} ({b.size}); "
-                        f"{result.run.trials:,} trials, seed {seed}")
+        plot_engagement(report.sections[0].data, plot, title)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from reports.cli.options import WholeNumber
+from reports.cli.options import WholeNumber, option_name
 from rulesets.base import OptionError, RulesError
 from rulesets.drakerys.fight import Combatant
 from rulesets.drakerys.rules import MAX_EXTRA_OPTION
@@ -86,7 +86,8 @@ def combatant(catalog: Catalog, name: str, letter: str, options: dict, usable=No
     injuries = options.get(f"injuries_{letter}") or 0
     if unit.profile is not None and injuries >= max(1, unit.profile.health):
         health = unit.profile.health
-        raise OptionError(f"--injuries-{letter} {injuries}: {unit.name} have Health {health}, so a warrior "
+        option = option_name(f"injuries_{letter}")
+        raise OptionError(f"{option} {injuries}: {unit.name} have Health {health}, so a warrior "
                           f"dies when it takes {health} injur{'y' if health == 1 else 'ies'} and the unit "
                           f"carries at most {health - 1} injury token{'s' if health - 1 != 1 else ''}")
     c = Combatant(
