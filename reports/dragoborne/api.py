@@ -37,20 +37,61 @@ def table_plot(name: str, data: Report, path: Path) -> None:
     raise OptionError(f"the Dragoborne table {name!r} has no plot")
 
 
-def duel(a: str, b: str, *, rulings=(), catalogs=(), trials: int | None = None, seed: int | None = None,
-         precision: float | None = None, threads: int | None = None, lenient: bool = False) -> Report:
-    """Whole games between decks ``a`` and ``b`` of the catalog (reports.dragoborne.duel)."""
+def _flag(keyword: str, flag: str | None = None) -> str:
+    from reports.cli.options import option_name
+
+    return option_name(keyword, flag)
+
+
+#: The mulligan strategies a whole game plays (rulesets.dragoborne.simulate.MULLIGANS; "curve" is
+#: exact-only).
+GAME_MULLIGANS = ("policy", "none", "back2+", "back3+", "back4+", "back5+", "all")
+
+
+def duel(a: str, b: str, *, lenient: bool = False, mulligan: str = "policy", compare_mulligans: bool = False,
+         rulings=(), catalogs=(), trials: int | None = None, seed: int | None = None,
+         precision: float | None = None, threads: int | None = None, progress=None) -> Report:
+    """Whole games between decks ``a`` and ``b`` of the catalog, played by stated policies (`balance duel
+    dragoborne DECK_A DECK_B`): P(each deck wins), the effect of going first, the game's length, how games
+    end and each deck's early play, with intervals.
+
+    Keywords, as the command's options: ``lenient`` (play decks under 50 cards or with more than 4 copies,
+    with a warning), ``mulligan`` (which cards both players send back: policy, none, back2+ .. back5+,
+    all), ``compare_mulligans`` (every strategy in turn on the same seed; a fixed number of games: give
+    ``trials``, not ``precision``), ``rulings``, ``catalogs``, ``trials`` (at most one record per game:
+    config.MAX_RECORD_TRIALS), ``seed``, ``precision``, ``threads``; ``progress(done, total)``."""
+    from reports.cli.options import monte_carlo_settings
+    from reports.dragoborne.duel import DEFAULT_DUEL_TRIALS
     from reports.dragoborne.duel import duel as play
+    from simcore import config
 
-    return play(a, b, _in_force(rulings), catalogs=catalogs, trials=trials, seed=0 if seed is None else seed,
-                precision=precision, threads=threads, lenient=lenient)
+    if mulligan not in GAME_MULLIGANS:
+        raise OptionError(f"{_flag('mulligan')} {mulligan!r}: accepted {', '.join(GAME_MULLIGANS)}")
+    typed = trials is not None
+    if typed and trials > config.MAX_RECORD_TRIALS:
+        raise OptionError(f"{_flag('trials')} {trials}: a duel run keeps one record per game, so at most "
+                          f"{config.MAX_RECORD_TRIALS:.0e}")
+    if compare_mulligans and precision is not None:
+        raise OptionError(f"{_flag('compare_mulligans')} plays a fixed number of games per strategy: give "
+                          f"{_flag('trials')}, not {_flag('precision')}")
+    _, cap, seed = monte_carlo_settings(trials, precision, seed)
+    if not typed:
+        cap = min(cap, config.MAX_RECORD_TRIALS) if precision is not None else DEFAULT_DUEL_TRIALS
+    return play(a, b, _in_force(rulings), catalogs=catalogs, trials=cap, seed=seed, precision=precision,
+                threads=threads, lenient=lenient, mulligan=mulligan, compare_mulligans=compare_mulligans,
+                progress=progress)
 
 
-def units(*, catalogs=()) -> Report:
-    from reports.dragoborne.cards import units_report
+def units(*, deck: str | None = None, lenient: bool = False, catalogs=()) -> Report:
+    """The Dragoborne cards and decks (`balance units dragoborne`; every value illustrative, marked *: the
+    guide prints no card). Keywords: ``deck`` (a deck of the catalog, its key or name: checked against the
+    deck regulations, lines 145-150, instead), ``lenient`` (with ``deck``: warn about deck size and copies
+    instead of refusing), ``catalogs``."""
+    from reports.dragoborne.cards import deck_report, units_report
     from rulesets.dragoborne import catalog as catalog_io
 
-    return units_report(catalog_io.load(user_paths=tuple(catalogs)))
+    cat = catalog_io.load(user_paths=tuple(catalogs))
+    return deck_report(cat, deck, lenient) if deck else units_report(cat)
 
 
 def _in_force(rulings) -> DragoborneRulings:
@@ -70,20 +111,23 @@ def roll_condition(*, dice: str, color: str | None = None, range: str | None = N
     colours = parse_dice(dice)
     wanted = []
     if (color is None) != (range is None):
-        raise OptionError("--color and --range go together: a condition is a colour and a range of values")
+        raise OptionError(f"{_flag('color')} and {_flag('range')} go together: a condition is a colour and a "
+                          "range of values")
     if color is not None:
         wanted.append(Condition(color.strip().lower(), *parse_range(range)))
     wanted += [parse_condition(text) for text in conditions]
     if not wanted:
-        raise OptionError("give a condition: --color C --range X-Y, or --condition COLOUR:X-Y")
+        raise OptionError(f"give a condition: {_flag('color')} C {_flag('range')} X-Y, or "
+                          f"{_flag('conditions', '--condition')} COLOUR:X-Y")
     held: dict[int, int] = {}
     for text in assigned:
         c = parse_condition(text)
         if c.low != c.high:
-            raise OptionError(f"--assigned {text!r}: an assigned die has one value (COLOUR:VALUE)")
+            raise OptionError(f"{_flag('assigned')} {text!r}: an assigned die has one value (COLOUR:VALUE)")
         free = [i for i, col in enumerate(colours) if col == c.colour and i not in held]
         if not free:
-            raise OptionError(f"--assigned {text!r}: no other {c.colour} die among {', '.join(colours)}")
+            raise OptionError(f"{_flag('assigned')} {text!r}: no other {c.colour} die among "
+                              f"{', '.join(colours)}")
         held[free[0]] = c.low
     odds = condition_odds(colours, tuple(wanted), in_force, held)
     return condition_report(colours, odds, held, in_force)
