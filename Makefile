@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 # machines): without it every `balance` process compiles ~100 modules from source (about 0.4 s each run).
 # compileall rewrites only what changed since, so this costs a fraction of a second when up to date.
 setup: $(STAMP)
-	$(BIN)/python -m compileall -q simcore rulesets reports
+	$(BIN)/python -m compileall -q simcore rulesets reports balance
 
 # the whole balance report of every game as a static site: $(OUT)/index.html (rewritten on each run)
 run: setup

@@ -11,6 +11,7 @@ the numbers come from::
     curve = balance.sweep("drakerys", cost_range="crows=120..200/20", units=["crows", "warriors"])
     table = balance.points("dragonbond", iterations=2)                      # the balanced points table
     odds = balance.roll("drakerys", "spell", level=3, distance=25)          # any kind `balance roll` has
+    balance.report(output="site", games=["uberdrakes"], trials=2000)        # the static site, as files
     balance.games()                                                         # ('drakerys', ..., plug-ins)
 
 Importing ``balance`` imports nothing heavy: each name loads :mod:`reports.api` (pandas, the kernels) the
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # what the names below are, for readers and type checkers (no
         export_tables,
         points,
         points_rulings,
+        report,
         roll,
         roll_kinds,
         sweep,
@@ -48,7 +50,7 @@ if TYPE_CHECKING:  # what the names below are, for readers and type checkers (no
 _SOURCES: dict[str, tuple[str, str]] = {
     **{name: ("reports.api", name) for name in (
         "efficiency", "whatif", "sweep", "points", "points_rulings", "army", "table", "export_tables", "roll",
-        "roll_kinds", "duel", "units", "EfficiencyTables")},
+        "roll_kinds", "duel", "units", "report", "EfficiencyTables")},
     "games": ("rulesets", "names"),
     "ruleset": ("rulesets", "get"),
     "Game": ("rulesets.games", "Game"),

@@ -1,5 +1,6 @@
 """`balance report [GAME]... --output DIR`: the whole balance report of every game as a static site
-(reports.site). Names no game: the games are the registry's implemented rulesets.
+(reports.site), through reports.api.report_pages (the Python API's `report` runs the same). Names no game:
+the games are the registry's implemented rulesets.
 
 reports.site and reports.api (pandas, the kernels) are imported when the command runs."""
 
@@ -16,26 +17,6 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
 )
-
-
-def _games(names: tuple[str, ...]):
-    """The rulesets to report on: those named (in the order given, each once), else every implemented one."""
-    import rulesets
-    from rulesets.base import OptionError
-
-    if not names:
-        return [rs for rs in rulesets.available() if rs.implemented]
-    out = []
-    for name in names:
-        try:
-            rs = rulesets.get(name)
-        except rulesets.RulesError as exc:
-            raise OptionError(str(exc)) from None
-        if not rs.implemented:
-            raise rulesets.RulesError(f"{rs.name} is not implemented yet: `balance report` cannot cover it")
-        if rs not in out:
-            out.append(rs)
-    return out
 
 
 @click.command("report")
@@ -59,15 +40,12 @@ def report_command(games, folder, force, digits, points_steps, trials, precision
 
     Example: balance report --output out/ --force
     """
-    from reports import site
-    from reports.cli.balance import _output_set, _precision
-    from simcore import config
+    from reports import api, site
+    from reports.cli.balance import _output_set
 
-    chosen = _games(games)
+    chosen = api.report_games(games)
     in_force = site.split_rulings(chosen, rulings)
     check_folder_empty(folder, force, "--output")
-    seed = config.DEFAULT_SEED if seed is None else seed
-    precision = _precision(trials, precision)
     bars: list = []
 
     def started(rs) -> None:
@@ -79,9 +57,9 @@ def report_command(games, folder, force, digits, points_steps, trials, precision
         bars[-1](done, total)
 
     with _output_set(folder, "--output") as out:
-        pages = site.build(chosen, out, rulings=in_force, seed=seed, precision=precision, trials=trials,
-                           threads=threads, digits=digits, progress=progress, started=started,
-                           points_steps=site.SITE_ITERATIONS if points_steps is None else points_steps)
+        pages = api.report_pages(chosen, out, rulings=in_force, seed=seed, precision=precision,
+                                 trials=trials, threads=threads, digits=digits, progress=progress,
+                                 started=started, points_steps=points_steps)
         if bars:
             bars[-1].close()
     click.echo(f"wrote {len(out.written)} files into {folder}", err=True)
