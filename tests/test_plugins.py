@@ -156,6 +156,7 @@ def test_every_generic_verb_runs_for_a_plugin_game_on_the_command_line(tmp_path)
     assert sorted(table.key) == ["ant", "bee", "cat", "dog"] and table.proposed_cost.notna().all()
     assert listing[0] == 0 and "  toy " in listing[1]
     assert roll[0] == 1 and roll[2].count("\n") == 1  # no reports side: no rolls, one line
+    assert "toy has no reports side of its own, so no roll kinds" in roll[2]
     assert builtin[0] == 0 and "Action Table" in builtin[1]
 
 

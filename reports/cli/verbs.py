@@ -55,6 +55,19 @@ def _register_game(name: str) -> None:
         _run(lambda: _GAMES.pop(name)())
 
 
+#: The verbs whose commands a game's own reports side gives (not the generic layer), and what it would give.
+GAME_OWN = {"roll": "roll kinds", "table": "rulebook tables", "duel": "duel", "units": "catalog listing"}
+
+
+def _without_reports_side(name: str) -> bool:
+    """Whether game ``name`` is a plug-in without a reports side (``Game.cli`` None): its own verbs have no
+    commands for it, by design rather than not yet."""
+    try:
+        return rulesets.game(name).cli is None
+    except RulesError:
+        return False
+
+
 class RulesetGroup(click.Group):
     """A verb: its commands are rulesets. Names a known but unimplemented ruleset as such (exit 1)."""
 
@@ -74,9 +87,14 @@ class RulesetGroup(click.Group):
             command = super().get_command(ctx, cmd_name.lower())
         if command is not None:
             return command
-        if cmd_name.lower() in rulesets.names():
+        name = cmd_name.lower()
+        if name in rulesets.names():
             done = ", ".join(self.list_commands(ctx)) or "none yet"
-            raise RulesError(f"`balance {self.name} {cmd_name.lower()}` is not implemented yet; "
+            if self.name in GAME_OWN and _without_reports_side(name):
+                raise RulesError(f"{name} has no reports side of its own, so no {GAME_OWN[self.name]} "
+                                 f"(its plug-in gives the generic verbs only); `balance {self.name}` covers: "
+                                 f"{done}")
+            raise RulesError(f"`balance {self.name} {name}` is not implemented yet; "
                               f"`balance {self.name}` covers: {done}")
         try:
             rulesets.get(cmd_name)
