@@ -16,11 +16,9 @@ from reports.cli.options import (
     emit,
     mc_options_for,
     mc_progress,
-    monte_carlo_settings,
     ruling_option,
     text_output_options,
 )
-from rulesets.base import OptionError
 from rulesets.dragoborne.rules import DragoborneRulings
 
 
@@ -75,9 +73,9 @@ def roll_shield(atk, shields, turns, per_turn, rulings, fmt, output, plot):
 
     Example: balance roll dragoborne shield --atk 3 --turns 2 --per-turn 1
     """
-    from reports.dragoborne.dice_tables import shield_report
+    from reports.dragoborne.api import roll_shield
 
-    emit(shield_report(atk, shields, per_turn, turns, _rulings(rulings)), fmt, output)
+    emit(roll_shield(atk=atk, shields=shields, turns=turns, per_turn=per_turn, rulings=rulings), fmt, output)
 
 
 @click.group("dragoborne")
@@ -116,7 +114,8 @@ def _deck_options(f):
 
 
 MULLIGANS = ("none", "back2+", "back3+", "back4+", "back5+", "curve", "all")
-#: The strategies the whole game plays (rulesets.dragoborne.simulate.MULLIGANS; "curve" is exact-only).
+#: The strategies the whole game plays (rulesets.dragoborne.simulate.MULLIGANS; "curve" is exact-only), as
+#: reports.dragoborne.api.GAME_MULLIGANS.
 GAME_MULLIGANS = ("policy", "none", "back2+", "back3+", "back4+", "back5+", "all")
 
 
@@ -201,11 +200,9 @@ def units_dragoborne(deck, lenient, catalogs, fmt, output, plot):
 
     Example: balance units dragoborne --deck red-blaze
     """
-    from reports.dragoborne.cards import deck_report, units_report
-    from rulesets.dragoborne import catalog as catalog_io
+    from reports.dragoborne.api import units
 
-    cat = catalog_io.load(user_paths=tuple(catalogs))
-    emit(deck_report(cat, deck, lenient) if deck else units_report(cat), fmt, output)
+    emit(units(deck=deck, lenient=lenient, catalogs=catalogs), fmt, output)
 
 
 @click.command("dragoborne", context_settings={"max_content_width": 100})
@@ -231,23 +228,11 @@ def duel_dragoborne(deck_a, deck_b, lenient, mulligan, compare_mulligans, catalo
 
     Example: balance duel dragoborne red-blaze green-grove --precision 0.005
     """
-    from reports.dragoborne.duel import DEFAULT_DUEL_TRIALS, duel
-    from simcore import config
+    from reports.dragoborne.api import duel
 
-    typed = trials is not None
-    if typed and trials > config.MAX_RECORD_TRIALS:
-        raise OptionError(f"--trials {trials}: a duel run keeps one record per game, so at most "
-                          f"{config.MAX_RECORD_TRIALS:.0e}")
-    if compare_mulligans and precision is not None:
-        raise OptionError("--compare-mulligans plays a fixed number of games per strategy: give --trials, "
-                          "not --precision")
-    _, cap, seed = monte_carlo_settings(trials, precision, seed)
-    if not typed:
-        cap = min(cap, config.MAX_RECORD_TRIALS) if precision is not None else DEFAULT_DUEL_TRIALS
-    emit(duel(deck_a, deck_b, _rulings(rulings), catalogs=catalogs, trials=cap, seed=seed,
-              precision=precision, threads=threads, lenient=lenient, mulligan=mulligan,
-              compare_mulligans=compare_mulligans, progress=mc_progress("games", precision)),
-         fmt, output)
+    emit(duel(deck_a, deck_b, lenient=lenient, mulligan=mulligan, compare_mulligans=compare_mulligans,
+              rulings=rulings, catalogs=catalogs, trials=trials, seed=seed, precision=precision,
+              threads=threads, progress=mc_progress("games", precision)), fmt, output)
 
 
 def register(verbs: dict[str, click.Group]) -> None:
