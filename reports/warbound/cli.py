@@ -19,7 +19,6 @@ from reports.cli.options import (
     ruling_option,
     text_output_options,
 )
-from rulesets.base import OptionError
 from rulesets.warbound.rules import MAX_DICE, MAX_VALUE, MIN_VALUE, WarboundRulings
 
 MAX_POOL = 50
@@ -75,35 +74,14 @@ def roll_attack(dice, value, aim, formation, modifier, armor_points, armor_value
 
     Example: balance roll warbound attack --dice 2 --target 7 --aim --armor-points 1 --armor-value 6
     """
-    from reports.warbound.tables import attack_report
-    from rulesets.warbound.exact import HitRoll, Target, attack_outcome
+    from reports.warbound.api import roll_attack as attack
 
-    if not -MAX_VALUE <= modifier <= MAX_VALUE:
-        raise OptionError(f"--modifier {modifier}: accepted -{MAX_VALUE}..{MAX_VALUE}")
-    if armor_points and armor_value is None:
-        raise OptionError(f"--armor-points {armor_points} needs --armor-value (the roll that saves, line "
-                          f"239)")
-    if broken > armor_points:
-        raise OptionError(f"--broken {broken} is more than --armor-points {armor_points} (one Break token "
-                          f"per armor point at most, line 482)")
-    if wounds and health is None:
-        raise OptionError("--wounds needs --health (the pool they count against)")
-    if stress and morale is None:
-        raise OptionError("--stress needs --morale (the pool they count against)")
-    in_force = _rulings(rulings)
-    roll = HitRoll(dice, value, aim, formation, modifier)
-    target = Target(armor_points, armor_value if armor_points else None, broken, health, wounds, morale,
-                    stress, panicked)
-    outcome = attack_outcome(roll, target, in_force, add_wounds)
-    simulate, trials, seed = monte_carlo_settings(trials, precision, seed)
-    run = None
-    if simulate:
-        from rulesets.warbound.duel import simulate_attack
-
-        run = simulate_attack(roll, target, in_force, trials=trials, seed=seed, threads=threads,
-                              precision=precision, add_wounds=add_wounds,
-                              progress=mc_progress("attacking", precision))
-    emit(attack_report(outcome, in_force, run), fmt, output)
+    simulate, _, _ = monte_carlo_settings(trials, precision, seed)
+    emit(attack(dice=dice, target=value, aim=aim, formation=formation, modifier=modifier,
+                armor_points=armor_points, armor_value=armor_value, broken=broken, health=health,
+                wounds=wounds, morale=morale, stress=stress, panicked=panicked, add_wounds=add_wounds,
+                rulings=rulings, trials=trials, seed=seed, precision=precision, threads=threads,
+                progress=mc_progress("attacking", precision) if simulate else None), fmt, output)
 
 
 @click.group("warbound")
@@ -177,32 +155,11 @@ def duel_warbound(char_a, char_b, leader_a, leader_b, distance, range_, no_panic
 
     Example: balance duel warbound copp roh-na --precision 0.005
     """
-    from reports.warbound.duel import duel_report
-    from rulesets.warbound import catalog as catalog_io
-    from rulesets.warbound.contest import _split
-    from rulesets.warbound.duel import DEFAULT_DISTANCE, economy_leader, fighter, simulate_duel
-    from simcore import config
+    from reports.warbound.api import duel
 
-    cat = catalog_io.load(user_paths=tuple(catalogs))
-    typed = trials is not None
-    if typed and trials > config.MAX_RECORD_TRIALS:
-        raise OptionError(f"--trials {trials}: a duel run keeps one record per duel, so at most "
-                          f"{config.MAX_RECORD_TRIALS:.0e}")
-    _, trials, seed = monte_carlo_settings(trials, precision, seed)
-    if not typed:
-        trials = min(trials, config.MAX_RECORD_TRIALS)
-    in_force = _rulings(rulings)
-    sides = []
-    for name, leader in ((char_a, leader_a), (char_b, leader_b)):
-        base, formation = _split(name)
-        character = cat.character(base)
-        chosen = cat.leader(leader) if leader else economy_leader(character, cat, in_force)
-        sides.append(fighter(character, cat, leader=chosen, formation=formation, no_panic=no_panic))
-    result = simulate_duel(sides[0], sides[1], cat.board, in_force, trials=trials, seed=seed,
-                           threads=threads, precision=precision,
-                           distance=DEFAULT_DISTANCE if distance is None else distance,
-                           range_far=range_ == "far", progress=mc_progress("duelling", precision))
-    emit(duel_report(result, cat), fmt, output)
+    emit(duel(char_a, char_b, leader_a=leader_a, leader_b=leader_b, distance=distance, range=range_,
+              no_panic=no_panic, rulings=rulings, catalogs=catalogs, trials=trials, seed=seed,
+              precision=precision, threads=threads, progress=mc_progress("duelling", precision)), fmt, output)
 
 
 @click.command("warbound")
@@ -216,11 +173,9 @@ def units_warbound(deck, catalogs, fmt, output, plot):
 
     Example: balance units warbound --format markdown
     """
-    from reports.warbound.duel import deck_report, units_report
-    from rulesets.warbound import catalog as catalog_io
+    from reports.warbound.api import units
 
-    cat = catalog_io.load(user_paths=tuple(catalogs))
-    emit(deck_report(cat, deck) if deck else units_report(cat), fmt, output)
+    emit(units(deck=deck, catalogs=catalogs), fmt, output)
 
 
 def register(verbs: dict[str, click.Group]) -> None:
