@@ -80,7 +80,8 @@ def test_an_unknown_keyword_names_the_accepted_ones():
         api.roll("drakerys", "spell")
     with pytest.raises(OptionError, match=r"kind of roll 'spel' for drakerys; accepted: action, fight"):
         api.roll("drakerys", "spel", level=3)
-    with pytest.raises(OptionError, match=r"duel warbound: unknown option 'sizes'; accepted: rulings,"):
+    with pytest.raises(OptionError, match=r"duel warbound: unknown option 'sizes'; accepted: leader_a, "
+                                          r"leader_b, distance, range,"):
         api.duel("warbound", "a", "b", sizes=3)
     with pytest.raises(OptionError, match=r"units drakerys: unknown option 'profile' \(did you mean "
                                           r"profiled\?\); accepted: profiled, catalogs"):
@@ -247,3 +248,43 @@ def test_report_has_the_commands_options_and_writes_the_same_bytes(capsys, tmp_p
     with pytest.raises(OptionError, match=r"unknown ruleset 'uberdrake'"):
         api.report(output=tmp_path / "new", games=["uberdrake"])
     assert not (tmp_path / "new").exists()
+
+
+# --- duels and units: the command and the API are one implementation --------------------------------------
+
+DUELS = {
+    "drakerys": (("crows", "gold-keepers"), dict(rounds=2, size_a=9, stress_b=1),
+                 ["--rounds", "2", "--size-a", "9", "--stress-b", "1"]),
+    "dragonbond": (("bucentaur-blades", "ogerron-phalanx"), dict(rounds=2), ["--rounds", "2"]),
+    "warbound": (("copp", "roh-na"), dict(leader_a="raiders-warlord", range="far"),
+                 ["--leader-a", "raiders-warlord", "--range", "far"]),
+    "dragoborne": (("red-blaze", "green-grove"), dict(mulligan="none"), ["--mulligan", "none"]),
+}
+
+
+@pytest.mark.parametrize("game", list(DUELS))
+def test_a_duels_new_options_give_the_commands_numbers(capsys, game):
+    from tests.cli_run import csv, run
+
+    (a, b), keywords, flags = DUELS[game]
+    frame = api.duel(game, a, b, trials=300, seed=3, **keywords)
+    code, out, err = run(capsys, "duel", game, a, b, *flags, "--trials", "300", "--seed", "3", "--format",
+                         "csv")
+    assert code == 0, err
+    typed = csv(out)
+    numbers = list(frame.select_dtypes("number").columns)
+    assert list(typed.columns) == list(frame.columns) and len(frame) > 3 and numbers
+    assert typed[numbers].to_numpy(float) == pytest.approx(frame[numbers].to_numpy(float), abs=1e-9,
+                                                           nan_ok=True)
+    plain = api.duel(game, a, b, trials=300, seed=3)  # the options change the numbers
+    assert not plain[numbers].to_numpy(float) == pytest.approx(frame[numbers].to_numpy(float), abs=1e-9,
+                                                               nan_ok=True)
+
+
+def test_units_checks_a_deck():
+    listing = api.units("dragoborne")
+    deck = api.units("dragoborne", deck="red-blaze", lenient=True)
+    assert "red-blaze" in deck.attrs["title"].lower() or "red blaze" in deck.attrs["title"].lower()
+    assert len(listing) > len(deck) > 0
+    with pytest.raises(OptionError, match=r"^deck 'nowhere.toml': no such file"):
+        api.units("warbound", deck="nowhere.toml")
