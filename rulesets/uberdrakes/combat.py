@@ -32,15 +32,32 @@ from dataclasses import dataclass, field, replace
 from rulesets.base import RulesError, whole_number
 from rulesets.uberdrakes import declared
 from rulesets.uberdrakes.counter import (
+    ACID_AT,
     ADD_D,
     ADD_I,
+    BP_I,
+    DEALT_D,
+    DEALT_I,
     FIRE,
     LANCE,
+    LANCES_AT,
+    MAGIC_AT,
+    N_SHARED,
     ODD_D,
     ODD_I,
     PLATE,
+    PLATE_ARMOR_MIN_MAGIC,
+    PLATE_USED_AT,
     SHIELD,
+    SHIELD_USED_AT,
+    SHIELDS_AT,
+    SPEND_I,
+    UNROLLED_CONCESSION_DAMAGE,
     WIN,
+    WIN_DAMAGE,
+    WINDBLAST_FACTOR,
+    Total,
+    Value,
 )
 from rulesets.uberdrakes.counter import price as _price
 from rulesets.uberdrakes.exact import Side, dice_total_pmf, pair_pmf
@@ -252,10 +269,8 @@ def _setup(combat: Combat, chosen: tuple[Plan, Plan], rulings: UberDrakesRulings
 
 
 # --- state --------------------------------------------------------------------------------------------------
-# A side during the counterattack: (lances, shields, magic, fire breath unused, plate unused, shield used,
-# plate used, Acid Rain waits for its next item); what it spent is its kit less what remains. Totals are
-# kept whole: blood points need the loser's total.
-ACID = 7
+# A side during the counterattack: a tuple in the order of counter.SideState; what it spent is its kit less
+# what remains. Totals are kept whole: blood points need the loser's total.
 
 
 def _side_state(kit: Kit, acid: bool) -> tuple:
@@ -264,8 +279,8 @@ def _side_state(kit: Kit, acid: bool) -> tuple:
 
 def _spent(kit: Kit, s: tuple) -> tuple[float, float, float]:
     """(Magic spent, items used, spend in UD-objective's units) of a side whose state is ``s``."""
-    lances, shields = kit.lances - s[0], kit.shields - s[1]
-    magic = kit.magic - s[2]
+    lances, shields = kit.lances - s[LANCES_AT], kit.shields - s[SHIELDS_AT]
+    magic = kit.magic - s[MAGIC_AT]
     spend = magic + lances * kit.lance_price + shields * kit.shield_price
     return float(magic), float(lances + shields), spend
 
@@ -275,7 +290,7 @@ def _moves(kit: Kit, s: tuple, me: int, combat: Combat, rulings: UberDrakesRulin
     """(resource, Plate Armor's X or 0) that side ``me`` may use now. ``replying``: it is answering a
     counterattack (UD-reply-spells); ``shield_against``: the other side used a Hide Shield (its attack is
     Ranged now, UD-shield-ranged)."""
-    lances, shields, magic, fire, plate = s[0], s[1], s[2], s[3], s[4]
+    lances, shields, magic, fire, plate, *_ = s  # SideState's order
     ranged_attacker = combat.ranged and me == 0
     out = []
     lance_barred = combat.ranged or (shield_against and rulings.shield_ranged == "bars-lance")
@@ -286,7 +301,7 @@ def _moves(kit: Kit, s: tuple, me: int, combat: Combat, rulings: UberDrakesRulin
     spells = not replying or rulings.reply_spells
     if spells and fire and magic >= kit.fire_breath_cost:
         out.append((FIRE, 0))
-    if spells and plate and magic >= 2:
+    if spells and plate and magic >= PLATE_ARMOR_MIN_MAGIC:
         for x in range(1, magic):
             out.append((PLATE, x))
     return out
@@ -318,10 +333,10 @@ def _used(kit: Kit, s: tuple, resource: str, x: int, destroyed: bool = False) ->
 def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
     """Whether Acid Rain destroys this resource: it waits for the side's next combat item (line 440), or
     for its next item or Phase-3 spell (UD-acid-scope=items-and-spells)."""
-    return state[ACID] and (resource in (LANCE, SHIELD) or rulings.acid_scope == "items-and-spells")
+    return state[ACID_AT] and (resource in (LANCE, SHIELD) or rulings.acid_scope == "items-and-spells")
 
 
-# A value is a tuple of expectations from the state onward: see rulesets.uberdrakes.counter.
+# A value is a tuple of expectations from the state onward: slots rulesets.uberdrakes.counter.Value.
 
 
 class _Solver:
@@ -379,8 +394,9 @@ class _Solver:
         w_state = states[winner]
         windblast = self.setup.windblast[winner]
         loser_ranged = self.combat.ranged and loser == 0
-        spared = (w_state[5] or w_state[6] or loser_ranged) and not windblast
-        damage = 0 if spared else (2 if windblast else 1)
+        guarded = w_state[SHIELD_USED_AT] or w_state[PLATE_USED_AT]
+        spared = (guarded or loser_ranged) and not windblast
+        damage = 0 if spared else WIN_DAMAGE * (WINDBLAST_FACTOR if windblast else 1)
         (m0, i0, c0), (m1, i1, c1) = (_spent(k, st) for k, st in zip(self.kits, states[:2], strict=True))
         init = winner == 0
         return (1.0 if init else 0.0, 1.0 if damage and init else 0.0, 1.0 if damage and not init else 0.0,
@@ -403,7 +419,7 @@ class _Solver:
     def _score(self, value: tuple, me: int, totals: tuple[int, int] | None) -> tuple:
         """What side ``me`` maximises (UD-objective), as a tuple compared in order."""
         win = value[WIN] if me == 0 else 1.0 - value[WIN]
-        spend = value[9 + me]
+        spend = value[SPEND_I + me]
         objective = self.rulings.objective
         if objective == "win":
             return (round(win / TIE),)
@@ -412,7 +428,7 @@ class _Solver:
             return (round((bp - (spend if objective == "net-value" else 0.0)) / TIE),)
         if objective == "value" and self.rulings.value != "win":
             bp = self.blood_points(value, totals)[me]
-            worth = combat_value(win, bp, value[3 + me], value[4 - me], self.rulings)
+            worth = combat_value(win, bp, value[DEALT_I + me], value[DEALT_D - me], self.rulings)
             return (round(worth / TIE), round(-spend / TIE))
         return (round(win / TIE), round(-spend / TIE))
 
@@ -545,7 +561,7 @@ class _Solver:
             bp = (td * v[WIN] + (ti // 2) * (1.0 - v[WIN]), ti * (1.0 - v[WIN]) + (td // 2) * v[WIN])
         else:
             bp = self.blood_points(v, (ti, td))
-        return (*v[:11], *bp)
+        return (*v[:N_SHARED], *bp)
 
     def conceded_unrolled(self, ti: int, defender_bonus: int | None = None) -> tuple:
         """The defender concedes without rolling (line 313): two instances of damage (four with Windblast
@@ -553,19 +569,20 @@ class _Solver:
         combat's)."""
         bonus = self.combat.defender.bonus if defender_bonus is None else defender_bonus
         td = bonus if self.rulings.concede_total == "bonuses" and not self.combat.roosted else 0
-        damage = 2  # the loser made no attack at all: a ranged initiator's attack spares only itself (356)
-        if self.setup.windblast[0]:
-            damage = 4 if self.rulings.windblast_stack == "multiply" else 2
+        damage = UNROLLED_CONCESSION_DAMAGE  # the loser made no attack: a ranged initiator's attack spares
+        # only itself (356)
+        if self.setup.windblast[0] and self.rulings.windblast_stack == "multiply":
+            damage *= WINDBLAST_FACTOR
         return (1.0, 1.0 if damage else 0.0, 0.0, float(damage), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                 float(max(td, 0)), float(max(td, 0) // 2))
 
 
 def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
-    """A value with what the pre-combat plans spent added (Magic, items, spend: indices 5-10)."""
+    """A value with what the pre-combat plans spent added (Magic, items, spend: Value.MAGIC_I .. SPEND_D)."""
     out = list(v)
     for s in (0, 1):
         for k, spent in enumerate(setup.pre_spent[s]):
-            out[5 + 2 * k + s] += spent
+            out[(Value.MAGIC_I, Value.ITEMS_I, Value.SPEND_I)[k] + s] += spent
     return tuple(out)
 
 
@@ -691,13 +708,15 @@ def solve_each(combat: Combat, situations: Sequence[tuple[Side, Side]],
 
 def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:
     """What side ``me`` maximises (UD-objective) over a whole combat's value (blood points at 11, 12)."""
-    win, spend, bp = (v[0] if me == 0 else 1.0 - v[0]), v[9 + me], v[11 + me]
+    win = v[WIN] if me == 0 else 1.0 - v[WIN]
+    spend, bp = v[SPEND_I + me], v[BP_I + me]
     if rulings.objective == "win":
         return (round(win / TIE),)
     if rulings.objective in ("blood-points", "net-value"):
         return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
     if rulings.objective == "value":
-        return (round(combat_value(win, bp, v[3 + me], v[4 - me], rulings) / TIE), round(-spend / TIE))
+        worth = combat_value(win, bp, v[DEALT_I + me], v[DEALT_D - me], rulings)
+        return (round(worth / TIE), round(-spend / TIE))
     return (round(win / TIE), round(-spend / TIE))
 
 
@@ -711,8 +730,11 @@ def combat_value(win, blood_points, dealt, taken, rulings: UberDrakesRulings):
 
 
 def _outcome(t: tuple, p_unrolled: float, chosen: tuple[Plan, Plan] = (Plan(), Plan())) -> Outcome:
-    return Outcome((t[0], 1.0 - t[0]), (t[1], t[2]), (t[3], t[4]), (t[5], t[6]), (t[7], t[8]), (t[9], t[10]),
-                   (t[11], t[12]), p_unrolled, chosen)
+    """The Outcome of a total ``t`` (Value's shared slots, then Total's)."""
+    V = Value
+    return Outcome((t[V.WIN], 1.0 - t[V.WIN]), (t[V.DAMAGE_I], t[V.DAMAGE_D]), (t[V.DEALT_I], t[V.DEALT_D]),
+                   (t[V.MAGIC_I], t[V.MAGIC_D]), (t[V.ITEMS_I], t[V.ITEMS_D]), (t[V.SPEND_I], t[V.SPEND_D]),
+                   (t[Total.BP_I], t[Total.BP_D]), p_unrolled, chosen)
 
 
 def solve_from(initiator_total: int, defender_total: int, combat: Combat,

@@ -20,10 +20,13 @@ from rulesets.uberdrakes.counter import (
     ADD_I,
     FIRE,
     LANCE,
+    LANCES_AT,
+    MAGIC_AT,
     ODD_D,
     ODD_I,
     PLATE,
     SHIELD,
+    SHIELDS_AT,
     WIN,
 )
 from rulesets.uberdrakes.counter import price as _price
@@ -37,11 +40,11 @@ def combos(solver, me: int, state: tuple, moves: list) -> list[tuple[int, int, i
     use now (``moves``, rulesets.uberdrakes.combat._moves)."""
     kit = solver.kits[me]
     kinds = {m[0] for m in moves}
-    lances = state[0] if LANCE in kinds else 0
-    shields = state[1] if SHIELD in kinds else 0
+    lances = state[LANCES_AT] if LANCE in kinds else 0
+    shields = state[SHIELDS_AT] if SHIELD in kinds else 0
     out = []
     for fire in (0, 1) if FIRE in kinds else (0,):
-        left = state[2] - fire * kit.fire_breath_cost
+        left = state[MAGIC_AT] - fire * kit.fire_breath_cost
         plates = [0, *range(1, left)] if PLATE in kinds else [0]  # X + 1 Magic
         for x in plates:
             for k_lance in range(lances + 1):
@@ -139,7 +142,8 @@ def greedy_combo(solver, me: int, state: tuple, moves: list,
         return None
     kit = solver.kits[me]
     kinds = {m[0] for m in moves}
-    available = {LANCE: state[0] if LANCE in kinds else 0, SHIELD: state[1] if SHIELD in kinds else 0,
+    available = {LANCE: state[LANCES_AT] if LANCE in kinds else 0,
+                 SHIELD: state[SHIELDS_AT] if SHIELD in kinds else 0,
                  FIRE: 1 if FIRE in kinds else 0}
     counts = dict.fromkeys(available, 0)
     expected = 0.0

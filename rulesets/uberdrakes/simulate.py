@@ -12,11 +12,14 @@ import numpy as np
 from rulesets.base import RulesError
 from rulesets.uberdrakes import kernels as K
 from rulesets.uberdrakes.combat import FIRE, LANCE, PLATE, SHIELD, Combat, Policy, policy
+from rulesets.uberdrakes.counter import N_SIDE_STATE, SideState
 from rulesets.uberdrakes.exact import dice_total_pmf
 from rulesets.uberdrakes.rules import UberDrakesRulings
 
-_MOVE = {LANCE: K.M_LANCE, SHIELD: K.M_SHIELD, FIRE: K.M_FIRE}
-_LIMITS = ((K.S_LANCES, 15), (K.S_SHIELDS, 15), (K.S_MAGIC, 31))
+_MOVE = {LANCE: K.Move.LANCE, SHIELD: K.Move.SHIELD, FIRE: K.Move.FIRE}
+#: The most of each resource a key's field holds (kernels' key layout).
+_LIMITS = ((SideState.LANCES, (1 << K.W_LANCES) - 1), (SideState.SHIELDS, (1 << K.W_SHIELDS) - 1),
+           (SideState.MAGIC, (1 << K.W_MAGIC) - 1))
 
 
 def _state_array(states) -> np.ndarray:
@@ -35,8 +38,8 @@ def policy_table(pol: Policy) -> tuple[np.ndarray, np.ndarray]:
                   np.int64).reshape(n, 2)
     a, b = ab[:, 0].copy(), ab[:, 1].copy()
     who = np.array([k[3:] for k, _ in items], np.int64).reshape(n, 3).T.copy()
-    states = np.array([k[2] for k, _ in items], np.int64).reshape(n, 2, K.STATE)
-    moves = [K.M_NONE if move is None else K.M_PLATE + move[1] if move[0] == PLATE else _MOVE[move[0]]
+    states = np.array([k[2] for k, _ in items], np.int64).reshape(n, 2, N_SIDE_STATE)
+    moves = [K.Move.NONE if move is None else K.Move.PLATE + move[1] if move[0] == PLATE else _MOVE[move[0]]
              for _, move in items]
     if n and (np.abs(a).max() >= K.KEY_OFFSET or b.max() >= K.KEY_OFFSET or b.min() < -K.KEY_OFFSET):
         raise RulesError("totals beyond +-255 cannot be simulated")
@@ -69,19 +72,19 @@ def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     for t in pol.unrolled:
         unrolled[t - low] = 1
     params = np.zeros(K.N_PARAMS, np.int64)
-    params[K.P_BONUS_I], params[K.P_BONUS_D] = combat.initiator.bonus, combat.defender.bonus
-    params[K.P_RANGED] = combat.ranged
-    params[K.P_BLAST_I], params[K.P_BLAST_D] = setup.windblast
-    params[K.P_TIES_INITIATOR] = rulings.counter_ties == "initiator"
-    params[K.P_OVERSHOOT] = rulings.counter_sequencing == "overshoot"
-    params[K.P_ACID_SPELLS] = rulings.acid_scope == "items-and-spells"
-    params[K.P_BP_ROLLOFF] = rulings.bp_total == "rolloff"
-    params[K.P_CONCEDE_BONUSES] = rulings.concede_total == "bonuses"
-    params[K.P_BLAST_MULTIPLY] = rulings.windblast_stack == "multiply"
-    params[K.P_ABSOLUTE] = pol.absolute
-    params[K.P_FIRE_COST_I], params[K.P_FIRE_COST_D] = (k.fire_breath_cost for k in setup.kits)
-    params[K.P_PRE_MAGIC_I], params[K.P_PRE_MAGIC_D] = (int(s[0]) for s in setup.pre_spent)
-    params[K.P_UNROLLED_LOW] = low
+    params[K.Param.BONUS_I], params[K.Param.BONUS_D] = combat.initiator.bonus, combat.defender.bonus
+    params[K.Param.RANGED] = combat.ranged
+    params[K.Param.BLAST_I], params[K.Param.BLAST_D] = setup.windblast
+    params[K.Param.TIES_INITIATOR] = rulings.counter_ties == "initiator"
+    params[K.Param.OVERSHOOT] = rulings.counter_sequencing == "overshoot"
+    params[K.Param.ACID_SPELLS] = rulings.acid_scope == "items-and-spells"
+    params[K.Param.BP_ROLLOFF] = rulings.bp_total == "rolloff"
+    params[K.Param.CONCEDE_BONUSES] = rulings.concede_total == "bonuses"
+    params[K.Param.BLAST_MULTIPLY] = rulings.windblast_stack == "multiply"
+    params[K.Param.ABSOLUTE] = pol.absolute
+    params[K.Param.FIRE_COST_I], params[K.Param.FIRE_COST_D] = (k.fire_breath_cost for k in setup.kits)
+    params[K.Param.PRE_MAGIC_I], params[K.Param.PRE_MAGIC_D] = (int(magic) for magic, *_ in setup.pre_spent)
+    params[K.Param.UNROLLED_LOW] = low
     pack = TablePack()
     ri, rd = (dice_total_pmf(r) for r in setup.rage)
     first = pack.place("initiator", 0, guide_table(ri))
@@ -89,10 +92,13 @@ def combat_args(pol: Policy, rulings: UberDrakesRulings) -> tuple:
     w, joint = joint_table(np.outer(ri, rd))  # both totals with one word when no concession can come between
     both = pack.place("both", w, joint)
     cdf, values, guide = pack.arrays()
-    at = np.array([*first[:3], *second[:3], *both], np.int64)
+    at = np.zeros(K.N_AT, np.int64)
+    at[K.At.I_START], at[K.At.I_GUIDE], at[K.At.I_BITS] = first[:3]
+    at[K.At.D_START], at[K.At.D_GUIDE], at[K.At.D_BITS] = second[:3]
+    at[K.At.BOTH_START], at[K.At.BOTH_GUIDE], at[K.At.BOTH_BITS], at[K.At.BOTH_SPLIT] = both
     bits = max(4, int(2 * keys.size - 1).bit_length())  # at most half full
     if moves.size and moves.max() >= 1 << K.MOVE_BITS:
-        raise RulesError(f"Plate Armor's X above {(1 << K.MOVE_BITS) - 1 - K.M_PLATE} cannot be simulated")
+        raise RulesError(f"Plate Armor's X above {(1 << K.MOVE_BITS) - 1 - K.Move.PLATE} cannot be simulated")
     return K.hash_table(keys, moves, bits), np.int64(bits), params, init, at, cdf, values, guide, unrolled
 
 
@@ -117,7 +123,7 @@ class CombatRun:
 
     def spent(self, what: str, side: int) -> np.ndarray:
         """Trials by Magic (``magic``), Dragon Lances (``lances``) or Hide Shields (``shields``) spent."""
-        block = {"magic": 0, "lances": 2, "shields": 4}[what] + side
+        block = {"magic": K.Spent.MAGIC, "lances": K.Spent.LANCES, "shields": K.Spent.SHIELDS}[what] + side
         return self._block(K.H_SPENT + block * K.SPENT_BINS, K.SPENT_BINS)
 
     @property
