@@ -698,6 +698,101 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
     return pd.DataFrame(out)
 
 
+def estimate_text(value: float, half_width: float) -> str:
+    """An estimate and its 95% half-width in one cell ("0.517 ± 0.012"), both to the decimals the
+    half-width supports (:func:`reports.tables.decimals_for`); exact (no half-width): the value alone."""
+    from reports.tables import _plain, decimals_for
+
+    d = decimals_for(half_width)
+    if d is None or not np.isfinite(value):
+        return _plain(value, None)
+    return f"{value:.{d}f} ± {half_width:.{d}f}"
+
+
+def narrow_ranking(rank: pd.DataFrame, ruleset: Ruleset, exact: bool = False) -> pd.DataFrame:
+    """The ranking for a terminal, each row one line: the entry by its name, today's cost, the value with
+    its 95% half-width, the win probability, the fair cost with its interval, how far off and the verdict
+    (a value or fair cost not measured marked "≥": what the played rules give)."""
+    bound = ["" if m else "≥ " for m in rank["measured"]]
+    out = {"#": [str(r) for r in rank["rank"]], "entry": rank["name"].astype(str).tolist(),
+           ruleset.cost_unit: [f"{c:g}" for c in rank["cost"]],
+           "value ± 95%": [b + estimate_text(v, 0.0 if exact else Z95 * s)
+                           for b, v, s in zip(bound, rank["value"], rank["value_stderr"], strict=True)]}
+    if not per_cost_is_value(rank["value"], rank["value_per_cost"]):
+        digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
+        out["value / cost"] = [f"{v:.{max(digits, 3)}f}" for v in rank["value_per_cost"]]
+    out["win ± 95%"] = [estimate_text(v, 0.0 if exact else Z95 * s)
+                        for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
+    d = cost_digits(rank["cost"])
+    if exact:
+        out["fair cost"] = [b + ("∞" if np.isinf(f) else f"{f:.2f}")
+                            for b, f in zip(bound, rank["fair_cost"], strict=True)]
+    else:
+        out["fair cost [95%]"] = [b + _fair_text(f, lo, hi, d) for b, f, lo, hi in
+                                  zip(bound, rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
+                                      strict=True)]
+        out["fair cost"] = [b + ("above" if np.isnan(f) and np.isinf(hi) else "below" if np.isnan(f)
+                                 else _cost_text(f, d))
+                            for b, f, hi in zip(bound, rank["fair_cost"], rank["fair_cost_high"],
+                                                strict=True)]
+    if not rank["off_by"].isna().all():
+        out["off by"] = ["" if np.isnan(o) else _percent(o) for o in rank["off_by"]]
+    out["verdict"] = rank["verdict"].astype(str).tolist()
+    return pd.DataFrame(out)
+
+
+def narrowed(section, choices: Sequence[Sequence[str]]):
+    """``section`` showing, in the terminal, the first of ``choices`` (column lists, richest first) whose
+    rows fit the table format's width one line each (the last when none does); the columns left out are
+    named under the table, and ``--wide`` shows all."""
+    from reports.formats import Section, fits
+
+    names = list(section.data.columns)
+    for columns in choices:
+        keep = [c for c in names if c in columns]
+        trial = Section(section.name, section.title, section.data[keep], section.notes, keys=section.keys)
+        if fits(trial):
+            break
+    return Section(section.name, section.title, section.data, section.notes, narrow=keep, keys=section.keys)
+
+
+def terminal(rank: pd.DataFrame, ruleset: Ruleset, exact: bool, meta_view: pd.DataFrame,
+             matrix_view: pd.DataFrame, offenders: Sequence[str]):
+    """The efficiency report as a terminal shows it: the verdicts and the worst offenders first, then the
+    ranking one line per entry, the meta-game's mix, and the win matrix when it fits the width (where it is
+    when it does not)."""
+    from reports.formats import Section, Terminal, fits
+
+    lead = [f"verdicts: {verdict_counts(rank)}"]
+    if offenders:
+        lead += ["worst offenders (the fair cost's 95% interval outside the band):",
+                 *(f"  {o}" for o in offenders)]
+    else:
+        lead.append("worst offenders: none (no entry is over- or under-costed beyond the tolerance)")
+    table = narrow_ranking(rank, ruleset, exact)
+    fair = "fair cost" if exact else "fair cost [95%]"
+    every = list(table.columns)
+    no_win = [c for c in every if c not in ("win ± 95%", "value / cost", "fair cost")]
+    choices = [[c for c in every if c != "fair cost"] if not exact else every,
+               [c for c in no_win if c != "fair cost"] if not exact else no_win,
+               [c for c in no_win if c != fair] + ["fair cost"]]
+    ranking_section = narrowed(Section("ranking", "Ranking (value averaged over opponents and roles)", table),
+                               choices)
+    views = [ranking_section,
+             Section("metagame", "Meta-game: the equilibrium mix (entries with a share or one within 95%)",
+                     meta_view)]
+    matrix = Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
+                     matrix_view, ["columns: the opponents by their row numbers (#), the ranking's order"])
+    if fits(matrix):
+        views.append(matrix)
+    else:
+        n = len(matrix_view)
+        ranking_section.notes = [*ranking_section.notes,
+                                 f"the win matrix ({n} x {n}) is wider than the terminal: --wide prints it, "
+                                 "--plot draws it, --format json holds it (win_matrix)"]
+    return Terminal(lead, views, ("verdicts:", "worst offenders:"))
+
+
 def verdict_description(ruleset: Ruleset, tolerance: float | None) -> str:
     """The report's line saying how verdicts are given, with the tolerance in force."""
     pct = ruleset.default_tolerance if tolerance is None else tolerance
@@ -786,8 +881,12 @@ def report(field: Field, *, provenance: list[tuple[str, str]], notes: Sequence[s
                      meta_view),
              Section("matrix", "Win probability of the row entry, percent, averaged over both roles",
                      matrix_view, ["columns: the opponents by their row numbers (#), the ranking's order"])]
+    names = {c.key: c.name for c in field.contestants}
+    narrow_mix = pd.DataFrame({"entry": [names[k] for k in shown["key"]],
+                               **{c: meta_view[c] for c in meta_view.columns if c not in cols}})
     return Report(f"{rs.title}: efficiency per {rs.cost_unit}, fair costs and the meta-game", meta, sections,
-                  views, report_notes), grid
+                  views, report_notes,
+                  terminal=terminal(rank, rs, field.exact, narrow_mix, matrix_view, offenders)), grid
 
 
 def by_budget(ruleset: Ruleset, reports: Sequence[tuple[int, object]]):

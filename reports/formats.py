@@ -169,6 +169,22 @@ class Section:
 
 
 @dataclass
+class Terminal:
+    """How the table format lays a report out within TABLE_WIDTH columns, the answer first; ``--wide`` and
+    every other format show the report as it is (so Markdown, CSV, JSON and HTML are not touched by it).
+
+    ``lead``: the answer in a few lines, under the title and headline (a line indented by two spaces is an
+    item of the line before). ``views``: the tables, each row one line within the width (None: the
+    report's own views). ``moved``: meta keys, and the beginnings of notes, that ``lead`` states: left out
+    below it.
+    """
+
+    lead: list[str] = field(default_factory=list)
+    views: list[Section] | None = None
+    moved: tuple[str, ...] = ()
+
+
+@dataclass
 class Report:
     """What a verb produces.
 
@@ -176,7 +192,8 @@ class Report:
     numbers laid out for reading (table, Markdown, LaTeX, HTML); when empty, the sections are shown.
     ``meta`` states where the numbers come from: ruleset, method, trials, seed, rulings in force.
     ``facts`` are machine-readable figures JSON adds to its ``meta`` (numbers, not text). ``headline``: the
-    answer in a sentence or two, shown under the title by the formats for reading.
+    answer in a sentence or two, shown under the title by the formats for reading. ``terminal``: how the
+    table format lays it out within 100 columns (None: its views, wrapped and cut as they need).
     """
 
     title: str
@@ -186,6 +203,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     facts: dict = field(default_factory=dict)
     headline: list[str] = field(default_factory=list)
+    terminal: Terminal | None = None
 
     def shown(self) -> list[Section]:
         return self.views or self.sections
@@ -326,6 +344,27 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
     """A table's lines: within ``width`` (its text wrapped, but never the columns named in ``whole``, and
     when that is not enough, its columns in parts under each other, see :func:`_parts`), or one line per
     row (None)."""
+    lines: list[str] = []
+    for n, (heading, body) in enumerate(_table_blocks(header, rows, right, width, keys, whole)):
+        lines += [""] if n else []
+        lines += heading
+        for row in body:
+            lines += row
+    return lines
+
+
+def fits(section: Section, width: int = TABLE_WIDTH) -> bool:
+    """Whether the table format prints the section's table within ``width`` columns one line per row (its
+    headings may wrap), not wrapped or cut into parts."""
+    header, rows, right = _grid(section)
+    blocks = _table_blocks(header, rows, right, width, section.keys, section.whole)
+    return len(blocks) == 1 and all(len(row) == 1 for row in blocks[0][1])
+
+
+def _table_blocks(header: list[str], rows: list[list[str]], right: list[bool], width: int | None,
+                  keys: int, whole: Sequence[str] = ()) -> list[tuple[list[str], list[list[str]]]]:
+    """The parts of a table as :func:`_table_lines` lays it out: each part's heading lines and the lines of
+    each of its rows (one line per row when it fits)."""
     import itertools
     import textwrap
 
@@ -339,9 +378,19 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
               for i, h in enumerate(header)]
 
     def fit(part: list[int]) -> list[int]:
-        """The widths of the columns ``part``: text wrapped first, then the widest number headings, all
-        capped at one width until the row fits (or every number column is as narrow as it goes)."""
+        """The widths of the columns ``part``: the widest number headings capped at one width until the row
+        fits, so that a row stays one line; when every number column is as narrow as it goes, text wrapped
+        too, and the number headings capped again until the row fits."""
         pick, low = [right[i] for i in part], [least[i] for i in part]
+        cap = max(natural[i] for i in part)
+        gaps = 2 * (len(part) - 1)
+        while width is not None:
+            headings = [max(shrunk[i], min(natural[i], cap)) if right[i] else natural[i] for i in part]
+            if sum(headings) + gaps <= width:
+                return headings
+            if cap <= 1 or all(w == shrunk[i] for w, i in zip(headings, part, strict=True) if right[i]):
+                break
+            cap -= 1
         cap = max(natural[i] for i in part)
         while True:
             fitted = _fitted([max(shrunk[i], min(natural[i], cap)) for i in part], pick, width, low)
@@ -366,17 +415,14 @@ def _table_lines(header: list[str], rows: list[list[str]], right: list[bool], wi
                 .replace(_HELD_SPACE, " ")
                 for line in itertools.zip_longest(*wrapped, fillvalue="")]
 
-    lines: list[str] = []
+    blocks = []
     for n, part in enumerate(parts):
         pick = [right[i] for i in part]
         fitted = widths if len(parts) == 1 else fit(part)
-        lines += [""] if n else []
-        lines += fmt([held[0][i] for i in part], fitted, pick, heading=True)
-        for r in held[1]:
-            if n and not any(r[i] for i in part[keys:]):
-                continue  # a row with nothing in this part after the first: left out of it
-            lines += fmt([r[i] for i in part], fitted, pick)
-    return lines
+        body = [fmt([r[i] for i in part], fitted, pick) for r in held[1]
+                if not n or any(r[i] for i in part[keys:])]  # a row with nothing in a later part: left out
+        blocks.append((fmt([held[0][i] for i in part], fitted, pick, heading=True), body))
+    return blocks
 
 
 #: How the keys of a report's meta that state a result begin ("mean successes", "P(initiator wins)",
@@ -390,16 +436,21 @@ def is_answer(key: str) -> bool:
 
 
 def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
-    """For a terminal: the answer first (title, headline, the meta items that state results, tables,
-    notes), then the provenance; lines within ``width`` columns (long text wraps, a table too wide is
-    printed in parts), or one line per row (None)."""
+    """For a terminal: the answer first (title, headline, the meta items that state results, the report's
+    :class:`Terminal` lead, tables, notes), then the provenance; lines within ``width`` columns (long text
+    wraps, a table too wide is printed in parts), or one line per row and the report as it is (None,
+    ``--wide``)."""
+    terminal = report.terminal if width is not None and report.terminal is not None else Terminal()
     lines = _wrap(report.title, width, "", "  ")
     for h in report.headline:
         lines += _wrap(h, width, "  ", "    ")
     answers = [(k, v) for k, v in report.meta if is_answer(k)]
     for k, v in answers:
         lines += _wrap(f"{k}: {v}", width, "  ", "      ")
-    for s in report.shown():
+    for line in terminal.lead:
+        item = "  " * (1 + (len(line) - len(line.lstrip(" "))) // 2)
+        lines += _wrap(line.lstrip(" "), width, item, item + "    ")
+    for s in report.shown() if terminal.views is None else terminal.views:
         lines += ["", *_wrap(s.title, width, "", "  ")]
         header, rows, right = _grid(s)
         left_out = []
@@ -414,10 +465,11 @@ def _render_table(report: Report, width: int | None = TABLE_WIDTH) -> str:
                            "column)", width, "  ", "    ")
         for n in s.notes:
             lines += _wrap(f"note: {n}", width, "  ", "    ")
-    lines += [""] if report.notes else []
-    for n in report.notes:
+    notes = [n for n in report.notes if not n.startswith(terminal.moved)] if terminal.moved else report.notes
+    lines += [""] if notes else []
+    for n in notes:
         lines += _wrap(f"note: {n}", width, "", "  ")
-    provenance = [(k, v) for k, v in report.meta if not is_answer(k)]
+    provenance = [(k, v) for k, v in report.meta if not is_answer(k) and k not in terminal.moved]
     if provenance:
         lines += ["", "Provenance"]
     for k, v in provenance:
