@@ -144,12 +144,12 @@ def test_units_show_the_gains_the_game_plays(capsys):
     catalog = load()
     table = card_table([catalog.card(k) for k in ("magma-hound", "inferno-wyrm", "thorn-scout")])
     assert table.colours == ("green", "red")
-    hound, wyrm, scout = (table.tab[table.index[k]] for k in ("magma-hound", "inferno-wyrm", "thorn-scout"))
-    red = K.XB + table.colours.index("red") * K.N_CROSS
-    assert (hound[red + K.X_ATK], hound[red + K.X_EDR], hound[red + K.X_DEADLY]) == (1, 0, 1)
-    assert tuple(wyrm[K.KB:K.KB + K.K_DEADLY + 1]) == (-1, 6, 6, 2, 0, 0)  # any colour, 6-6, +2/+0
-    green = table.colours.index("green")
-    assert tuple(scout[K.KB:K.KB + K.K_DEADLY + 1]) == (green, 4, 6, 0, 0, 1)  # green 4-6, Deadly
+    hound, wyrm, scout = (table.index[k] for k in ("magma-hound", "inferno-wyrm", "thorn-scout"))
+    cross, conditions = table.cross(), table.conditions()
+    red, green = table.colours.index("red"), table.colours.index("green")
+    assert tuple(cross[hound, red, [K.X_ATK, K.X_EDR, K.X_DEADLY]]) == (1, 0, 1)
+    assert tuple(conditions[wyrm, 0, :K.K_DEADLY + 1]) == (-1, 6, 6, 2, 0, 0)  # any colour, 6-6, +2/+0
+    assert tuple(conditions[scout, 0, :K.K_DEADLY + 1]) == (green, 4, 6, 0, 0, 1)  # green 4-6, Deadly
 
 
 # --- the whole game and the balance verbs ------------------------------------------------------------------

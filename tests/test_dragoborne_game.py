@@ -31,17 +31,17 @@ def _run(cat, trials=4000, seed=7, threads=1, rulings=None, replace=(None, None)
 def test_records_are_games(cat):
     r = _run(cat)
     assert r.shape == (4000, K.N_RECORD)
-    assert set(np.unique(r[:, K.R_WINNER])) <= {0, 1}
-    assert set(np.unique(r[:, K.R_FIRST])) == {0, 1}
+    assert set(np.unique(r[:, K.Record.WINNER])) <= {0, 1}
+    assert set(np.unique(r[:, K.Record.FIRST])) == {0, 1}
     # six barriers fall one attack at a time, none on game turn 1: a game lasts at least 4 game turns
-    assert r[:, K.R_TURNS].min() >= 4
-    ended = r[:, K.R_END] == K.END_BARRIERS
-    loser = 1 - r[ended, K.R_WINNER]
-    assert (r[ended][np.arange(ended.sum()), K.R_BARRIERS_0 + loser] == 0).all()
-    winner = r[ended, K.R_WINNER]
-    assert (r[ended][np.arange(ended.sum()), K.R_BARRIERS_0 + winner] > 0).all()
-    assert (r[:, K.R_DICE_LOST_0:K.R_DICE_LOST_1 + 1] <= 3).all()
-    assert (r[:, K.R_BASE_WINNER_0] == -1).all()
+    assert r[:, K.Record.TURNS].min() >= 4
+    ended = r[:, K.Record.END] == K.End.BARRIERS
+    loser = 1 - r[ended, K.Record.WINNER]
+    assert (r[ended][np.arange(ended.sum()), K.Record.BARRIERS_0 + loser] == 0).all()
+    winner = r[ended, K.Record.WINNER]
+    assert (r[ended][np.arange(ended.sum()), K.Record.BARRIERS_0 + winner] > 0).all()
+    assert (r[:, K.Record.DICE_LOST_0:K.Record.DICE_LOST_1 + 1] <= 3).all()
+    assert (r[:, K.Record.BASE_WINNER_0] == -1).all()
 
 
 def test_same_seed_same_games_any_threads_any_batching(cat):
@@ -57,12 +57,12 @@ def test_same_seed_same_games_any_threads_any_batching(cat):
 
 def test_first_player_is_a_fair_coin_and_decks_differ(cat):
     r = _run(cat, 20000, seed=11, threads=2)
-    first = r[:, K.R_FIRST].mean()
+    first = r[:, K.Record.FIRST].mean()
     assert abs(first - 0.5) < 4 * np.sqrt(0.25 / len(r))
     # the mirror match is fair: P(side 0 wins) = 1/2 within noise
     m = S.matchup(cat, "red-blaze", "red-blaze")
     mirror = S.run(m, 20000, 5, threads=2).records
-    assert abs((mirror[:, K.R_WINNER] == 0).mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
+    assert abs((mirror[:, K.Record.WINNER] == 0).mean() - 0.5) < 4 * np.sqrt(0.25 / 20000)
 
 
 def test_baselines_are_the_same_games_without_the_replacement(cat):
@@ -70,13 +70,14 @@ def test_baselines_are_the_same_games_without_the_replacement(cat):
     replacement, most games are unchanged (one card of fifty) and the baselines equal an unreplaced run."""
     plain = _run(cat, 3000, seed=9)
     same = _run(cat, 3000, seed=9, baselines=True)
-    assert np.array_equal(same[:, K.R_BASE_WINNER_0], same[:, K.R_WINNER])
-    assert np.array_equal(same[:, K.R_BASE_WINNER_1], same[:, K.R_WINNER])
-    assert np.array_equal(plain[:, :K.R_BASE_WINNER_0], same[:, :K.R_BASE_WINNER_0])
+    assert np.array_equal(same[:, K.Record.BASE_WINNER_0], same[:, K.Record.WINNER])
+    assert np.array_equal(same[:, K.Record.BASE_WINNER_1], same[:, K.Record.WINNER])
+    assert np.array_equal(plain[:, :K.Record.BASE_WINNER_0], same[:, :K.Record.BASE_WINNER_0])
     drake = cat.card("pyre-drake")
     paired = _run(cat, 3000, seed=9, replace=(drake, None), baselines=True)
-    assert (paired[:, K.R_BASE_WINNER_1] == paired[:, K.R_WINNER]).all()  # side 1 holds no replacement
-    changed = (paired[:, K.R_BASE_WINNER_0] != paired[:, K.R_WINNER]).mean()
+    # side 1 holds no replacement
+    assert (paired[:, K.Record.BASE_WINNER_1] == paired[:, K.Record.WINNER]).all()
+    changed = (paired[:, K.Record.BASE_WINNER_0] != paired[:, K.Record.WINNER]).mean()
     assert 0 < changed < 0.3
 
 
@@ -96,14 +97,14 @@ def test_card_table_folds_white_bonus_and_masks(cat):
     assert t.colours == ("green", "red")
     hound, hunter = t.index["magma-hound"], t.index["canopy-hunter"]
     red, green = t.colours.index("red"), t.colours.index("green")
-    cross = t.tab[:, K.XB:].reshape(len(t.keys), 2, K.N_CROSS)
+    cross = t.cross()
     assert cross[hound, red, K.X_ATK] == 1 and cross[hound, red, K.X_DEADLY] == 1
     assert cross[hound, green].sum() == 0
     assert cross[hunter, green, K.X_DEADLY] == 1
     assert t.tab[hunter, K.C_ASSASSIN] == 1 << red
     assert t.tab[t.index["ash-scout"], K.C_INVADE] == 1 << green
     wyrm = t.index["inferno-wyrm"]
-    cond = t.tab[:, K.KB:K.XB].reshape(len(t.keys), K.MAX_CONDITIONS, K.N_COND)
+    cond = t.conditions()
     assert t.tab[wyrm, K.C_NCOND] == 1 and tuple(cond[wyrm, 0, :5]) == (-1, 6, 6, 2, 0)
 
 
@@ -148,8 +149,8 @@ def test_every_ruling_plays_and_changes_games(cat, assignment):
     base = _run(cat, 3000, seed=21)
     rulings = DragoborneRulings().with_assignments(f"{k}={v}" for k, v in assignment.items())
     r = _run(cat, 3000, seed=21, rulings=rulings)
-    assert set(np.unique(r[:, K.R_WINNER])) <= {0, 1, 2}
-    assert not np.array_equal(base[:, :K.R_BASE_WINNER_0], r[:, :K.R_BASE_WINNER_0])
+    assert set(np.unique(r[:, K.Record.WINNER])) <= {0, 1, 2}
+    assert not np.array_equal(base[:, :K.Record.BASE_WINNER_0], r[:, :K.Record.BASE_WINNER_0])
 
 
 def test_rulings_move_what_they_should(cat):
@@ -157,16 +158,16 @@ def test_rulings_move_what_they_should(cat):
     sick = _run(cat, 20000, seed=2, threads=2,
                 rulings=DragoborneRulings().with_assignments(["DG-summoning-sickness=true"]))
     # creatures that cannot attack the turn they arrive make games longer
-    assert sick[:, K.R_TURNS].mean() > base[:, K.R_TURNS].mean() + 0.3
+    assert sick[:, K.Record.TURNS].mean() > base[:, K.Record.TURNS].mean() + 0.3
     each = _run(cat, 20000, seed=2, threads=2,
                 rulings=DragoborneRulings().with_assignments(["DG-first-turn=each-player-first"]))
     # the second player loses its first combat too (it had one on game turn 2): going first is worth more
-    first = (base[:, K.R_WINNER] == base[:, K.R_FIRST]).mean()
-    first_each = (each[:, K.R_WINNER] == each[:, K.R_FIRST]).mean()
+    first = (base[:, K.Record.WINNER] == base[:, K.Record.FIRST]).mean()
+    first_each = (each[:, K.Record.WINNER] == each[:, K.Record.FIRST]).mean()
     assert first_each > first + 0.05
     discard = _run(cat, 20000, seed=2, threads=2,
                    rulings=DragoborneRulings().with_assignments(["DG-cross-die=discard"]))
-    assert discard[:, K.R_DICE_LOST_0].mean() > base[:, K.R_DICE_LOST_0].mean()
+    assert discard[:, K.Record.DICE_LOST_0].mean() > base[:, K.Record.DICE_LOST_0].mean()
 
 
 def test_contract_contestants_and_engagement(cat):
@@ -203,11 +204,12 @@ def test_variant_changes_the_card_everywhere(cat):
     assert not np.array_equal(base, changed)
     with pytest.raises(RulesError, match="unknown stat 'atak'"):
         rs.variant(cat, [StatChange("pyre-drake", "atak", "=", "6")], [])
-    with pytest.raises(OptionError, match="outside 0..20"):
+    with pytest.raises(RulesError, match=r"^change 'pyre-drake.edr=21': edr 21 is outside 0..20$") as caught:
         rs.variant(cat, [StatChange("pyre-drake", "edr", "=", "21")], [])
+    assert not isinstance(caught.value, OptionError)  # a whole number the rules do not take, as every game
     with pytest.raises(OptionError, match="spell"):
         rs.variant(cat, [StatChange("spark-bolt", "atk", "=", "1")], [])
-    with pytest.raises(RulesError, match="no card"):
+    with pytest.raises(RulesError, match=r"^unknown card 'pyre-drak' \(did you mean pyre-drake\?\); known: "):
         rs.variant(cat, [StatChange("pyre-drak", "atk", "=", "1")], [])
 
 
@@ -220,8 +222,8 @@ def test_a_deck_of_spells_cannot_summon(cat):
                                cards=tuple(spells.items()))
     m = S.matchup(cat, deck, "green-grove")
     r = S.run(m, 500, 3, threads=1).records
-    assert (r[:, K.R_WINNER] == 1).all()
-    assert (r[:, K.R_SUMMONED_0] == 0).all()
+    assert (r[:, K.Record.WINNER] == 1).all()
+    assert (r[:, K.Record.SUMMONED_0] == 0).all()
 
 
 def test_first_turn_summons_match_the_hypergeometric(cat):
@@ -233,8 +235,8 @@ def test_first_turn_summons_match_the_hypergeometric(cat):
 
     m = S.matchup(cat, "red-blaze", "green-grove", mulligan="none")
     r = S.run(m, 60000, 13, threads=2).records
-    summoned = (r[:, K.R_CURVE_0] & 1).astype(bool)
-    first = r[:, K.R_FIRST] == 0
+    summoned = (r[:, K.Record.CURVE_0] & 1).astype(bool)
+    first = r[:, K.Record.FIRST] == 0
     for mask, n in ((first, 23), (~first, 31)):
         want = 1 - comb(50 - n, 6) / comb(50, 6)
         got = summoned[mask].mean()
@@ -257,3 +259,59 @@ def test_a_card_alone_in_its_cost_class_replaces_any_card_and_reports_say_so(cat
     arr, sizes, _, _, swaps, swap_n, *_ = m.args_head
     assert swap_n[0] == sizes[0] - 4  # every card but Pyre Drake's own four copies
     assert S.run(m, 200, 1, threads=1).records.shape[0] == 200
+
+
+def test_game_records_views_read_their_named_columns(cat):
+    """simulate.GameRecords' views are the record's columns of that name, each side's its own; the early-play
+    bits decode the CURVE column (bit t-1 summoned, bit CURVE_TURNS + t - 1 spent everything); a wrong side
+    is refused."""
+    r = _run(cat, trials=2000, seed=5, baselines=True, replace=(cat.card("pyre-drake"), None))
+    games = S.GameRecords(r)
+    assert len(games) == 2000
+    assert np.array_equal(games.winner(), r[:, K.Record.WINNER])
+    assert np.array_equal(games.first(), r[:, K.Record.FIRST])
+    assert np.array_equal(games.turns(), r[:, K.Record.TURNS])
+    assert np.array_equal(games.end(), r[:, K.Record.END])
+    for s in (0, 1):
+        views = (("barriers_left", "BARRIERS"), ("summoned", "SUMMONED"), ("dice_lost", "DICE_LOST"),
+                 ("base_winner", "BASE_WINNER"))
+        for view, column in views:
+            assert np.array_equal(getattr(games, view)(s), r[:, K.Record[f"{column}_{s}"]]), (view, s)
+        curve = r[:, K.Record.CURVE_0 + s]
+        for t in range(1, K.CURVE_TURNS + 1):
+            assert np.array_equal(games.summoned_on(s, t), (curve >> (t - 1)) & 1 == 1)
+            assert np.array_equal(games.spent_all_on(s, t), (curve >> (K.CURVE_TURNS + t - 1)) & 1 == 1)
+    # the views hold data: both sides summon, some game ends on barriers, side 0's replacement matters
+    assert games.summoned(0).mean() > 1 and games.summoned(1).mean() > 1
+    assert (games.end() == K.End.BARRIERS).any()
+    assert (games.base_winner(0) != games.winner()).any()
+    with pytest.raises(RulesError, match="side 2"):
+        games.summoned(2)
+
+
+def test_scores_and_categories_are_the_policy_the_game_states():
+    """The attacker's scores and O's block categories (game.py step 7) are the numbers its specification
+    states; the bad trade and the deaths score <= 0, so they are never taken ("if its score is > 0")."""
+    import re
+
+    from rulesets.dragoborne import game as G
+
+    spec = " ".join(G.__doc__.split())
+    stated = {
+        rf"Score {G.SCORE_SHIELD_BROKEN} if ATK >= its value, else {G.SCORE_SHIELD_WORN}\.",
+        rf"kills and survives {G.SCORE_KILLS_SURVIVES}; kills and dies {G.SCORE_TRADE} if B's cost >= the "
+        rf"attacker's cost, else {G.SCORE_BAD_TRADE}; survives without killing {G.SCORE_SURVIVES}; dies "
+        rf"without killing {G.SCORE_DIES}\.",
+        rf"unblocked: {G.SCORE_UNBLOCKED} - f's barriers\.",
+        rf"kills and survives {G.SCORE_ASSASSINATE}; kills and dies {G.SCORE_ASSASSIN_TRADE} if R's cost >= "
+        rf"the attacker's cost, else {G.SCORE_BAD_TRADE}; does not kill {G.SCORE_DIES}\.",
+        r"Six barriers, two on each fort",  # BARRIERS_PER_FORT
+        rf"gain = \(1 \+ colour bonus ATK\) \+ \(1 \+ colour bonus EDR\) \+ {G.DEADLY_CROSS_GAIN} if",
+    }
+    for text in stated:
+        assert re.search(text, spec), text
+    assert G.BARRIERS_PER_FORT == 2 and G.CROSS_ATK == G.CROSS_EDR == 1
+    never, taken = (G.SCORE_BAD_TRADE, G.SCORE_DIES), (G.SCORE_TRADE, G.SCORE_SURVIVES, G.SCORE_SHIELD_WORN)
+    assert max(never) <= 0 < min(taken)
+    assert [c.name for c in G.BlockCategory] == ["SURVIVES_AND_KILLS", "SURVIVES", "KILLS_AND_DIES", "DIES"]
+    assert (K.CAT_SURVIVES_AND_KILLS, K.CAT_DIES, K.CAT_NONE) == (0, 3, 4)

@@ -33,10 +33,10 @@ def cat():
 def _kernel(cat, a, b, rulings):
     m = S.matchup(cat, a, b, rulings=rulings)
     r = S.run(m, KERNEL_GAMES, 17, threads=2).records
-    return {"winner_first": r[:, K.R_WINNER] * 2 + r[:, K.R_FIRST], "turns": r[:, K.R_TURNS],
-            "barriers_0": r[:, K.R_BARRIERS_0], "barriers_1": r[:, K.R_BARRIERS_1],
-            "summoned_0": r[:, K.R_SUMMONED_0], "summoned_1": r[:, K.R_SUMMONED_1],
-            "dice_lost_0": r[:, K.R_DICE_LOST_0], "dice_lost_1": r[:, K.R_DICE_LOST_1]}
+    return {"winner_first": r[:, K.Record.WINNER] * 2 + r[:, K.Record.FIRST], "turns": r[:, K.Record.TURNS],
+            "barriers_0": r[:, K.Record.BARRIERS_0], "barriers_1": r[:, K.Record.BARRIERS_1],
+            "summoned_0": r[:, K.Record.SUMMONED_0], "summoned_1": r[:, K.Record.SUMMONED_1],
+            "dice_lost_0": r[:, K.Record.DICE_LOST_0], "dice_lost_1": r[:, K.Record.DICE_LOST_1]}
 
 
 def _twin(cat, a, b, rulings):

@@ -14,6 +14,7 @@ from reports.formats import Report, Section, Table
 from reports.tables import decimals_for, estimates_view, share_text
 from rulesets.dragoborne import kernels as K
 from rulesets.dragoborne.rules import DragoborneRulings
+from rulesets.dragoborne.simulate import GameRecords
 from simcore.stats import Z95
 
 RULESET = "dragoborne (seed 001)"
@@ -45,14 +46,13 @@ def _diff(p1, n1, p2, n2) -> tuple[float, float, float, float]:
 
 def early_rows(records: np.ndarray, names: tuple[str, str]) -> list[tuple]:
     """For each deck and own turn 1..K.CURVE_TURNS: P(it summoned a creature), P(it spent every resource)."""
-    n = len(records)
+    games = GameRecords(records)
+    n = len(games)
     rows = []
     for s, name in enumerate(names):
-        bits = records[:, K.R_CURVE_0 + s]
         for t in range(1, K.CURVE_TURNS + 1):
-            rows.append((name, t, "summoned a creature", *_prop(int(((bits >> (t - 1)) & 1).sum()), n)))
-            rows.append((name, t, "spent every resource",
-                         *_prop(int(((bits >> (K.CURVE_TURNS + t - 1)) & 1).sum()), n)))
+            rows.append((name, t, "summoned a creature", *_prop(int(games.summoned_on(s, t).sum()), n)))
+            rows.append((name, t, "spent every resource", *_prop(int(games.spent_all_on(s, t).sum()), n)))
     return rows
 
 
@@ -61,8 +61,9 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
     """P(win) per deck, the effect of going first, the game's length and how games end."""
     from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY
 
-    n = len(records)
-    w, first = records[:, K.R_WINNER], records[:, K.R_FIRST]
+    games = GameRecords(records)
+    n = len(games)
+    w, first = games.winner(), games.first()
     a, b = names
     rows = [(f"P({a} wins)", *_prop(int((w == 0).sum()), n)),
             (f"P({b} wins)", *_prop(int((w == 1).sum()), n)),
@@ -75,17 +76,17 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
     rows += [(f"P({a} wins | {a} goes first)", *_prop(k1, n1)),
              (f"P({a} wins | {b} goes first)", *_prop(k2, n2)),
              (f"going first adds to {a}'s P(win)", *_diff(p1, n1, p2, n2)),
-             ("game turns played (both players')", *_mean(records[:, K.R_TURNS].astype(float))),
-             ("P(ended by barriers)", *_prop(int((records[:, K.R_END] == K.END_BARRIERS).sum()), n)),
-             ("P(ended by a deck-out)", *_prop(int((records[:, K.R_END] == K.END_DECK_OUT).sum()), n))]
+             ("game turns played (both players')", *_mean(games.turns().astype(float))),
+             ("P(ended by barriers)", *_prop(int((games.end() == K.End.BARRIERS).sum()), n)),
+             ("P(ended by a deck-out)", *_prop(int((games.end() == K.End.DECK_OUT).sum()), n))]
     for s, name in enumerate(names):
-        rows += [(f"{name}: barriers left", *_mean(records[:, K.R_BARRIERS_0 + s].astype(float))),
-                 (f"{name}: creatures summoned", *_mean(records[:, K.R_SUMMONED_0 + s].astype(float))),
-                 (f"{name}: dice lost", *_mean(records[:, K.R_DICE_LOST_0 + s].astype(float)))]
+        rows += [(f"{name}: barriers left", *_mean(games.barriers_left(s).astype(float))),
+                 (f"{name}: creatures summoned", *_mean(games.summoned(s).astype(float))),
+                 (f"{name}: dice lost", *_mean(games.dice_lost(s).astype(float)))]
     outcome = Table.from_rows(rows, ["measure", "value", "stderr", "ci_low", "ci_high"])
     early = Table.from_rows(early_rows(records, names), ["deck", "own_turn", "measure", "value", "stderr",
                                                          "ci_low", "ci_high"])
-    turns = records[:, K.R_TURNS]
+    turns = games.turns()
     values, counts = np.unique(turns, return_counts=True)
     length = Table.from_rows([(int(t), int(c), c / n, float((turns <= t).sum() / n))
                               for t, c in zip(values, counts, strict=True)],
@@ -188,7 +189,7 @@ def mulligan_report(runs: dict, names: tuple[str, str], rulings: DragoborneRulin
     n = 0
     for name, records in runs.items():
         n = len(records)
-        w = records[:, K.R_WINNER]
+        w = GameRecords(records).winner()
         rows.append((name, MULLIGAN_TEXT[name], *_prop(int((w == 0).sum()), n)))
         for deck, t, what, *est in early_rows(records, names):
             early.append((name, deck, t, what, *est))

@@ -121,12 +121,14 @@ decks: each turn draws a card).
 
 Records (one per game)
 ----------------------
-The kernel's record fields are named in kernels.R_*: the winner (0 or 1 by deck, 2 a draw), which deck went
+The kernel's record fields are named in kernels.Record: the winner (0 or 1 by deck, 2 a draw), which deck went
 first, the game turns played, how the game ended (barriers, deck-out, draw), and for each deck its barriers
 left, creatures summoned and dice lost.
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 #: Game turns after which a game is a draw (each turn draws a card, so 50-card decks end long before).
 MAX_TURNS = 200
@@ -140,3 +142,31 @@ MULLIGAN_COST = 4
 #: Creature places: 2 at each of 3 forts (line 122).
 FORTS, PER_FORT = 3, 2
 HAND_LIMIT = 7  # line 253
+#: "place 2 cards from the top of the deck face down on each fort" (line 173): the barriers of a fort.
+BARRIERS_PER_FORT = 2
+#: "A die placed on a creature will dragocross it. The creature will get +1/+1" (line 217).
+CROSS_ATK = CROSS_EDR = 1
+#: Dice assignment (policy, step 6): what a colour bonus's Deadly adds to a cross candidate's gain.
+DEADLY_CROSS_GAIN = 2
+
+
+class BlockCategory(IntEnum):
+    """O's block choice (policy, step 7): the categories of a blocker, in O's order of preference."""
+
+    SURVIVES_AND_KILLS = 0  # (a) it survives and kills the attacker
+    SURVIVES = 1  # (b) it survives
+    KILLS_AND_DIES = 2  # (c) it kills the attacker and dies
+    DIES = 3  # (d) it dies without killing: taken only when O has exactly 1 barrier left in all
+
+
+#: The attacker's scores of its options (policy, step 7): it takes the best option scoring above 0.
+SCORE_SHIELD_BROKEN = 40  # a dragoshield at the fort: ATK >= its value
+SCORE_SHIELD_WORN = 15  # a dragoshield at the fort: ATK below its value
+SCORE_UNBLOCKED = 100  # unblocked: this, less the fort's barriers (the weakest fort first)
+SCORE_KILLS_SURVIVES = 50  # blocked: kills the blocker and survives (the blocker's category DIES)
+SCORE_TRADE = 20  # blocked: kills and dies, the blocker costing at least the attacker's cost
+SCORE_BAD_TRADE = -1  # kills and dies against a cheaper creature (blocked or assassinated)
+SCORE_SURVIVES = 10  # blocked: survives without killing
+SCORE_DIES = -10  # blocked: dies without killing; or an assassination that does not kill
+SCORE_ASSASSINATE = 60  # assassinate: kills and survives
+SCORE_ASSASSIN_TRADE = 25  # assassinate: kills and dies, the target costing at least the attacker's cost

@@ -17,17 +17,34 @@ hand are made by comparing precomputed keys without data-dependent branches (tho
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numba as nb
 import numpy as np
 
 from rulesets.dragoborne.game import (
+    BARRIERS_PER_FORT,
+    CROSS_ATK,
+    CROSS_EDR,
+    DEADLY_CROSS_GAIN,
     FORTS,
     HAND_LIMIT,
     MAX_HAND,
     MAX_TURNS,
     MULLIGAN_COST,
     PER_FORT,
+    SCORE_ASSASSIN_TRADE,
+    SCORE_ASSASSINATE,
+    SCORE_BAD_TRADE,
+    SCORE_DIES,
+    SCORE_KILLS_SURVIVES,
+    SCORE_SHIELD_BROKEN,
+    SCORE_SHIELD_WORN,
+    SCORE_SURVIVES,
+    SCORE_TRADE,
+    SCORE_UNBLOCKED,
     SHIELD_MIN,
+    BlockCategory,
 )
 from rulesets.dragoborne.rules import DICE, HAND
 from simcore.config import JIT, TRIAL_JIT
@@ -92,14 +109,51 @@ OB = FRB + MAX_COLOURS
 AB = OB + PLACES
 DK = AB + PLACES
 
-# record fields (int64[n, N_RECORD])
-# R_CURVE_s: bit t-1 set when side s summoned a creature on its own turn t (1..CURVE_TURNS), bit
-# CURVE_TURNS + t - 1 when it spent every resource that turn
-(R_WINNER, R_FIRST, R_TURNS, R_END, R_BARRIERS_0, R_BARRIERS_1, R_SUMMONED_0, R_SUMMONED_1, R_DICE_LOST_0,
- R_DICE_LOST_1, R_CURVE_0, R_CURVE_1, R_BASE_WINNER_0, R_BASE_WINNER_1, N_RECORD) = range(15)
-N_GAME = R_BASE_WINNER_0
-END_BARRIERS, END_DECK_OUT, END_DRAW = range(3)
+
+class Record(IntEnum):
+    """Columns of a game's record (int64[n, N_RECORD], one row per trial); per-side columns: side 0's
+    member, then side 1's. rulesets.dragoborne.simulate.GameRecords names their views."""
+
+    WINNER = 0  # 0 or 1 by deck, DRAW
+    FIRST = 1  # the deck that went first
+    TURNS = 2  # game turns played (both players')
+    END = 3  # End
+    BARRIERS_0 = 4  # barriers side 0 has left
+    BARRIERS_1 = 5
+    SUMMONED_0 = 6  # creatures side 0 summoned
+    SUMMONED_1 = 7
+    DICE_LOST_0 = 8  # dice side 0 lost
+    DICE_LOST_1 = 9
+    CURVE_0 = 10  # bit t-1: side 0 summoned a creature on its own turn t (1..CURVE_TURNS); bit
+    CURVE_1 = 11  # CURVE_TURNS + t - 1: it spent every resource that turn
+    BASE_WINNER_0 = 12  # the winner with side 0's deck unchanged (no replacement card); -1: not played
+    BASE_WINNER_1 = 13
+
+
+N_RECORD = len(Record)
+#: The fields one game fills (WINNER .. CURVE_1); the BASE_WINNER columns come from replayed games.
+N_GAME = int(Record.BASE_WINNER_0)
+#: Record.WINNER of a game drawn after MAX_TURNS game turns.
 DRAW = 2
+
+
+class End(IntEnum):
+    """How a game ends (Record.END)."""
+
+    BARRIERS = 0  # the loser has no barrier left (line 257)
+    DECK_OUT = 1  # the loser must draw from an empty deck (line 8)
+    DRAW = 2  # MAX_TURNS game turns played
+
+
+# The names records were read by before Record and End (rulesets/dragoborne/contest.py, benchmarks/run.py).
+R_WINNER, R_FIRST, R_TURNS, R_END = Record.WINNER, Record.FIRST, Record.TURNS, Record.END
+R_BARRIERS_0, R_SUMMONED_0, R_DICE_LOST_0 = Record.BARRIERS_0, Record.SUMMONED_0, Record.DICE_LOST_0
+R_BASE_WINNER_0 = Record.BASE_WINNER_0
+END_BARRIERS, END_DECK_OUT, END_DRAW = End.BARRIERS, End.DECK_OUT, End.DRAW
+# O's block categories (game.BlockCategory) as plain integers: the variable that holds the best one so far
+# also holds "none yet" (CAT_NONE, worse than any)
+CAT_SURVIVES_AND_KILLS, CAT_SURVIVES, CAT_KILLS_AND_DIES, CAT_DIES = (int(c) for c in BlockCategory)
+CAT_NONE = len(BlockCategory)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -128,8 +182,8 @@ def _eff(st, p, s, ct, zone_only):
     d = st[p, CRB + s * N_PLACE + CR_DIE]
     if d >= 0:
         q = YB + st[p, DB + d * N_DIE + D_COLOUR] * N_CROSS
-        atk += 1 + ct[c, q + X_ATK]
-        edr += 1 + ct[c, q + X_EDR]
+        atk += CROSS_ATK + ct[c, q + X_ATK]
+        edr += CROSS_EDR + ct[c, q + X_EDR]
         deadly |= ct[c, q + X_DEADLY]
         ass |= ct[c, q + X_ASSASSIN]
         inv |= ct[c, q + X_INVADE]
@@ -190,14 +244,17 @@ def _sweep(st, ct):
 
 @nb.njit(**TRIAL_JIT)
 def _barriers(st, p):
-    return st[p, FB + F_BARRIERS] + st[p, FB + N_FORT + F_BARRIERS] + st[p, FB + 2 * N_FORT + F_BARRIERS]
+    total = 0
+    for f in range(FORTS):
+        total += st[p, FB + f * N_FORT + F_BARRIERS]
+    return total
 
 
 @nb.njit(**TRIAL_JIT)
 def _block_choice(st, o, f, atk, deadly, edr_left, ct, zone_only):
-    """O's blocker at fort f against an attacker (game.py step 7), or -1, and its category: 0 survives and
-    kills the attacker, 1 survives, 2 kills and dies, 3 dies without killing."""
-    best, best_cat, best_cost = -1, 9, BIG
+    """O's blocker at fort f against an attacker (game.py step 7), or -1, and its category (CAT_*:
+    game.BlockCategory)."""
+    best, best_cat, best_cost = -1, CAT_NONE, BIG
     for k in range(PER_FORT):
         s = f * PER_FORT + k
         if st[o, CRB + s * N_PLACE + CR_CARD] < 0 or st[o, CRB + s * N_PLACE + CR_RESTED]:
@@ -205,11 +262,12 @@ def _block_choice(st, o, f, atk, deadly, edr_left, ct, zone_only):
         batk, bedr, bdeadly, _, _ = _eff(st, o, s, ct, zone_only)
         survives = not _kills(atk, deadly, bedr - st[o, CRB + s * N_PLACE + CR_DMG])
         kills = _kills(batk, bdeadly, edr_left)
-        cat = 0 if (survives and kills) else (1 if survives else (2 if kills else 3))
+        cat = (CAT_SURVIVES_AND_KILLS if (survives and kills) else
+               (CAT_SURVIVES if survives else (CAT_KILLS_AND_DIES if kills else CAT_DIES)))
         cost = ct[st[o, CRB + s * N_PLACE + CR_CARD], C_COST]
         if cat < best_cat or (cat == best_cat and cost < best_cost):
             best, best_cat, best_cost = s, cat, cost
-    if best_cat == 3:
+    if best_cat == CAT_DIES:
         total = _barriers(st, o)
         if total != 1:
             return -1, best_cat
@@ -280,23 +338,24 @@ def _combat(st, p, ct):
             b = -1
             sh = _oldest_shield(st, o, f)
             if sh >= 0:
-                score = 40 if atk >= st[o, DB + sh * N_DIE + D_VALUE] else 15
+                score = SCORE_SHIELD_BROKEN if atk >= st[o, DB + sh * N_DIE + D_VALUE] else SCORE_SHIELD_WORN
             else:
-                cat = 0
+                cat = CAT_SURVIVES_AND_KILLS
                 if not (inv >> st[o, FB + f * N_FORT + F_COLOUR]) & 1:
                     b, cat = _block_choice(st, o, f, atk, deadly, edr_left, ct, zone_only)
                 if b < 0:
-                    score = 100 - barriers
+                    score = SCORE_UNBLOCKED - barriers
                 # the blocker's category says whether the attacker kills it (it does not survive) and dies
                 # (it kills the attacker)
-                elif cat == 3:
-                    score = 50
-                elif cat == 2:
-                    score = 20 if ct[st[o, CRB + (b) * N_PLACE + CR_CARD], C_COST] >= my_cost else -1
-                elif cat == 1:
-                    score = 10
+                elif cat == CAT_DIES:
+                    score = SCORE_KILLS_SURVIVES
+                elif cat == CAT_KILLS_AND_DIES:
+                    cheaper = ct[st[o, CRB + (b) * N_PLACE + CR_CARD], C_COST] < my_cost
+                    score = SCORE_BAD_TRADE if cheaper else SCORE_TRADE
+                elif cat == CAT_SURVIVES:
+                    score = SCORE_SURVIVES
                 else:
-                    score = -10
+                    score = SCORE_DIES
             if score > best_score:
                 best_score, best_f, best_r, best_b = score, f, -1, b
         if ass != 0:
@@ -308,11 +367,11 @@ def _combat(st, p, ct):
                 kills = _kills(atk, deadly, redr - st[o, CRB + (r) * N_PLACE + CR_DMG])
                 dies = _kills(ratk, rdeadly, edr_left)
                 if kills and not dies:
-                    score = 60
+                    score = SCORE_ASSASSINATE
                 elif kills:
-                    score = 25 if ct[c, C_COST] >= my_cost else -1
+                    score = SCORE_ASSASSIN_TRADE if ct[c, C_COST] >= my_cost else SCORE_BAD_TRADE
                 else:
-                    score = -10
+                    score = SCORE_DIES
                 if score > best_score:
                     best_score, best_f, best_r, best_b = score, -1, r, -1
         if best_score <= 0:
@@ -460,7 +519,8 @@ def _assign(st, p, ct):
             c = st[p, CRB + s * N_PLACE + CR_CARD]
             if c < 0 or st[p, CRB + s * N_PLACE + CR_DIE] >= 0:
                 continue
-            gain = 2 + ct[c, q + X_ATK] + ct[c, q + X_EDR] + (2 if ct[c, q + X_DEADLY] else 0)
+            gain = (CROSS_ATK + ct[c, q + X_ATK] + CROSS_EDR + ct[c, q + X_EDR]
+                    + (DEADLY_CROSS_GAIN if ct[c, q + X_DEADLY] else 0))
             if gain > tgain or (gain == tgain and ct[c, C_ATK] > tatk):
                 target, tgain, tatk = s, gain, ct[c, C_ATK]
         if shield >= 0 and (dv >= SHIELD_MIN or target < 0):
@@ -552,7 +612,7 @@ def _setup(st, p, src, size, ct, stream):
         st[p, HB + kept + i] = _draw(st, p, stream)
     st[p, PL_HAND] = OPENING
     for f in range(FORTS):
-        st[p, FB + f * N_FORT + F_BARRIERS] = 2
+        st[p, FB + f * N_FORT + F_BARRIERS] = BARRIERS_PER_FORT
         st[p, FB + f * N_FORT + F_CARD0] = _draw(st, p, stream)
         st[p, FB + f * N_FORT + F_CARD1] = _draw(st, p, stream)
     st[p, PL_SUMMONED] = 0
@@ -574,7 +634,7 @@ def _setup(st, p, src, size, ct, stream):
 
 @nb.njit(**TRIAL_JIT)
 def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
-    """One game (game.py); ``out``: its record's first N_GAME fields (R_WINNER .. R_CURVE_1)."""
+    """One game (game.py); ``out``: its record's first N_GAME fields (Record.WINNER .. Record.CURVE_1)."""
     first = uniform_int(stream, 2)
     _setup(st, 0, src0, n0, ct, stream)
     _setup(st, 1, src1, n1, ct, stream)
@@ -588,7 +648,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
-    winner, end, turn = DRAW, END_DRAW, 0
+    winner, end, turn = DRAW, End.DRAW, 0
     p = first
     for turn in range(1, MAX_TURNS + 1):
         o = 1 - p
@@ -597,7 +657,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, CRB + s * N_PLACE + CR_RESTED] = 0
         _dice_step(st, p, stream)
         if st[p, PL_TOP] >= st[p, PL_SIZE]:
-            winner, end = o, END_DECK_OUT
+            winner, end = o, End.DECK_OUT
             break
         st[p, HB + st[p, PL_HAND]] = _draw(st, p, stream)
         st[p, PL_HAND] += 1
@@ -628,19 +688,19 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                     if st[q, DB + d * N_DIE + D_LOC] == LOC_SHIELD:
                         st[q, DB + d * N_DIE + D_VALUE] = st[q, DB + d * N_DIE + D_BASE]
         if _barriers(st, o) == 0:
-            winner, end = p, END_BARRIERS
+            winner, end = p, End.BARRIERS
             break
         p = o
-    out[0] = winner
-    out[1] = first
-    out[2] = turn
-    out[3] = end
+    out[Record.WINNER] = winner
+    out[Record.FIRST] = first
+    out[Record.TURNS] = turn
+    out[Record.END] = end
     for q in range(2):
-        out[4 + q] = _barriers(st, q)
-        out[6 + q] = st[q, PL_SUMMONED]
-        out[8 + q] = st[q, PL_DICE_LOST]
-    out[R_CURVE_0] = curve0
-    out[R_CURVE_1] = curve1
+        out[Record.BARRIERS_0 + q] = _barriers(st, q)
+        out[Record.SUMMONED_0 + q] = st[q, PL_SUMMONED]
+        out[Record.DICE_LOST_0 + q] = st[q, PL_DICE_LOST]
+    out[Record.CURVE_0] = curve0
+    out[Record.CURVE_1] = curve1
 
 
 @nb.njit(**TRIAL_JIT)
@@ -700,7 +760,7 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
     decks int64[2, m]: each side's deck (card indices, ``sizes`` of them); ``replace[s]`` >= 0: the card that
     replaces, in each trial, one copy at a position drawn uniformly from ``swaps[s, :swap_n[s]]`` (drawn
     first, from the trial's stream); ``baselines``: also play each side's deck unchanged against the other's
-    variant, from the same stream (R_BASE_WINNER_s: the winner then; -1 when not played).
+    variant, from the same stream (Record.BASE_WINNER_s: the winner then; -1 when not played).
     """
     m = decks.shape[1]
     ct = kernel_table(tab, rl)
@@ -734,18 +794,18 @@ def game_records(decks, sizes, banners, targets, swaps, swap_n, replace, baselin
         _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
         for j in range(N_GAME):
             out[k, j] = rec[j]
-        out[k, R_BASE_WINNER_0] = -1
-        out[k, R_BASE_WINNER_1] = -1
+        out[k, Record.BASE_WINNER_0] = -1
+        out[k, Record.BASE_WINNER_1] = -1
         if baselines:
-            variant = rec[0]
+            variant = rec[Record.WINNER]
             for s in range(2):
                 if pos[s] < 0:
-                    out[k, R_BASE_WINNER_0 + s] = variant
+                    out[k, Record.BASE_WINNER_0 + s] = variant
                     continue
                 src[s, pos[s]] = decks[s, pos[s]]
                 _copy(start, stream)
                 _game(st, src[0], sizes[0], src[1], sizes[1], ct, ncol, stream, rec)
-                out[k, R_BASE_WINNER_0 + s] = rec[0]
+                out[k, Record.BASE_WINNER_0 + s] = rec[Record.WINNER]
                 src[s, pos[s]] = replace[s]
         for s in range(2):
             if pos[s] >= 0:

@@ -47,6 +47,20 @@ class Table:
     tab: np.ndarray
     index: dict[str, int] = field(default_factory=dict)
 
+    # named views of ``tab``'s blocks (kernels' card table layout), each writable into ``tab``
+
+    def fields(self) -> np.ndarray:
+        """Each card's own fields: int64[card, N_CARD], columns kernels.C_*."""
+        return self.tab[:, :K.N_CARD]
+
+    def conditions(self) -> np.ndarray:
+        """Each card's DICE X-Y conditions: int64[card, MAX_CONDITIONS, N_COND], columns kernels.K_*."""
+        return self.tab[:, K.KB:K.XB].reshape(len(self.keys), K.MAX_CONDITIONS, K.N_COND)
+
+    def cross(self) -> np.ndarray:
+        """Each card's dragocross bonus by die colour: int64[card, colour, N_CROSS], columns kernels.X_*."""
+        return self.tab[:, K.XB:].reshape(len(self.keys), len(self.colours), K.N_CROSS)
+
 
 def _mask(keywords, name: str, colours: Sequence[str]) -> int:
     mask = 0
@@ -72,10 +86,9 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
     # bits each: the catalog bounds costs and stats (MAX_COST, MAX_STAT; tested), the number of cards is here
     if n >= 1 << K.KEY_BITS:
         raise RulesError(f"{n} distinct cards: the game handles fewer than {1 << K.KEY_BITS}")
-    tab = np.zeros((n, K.XB + m * K.N_CROSS), np.int64)
-    ctab = tab[:, :K.N_CARD]
-    cond = tab[:, K.KB:K.XB].reshape(n, K.MAX_CONDITIONS, K.N_COND)
-    cross = tab[:, K.XB:].reshape(n, m, K.N_CROSS)
+    table = Table(keys, colours, np.zeros((n, K.XB + m * K.N_CROSS), np.int64),
+                  {k: i for i, k in enumerate(keys)})
+    ctab, cond, cross = table.fields(), table.conditions(), table.cross()
     for i, key in enumerate(keys):
         c = by_key[key]
         ctab[i, K.C_CREATURE] = int(c.is_creature)
@@ -104,7 +117,7 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
             colour = -1 if d.colour == ANY_COLOUR else colours.index(d.colour)
             cond[i, k] = (colour, d.low, d.high, d.atk, d.edr, _has(d.keywords, "deadly"),
                           _mask(d.keywords, "assassin", colours), _mask(d.keywords, "invade", colours))
-    return Table(keys, colours, tab, {k: i for i, k in enumerate(keys)})
+    return table
 
 
 #: Mulligan strategies the game plays (setup 2 of game.py): "policy" is the default.
@@ -120,11 +133,16 @@ def mulligan_code(mulligan: str) -> tuple[int, int]:
     return {"policy": K.MG_POLICY, "none": K.MG_NONE, "all": K.MG_ALL}[mulligan], 0
 
 
+#: DG-reroll-assigned's readings as the kernel's codes.
+REROLLS = {"unassigned-only": K.REROLL_UNASSIGNED, "all-keep": K.REROLL_ALL_KEEP,
+           "all-return": K.REROLL_ALL_RETURN}
+
+
 def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndarray:
     row = np.zeros(K.N_RULINGS, np.int64)
     row[K.RL_MULLIGAN], row[K.RL_MULLIGAN_COST] = mulligan_code(mulligan)
     row[K.RL_DIE] = rulings.die
-    row[K.RL_REROLL] = ("unassigned-only", "all-keep", "all-return").index(rulings.reroll_assigned)
+    row[K.RL_REROLL] = REROLLS[rulings.reroll_assigned]
     row[K.RL_PERSIST] = int(rulings.shield_persist)
     row[K.RL_ZONE_ONLY] = int(rulings.condition_dice == "unassigned")
     row[K.RL_STACK] = int(rulings.shield_stack == "stack")
@@ -206,8 +224,71 @@ def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, preci
         from simcore.stats import proportion
 
         def statistic(records):
-            return proportion(int((records[:, K.R_WINNER] == 0).sum()), len(records))
+            return proportion(int((GameRecords(records).winner() == 0).sum()), len(records))
     return runner.run_records(K.game_records, m.args_head, K.N_RECORD, trials, seed, threads=threads,
                               precision=precision, statistic=statistic, progress=progress,
                               block_trials=block_trials)
 
+
+
+@dataclass(frozen=True)
+class GameRecords:
+    """Named views of game records (``records[t]``: game t, columns kernels.Record); each view is one int64
+    value per game."""
+
+    records: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.records.shape[0])
+
+    def _column(self, record: K.Record) -> np.ndarray:
+        return self.records[:, record]
+
+    def winner(self) -> np.ndarray:
+        """The deck that won (0 or 1), or kernels.DRAW."""
+        return self._column(K.Record.WINNER)
+
+    def first(self) -> np.ndarray:
+        """The deck that went first."""
+        return self._column(K.Record.FIRST)
+
+    def turns(self) -> np.ndarray:
+        """Game turns played (both players')."""
+        return self._column(K.Record.TURNS)
+
+    def end(self) -> np.ndarray:
+        """How the game ended (kernels.End)."""
+        return self._column(K.Record.END)
+
+    def barriers_left(self, side: int) -> np.ndarray:
+        return self._column((K.Record.BARRIERS_0, K.Record.BARRIERS_1)[_side(side)])
+
+    def summoned(self, side: int) -> np.ndarray:
+        """Creatures ``side`` summoned."""
+        return self._column((K.Record.SUMMONED_0, K.Record.SUMMONED_1)[_side(side)])
+
+    def dice_lost(self, side: int) -> np.ndarray:
+        return self._column((K.Record.DICE_LOST_0, K.Record.DICE_LOST_1)[_side(side)])
+
+    def summoned_on(self, side: int, own_turn: int) -> np.ndarray:
+        """Whether ``side`` summoned a creature on its own turn ``own_turn`` (1..kernels.CURVE_TURNS)."""
+        return self._curve_bit(side, own_turn - 1)
+
+    def spent_all_on(self, side: int, own_turn: int) -> np.ndarray:
+        """Whether ``side`` spent every resource on its own turn ``own_turn`` (1..kernels.CURVE_TURNS)."""
+        return self._curve_bit(side, K.CURVE_TURNS + own_turn - 1)
+
+    def _curve_bit(self, side: int, bit: int) -> np.ndarray:
+        curve = self._column((K.Record.CURVE_0, K.Record.CURVE_1)[_side(side)])
+        return ((curve >> bit) & 1).astype(bool)
+
+    def base_winner(self, side: int) -> np.ndarray:
+        """The winner of the same game with ``side``'s deck unchanged (no replacement card); -1: not
+        played."""
+        return self._column((K.Record.BASE_WINNER_0, K.Record.BASE_WINNER_1)[_side(side)])
+
+
+def _side(side: int) -> int:
+    if side not in (0, 1):
+        raise RulesError(f"side {side!r}: 0 (the first deck) or 1")
+    return side
