@@ -53,9 +53,9 @@ SCENARIOS = {
     "copp mirror": ("copp", "copp", {}, 6, False),
 }
 KEYS = ("outcome", "turn", "hand")
-FIELDS = (K.R_OUTCOME, K.R_TURN, K.R_HAND_0)
+FIELDS = (K.Record.OUTCOME, K.Record.TURN, K.Record.HAND_0)
 SIDE_KEYS = ("wounds", "tokens", "panicked", "activations")
-SIDE_FIELDS = (K.R_WOUNDS_0, K.R_TOKENS_0, K.R_PANIC_0, K.R_ACTS_0)
+SIDE_FIELDS = (K.Record.WOUNDS_0, K.Record.TOKENS_0, K.Record.PANIC_0, K.Record.ACTS_0)
 
 
 def _fighter(name: str) -> Fighter:
@@ -83,8 +83,8 @@ def _compare_with_twin(a: Fighter, b: Fighter, board, rulings: WarboundRulings, 
                                    np.bincount(values, minlength=width))
         assert fit.pvalue > P_MIN, (label, fit)
     # the scenario is a contest: something happens, and not always the same thing
-    assert rec[:, K.R_WOUNDS_0:K.R_WOUNDS_1 + 1].sum() > 0
-    assert np.unique(rec[:, K.R_TURN]).size > 1 or np.unique(rec[:, K.R_OUTCOME]).size > 1
+    assert rec[:, K.Record.WOUNDS_0:K.Record.WOUNDS_1 + 1].sum() > 0
+    assert np.unique(rec[:, K.Record.TURN]).size > 1 or np.unique(rec[:, K.Record.OUTCOME]).size > 1
     return rec
 
 
@@ -109,7 +109,7 @@ def test_the_hand_kept_and_not_taken_in_kernel_and_twin(policy):
     a = dataclasses.replace(_fighter("copp"), orders=(6, 6))
     rec = _compare_with_twin(a, _fighter("roh-na"), board, WarboundRulings(hourglass_policy=policy), 12,
                              False)
-    hand, turn = rec[:, K.R_HAND_0], rec[:, K.R_TURN]
+    hand, turn = rec[:, K.Record.HAND_0], rec[:, K.Record.TURN]
     assert np.any(hand == turn) and np.any(hand < turn)
     # turns 1 and 2 are always side A's: it keeps the Hand with its second shot
     assert np.all(hand >= np.minimum(turn, 2))
@@ -128,22 +128,23 @@ def test_same_seed_same_records_any_threads_and_batching():
 def test_records_add_up():
     result = simulate_duel(_fighter("splatter"), _fighter("roh-na"), CATALOG.board, trials=20_000, seed=2)
     rec = result.records
-    removed = rec[:, K.R_OUTCOME]
-    assert np.array_equal(rec[:, K.R_LOST_1] == 1, removed == K.OUT_SIDE_0)
-    assert np.array_equal(rec[:, K.R_LOST_0] == 1, removed == K.OUT_SIDE_1)
-    assert np.all(rec[rec[:, K.R_OUTCOME] == K.OUT_NEITHER, K.R_TURN] == 5)
+    removed = rec[:, K.Record.OUTCOME]
+    assert np.array_equal(rec[:, K.Record.LOST_1] == 1, removed == K.DuelOutcome.SIDE_0_WINS)
+    assert np.array_equal(rec[:, K.Record.LOST_0] == 1, removed == K.DuelOutcome.SIDE_1_WINS)
+    assert np.all(rec[rec[:, K.Record.OUTCOME] == K.DuelOutcome.NEITHER, K.Record.TURN] == 5)
     front = (result.a.front.health, result.b.front.health)
     for s in (0, 1):
-        lost = rec[:, K.R_LOST_0 + s] == 1
-        assert np.all(rec[lost, K.R_DAMAGE_0 + s] == front[s])
-        assert np.all(rec[~lost, K.R_DAMAGE_0 + s] == np.minimum(rec[~lost, K.R_WOUNDS_0 + s], front[s] - 1))
+        lost = rec[:, K.Record.LOST_0 + s] == 1
+        assert np.all(rec[lost, K.Record.DAMAGE_0 + s] == front[s])
+        wounds = rec[~lost, K.Record.WOUNDS_0 + s]
+        assert np.all(rec[~lost, K.Record.DAMAGE_0 + s] == np.minimum(wounds, front[s] - 1))
     for s, f in enumerate((result.a, result.b)):
         # an activation costs at least the cheapest price of the side's profiles; the tokens spent never
         # exceed the Leader's five turns of Orders
         cheapest = min(f.price(p, move=True) for p in f.profiles)
-        assert np.all(rec[:, K.R_TOKENS_0 + s] >= rec[:, K.R_ACTS_0 + s] * cheapest)
-        assert rec[:, K.R_TOKENS_0 + s].max() <= 2 * f.orders[0] + 3 * f.orders[1]
-        assert rec[:, K.R_ACTS_0 + s].max() > 0
+        assert np.all(rec[:, K.Record.TOKENS_0 + s] >= rec[:, K.Record.ACTS_0 + s] * cheapest)
+        assert rec[:, K.Record.TOKENS_0 + s].max() <= 2 * f.orders[0] + 3 * f.orders[1]
+        assert rec[:, K.Record.ACTS_0 + s].max() > 0
 
 
 @pytest.mark.parametrize(("roll", "target", "changes"), [
@@ -189,9 +190,9 @@ def test_the_hand_changes_sides_every_turn_between_two_copps():
     takes the Hand at every Cleanup: side A holds it in turns 1, 3, 5 of the turns played. Not played: in
     every turn."""
     rec = _mirror("copp", "strike-first", 3, 5_000)
-    np.testing.assert_array_equal(rec[:, K.R_HAND_0], (rec[:, K.R_TURN] + 1) // 2)
+    np.testing.assert_array_equal(rec[:, K.Record.HAND_0], (rec[:, K.Record.TURN] + 1) // 2)
     held = _mirror("copp", "not-played", 3, 5_000)
-    np.testing.assert_array_equal(held[:, K.R_HAND_0], held[:, K.R_TURN])
+    np.testing.assert_array_equal(held[:, K.Record.HAND_0], held[:, K.Record.TURN])
 
 
 @pytest.mark.parametrize("name", ["copp", "splatter", "analyst", "oshi-goru"])
@@ -202,15 +203,15 @@ def test_a_mirror_is_even_with_roles_averaged_and_the_hourglass_narrows_each_rol
     0.635 vs 0.237, Oshi'goru 0.689 vs 0.296; strike-first: 0.307 / 0.211, 0.490 / 0.369, 0.523 / 0.328,
     0.546 / 0.437): what is left is side A's Hand in turns 1, 3 and 5 against B's in 2 and 4."""
     one, two = _mirror(name, "strike-first", 1), _mirror(name, "strike-first", 2)
-    wins = [(r[:, K.R_OUTCOME] == K.OUT_SIDE_0).astype(float) - (r[:, K.R_OUTCOME] == K.OUT_SIDE_1)
-            for r in (one, two)]
+    wins = [(r[:, K.Record.OUTCOME] == K.DuelOutcome.SIDE_0_WINS).astype(float)
+            - (r[:, K.Record.OUTCOME] == K.DuelOutcome.SIDE_1_WINS) for r in (one, two)]
     # X plays side A in run one, side B in run two: its mean edge and its standard error
     edge = (wins[0].mean() - wins[1].mean()) / 2
     stderr = np.sqrt(wins[0].var() / wins[0].size + wins[1].var() / wins[1].size) / 2
     assert abs(edge) < 3.5 * stderr
     held = _mirror(name, "not-played", 1)
-    outcome = {"strike-first": one[:, K.R_OUTCOME], "not-played": held[:, K.R_OUTCOME]}
-    gap = {policy: abs(np.mean(o == K.OUT_SIDE_0) - np.mean(o == K.OUT_SIDE_1))
+    outcome = {"strike-first": one[:, K.Record.OUTCOME], "not-played": held[:, K.Record.OUTCOME]}
+    gap = {policy: abs(np.mean(o == K.DuelOutcome.SIDE_0_WINS) - np.mean(o == K.DuelOutcome.SIDE_1_WINS))
            for policy, o in outcome.items()}
     assert gap["strike-first"] < 0.7 * gap["not-played"], gap
 
@@ -223,5 +224,29 @@ def test_the_twin_comparison_sees_a_missing_hourglass():
     rng = random.Random(12)
     twin = [naive_duel(rng, naive_side(a), naive_side(b), board=CATALOG.board.periods, distance=6,
                        hourglass="not-played")["outcome"] for _ in range(TWIN_DUELS)]
-    fit = chisquare_two_sample(np.bincount(rec[:, K.R_OUTCOME], minlength=3), np.bincount(twin, minlength=3))
+    fit = chisquare_two_sample(np.bincount(rec[:, K.Record.OUTCOME], minlength=3),
+                               np.bincount(twin, minlength=3))
     assert fit.pvalue < 1e-8
+
+
+def test_duel_result_views_read_their_named_columns():
+    """DuelResult's named views are the means of the record's columns of that name, for each side; the
+    per-token ratio divides the wounds one side dealt by the tokens it spent; a wrong side is refused."""
+    from rulesets.base import RulesError
+
+    result = simulate_duel(_fighter("splatter"), _fighter("roh-na"), CATALOG.board, trials=3_000, seed=4)
+    rec = result.records.astype(float)
+    for side in (0, 1):
+        views = (("p_panics", "PANIC"), ("wounds_taken", "WOUNDS"), ("tokens_spent", "TOKENS"),
+                 ("activations", "ACTS"))
+        for view, column in views:
+            got = getattr(result, view)(side).value
+            assert got == pytest.approx(rec[:, K.Record[f"{column}_{side}"]].mean(), abs=1e-12), (view, side)
+        dealt = rec[:, K.Record[f"WOUNDS_{1 - side}"]].mean() / rec[:, K.Record[f"TOKENS_{side}"]].mean()
+        assert result.wounds_per_token(side).value == pytest.approx(dealt, rel=1e-12)
+    total = result.p_wins(0).value + result.p_wins(1).value + result.p_neither().value
+    assert total == pytest.approx(1.0, abs=1e-12)
+    assert result.p_wins(0).value > 0 and result.wounds_taken(1).value > 0  # the views read data
+    assert 1 <= result.end_turn().value <= 5 and 0 < result.hand_turns().value <= 5
+    with pytest.raises(RulesError, match="side -1"):
+        result.p_wins(-1)

@@ -190,11 +190,12 @@ def test_one_character_a_side_is_the_duel_draw_for_draw(a, b, changes):
     assert (wa.members[0], wb.members[0]) == (fa, fb)
     rec = run_kernel(wa, wb, rulings, trials=20_000, seed=7)
     R = KW.Record
-    for d, w in ((K.R_OUTCOME, R.OUTCOME), (K.R_TURN, R.TURN), (K.R_HAND_0, R.HAND_0),
-                 (K.R_WOUNDS_0, R.WOUNDS_0), (K.R_WOUNDS_1, R.WOUNDS_1), (K.R_TOKENS_0, R.TOKENS_0),
-                 (K.R_TOKENS_1, R.TOKENS_1), (K.R_ACTS_0, R.ACTS_0), (K.R_ACTS_1, R.ACTS_1),
-                 (K.R_PANIC_0, R.PANICS_0), (K.R_PANIC_1, R.PANICS_1), (K.R_LOST_0, R.LOST_0),
-                 (K.R_DAMAGE_0, KW.damage_column(0, 0)), (K.R_DAMAGE_1, KW.damage_column(1, 0))):
+    D = K.Record
+    for d, w in ((D.OUTCOME, R.OUTCOME), (D.TURN, R.TURN), (D.HAND_0, R.HAND_0), (D.WOUNDS_0, R.WOUNDS_0),
+                 (D.WOUNDS_1, R.WOUNDS_1), (D.TOKENS_0, R.TOKENS_0), (D.TOKENS_1, R.TOKENS_1),
+                 (D.ACTS_0, R.ACTS_0), (D.ACTS_1, R.ACTS_1), (D.PANIC_0, R.PANICS_0), (D.PANIC_1, R.PANICS_1),
+                 (D.LOST_0, R.LOST_0), (D.DAMAGE_0, KW.damage_column(0, 0)),
+                 (D.DAMAGE_1, KW.damage_column(1, 0))):
         assert np.array_equal(duel[:, d], rec[:, w]), R(w).name
     assert np.array_equal(rec[:, R.ACTS_0], rec[:, R.ENTRY_ACTS_0])
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from reports.formats import Report, Section, Table
 from reports.tables import estimates_view, share_text
-from rulesets.warbound import kernels as K
 from rulesets.warbound.duel import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
 
@@ -42,20 +41,18 @@ def duel_report(result: DuelResult, catalog=None) -> Report:
     """P(A removes B), P(B removes A), P(both stand), and each side's Panic, Wound tokens, Order tokens
     spent, activations and wounds dealt per token, with standard errors and 95% intervals."""
     a, b = result.a, result.b
-    rows = []
-    for label, code in (("A removes B", K.OUT_SIDE_0), ("B removes A", K.OUT_SIDE_1),
-                        ("both stand after turn 5", K.OUT_NEITHER)):
-        rows.append((label, *_est(result.p_outcome(code))))
-    for side, name, other in ((0, "A", 1), (1, "B", 0)):
-        rows += [(f"P({name} panics)", *_est(result.mean(K.R_PANIC_0 + side))),
-                 (f"Wound tokens taken by {name}", *_est(result.mean(K.R_WOUNDS_0 + side))),
-                 (f"Order tokens spent by {name}", *_est(result.mean(K.R_TOKENS_0 + side))),
-                 (f"activations of {name}", *_est(result.mean(K.R_ACTS_0 + side)))]
-        per_token = result.ratio(K.R_WOUNDS_0 + other, K.R_TOKENS_0 + side)
+    rows = [("A removes B", *_est(result.p_wins(0))), ("B removes A", *_est(result.p_wins(1))),
+            ("both stand after turn 5", *_est(result.p_neither()))]
+    for side, name in ((0, "A"), (1, "B")):
+        rows += [(f"P({name} panics)", *_est(result.p_panics(side))),
+                 (f"Wound tokens taken by {name}", *_est(result.wounds_taken(side))),
+                 (f"Order tokens spent by {name}", *_est(result.tokens_spent(side))),
+                 (f"activations of {name}", *_est(result.activations(side)))]
+        per_token = result.wounds_per_token(side)
         if per_token is not None:
             rows.append((f"Wound tokens dealt by {name} per Order token it spent", *_est(per_token)))
-    rows.append(("turn the duel ended", *_est(result.mean(K.R_TURN))))
-    rows.append(("turns A held the Hand", *_est(result.mean(K.R_HAND_0))))
+    rows.append(("turn the duel ended", *_est(result.end_turn())))
+    rows.append(("turns A held the Hand", *_est(result.hand_turns())))
     table = Table.from_rows(rows, ["measure", "value", "stderr", "ci_low", "ci_high"])
     how = "reached" if result.stopped_by_precision else "not reached within the trial cap"
     meta = [("ruleset", RULESET), ("A", _describe(a)), ("B", _describe(b)),
@@ -76,7 +73,7 @@ def duel_report(result: DuelResult, catalog=None) -> Report:
                      "illustrative: " + " | ".join(f"Period {i + 1}: {', '.join(p)}"
                                                    for i, p in enumerate(catalog.board.periods)))
     view = estimates_view(table["measure"], table["value"], table["ci_low"], table["ci_high"])
-    p = [result.p_outcome(code) for code in (K.OUT_SIDE_0, K.OUT_SIDE_1)]
+    p = [result.p_wins(0), result.p_wins(1)]
     headline = [f"A ({a.name}) removes B {share_text(p[0].value, p[0].stderr)}, B ({b.name}) removes A "
                 f"{share_text(p[1].value, p[1].stderr)} (95% intervals, {result.trials:,} duels)"]
     return Report("Warbound: a duel", meta, [Section("duel", "Outcome of the duel", table)],

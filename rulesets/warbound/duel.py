@@ -16,7 +16,7 @@ from rulesets.base import RulesError, whole_number
 from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
 from rulesets.warbound.exact import HitRoll, Target, attack_pmf
 from rulesets.warbound.rules import TURNS, WarboundRulings
-from simcore.stats import RecordStats
+from simcore.stats import Estimate, RecordStats
 
 #: Tiles between the two characters when a duel starts (1 = adjacent). The scenario that places them is
 #: not in the rulebook (line 324): illustrative, set with --distance.
@@ -126,13 +126,13 @@ def _profile_row(f: Fighter, profile, range_far: bool) -> list[int]:
 
     row = [0] * K.N_PROFILE
     acc = _accuracy(profile, range_far)
-    row[K.P_ATTACK] = profile.attack if profile.attack is not None else -1
-    row[K.P_SPEED], row[K.P_RUN] = profile.speed, profile.run
-    row[K.P_ACCURACY] = acc if acc is not None else -1
-    row[K.P_HEALTH] = profile.health
-    row[K.P_MORALE] = profile.morale if profile.morale is not None else -1
-    row[K.P_ARMOR_POINTS] = profile.armor_points if profile.armor_value is not None else 0
-    row[K.P_PRICE], row[K.P_MOVE_PRICE] = f.price(profile), f.price(profile, move=True)
+    row[K.Profile.ATTACK] = profile.attack if profile.attack is not None else -1
+    row[K.Profile.SPEED], row[K.Profile.RUN] = profile.speed, profile.run
+    row[K.Profile.ACCURACY] = acc if acc is not None else -1
+    row[K.Profile.HEALTH] = profile.health
+    row[K.Profile.MORALE] = profile.morale if profile.morale is not None else -1
+    row[K.Profile.ARMOR_POINTS] = profile.armor_points if profile.armor_value is not None else 0
+    row[K.Profile.PRICE], row[K.Profile.MOVE_PRICE] = f.price(profile), f.price(profile, move=True)
     return row
 
 
@@ -184,9 +184,9 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
     for s, f in enumerate(fighters):
         for p, profile in enumerate(f.profiles):
             prof[s, p] = _profile_row(f, profile, range_far)
-        side[s, K.S_ORDERS_1], side[s, K.S_ORDERS_2] = _orders(f.orders, rulings)
-    most_armor = int(prof[:, :, K.P_ARMOR_POINTS].max())
-    at_index = np.zeros((2, 2, K.N_KINDS, 2, most_armor + 1, 2, 5), np.int64)
+        side[s, K.Side.ORDERS_1], side[s, K.Side.ORDERS_2] = _orders(f.orders, rulings)
+    most_armor = int(prof[:, :, K.Profile.ARMOR_POINTS].max())
+    at_index = np.zeros((2, 2, K.N_KINDS, 2, most_armor + 1, 2, K.N_AT), np.int64)
     tables = TablePack()
     for s, f in enumerate(fighters):
         enemy = fighters[1 - s]
@@ -195,7 +195,7 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
                 if roll is None:
                     continue
                 for q, target in enumerate(enemy.profiles):
-                    points = int(prof[1 - s, q, K.P_ARMOR_POINTS])
+                    points = int(prof[1 - s, q, K.Profile.ARMOR_POINTS])
                     for available in range(points + 1):
                         for pool in (0, 1):
                             tgt = Target(available, target.armor_value if available else None,
@@ -203,7 +203,7 @@ def duel_args(a: Fighter, b: Fighter, board, rulings: WarboundRulings, *, distan
                             key = (roll, tgt.armor_value, available, pool)
                             table, (kb, ks) = attack_table(roll, tgt, rulings)
                             start, guide_at, k, _ = tables.place(key, 0, table)
-                            at_index[s, p, kind, q, available, pool] = (start, guide_at, k, kb, ks)
+                            at_index[s, p, kind, q, available, pool] = (start, guide_at, k, kb, ks)  # K.At
     cdf, values, guide = tables.arrays()
     codes, periods = board_arrays(board)
     policy = K.Hourglass[rulings.hourglass_policy.upper().replace("-", "_")]
@@ -232,6 +232,69 @@ class DuelResult(RecordStats):
     distance: int
     range_far: bool
 
+    # named views of the records (columns rulesets.warbound.kernels.Record), each an Estimate over the duels
+
+    def p_wins(self, side: int) -> Estimate:
+        """P(``side`` removes the other)."""
+        from rulesets.warbound.kernels import DuelOutcome
+
+        return self.p_outcome((DuelOutcome.SIDE_0_WINS, DuelOutcome.SIDE_1_WINS)[_side(side)])
+
+    def p_neither(self) -> Estimate:
+        """P(both stand after the last turn)."""
+        from rulesets.warbound.kernels import DuelOutcome
+
+        return self.p_outcome(DuelOutcome.NEITHER)
+
+    def p_panics(self, side: int) -> Estimate:
+        """P(``side`` panics)."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean((Record.PANIC_0, Record.PANIC_1)[_side(side)])
+
+    def wounds_taken(self, side: int) -> Estimate:
+        """Mean Wound tokens ``side`` took."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean((Record.WOUNDS_0, Record.WOUNDS_1)[_side(side)])
+
+    def tokens_spent(self, side: int) -> Estimate:
+        """Mean Order tokens ``side`` spent."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean((Record.TOKENS_0, Record.TOKENS_1)[_side(side)])
+
+    def activations(self, side: int) -> Estimate:
+        """Mean activations of ``side``."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean((Record.ACTS_0, Record.ACTS_1)[_side(side)])
+
+    def wounds_per_token(self, side: int) -> Estimate | None:
+        """Wound tokens ``side`` dealt per Order token it spent (a ratio of means; None: it spent none)."""
+        from rulesets.warbound.kernels import Record
+
+        s = _side(side)
+        return self.ratio((Record.WOUNDS_0, Record.WOUNDS_1)[1 - s], (Record.TOKENS_0, Record.TOKENS_1)[s])
+
+    def end_turn(self) -> Estimate:
+        """Mean turn the duel ended."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean(Record.TURN)
+
+    def hand_turns(self) -> Estimate:
+        """Mean turns side 0 (A) held the Hand."""
+        from rulesets.warbound.kernels import Record
+
+        return self.mean(Record.HAND_0)
+
+
+def _side(side: int) -> int:
+    if side not in (0, 1):
+        raise RulesError(f"side {side!r}: 0 (A) or 1 (B)")
+    return side
+
 
 def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None = None, *, trials: int,
                   seed: int, threads: int | None = None, precision: float | None = None,
@@ -250,7 +313,8 @@ def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None
                          f"{config.MAX_RECORD_TRIALS:.0e}")
 
     def p_win(records: np.ndarray):
-        return proportion(int((records[:, K.R_OUTCOME] == K.OUT_SIDE_0).sum()), records.shape[0])
+        wins = records[:, K.Record.OUTCOME] == K.DuelOutcome.SIDE_0_WINS
+        return proportion(int(wins.sum()), records.shape[0])
 
     if precision is not None and block_trials is None:
         block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH

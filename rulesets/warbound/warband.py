@@ -279,7 +279,7 @@ def warband_args(a: Warband, b: Warband, board, rulings: WarboundRulings, *, tur
         chars[c, KW.Char.LOSS_WEIGHT] = f.front.cost * (common // f.front.health)
     sides = np.array([_orders(w.orders, rulings) for w in (a, b)], np.int64)
     most_armor = int(prof[:, :, KW.Prof.ARMOR_POINTS].max())
-    at_index = np.zeros((n, 2, KW.N_KINDS, n, 2, most_armor + 1, 2, 5), np.int64)
+    at_index = np.zeros((n, 2, KW.N_KINDS, n, 2, most_armor + 1, 2, K.N_AT), np.int64)  # K.At
     tables = TablePack()
     made: dict = {}
     for c, f in enumerate(fighters):
