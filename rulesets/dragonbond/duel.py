@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -100,14 +100,23 @@ def _modified(base: Pool, up: int, down: int, rulings: DragonbondRulings) -> Poo
     return modified(base, up, down, rulings)
 
 
+class AttackEntry(NamedTuple):
+    """An attack pool's stage table: hits and criticals packed as ``hits << w | criticals``."""
+
+    w: int  # the bits of the criticals in a packed outcome
+    table: tuple  # simcore.sampling.joint_table's guide table
+    most_hits: int
+    most_criticals: int
+
+
 @functools.lru_cache(maxsize=8192)
-def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: DragonbondRulings):
-    """(w, table, most hits, most criticals) of an attack pool's joint hits and criticals."""
+def _attack_entry(counts: tuple[int, int, int], sharp: bool, rulings: DragonbondRulings) -> AttackEntry:
+    """An attack pool's joint hits and criticals as a stage table (AttackEntry)."""
     from simcore.sampling import joint_table
 
     hc = pool_distribution(Pool(ACTION, counts), rulings, sharp).hits_and_criticals(rulings.double_hits)
     w, table = joint_table(hc)
-    return w, table, hc.shape[0] - 1, hc.shape[1] - 1
+    return AttackEntry(w, table, hc.shape[0] - 1, hc.shape[1] - 1)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -204,8 +213,9 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
                 for j in range(j_min, j_max + 1):
                     rolled = _modified(base, max(j, 0), max(-j, 0), rulings)
                     entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
-                    rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), *entry[:2])
-                    most = max(most, entry[2])
+                    rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), entry.w,
+                                                      entry.table)
+                    most = max(most, entry.most_hits)
             built["a", f, j_min, j_max] = rows, most
         rows, most = built["a", f, j_min, j_max]
         for e in enemies[s]:
@@ -378,15 +388,15 @@ def simulate_attack(attack: Pool, defense, healths: tuple[int, ...] = (),
 
     tables = TablePack()
     entry = _attack_entry(attack.counts, sharp, rulings)
-    att = np.array(tables.place(("a", attack.counts, sharp), *entry[:2]), np.int64)
-    h_max = entry[2]
+    att = np.array(tables.place(("a", attack.counts, sharp), entry.w, entry.table), np.int64)
+    h_max = entry.most_hits
     blk = np.full((h_max + 1, 3), -1, np.int64)
     for h in range(1, h_max + 1):
         pool = defense.pool(h, rulings)
         if pool.size:
             blk[h] = tables.place(("d", pool.counts), *_blocks_entry(pool.counts, rulings))[:3]
     cdf, values, guide = tables.arrays()
-    width = h_max + entry[3] + 1  # every number of wounds the tables can draw
+    width = h_max + entry.most_criticals + 1  # every number of wounds the tables can draw
     args = (att, blk, cdf, values, guide, np.array(healths, np.int64))
     hist = (2, max(width, len(healths) + 1))
     run = runner.run(K.attack_chunks, args, hist, trials, seed, threads=threads, precision=precision,
