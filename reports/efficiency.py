@@ -741,27 +741,12 @@ def narrow_ranking(rank: pd.DataFrame, ruleset: Ruleset, exact: bool = False) ->
     return pd.DataFrame(out)
 
 
-def narrowed(section, choices: Sequence[Sequence[str]]):
-    """``section`` showing, in the terminal, the first of ``choices`` (column lists, richest first) whose
-    rows fit the table format's width one line each (the last when none does); the columns left out are
-    named under the table, and ``--wide`` shows all."""
-    from reports.formats import Section, fits
-
-    names = list(section.data.columns)
-    for columns in choices:
-        keep = [c for c in names if c in columns]
-        trial = Section(section.name, section.title, section.data[keep], section.notes, keys=section.keys)
-        if fits(trial):
-            break
-    return Section(section.name, section.title, section.data, section.notes, narrow=keep, keys=section.keys)
-
-
 def terminal(rank: pd.DataFrame, ruleset: Ruleset, exact: bool, meta_view: pd.DataFrame,
              matrix_view: pd.DataFrame, offenders: Sequence[str]):
     """The efficiency report as a terminal shows it: the verdicts and the worst offenders first, then the
     ranking one line per entry, the meta-game's mix, and the win matrix when it fits the width (where it is
     when it does not)."""
-    from reports.formats import Section, Terminal, fits
+    from reports.formats import Section, Terminal, fits, narrowed
 
     lead = [f"verdicts: {verdict_counts(rank)}"]
     if offenders:

@@ -361,6 +361,22 @@ def fits(section: Section, width: int = TABLE_WIDTH) -> bool:
     return len(blocks) == 1 and all(len(row) == 1 for row in blocks[0][1])
 
 
+def narrowed(section: Section, choices: Sequence[Sequence[str]]) -> Section:
+    """``section`` showing, within the table format's width, the first of ``choices`` (lists of its columns,
+    the richest first) whose rows fit one line each (the last when none does): the columns left out are
+    named under the table, and ``--wide`` shows them all."""
+    names = list(section.table.names if section.table is not None else section.data.columns)
+    keep = names
+    for columns in choices:
+        keep = [c for c in names if c in columns]
+        trial = Section(section.name, section.title, section.data[keep], keys=section.keys,
+                        whole=section.whole)
+        if fits(trial):
+            break
+    return Section(section.name, section.title, section.data, section.notes, narrow=keep, keys=section.keys,
+                   whole=section.whole)
+
+
 def _table_blocks(header: list[str], rows: list[list[str]], right: list[bool], width: int | None,
                   keys: int, whole: Sequence[str] = ()) -> list[tuple[list[str], list[list[str]]]]:
     """The parts of a table as :func:`_table_lines` lays it out: each part's heading lines and the lines of

@@ -253,7 +253,7 @@ def break_even(curve: pd.DataFrame, median: float, metric: str = "value_per_cost
 
 def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[str] = ()):
     """The sweep Report: the curve (tidy, for CSV) and a view with one row per point."""
-    from reports.formats import Report, Section
+    from reports.formats import Report, Section, Terminal
 
     rs = result.baseline.ruleset
     curve = result.curve
@@ -306,6 +306,9 @@ def report(result: Sweep, *, provenance: list[tuple[str, str]], notes: Sequence[
         columns["value / cost"] = column("value_per_cost", 3)
     view = pd.DataFrame({**head, rs.cost_unit: [f"{c:g}" for c in wide["cost"]], **columns,
                          "win": column("win", 3)})
+    # the terminal: the answer (break-even cost, fair cost today) over the curve, the rest as provenance
+    answers = ("break-even cost", "fair cost at today's cost")
+    lead = [f"{k}: {v}" for k, v in meta if k in answers]
     return Report(f"{rs.title}: sweep of {result.name}'s {result.plan.parameter}", meta,
                   [Section("sweep", "Sweep (tidy)", curve)], [Section("sweep", "Sweep", view)],
-                  list(notes), facts=facts)
+                  list(notes), facts=facts, terminal=Terminal(lead, None, answers))

@@ -26,6 +26,7 @@ from reports.efficiency import (
     _labels,
     check_tolerance,
     engagement_seed,
+    estimate_text,
     fair_costs,
     judged,
     label_columns,
@@ -349,5 +350,52 @@ def report(w: WhatIf, *, provenance: list[tuple[str, str]], change: Sequence[str
     views = [Section("differences", "Differences, variant - baseline", view),
              Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)",
                      cost_view, costing_notes)]
-    return Report(f"{rs.title}: what-if", meta, sections, views, report_notes,
-                  facts={"headline": head}), table
+    return Report(f"{rs.title}: what-if", meta, sections, views, report_notes, facts={"headline": head},
+                  terminal=terminal(w, head, shown, moved, exact)), table
+
+
+def _signed(value: float, half_width: float) -> str:
+    """A difference and its 95% half-width, signed ("+0.226 ± 0.022")."""
+    text = estimate_text(value, half_width)
+    return text if text.startswith("-") else "+" + text
+
+
+def terminal(w: WhatIf, head: dict, shown: pd.DataFrame, moved: pd.DataFrame, exact: bool):
+    """The what-if as a terminal shows it: the headline difference and the verdicts that moved first, then
+    the differences and the moves, each entry by its name and each row one line."""
+    from reports.formats import Section, Terminal
+    from reports.tables import decimals_for
+
+    names = {c.key: c.name for c in w.baseline.contestants}
+    paired, independent = head["paired_half_width"], head["independent_half_width"]
+    difference = f"{head['difference']:+.6f}" if exact else _signed(head["difference"], paired)
+    lead = [f"{head['metric']} of {head['contestants']}: difference {difference}"
+            + ("" if exact else " (paired 95%; two independent runs of the same size: ± "
+                                f"{independent:.{decimals_for(paired) or 3}f})")]
+
+    def pairs(a: str, b: str) -> zip:
+        return zip(moved[a], moved[b], strict=True)
+
+    turned = [f"{names[k]}: {a} → {b}" for k, (a, b) in zip(moved["key"], pairs("verdict", "variant_verdict"),
+                                                            strict=True) if a != b]
+    lead.append("verdicts moved: " + ("; ".join(turned) if turned else "none"))
+    significant = shown["significant"].map(lambda s: "yes" if s else "").tolist()
+    if exact:
+        diff = {"difference": [f"{d:+.6f}" for d in shown["difference"]], "changed": significant}
+    else:
+        bounds = zip(shown["difference"], shown["diff_low"], shown["diff_high"], strict=True)
+        diff = {"difference ± 95%": [_signed(d, (hi - lo) / 2) for d, lo, hi in bounds],
+                "significant": significant}
+    view = pd.DataFrame({"entry": [names[k] for k in shown["key"]], "metric": shown["metric"].tolist(),
+                         "baseline": shown["baseline"].map(_num).tolist(),
+                         "variant": shown["variant"].map(_num).tolist(), **diff})
+    cost_view = pd.DataFrame({
+        "entry": [names[k] for k in moved["key"]],
+        "cost": [f"{a:g} → {b:g}" if a != b else f"{a:g}" for a, b in pairs("cost", "variant_cost")],
+        "rank": [f"{_num(a, 0)} → {_num(b, 0)}" for a, b in pairs("rank", "variant_rank")],
+        "fair cost": [f"{_num(a, 0)} → {_num(b, 0)}" for a, b in pairs("fair_cost", "variant_fair_cost")],
+        "verdict": [f"{a} → {b}" if a != b else a for a, b in pairs("verdict", "variant_verdict")]})
+    views = [Section("differences", "Differences, variant - baseline", view),
+             Section("costing", "Rank, fair cost and verdict that moved (and the changed entries)", cost_view,
+                     [] if len(cost_view) else ["none: no rank or verdict moved"])]
+    return Terminal(lead, views, ("headline",))
