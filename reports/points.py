@@ -775,7 +775,28 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
             report_notes += rule_notes[1:]
             facts.update({"rule_r2": fit.r2, "rule_rmse": fit.rmse, "rule_entries": fit.n})
     title = f"{rs.title}: the balanced points table ({rs.cost_unit})"
-    return Report(title, meta, sections, views, report_notes, facts, headline), rows
+    fair = "value vs par" if rs.fair_cost_rule.kind == "zero" else "fair cost"
+    return Report(title, meta, sections, views, report_notes, facts, headline, terminal(views, fair)), rows
+
+
+def terminal(views: Sequence, fair: str):
+    """The points report as a terminal shows it: the proposed table each row one line, within the width by
+    leaving out first today's verdict, then the fair cost's interval (shown as ``fair`` alone), then the
+    status; the other views as they are."""
+    from reports.formats import Section, Terminal, narrowed
+
+    table = views[0].data
+    interval = next((c for c in table.columns if c.startswith(fair)), fair)
+    shown = table
+    if interval != fair:  # the estimate alone beside it: "4.74" of "4.74 [4.70, 4.79]"
+        shown = table.copy()
+        shown.insert(list(table.columns).index(interval) + 1, fair,
+                     [t.split(" [")[0].split(" ± ")[0] for t in table[interval]])
+    every = [c for c in table.columns if c != fair or interval == fair]
+    short = [c if c != interval else fair for c in every if c != "verdict today"]
+    choices = [every, [c for c in every if c != "verdict today"], short, [c for c in short if c != "status"]]
+    points = narrowed(Section(views[0].name, views[0].title, shown, views[0].notes), choices)
+    return Terminal([], [points, *views[1:]])
 
 
 #: What `points --save` and each site page write, with what each holds.
