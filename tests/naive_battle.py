@@ -10,11 +10,13 @@ engaged with whom (a set of pairs) and the allied units engaged with an enemy.
 
 Readings, the kernel's (each marked "Reading:" where it is made): the player activates its unit with the
 fewest Stress markers (then the first listed); with a token per unit the START pile is interleaved, side 0's
-first unit on top; a unit whose target is engaged does not shoot; units on the line pass each other.
+first unit on top; a unit whose target is engaged does not shoot; units on the line pass each other;
+cohesion with a Guard unit (SAFEGUARD) and a Combined Charge's reach are distances on the line.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -25,6 +27,30 @@ from rulesets.drakerys.units import Weapon
 
 #: "The TimePath is a board made of 16 squares."
 TIME_SECTIONS = 16
+#: SAFEGUARD: "the Unit must comply with the cohesion of the Unit endowed with Guard (... 10 cm or less away
+#: from the Leader)"; COMBINED CHARGE: "no further than 10 cm away from an Infantry Unit fitted with the
+#: Guard Skill"; "Combined Charge (5 TS)", "Charge (3 TS)".
+COHESION_CM = 10
+COMBINED_EXTRA_TS = 5 - 3
+
+
+class GuardEscort:
+    """The Guard unit that takes a unit's Safeguard transfers during one Action, handed to the duel twin as
+    the unit's ``guard``: naive_fight.safeguard asks ``6 <= face <= 9 and guard`` once per die of 6-9, and
+    this answers yes while the Guard unit can take another injury, counting those it takes. Any other
+    truth test (Combatant's own check that the unit has Safeguard) is answered without taking one."""
+
+    def __init__(self, room: int) -> None:
+        self.room = room
+        self.moved = 0
+
+    def __bool__(self) -> bool:
+        if sys._getframe(1).f_code.co_name != "safeguard":
+            return True
+        if self.moved < self.room:
+            self.moved += 1
+            return True
+        return False
 
 
 @dataclass
@@ -59,6 +85,59 @@ class BattleUnit:
 
     def unit_now(self) -> Combatant:
         return replace(self.combatant, size=self.alive, injuries=self.tokens, stress=self.stress)
+
+    def room(self) -> int:
+        """Injuries it can still take before its last warrior is withdrawn."""
+        return self.alive * max(1, self.combatant.unit.profile.health) - self.tokens
+
+
+def guard_for(me: BattleUnit, units: list[BattleUnit], transfer: str) -> BattleUnit | None:
+    """SAFEGUARD: "Each result between 6 and 9 makes it possible to transfer an Injury to an Allied Unit
+    endowed with Guard" in whose cohesion the unit stands. Reading (DK-safeguard-transfer): always: the
+    first listed standing allied Guard unit within 10 cm on the line takes them; never: none does."""
+    if transfer != "always" or not me.has("safeguard"):
+        return None
+    for u in units:
+        if u.side == me.side and u is not me and u.alive > 0 and u.has("guard") and \
+                abs(u.position_cm - me.position_cm) <= COHESION_CM:
+            return u
+    return None
+
+
+def escorted(me: BattleUnit, fighter: Combatant, units: list[BattleUnit], transfer: str
+             ) -> tuple[Combatant, tuple[BattleUnit, GuardEscort] | None]:
+    """``fighter`` (me, as it fights) with the Guard unit that takes its Safeguard transfers, if any."""
+    guard = guard_for(me, units, transfer)
+    if guard is None:
+        return replace(fighter, guard=False), None
+    escort = GuardEscort(guard.room())
+    fighter = replace(fighter, guard=True)
+    object.__setattr__(fighter, "guard", escort)  # the duel twin asks it per die of 6-9
+    return fighter, (guard, escort)
+
+
+def wound(guard: BattleUnit, injuries: int) -> None:
+    """The Guard unit takes the injuries moved to it: one warrior withdrawn per Health of tokens."""
+    health = max(1, guard.combatant.unit.profile.health)
+    guard.tokens += injuries
+    while guard.alive > 0 and guard.tokens >= health:
+        guard.tokens -= health
+        guard.alive -= 1
+        guard.lost += 1
+    if guard.alive == 0:
+        guard.tokens = 0
+
+
+def combined_escort(me: BattleUnit, units: list[BattleUnit]) -> BattleUnit | None:
+    """COMBINED CHARGE: "The Unit is a Hero who is not Engaged and who is no further than 10 cm away from an
+    Infantry Unit fitted with the Guard Skill"; the guard makes "a Charge movement", so it is not engaged
+    either. Reading: the first listed such unit."""
+    for u in units:
+        if u.side == me.side and u is not me and u.alive > 0 and u.has("guard") and \
+                "Infantry" in u.combatant.unit.types and abs(u.position_cm - me.position_cm) <= COHESION_CM \
+                and not is_engaged(u, units):
+            return u
+    return None
 
 
 def is_engaged(me: BattleUnit, units: list[BattleUnit]) -> bool:
@@ -134,7 +213,8 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                  weapons: dict[str, Weapon] | None = None, blocking: np.ndarray | None = None,
                  start_cm: int | None = None, rounds: int = 6, targeting: str = "nearest",
                  tokens: str = "player", crit_chain: bool = True, frontage: str | int = "all",
-                 actions: str = "all", heroic_passive: str = "none", authority_range: str = "all") -> dict:
+                 actions: str = "all", heroic_passive: str = "none", authority_range: str = "all",
+                 safeguard_transfer: str = "always", combined_charge: str = "always") -> dict:
     """A battle of ``force_a`` (side 0, the First Player) against ``force_b`` (side 1).
 
     ``blocking[i, j]``: the kinds of Fight unit i blocks in against unit j (units numbered side 0 first), as
@@ -188,6 +268,17 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
             if action == "charge" and charged:  # "only one Charge Action ... per Activation"
                 action = "march"
             price = activation_cost(me, action, heroic_costs_ts=True)
+            guard = None
+            if action == "charge" and combined_charge == "always" and me.combatant.unit.is_hero:
+                # COMBINED CHARGE (5 TS): "They resolve simultaneously a Charge movement towards the same
+                # targeted Enemy Unit" when its 2 TS more fit; else the hero charges alone
+                guard = combined_escort(me, units)
+                dearer = price + COMBINED_EXTRA_TS
+                if guard is not None and cost + dearer <= TIME_SECTIONS and \
+                        me.token.position + cost + dearer <= last_start:
+                    price = dearer
+                else:
+                    guard = None
             # RESTRICTIONS OF ACTIONS: at most 16 TS in one activation; in the last round never beyond START
             if cost + price > TIME_SECTIONS or me.token.position + cost + price > last_start:
                 break
@@ -199,21 +290,40 @@ def naive_battle(rng: np.random.Generator, force_a: list[Combatant], force_b: li
                 target = replace(enemy.unit_now(),
                                  authority=enemy.combatant.authority
                                  + authority_in_reach(enemy, units, authority_range))
+                target, to_guard = escorted(enemy, target, units, safeguard_transfer)
                 shot = naive_shooting(rng, me.unit_now(), target, me.weapon, distance, crit_chain=crit_chain)
+                if to_guard is not None:
+                    wound(to_guard[0], to_guard[1].moved)
                 enemy.injuries_suffered += shot["inflicted"]
                 enemy.lost += enemy.alive - shot["alive"]
                 enemy.alive, enemy.tokens, enemy.stress = shot["alive"], shot["tokens"], shot["stress"]
             else:  # charge or attack: a Fight in which the active unit is "A"
+                if guard is not None:  # the guard's Charge movement: in contact when the target is in reach
+                    gap = abs(guard.position_cm - enemy.position_cm)
+                    if gap <= guard.combatant.unit.profile.charge:
+                        guard.position_cm = enemy.position_cm
+                        guard.engaged.add(enemy.index)
+                        enemy.engaged.add(guard.index)
+                    else:
+                        left = gap - guard.combatant.unit.profile.charge
+                        ahead = guard.position_cm < enemy.position_cm
+                        guard.position_cm = enemy.position_cm - left if ahead else enemy.position_cm + left
+                masks = None if blocking is None else (int(blocking[me.index, enemy.index]),
+                                                        int(blocking[enemy.index, me.index]))
+                # the Guard units that take Safeguard's 6-9 stand where they stood before the Action
+                mine, my_guard = escorted(me, with_allies(me, enemy, units, authority_range), units,
+                                          safeguard_transfer)
+                theirs, their_guard = escorted(enemy, with_allies(enemy, me, units, authority_range), units,
+                                               safeguard_transfer)
                 if action == "charge":  # in contact with the target: both engaged
                     me.position_cm = enemy.position_cm
                     me.engaged.add(enemy.index)
                     enemy.engaged.add(me.index)
-                masks = None if blocking is None else (int(blocking[me.index, enemy.index]),
-                                                        int(blocking[enemy.index, me.index]))
-                fight = naive_fight(rng, with_allies(me, enemy, units, authority_range),
-                                    with_allies(enemy, me, units, authority_range),
-                                    charge=action == "charge", crit_chain=crit_chain, frontage=frontage,
-                                    heroic_passive=heroic_passive, blocking_masks=masks)
+                fight = naive_fight(rng, mine, theirs, charge=action == "charge", crit_chain=crit_chain,
+                                    frontage=frontage, heroic_passive=heroic_passive, blocking_masks=masks)
+                for to_guard in (my_guard, their_guard):
+                    if to_guard is not None:
+                        wound(to_guard[0], to_guard[1].moved)
                 me.injuries_suffered += fight["inflicted_b"]
                 enemy.injuries_suffered += fight["inflicted_a"]
                 me.lost += me.alive - fight["alive_a"]

@@ -25,7 +25,7 @@ from rulesets.drakerys.fight import (
     Side,
     State,
 )
-from rulesets.drakerys.kernels_battle import _load
+from rulesets.drakerys.kernels_battle import _combined_escort, _escort_charges, _load
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS
 from simcore import runner
 from simcore.stats import chisquare_two_sample
@@ -118,6 +118,10 @@ BATTLES = {
     # Authority on both sides: Celeste's over the Spearmen, Noctis' (who shoots) over the Soldiers
     "celeste and spearmen vs noctis and soldiers": ([unit("celeste", 1, heroic=1), unit("spearmen", 10)],
                                                     [unit("noctis", 1), unit("soldiers", 6)], 40),
+    # Combined Charge from contact and Safeguard's 6-9 moved to the Crows (Guard), Sakhil's to the Warriors
+    "salik (heroic 1) and 2 crows vs sakhil and 2 warriors": (
+        [unit("salik", 1, heroic=1), unit("crows", 6), unit("crows", 6)],
+        [unit("sakhil", 1), unit("warriors", 6), unit("warriors", 4)], None),
 }
 #: The twin's keys of the kernel's record columns.
 TWIN_KEYS = {BattleRecord.LOST_0: "lost_a", BattleRecord.LOST_1: "lost_b",
@@ -140,7 +144,8 @@ def twin_records(name: str, r: DrakerysRulings, n: int, seed: int) -> np.ndarray
     for k in range(n):
         o = naive_battle(rng, a, b, weapons=CATALOG.weapons, blocking=blocking, start_cm=start,
                          targeting=r.battle_targeting, tokens=r.battle_tokens,
-                         heroic_passive=r.heroic_passive, authority_range=r.authority_range)
+                         heroic_passive=r.heroic_passive, authority_range=r.authority_range,
+                         safeguard_transfer=r.safeguard_transfer, combined_charge=r.combined_charge)
         out[k, BattleRecord.OUTCOME] = TWIN_OUTCOMES[o["outcome"]]
         for column, key in TWIN_KEYS.items():
             out[k, column] = o[key]
@@ -171,7 +176,7 @@ def kernel_and_twin(name: str, assignments: tuple[str, ...], twin_trials: int) -
 
 POLICIES = [("DK-battle-targeting=nearest",), ("DK-battle-targeting=focus",),
             ("DK-battle-targeting=focus", "DK-battle-tokens=unit", "DK-heroic-passive=own-ts",
-             "DK-authority-range=range")]
+             "DK-authority-range=range", "DK-safeguard-transfer=never", "DK-combined-charge=never")]
 
 
 @pytest.mark.parametrize("assignments", POLICIES)
@@ -321,3 +326,95 @@ def test_authority_gives_allied_units_in_reach_a_morale_die_each():
         units[1, BattleState.ALIVE] = 0  # Celeste falls: only Salik's is left
         side, _ = _loaded(units_side, blocking, units, 2, 4)
         assert side[0, Side.AUTHORITY] == 1
+
+
+def test_safeguard_finds_the_first_guard_unit_in_cohesion_and_its_room():
+    """SAFEGUARD: 6-9 "transfer an Injury to an Allied Unit endowed with Guard" whose cohesion the unit keeps
+    (10 cm on the line, DK-safeguard-transfer=always). Salik at 0 cm; Crows (6) at 12 cm, out of reach;
+    Crows (4) at 10 cm: they take the transfers, room 4 x Health 1 = 4 injuries; Warriors (no Safeguard)
+    look for none; under =never nobody does."""
+    force_a = (unit("salik", 1), unit("crows", 6), unit("crows", 4))
+    force_b = (unit("warriors", 6),)
+    for ruling, flag, room in (("always", 1, 4), ("never", 0, 0)):
+        r = rulings(f"DK-safeguard-transfer={ruling}")
+        units_side, owner, blocking = battle_arrays(force_a, force_b, r, CATALOG.weapons)
+        assert list(units_side[:, Side.GUARD]) == [flag, 0, 0, 0]
+        assert list(units_side[:, Side.HAS_GUARD]) == [0, 1, 1, 1]
+        units = np.zeros((4, len(BattleState)), dtype=np.int64)
+        units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
+        units[:, BattleState.OWNER] = owner
+        units[:, BattleState.ENGAGED_WITH] = -1
+        units[:, BattleState.POSITION_CM] = [0, 12, 10, 0]
+        side, state = _loaded(units_side, blocking, units, 3, 0)  # the Warriors attack Salik
+        assert side[1, Side.GUARD] == 0 and side[1, Side.GUARD_UNIT] == -1
+        assert side[0, Side.GUARD] == room and side[0, Side.GUARD_UNIT] == (2 if room else -1)
+        assert state[0, State.TRANSFERRED] == 0
+        units[2, BattleState.ALIVE] = 2  # two Crows left: room for 2
+        side, _ = _loaded(units_side, blocking, units, 3, 0)
+        assert side[0, Side.GUARD] == (2 if room else 0)
+        units[1, BattleState.POSITION_CM] = 5  # the first Crows come within reach: listed first, they take it
+        side, _ = _loaded(units_side, blocking, units, 3, 0)
+        assert side[0, Side.GUARD] == (6 if room else 0) and side[0, Side.GUARD_UNIT] == (1 if room else -1)
+
+
+def test_safeguard_moves_injuries_to_the_guard_unit_on_the_same_dice():
+    """Warriors (6) charge Salik with a Crows unit (6) beside him, one round, 20,000 battles each way on the
+    same seed: with DK-safeguard-transfer=always (2.52 Crows and 0.39 Salik lost on average at seed 3) the
+    Crows take Salik's 6-9s, so they lose more warriors and Salik falls less often than under =never (1.76
+    and 0.53)."""
+    force_a = (unit("warriors", 6),)
+    force_b = (unit("salik", 1), unit("crows", 6))
+    runs = {ruling: battle_records(force_a, force_b, rulings=rulings(f"DK-safeguard-transfer={ruling}"),
+                                   weapons=CATALOG.weapons, trials=20_000, seed=3, rounds=1).records
+            for ruling in ("always", "never")}
+    crows_lost = {k: (x[:, BattleRecord.LOST_1] - x[:, BattleRecord.LEAD_LOST_1]).mean()
+                  for k, x in runs.items()}
+    salik_lost = {k: x[:, BattleRecord.LEAD_LOST_1].mean() for k, x in runs.items()}
+    assert crows_lost["always"] > crows_lost["never"] + 0.5
+    assert salik_lost["always"] < salik_lost["never"] - 0.1
+
+
+def test_combined_charge_takes_the_first_free_infantry_guard_within_10_cm_along():
+    """COMBINED CHARGE: a Hero "no further than 10 cm away from an Infantry Unit fitted with the Guard Skill"
+    charges with it: "They resolve simultaneously a Charge movement towards the same targeted Enemy Unit".
+    Salik at 0 cm; Crows (6) at 11 cm (too far), Crows (4) at 10 cm, engaged with the Warriors; Soldiers
+    (6) at 8 cm, free: they go. Their Charge (10 cm) brings them into contact with a target 9 cm away
+    (engaged with it); one 25 cm away they leave 15 cm from it."""
+    force_a = (unit("salik", 1), unit("crows", 6), unit("crows", 4), unit("soldiers", 6))
+    force_b = (unit("warriors", 6), unit("warriors", 6))
+    units_side, owner, _ = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
+    assert list(units_side[:, Side.COMBINED_CHARGE]) == [1, 0, 0, 0, 0, 0]
+    never, _, _ = battle_arrays(force_a, force_b, rulings("DK-combined-charge=never"), CATALOG.weapons)
+    assert not never[:, Side.COMBINED_CHARGE].any()
+    units = np.zeros((6, len(BattleState)), dtype=np.int64)
+    units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
+    units[:, BattleState.OWNER] = owner
+    units[:, BattleState.ENGAGED_WITH] = [-1, -1, 4, -1, -1, -1]
+    units[:, BattleState.POSITION_CM] = [0, 11, 10, 8, 17, 33]
+    assert _combined_escort(units_side, units, 0) == 3
+    charge = CATALOG.unit("soldiers").profile.charge
+    assert charge == 10
+    _escort_charges(units_side, units, 3, 4)
+    assert units[3, BattleState.POSITION_CM] == 17 and units[3, BattleState.ENGAGED_WITH] == 4
+    units[3, BattleState.POSITION_CM] = 8
+    units[3, BattleState.ENGAGED_WITH] = -1
+    _escort_charges(units_side, units, 3, 5)
+    assert units[3, BattleState.POSITION_CM] == 33 - 15 and units[3, BattleState.ENGAGED_WITH] == -1
+    units[3, BattleState.ALIVE] = 0  # the Soldiers fall: no free Guard unit within 10 cm is left
+    assert _combined_escort(units_side, units, 0) == -1
+
+
+def test_combined_charge_and_safeguard_change_a_hero_s_battle_on_the_same_dice():
+    """Salik (Heroic Action 1) and two Crows units charge Sakhil and two Warriors units from contact, 20,000
+    battles each way on the same seed: the Combined Charge costs 2 TS more and brings the Crows into the
+    Fight (Initiative, rerolls), so side 0 spends more TS (15.8 against 14.5 at seed 4) and Salik falls
+    less often (0.14 against 0.18) than when heroes charge alone."""
+    a = (unit("salik", 1, heroic=1), unit("crows", 6), unit("crows", 6))
+    b = (unit("sakhil", 1), unit("warriors", 6), unit("warriors", 4))
+    runs = {ruling: battle_records(a, b, rulings=rulings(f"DK-combined-charge={ruling}"),
+                                   weapons=CATALOG.weapons, trials=20_000, seed=4).records
+            for ruling in ("always", "never")}
+    ts = {k: x[:, BattleRecord.TS_0].mean() for k, x in runs.items()}
+    salik = {k: x[:, BattleRecord.LEAD_LOST_0].mean() for k, x in runs.items()}
+    assert ts["always"] > ts["never"] + 0.8
+    assert salik["always"] < salik["never"] - 0.02

@@ -143,9 +143,20 @@ def test_a_hero_in_context_plays_authority_and_heroic_action_and_names_what_it_l
     assert "value in context (DK-context=faction-guard: escorted by Crows (12) in turn)" in played
     assert "Authority (a Morale die for each allied unit in reach, DK-authority-range=all)" in played
     assert "Heroic Action (DK-heroic-dice=1" in played
-    assert any("Awakened" in d for d in cov.decisive) and not cov.measured
-    assert any("Combined Charge" in d for d in cov.decisive)
-    assert any("Safeguard's transfer" in d for d in cov.decisive)
+    assert "Safeguard (a 10 cancels an Injury; 6-9 move it to the Guard escort within 10 cm: " \
+           "DK-safeguard-transfer=always)" in played
+    assert "Combined Charge with an Infantry Guard escort within 10 cm (DK-combined-charge=always)" in played
+    # Awakened summons no battle can play: the one rule left that keeps Salik not measured
+    assert [d.partition(" (")[0] for d in cov.decisive] == ["Awakened [2]"] and not cov.measured
+    celeste = RULESET.coverage(FIELD["celeste@1"], DrakerysRulings())
+    assert [d.partition(" (")[0] for d in celeste.decisive] == ["Wizard [3] spells", "Awakened [2]"]
+    assert "Tempest, Solar: the rulebook prints no Tempest spell" in celeste.decisive[0]
+    noctis = RULESET.coverage(FIELD["noctis@1"], DrakerysRulings())
+    assert any(u.startswith("Camouflage") for u in noctis.unplayed)
+    assert not any(d.startswith("Camouflage") for d in noctis.decisive)
+    never = RULESET.coverage(c, rulings("DK-safeguard-transfer=never", "DK-combined-charge=never"))
+    assert "6-9 stay: DK-safeguard-transfer=never" in " ".join(never.played)
+    assert "(DK-combined-charge=never)" in " ".join(never.played)
     none = RULESET.coverage(c, rulings("DK-heroic-dice=0"))
     assert any(d.startswith("Heroic Action") for d in none.decisive)
     assert RULESET.coverage(FIELD["crows@12"], DrakerysRulings()).measured

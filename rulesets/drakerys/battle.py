@@ -49,8 +49,9 @@ def battle_notes() -> list[str]:
         "per warrior (every warrior counts as in contact); which warriors touch which (REFORMATION, the "
         "free moves of an Attack) is not modelled.",
         "Authority gives allied units a Morale die each while its unit stands, as DK-authority-range says "
-        "(every allied unit, or those within its [X] cm on the line); Guard and Safeguard come from each "
-        "unit's own entry, not from units standing near it (no injury moves to a Guard unit).",
+        "(every allied unit, or those within its [X] cm on the line). Safeguard's 6-9 move to an allied "
+        "Guard unit within 10 cm on the line (DK-safeguard-transfer), and a Hero charges with an Infantry "
+        "Guard unit within 10 cm (DK-combined-charge): cohesion is read as distance on the line.",
         "As in the duels, a Morale roll of 1 or 2 successes does not end the Active Unit's activation "
         "(MORALE: \"If this is the Active Unit, its Activation ends\").",
         "The Active Player activates the unit with the fewest Stress markers and targets by "
@@ -137,6 +138,10 @@ def battle_arrays(force_a: tuple[Combatant, ...], force_b: tuple[Combatant, ...]
             pair = _sides(a, b, rulings, weapons)
             units_side[i], units_side[j] = pair
             blocking[i, j], blocking[j, i] = pair[:, Side.BLOCKING]
+    for k, c in enumerate((*force_a, *force_b)):
+        # SAFEGUARD's 6-9 go to a Guard unit the battle fields (DK-safeguard-transfer), not to Combatant.guard
+        units_side[k, Side.GUARD] = int(c.unit.has("safeguard") and rulings.safeguard_transfer == "always")
+        units_side[k, Side.COMBINED_CHARGE] = int(c.unit.is_hero and rulings.combined_charge == "always")
     return units_side, owner, blocking
 
 

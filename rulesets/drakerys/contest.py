@@ -219,6 +219,17 @@ def _engage_in_context(a: Contestant, b: Contestant, rulings: DrakerysRulings, *
 _BESIDE_THE_POINT = {
     "guard": "Guard (its worth is to a hero it escorts, and a force of copies escorts none)",
     "disengagement": "Disengagement (leaving an engagement: the battle is fought to the end)",
+    "camouflage": "Camouflage (\"all the Sceneries procure Concealment\", which the rulebook never defines: "
+                  "no effect to play, in a battle or out of one)",
+}
+#: Rules of a unit no battle can play, with why (each can change the unit's value: ``decisive``).
+_UNPLAYABLE = {
+    "awakened": "Awakened [{value}] (summons an Elemental Warrior, \"a Unit in itself\", from a Vortex or "
+                "Maelstrom within 20 cm: the rulebook prints no profile for an Elemental, only its "
+                "Herald's or Overlord's skill, and the battle line has no Magical Source)",
+    "wizard": "Wizard [{value}] spells ({domains}: the rulebook prints no Tempest spell, and Solar's only "
+              "one, MIRAGE, removes a friendly unit and redeploys it from a table edge, which the battle "
+              "line has no place for; nor does it hold a Vortex or Maelstrom to draw Mana from)",
 }
 #: The names a report gives the rules a duel plays or leaves out.
 _SKILL_NAMES = {"heroic_action": "Heroic Action", "expert_parry": "Expert Parry",
@@ -237,16 +248,19 @@ def coverage(unit: Unit, rulings: DrakerysRulings | None = None,
     those whose worth cannot arise in it. Fought as copies (``allies`` None), Heroic Action and Authority
     are not played. Valued in context (``allies``: the catalog's units, rulesets/drakerys/context.py), it
     plays Authority over its escort (DK-authority-range) and Heroic Action by DK-heroic-dice (not when 0);
-    with a Guard escort, Combined Charge and Safeguard's transfer of injuries to the Guard are not played."""
+    with a Guard escort, Safeguard's transfer of injuries to it (DK-safeguard-transfer) and, for a Hero
+    with an Infantry Guard escort, Combined Charge (DK-combined-charge) too. Awakened summons and Wizard
+    spells no battle plays (_UNPLAYABLE): they stay decisive."""
     rulings = rulings or DrakerysRulings()
     played = ["profile", *(["ranged weapon"] if unit.weapon else [])]
     unplayed, decisive = [], []
-    guarded = False
+    guarded = combined = False
     if allies is not None:
         from rulesets.drakerys.context import escorts
 
         chosen = escorts(unit, allies, rulings)
         guarded = any(e.unit.has("guard") for e in chosen)
+        combined = unit.is_hero and any(e.unit.has("guard") and "Infantry" in e.unit.types for e in chosen)
         played.append(f"value in context (DK-context={rulings.context}: escorted by "
                       f"{', '.join(e.name for e in chosen)} in turn)")
     in_context = {"authority": f"Authority (a Morale die for each allied unit in reach, "
@@ -260,8 +274,14 @@ def coverage(unit: Unit, rulings: DrakerysRulings | None = None,
                                                                   and rulings.heroic_dice == 0):
             played.append(in_context[skill])
         elif skill == "safeguard" and guarded:
-            played.append("Safeguard (a 10 cancels an Injury)")
-            name = "Safeguard's transfer of an Injury to the Guard escort (6-9: not moved)"
+            moved = ("6-9 move it to the Guard escort within 10 cm" if rulings.safeguard_transfer == "always"
+                     else "6-9 stay")
+            played.append(f"Safeguard (a 10 cancels an Injury; {moved}: DK-safeguard-transfer="
+                          f"{rulings.safeguard_transfer})")
+        elif skill in _UNPLAYABLE:
+            domains = ", ".join(p.partition("(")[2].rstrip(")") for p in unit.skills_as_printed
+                                if p.startswith("Wizard")) or "no domain printed"
+            name = _UNPLAYABLE[skill].format(value=unit.skill_value(skill), domains=domains)
             unplayed.append(name)
             decisive.append(name)
         elif skill in MODELLED_SKILLS and skill not in ("heroic_action", "authority"):
@@ -272,10 +292,9 @@ def coverage(unit: Unit, rulings: DrakerysRulings | None = None,
                                                       "modelled between units)"}.get(skill, "")
             unplayed.append(name)
             decisive.append(name)
-    if guarded and unit.is_hero:
-        name = "Combined Charge (with its Guard escort: the hero charges alone)"
-        unplayed.append(name)
-        decisive.append(name)
+    if combined:
+        played.append(f"Combined Charge with an Infantry Guard escort within 10 cm (DK-combined-charge="
+                      f"{rulings.combined_charge})")
     if unit.notes:
         unplayed.append(f"the rule text printed with its row ({unit.notes})")
         decisive.append(unplayed[-1])

@@ -22,7 +22,8 @@ One Fight (an Attack or a Charge action of unit A against unit B), in order:
    engaged with), or Violent Blow and the target has no Martial Arts (a unit with Martial Arts ignores
    the Violent Blow of units it is engaged with). A Heavy crossbow's shot ignores Parry too.
 4. Injuries received: a unit with Safeguard rolls a d10 per injury; a 10 cancels it, 6-9 moves it to an
-   escorting Guard unit when ``guard`` is set (either way it leaves this unit). Injury tokens then
+   escorting Guard unit when ``guard`` is set (either way it leaves this unit; a battle moves it to a Guard
+   unit it fields, as far as that unit can take it: kernels_battle.py). Injury tokens then
    remove one warrior per Health of the leader; leftover tokens stay on the unit.
 5. Advantage: +1 for the unit that charged, +1 for inflicting strictly more injuries (counted before
    Safeguard), +1 for more warriors than the enemy, +1 for fewer Stress markers than the enemy. The higher
@@ -97,7 +98,8 @@ class Side(IntEnum):
     AUTHORITY = 29  # the situation: allied Authority units in range
     HEROIC = 30  # Heroic Action dice
     REROLLS = 31
-    GUARD = 32  # an escorting Guard unit takes Safeguard's 6-9
+    GUARD = 32  # room for Safeguard's 6-9 in an escorting Guard unit: 0 none, GUARD_UNLIMITED (duels) or
+    # in a battle the injuries the Guard unit in cohesion can still take (set for each Action)
     TOKENS = 33  # injury tokens at the start
     STRESS = 34  # Stress markers at the start
     FRONTAGE = 35  # DK-frontage: warriors at full Power, -1 for all
@@ -111,6 +113,11 @@ class Side(IntEnum):
     HEROIC_PASSIVE = 43  # Heroic Action dice it adds when it fights back (DK-heroic-passive=own-ts), else 0
     SUPPORT = 44  # DK-frontage: warriors supporting at Power 1, -1 for every warrior not in contact
     AUTHORITY_RANGE = 45  # battles: cm within which its Authority [X] reaches allied units, 0 without it
+    HAS_GUARD = 46  # 1: the unit has Guard (it takes Safeguard's transfers; an Infantry one escorts Combined
+    # Charges)
+    INFANTRY = 47  # 1: of type Infantry
+    COMBINED_CHARGE = 48  # battles: 1: a Hero makes Combined Charges, not Charges (DK-combined-charge)
+    GUARD_UNIT = 49  # battles: the unit taking Safeguard's transfers in the current Action, -1 none (_load)
 
 
 N_SIDE = len(Side)
@@ -133,6 +140,7 @@ class State(IntEnum):
     OPENING_TS = 10  # TS spent on side 0's opening action (engagements; side 0's row)
     HEROIC_NOW = 11  # Heroic Action dice this side adds to the Fight being fought (set by each Fight)
     BLOCKING_NOW = 12  # 1 when this side blocks in the Fight being fought (set by each Fight)
+    TRANSFERRED = 13  # injuries Safeguard moved to the Guard unit (Side.GUARD_UNIT) in the current Action
 
 
 N_STATE = len(State)
@@ -294,11 +302,12 @@ class BattleState(IntEnum):
     OPENING_TS = State.OPENING_TS  # unused in battles
     HEROIC_NOW = State.HEROIC_NOW
     BLOCKING_NOW = State.BLOCKING_NOW
-    OWNER = 13  # the side (0 or 1) the unit fights for
-    POSITION_CM = 14  # where the unit stands on the line (cm)
-    ENGAGED_WITH = 15  # the enemy unit it charged or was first charged by, -1 when none (see _engaged)
-    ARRIVAL = 16  # when the token arrived on its square: the highest is on top of a pile (token rows)
-    TOKEN = 17  # the row that carries this unit's Activation Token (DK-battle-tokens)
+    TRANSFERRED = State.TRANSFERRED  # battles move them to the Guard unit after each Action (_step)
+    OWNER = N_STATE  # the side (0 or 1) the unit fights for
+    POSITION_CM = N_STATE + 1  # where the unit stands on the line (cm)
+    ENGAGED_WITH = N_STATE + 2  # the enemy unit it charged or was first charged by, -1 when none (_engaged)
+    ARRIVAL = N_STATE + 3  # when the token arrived on its square: the highest is on top of a pile (token row)
+    TOKEN = N_STATE + 4  # the row that carries this unit's Activation Token (DK-battle-tokens)
 
 
 N_BATTLE = len(BattleState)
@@ -350,7 +359,9 @@ class Combatant:
         heroic: Heroic Action dice added to its fight (and shooting) rolls (needs the skill, 0..5).
         rerolls: dice it may reroll on its attack roll (allied warriors of other units in contact).
         authority: allied units with Authority in range (one extra Morale die each).
-        guard: an escorting Guard unit is in cohesion, so Safeguard can move injuries to it (6-9).
+        guard: an escorting Guard unit is in cohesion, so Safeguard can move injuries to it (6-9); a duel's
+            stand-in for the escort (it takes every one). A battle fields its Guard units and moves the
+            injuries to one of them by DK-safeguard-transfer, whatever this says.
         blocking: uses Blocking instead of attacking (only for units with the skill).
         allied_units_engaged: other allied units engaged with the enemy (+1 Initiative each).
         obstacles: obstacles in the line of sight when this unit shoots.
@@ -416,7 +427,10 @@ def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> 
     row[Side.AUTHORITY] = c.authority
     row[Side.HEROIC] = c.heroic
     row[Side.REROLLS] = c.rerolls
-    row[Side.GUARD] = int(c.guard)
+    row[Side.GUARD] = GUARD_UNLIMITED if c.guard else 0
+    row[Side.HAS_GUARD] = int(u.has("guard"))
+    row[Side.INFANTRY] = int("Infantry" in u.types)
+    row[Side.GUARD_UNIT] = -1
     row[Side.TOKENS] = c.injuries
     row[Side.STRESS] = c.stress
     row[Side.ACTIONS] = max(1, p.actions) if rulings.actions == "all" else 1
@@ -435,6 +449,9 @@ def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> 
     row.flags.writeable = False
     return row
 
+
+#: Side.GUARD of a duel's unit whose Guard escort stands by (Combatant.guard): it takes every 6-9.
+GUARD_UNLIMITED = 10**9
 
 #: Side columns that are 1 when the unit has the skill of the same name (units.py spells skills this way).
 _SKILL_COLUMNS = (Side.SWASHBUCKLER, Side.PARRY, Side.EXPERT_PARRY, Side.VIOLENT_BLOW, Side.MARTIAL_ARTS,

@@ -45,13 +45,30 @@ The battle, step by step (the naive twin tests/naive_battle.py takes the same st
   Morale Rolls. This bonus is cumulative if several Units endowed with Authority are within reach." Before
   each Action, each of the two units gets one Morale die (Side.AUTHORITY) per other standing allied unit
   with Authority whose reach (Side.AUTHORITY_RANGE, set by DK-authority-range) covers it on the line.
+* SAFEGUARD: "Each result between 6 and 9 makes it possible to transfer an Injury to an Allied Unit
+  endowed with Guard. In order to benefit from this conditional saving, the Unit must comply with the
+  cohesion of the Unit endowed with Guard (2.5 cm or less away from a fighter, 10 cm or less away from the
+  Leader)." Under DK-safeguard-transfer=always (units_side[k, Side.GUARD] = 1), ``_load`` finds the first
+  standing allied unit with Guard within 10 cm on the line (Side.GUARD_UNIT) and the injuries it can still
+  take (Side.GUARD); ``_receive`` moves that many 6-9s at most (State.TRANSFERRED) and ``_step`` wounds
+  the Guard unit with them after the Action (it is no fighter of the Action: no Morale roll).
+* COMBINED CHARGE (5 TS): "The Unit is a Hero who is not Engaged and who is no further than 10 cm away
+  from an Infantry Unit fitted with the Guard Skill ... They resolve simultaneously a Charge movement
+  towards the same targeted Enemy Unit ... The Infantry Unit that escorted the Hero does not actively
+  participate in the Fight and benefits from no bonus. However, because of its presence nearby, it grants
+  bonuses to the Hero". Under DK-combined-charge=always (Side.COMBINED_CHARGE), a Hero whose chosen Action
+  is a Charge makes it a Combined Charge when such a unit, not engaged, stands within 10 cm
+  (``_combined_escort``, the first listed) and the 2 TS more fit: the guard makes its Charge movement
+  first (``_escort_charges``: in contact and engaged with the target when it is within its Charge), so
+  the Hero's Fight counts it as an allied unit engaged with the target (+1 Initiative, a reroll per
+  warrior); the guard spends no TS and takes no Stress.
 
 Not modelled (battle_notes() in battle.py says so in reports): Advantage counts only the two units of the
 Fight (not "the total headcount of all the Enemy Units it is Engaged with", nor "every Enemy Unit" for
 Stress); only the two fighters take part in a Fight and its Morale; REFORMATION and the geometry of contact
-(which warriors of several units touch which); Guard and Safeguard of nearby units beyond what each
-Combatant states; terrain, lines of sight and obstacles between units; and, as in the duel, the end of
-the Active Unit's activation on a Morale roll of 1 or 2 successes.
+(which warriors of several units touch which; cohesion is a distance on the line); terrain, lines of sight
+and obstacles between units; and, as in the duel, the end of the Active Unit's activation on a Morale roll
+of 1 or 2 successes.
 """
 
 from __future__ import annotations
@@ -68,11 +85,19 @@ from rulesets.drakerys.fight import (
     BattleState,
     EngagementOutcome,
     Side,
+    State,
     Targeting,
     Tokens,
 )
 from rulesets.drakerys.kernels_fight import _act, _action_cost, _block, _choose_action
-from rulesets.drakerys.rules import MAX_ACTION_TS, TS_PER_ROUND
+from rulesets.drakerys.rules import (
+    CHARGE_TS,
+    COMBINED_CHARGE_REACH_CM,
+    COMBINED_CHARGE_TS,
+    MAX_ACTION_TS,
+    SAFEGUARD_COHESION_CM,
+    TS_PER_ROUND,
+)
 from simcore.config import JIT, TRIAL_JIT
 from simcore.rng import seed_trial_stream, trial_key
 from simcore.stages import missing
@@ -136,10 +161,17 @@ def _target(units, u, targeting):
 
 
 @nb.njit(**TRIAL_JIT)
+def _room(units_side, units, j):
+    """Injuries unit j can still take before its last warrior is withdrawn."""
+    return units[j, BattleState.ALIVE] * units_side[j, Side.HEALTH] - units[j, BattleState.TOKENS]
+
+
+@nb.njit(**TRIAL_JIT)
 def _load(units_side, blocking, units, u, t, side, state):
     """Enemy units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
-    what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), and no
-    Shooting at an engaged target. Returns whether u is engaged (its Action is then an Attack).
+    what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), Authority,
+    the Guard unit that takes Safeguard's 6-9, and no Shooting at an engaged target. Returns whether u is
+    engaged (its Action is then an Attack).
 
     One pass over the units finds, for both, the allied units engaged with the other and whether the other
     is engaged (every engaged pair is a pair of enemies: a unit charges only enemies)."""
@@ -150,6 +182,9 @@ def _load(units_side, blocking, units, u, t, side, state):
         for c in range(N_STATE):
             state[r, c] = units[k, c]
         side[r, Side.BLOCKING] = blocking[k, e]
+        side[r, Side.GUARD] = 0  # SAFEGUARD: room in a Guard unit in cohesion, found below
+        side[r, Side.GUARD_UNIT] = -1
+        state[r, State.TRANSFERRED] = 0
     ru = units[u, BattleState.OWNER]
     rt = units[t, BattleState.OWNER]
     t_engaged = False
@@ -158,9 +193,15 @@ def _load(units_side, blocking, units, u, t, side, state):
         if units[j, BattleState.ALIVE] == 0:
             continue
         reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
+        # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion
+        guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
         if units[j, BattleState.OWNER] == ru:
             if reach > 0 and j != u and _distance(units, j, u) <= reach:
                 side[ru, Side.AUTHORITY] += 1
+            if guard and j != u and units_side[u, Side.GUARD] and side[ru, Side.GUARD_UNIT] < 0 \
+                    and _distance(units, j, u) <= SAFEGUARD_COHESION_CM:
+                side[ru, Side.GUARD_UNIT] = j
+                side[ru, Side.GUARD] = _room(units_side, units, j)
             if _engaged(units, j, t):
                 t_engaged = True
                 if j != u:
@@ -169,6 +210,10 @@ def _load(units_side, blocking, units, u, t, side, state):
         else:
             if reach > 0 and j != t and _distance(units, j, t) <= reach:
                 side[rt, Side.AUTHORITY] += 1
+            if guard and j != t and units_side[t, Side.GUARD] and side[rt, Side.GUARD_UNIT] < 0 \
+                    and _distance(units, j, t) <= SAFEGUARD_COHESION_CM:
+                side[rt, Side.GUARD_UNIT] = j
+                side[rt, Side.GUARD] = _room(units_side, units, j)
             if _engaged(units, j, u):
                 u_engaged = True
                 if j != t:
@@ -304,11 +349,32 @@ def _battle_outcome(units):
 
 
 @nb.njit(**TRIAL_JIT)
+def _wound(units_side, units, g, injuries):
+    """Unit g takes ``injuries`` (Safeguard's transfers): one warrior withdrawn per Health of tokens."""
+    units[g, BattleState.TOKENS] += injuries
+    health = units_side[g, Side.HEALTH]
+    while units[g, BattleState.TOKENS] >= health and units[g, BattleState.ALIVE] > 0:
+        units[g, BattleState.TOKENS] -= health
+        units[g, BattleState.ALIVE] -= 1
+        units[g, BattleState.REMOVED] += 1
+    if units[g, BattleState.ALIVE] == 0:
+        units[g, BattleState.TOKENS] = 0
+
+
+@nb.njit(**TRIAL_JIT)
 def _step(dice, units_side, blocking, units, side, state, u, t, action, distance):
-    """Unit u's Action against unit t through the duel's ``_act``; the line and the engagements after it."""
+    """Unit u's Action against unit t through the duel's ``_act``; the line, the engagements and the
+    injuries Safeguard moved to a Guard unit after it."""
     p = units[u, BattleState.OWNER]
     after = _act(dice, side, state, p, action, distance)
     _unload(units, u, t, state)
+    fallen = units[u, BattleState.ALIVE] == 0 or units[t, BattleState.ALIVE] == 0
+    for r in range(2):
+        moved = state[r, State.TRANSFERRED]
+        if moved > 0:
+            g = side[r, Side.GUARD_UNIT]
+            _wound(units_side, units, g, moved)
+            fallen = fallen or units[g, BattleState.ALIVE] == 0
     if action == Action.MARCH:  # towards t, never into contact
         if units[u, BattleState.POSITION_CM] < units[t, BattleState.POSITION_CM]:
             units[u, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM] - after
@@ -324,8 +390,47 @@ def _step(dice, units_side, blocking, units, side, state, u, t, action, distance
         dice_paid = units_side[t, Side.HEROIC_PASSIVE]
         if dice_paid > 0:
             _pay(units, t, dice_paid)
-    if units[u, BattleState.ALIVE] == 0 or units[t, BattleState.ALIVE] == 0:  # only they may have fallen
+    if fallen:  # only they, or a Guard unit wounded for them, may have fallen
         _release_fallen(units)
+
+
+@nb.njit(**TRIAL_JIT)
+def _combined_escort(units_side, units, u):
+    """COMBINED CHARGE: the first allied Infantry unit with Guard standing within 10 cm of Hero u and not
+    engaged (it makes a Charge movement), -1 when none."""
+    for g in range(units.shape[0]):
+        if g == u or units[g, BattleState.OWNER] != units[u, BattleState.OWNER] \
+                or units[g, BattleState.ALIVE] == 0:
+            continue
+        if not (units_side[g, Side.HAS_GUARD] and units_side[g, Side.INFANTRY]) \
+                or _distance(units, g, u) > COMBINED_CHARGE_REACH_CM:
+            continue
+        engaged = False
+        for j in range(units.shape[0]):
+            enemy = units[j, BattleState.OWNER] != units[g, BattleState.OWNER]
+            if enemy and units[j, BattleState.ALIVE] > 0 and _engaged(units, g, j):
+                engaged = True
+                break
+        if not engaged:
+            return g
+    return -1
+
+
+@nb.njit(**TRIAL_JIT)
+def _escort_charges(units_side, units, g, t):
+    """The guard's Charge movement towards t: in contact and engaged with it when t is within its Charge,
+    else its Charge value nearer (never into contact)."""
+    d = _distance(units, g, t)
+    reach = units_side[g, Side.CHARGE]
+    if d <= reach:
+        units[g, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM]
+        units[g, BattleState.ENGAGED_WITH] = t
+    else:
+        left = max(1, d - reach)
+        if units[g, BattleState.POSITION_CM] < units[t, BattleState.POSITION_CM]:
+            units[g, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM] - left
+        else:
+            units[g, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM] + left
 
 
 @nb.njit(**TRIAL_JIT)
@@ -355,6 +460,15 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
             distance = _distance(units, u, e)
             action = _choose_action(side, p, engaged, distance, _NO, _NO)
             cost = _action_cost(side, state, p, action)
+            if action == Action.CHARGE and units_side[u, Side.COMBINED_CHARGE]:
+                # COMBINED CHARGE (DK-combined-charge=always): with a guard in reach, when its 2 TS more fit
+                g = _combined_escort(units_side, units, u)
+                combined = cost + COMBINED_CHARGE_TS - CHARGE_TS
+                if g >= 0 and spent + combined <= MAX_ACTION_TS and \
+                        units[t, BattleState.POSITION] + spent + combined <= end:
+                    _escort_charges(units_side, units, g, e)
+                    _load(units_side, blocking, units, u, e, side, state)  # the guard engaged: its bonuses
+                    cost = combined
             if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
                 break
             _step(dice, units_side, blocking, units, side, state, u, e, action, distance)

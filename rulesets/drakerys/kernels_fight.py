@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 
 from rulesets.drakerys.fight import (
+    GUARD_UNLIMITED,
     N_STATE,
     Action,
     BlockIn,
@@ -54,6 +55,7 @@ from rulesets.drakerys.rules import (
     QUICK_SHOT_TS,
     SAFEGUARD_CANCEL_FACE,
     SAFEGUARD_GUARD_FACE,
+    SAFEGUARD_TEN_OF_SIX_UP,
     SHOOTING_SHARE_CM,
     SHOOTING_TS,
     SIDES,
@@ -232,13 +234,28 @@ def _strike(dice, side, state, s, charger):
 def _receive(dice, side, state, s, injuries):
     """Side s receives ``injuries`` from the other side: Safeguard (one d10 per injury, drawn whole from the
     current stream), then one warrior withdrawn per leader's Health of tokens. Counts them in the state;
-    returns the warriors removed."""
+    returns the warriors removed.
+
+    SAFEGUARD: "Each result of 10 cancels an Injury. Each result between 6 and 9 makes it possible to
+    transfer an Injury to an Allied Unit endowed with Guard": with no room in a Guard unit (Side.GUARD 0)
+    only the 10s leave; with a duel's stand-in escort (GUARD_UNLIMITED) every die of 6 or more leaves; with
+    a battle's Guard unit that can take ``room`` more injuries, the dice of 6 or more are split into 10s and
+    6-9s (a die of 6 or more is a 10 with probability 1/5) and min(6-9s, room) move to it
+    (State.TRANSFERRED; the battle wounds the Guard unit after the Action)."""
     state[1 - s, State.INFLICTED] += injuries
     kept = injuries
+    room = side[s, Side.GUARD]
     if side[s, Side.SAFEGUARD] and injuries > 0:
-        leaves_from = SAFEGUARD_GUARD_FACE if side[s, Side.GUARD] else SAFEGUARD_CANCEL_FACE
+        leaves_from = SAFEGUARD_GUARD_FACE if room > 0 else SAFEGUARD_CANCEL_FACE
         # the injuries that stay are the dice below leaves_from: the failures of a roll at that threshold
         leave, _ = success_draw(dice[3], dice[0], injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
+        if 0 < room < GUARD_UNLIMITED and leave > 0:
+            tens, _ = success_draw(dice[3], dice[0], leave, SAFEGUARD_TEN_OF_SIX_UP, _PLAIN_TOP, _NO, _NO, _0,
+                                   _NO)
+            moved = min(leave - tens, room)
+            leave = tens + moved
+            side[s, Side.GUARD] = room - moved
+            state[s, State.TRANSFERRED] += moved
         kept = injuries - leave
     state[s, State.TOKENS] += kept
     removed = 0

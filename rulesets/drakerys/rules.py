@@ -55,6 +55,15 @@ MULTIPLE_SHOTS_POWER = 2
 #: escorting Guard unit (SKILLS).
 SAFEGUARD_GUARD_FACE = 6
 SAFEGUARD_CANCEL_FACE = 10
+#: A die of 6-9 shows 10 with probability 1/5, as a d10 shows 9 or 10: a die of the 6-9-or-10 count is a 10
+#: when a d10 rolled for it reaches this face (kernels_fight._receive splits the count without a die roll).
+SAFEGUARD_TEN_OF_SIX_UP = 9
+#: SAFEGUARD: "the Unit must comply with the cohesion of the Unit endowed with Guard (2.5 cm or less away
+#: from a fighter, 10 cm or less away from the Leader)": on the battle line, within 10 cm of it.
+SAFEGUARD_COHESION_CM = 10
+#: COMBINED CHARGE (5 TS): "no further than 10 cm away from an Infantry Unit fitted with the Guard Skill".
+COMBINED_CHARGE_TS = 5
+COMBINED_CHARGE_REACH_CM = 10
 #: Most units a side may field in a battle (rulesets/drakerys/battle.py).
 MAX_BATTLE_UNITS = 16
 #: Most Stress markers, rerolls, Authority units, allied units engaged or obstacles a side may be given.
@@ -225,6 +234,28 @@ class DrakerysRulings(Rulings):
                 "within [X] cm of it on the battle line",
         source="seed 002, SKILLS (AUTHORITY [X]); where units stand is a player's choice",
         parse=parse_choice("all", "range"))
+
+    safeguard_transfer: str = ruling(
+        "DK-safeguard-transfer", "always", accepted="always|never",
+        meaning="SAFEGUARD in a battle: \"Each result between 6 and 9 makes it possible to transfer an "
+                "Injury to an Allied Unit endowed with Guard\" whose cohesion the unit keeps (on the battle "
+                f"line: within {SAFEGUARD_COHESION_CM} cm); the text leaves it to the player; always: every "
+                "6-9 moves to such a unit while one stands in reach (the first listed; what it cannot take, "
+                "its warriors all withdrawn, stays); never: 6-9 stay on the unit (a 10 still cancels)",
+        source="seed 002, SKILLS (SAFEGUARD, GUARD): a player's choice",
+        parse=parse_choice("always", "never"))
+    combined_charge: str = ruling(
+        "DK-combined-charge", "always", accepted="always|never",
+        meaning="COMBINED CHARGE (5 TS) in a battle: a Hero \"no further than 10 cm away from an Infantry "
+                "Unit fitted with the Guard Skill\" charges \"with their personal guard ... simultaneously a "
+                "Charge movement towards the same targeted Enemy Unit\"; the guard \"does not actively "
+                "participate in the Fight\" but, engaged with the target, gives the Hero +1 Initiative and "
+                "a reroll per warrior. always: a Hero that would Charge makes a Combined Charge when such "
+                "a unit stands within 10 cm and is not engaged (the first listed) and the 2 TS more fit; "
+                "the guard moves its Charge value towards the target (in contact, engaged with it, when "
+                "it reaches); never: Heroes charge alone",
+        source="seed 002, UNITS ACTIONS (COMBINED CHARGE), FIGHTING (allied units engaged); when to use it "
+               "is a player's choice", parse=parse_choice("always", "never"))
 
     spearmen_sizes: str = ruling(
         "DK-spearmen-sizes", "sheet", accepted="sheet|lancers",
