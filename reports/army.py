@@ -654,4 +654,28 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
         facts.update({"counter_army": counter[0].key, "counter_p_win": counter[1].value,
                       "counter_p_win_stderr": counter[1].stderr})
     title = f"{rs.title}: the army a sharp player brings at {budget_text}"
-    return Report(title, meta, sections, views, report_notes, facts, headline)
+    return Report(title, meta, sections, views, report_notes, facts, headline, terminal(views, unit))
+
+
+def terminal(views: Sequence, unit: str):
+    """The army report as a terminal shows it: the best army's list, then the best army and the runners-up
+    (P(win) against the mix and the field) apart from the counters (P(win) against the best), an army's
+    name never wrapped, each row one line (the cost and unspent columns left out when they do not fit);
+    the field as it is."""
+    from reports.formats import Section, Terminal, narrowed
+
+    listed, armies, field = views
+    table = armies.data
+    countering = table["role"].astype(str).str.startswith("counter")
+    ours = table[~countering].drop(columns=["P(win) vs best"])
+    theirs = table[countering][["role", "army", unit, "P(win) vs best"]]
+    lean = [c for c in ours.columns if c not in (unit, "unspent")]
+    shown = [listed,
+             narrowed(Section("armies", "The best army and the runners-up (P(win), mean of both roles)", ours,
+                              whole=("army",)),
+                      [list(ours.columns), [c for c in ours.columns if c != "unspent"], lean])]
+    if len(theirs):
+        shown.append(narrowed(Section("counters", "The best counters (P(win) against the best army, mean of "
+                                                  "both roles)", theirs, whole=("army",)),
+                              [list(theirs.columns), ["role", "army", "P(win) vs best"]]))
+    return Terminal([], [*shown, field])

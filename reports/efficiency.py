@@ -714,15 +714,21 @@ def narrow_ranking(rank: pd.DataFrame, ruleset: Ruleset, exact: bool = False) ->
     its 95% half-width, the win probability, the fair cost with its interval, how far off and the verdict
     (a value or fair cost not measured marked "≥": what the played rules give)."""
     bound = ["" if m else "≥ " for m in rank["measured"]]
+    digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
+
+    def estimates(values, stderrs, exact_digits: int) -> list[str]:
+        if exact:  # no error bar: the digits the ranking's wide view shows
+            return [f"{v:.{exact_digits}f}" for v in values]
+        return [estimate_text(v, Z95 * s) for v, s in zip(values, stderrs, strict=True)]
+
     out = {"#": [str(r) for r in rank["rank"]], "entry": rank["name"].astype(str).tolist(),
            ruleset.cost_unit: [f"{c:g}" for c in rank["cost"]],
-           "value ± 95%": [b + estimate_text(v, 0.0 if exact else Z95 * s)
-                           for b, v, s in zip(bound, rank["value"], rank["value_stderr"], strict=True)]}
+           "value" if exact else "value ± 95%":
+               [b + e for b, e in zip(bound, estimates(rank["value"], rank["value_stderr"], digits),
+                                      strict=True)]}
     if not per_cost_is_value(rank["value"], rank["value_per_cost"]):
-        digits = decimals(rank["value"], None if exact else Z95 * rank["value_stderr"])
         out["value / cost"] = [f"{v:.{max(digits, 3)}f}" for v in rank["value_per_cost"]]
-    out["win ± 95%"] = [estimate_text(v, 0.0 if exact else Z95 * s)
-                        for v, s in zip(rank["win"], rank["win_stderr"], strict=True)]
+    out["win" if exact else "win ± 95%"] = estimates(rank["win"], rank["win_stderr"], 3)
     d = cost_digits(rank["cost"])
     if exact:
         out["fair cost"] = [b + ("∞" if np.isinf(f) else f"{f:.2f}")
@@ -750,17 +756,16 @@ def terminal(rank: pd.DataFrame, ruleset: Ruleset, exact: bool, meta_view: pd.Da
 
     lead = [f"verdicts: {verdict_counts(rank)}"]
     if offenders:
-        lead += ["worst offenders (the fair cost's 95% interval outside the band):",
+        lead += ["worst offenders (over- or under-costed beyond the tolerance, furthest off first):",
                  *(f"  {o}" for o in offenders)]
     else:
         lead.append("worst offenders: none (no entry is over- or under-costed beyond the tolerance)")
     table = narrow_ranking(rank, ruleset, exact)
-    fair = "fair cost" if exact else "fair cost [95%]"
-    every = list(table.columns)
-    no_win = [c for c in every if c not in ("win ± 95%", "value / cost", "fair cost")]
-    choices = [[c for c in every if c != "fair cost"] if not exact else every,
-               [c for c in no_win if c != "fair cost"] if not exact else no_win,
-               [c for c in no_win if c != fair] + ["fair cost"]]
+    # the richest first: every column (the fair cost with its interval); no win or value per cost; the
+    # fair cost without its interval
+    every = [c for c in table.columns if c != "fair cost" or exact]
+    no_win = [c for c in every if c not in ("win", "win ± 95%", "value / cost")]
+    choices = [every, no_win, [c if c != "fair cost [95%]" else "fair cost" for c in no_win]]
     ranking_section = narrowed(Section("ranking", "Ranking (value averaged over opponents and roles)", table),
                                choices)
     views = [ranking_section,
