@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from reports.files import OutputSet, OutputSubset
-from reports.formats import HTML_STYLE, Report, Section, frame_csv, html_table, markdown_table, render
+from reports.formats import (
+    HTML_STYLE,
+    TABLE_WIDTH,
+    Report,
+    Section,
+    frame_csv,
+    html_table,
+    markdown_table,
+    render,
+)
 from rulesets.base import Ruleset, RulingError, Rulings
 
 Progress = Callable[[int, int], None]
@@ -423,11 +432,18 @@ def _index_md(pages: Sequence[GamePage], seed: int, precision: float | None, tri
 
 def summary(pages: Sequence[GamePage], folder: PurePath) -> str:
     """The lines printed at the end of a report: each game's verdicts, and where the site is."""
+    import textwrap
+
+    def wrapped(text: str, indent: str) -> list[str]:  # within the terminal's 100 columns, a path unbroken
+        return textwrap.wrap(text, TABLE_WIDTH, initial_indent=indent, subsequent_indent=indent + "    ",
+                             break_long_words=False, break_on_hyphens=False) or [indent]
+
     lines = ["verdicts:"]
     for p in pages:
         flag = " (illustrative data)" if p.illustrative else ""
-        lines.append(f"  {p.ruleset.name}: {p.entries} entries: {verdict_text(p)}{flag}")
-        lines += [f"    {o}" for o in p.offenders[:3]]
-    lines.append(f"the report: {folder / 'index.html'} (and index.md)")
+        lines += wrapped(f"{p.ruleset.name}: {p.entries} entries: {verdict_text(p)}{flag}", "  ")
+        for o in p.offenders[:3]:
+            lines += wrapped(o, "    ")
+    lines += wrapped(f"the report: {folder / 'index.html'} (and index.md)", "")
     return "\n".join(lines)
 
