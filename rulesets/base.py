@@ -39,13 +39,16 @@ def plain_name(name: object) -> str:
 
 
 def lookup(entries: Mapping[str, Any], name: str, what: str) -> Any:
-    """The entry of a catalog table (``{key: entry with .name}``) with this key or printed name (case,
-    spaces, hyphens and apostrophes ignored); a RulesError naming it, with the closest and the known keys,
-    otherwise."""
+    """The entry of a catalog table (``{key: entry with .name}``) with this key or else this printed name
+    (case, spaces, hyphens and apostrophes ignored); a RulesError naming it, with the entries a printed name
+    shared by several could mean, or with the closest and the known keys, otherwise."""
     wanted = plain_name(name)
-    for key, entry in entries.items():
-        if wanted and wanted in (plain_name(key), plain_name(entry.name)):
-            return entry
+    found = ([k for k in entries if wanted and plain_name(k) == wanted]
+             or [k for k, e in entries.items() if wanted and plain_name(e.name) == wanted])
+    if len(found) == 1:
+        return entries[found[0]]
+    if found:  # a printed name several entries share (the Drakerys catalog prints two Bowmen)
+        raise RulesError(f"{what} name {name!r} is ambiguous; use {' or '.join(found)}")
     labels = {**{k: k for k in entries}, **{e.name.lower(): k for k, e in entries.items()}}
     close = difflib.get_close_matches(str(name).strip().lower(), list(labels), n=3, cutoff=0.6)
     close = list(dict.fromkeys(labels[c] for c in close))
@@ -597,8 +600,60 @@ class Ruleset:
         below it (``trials`` then caps the run)."""
         raise self._missing()
 
+    #: What ``--set`` and ``--cost`` change (:meth:`variant`): the catalog's table of entries (an attribute
+    #: ``{key: entry with .name}``) and the word for one of its entries in messages ("unit").
+    variant_table: str = ""
+    variant_word: str = "entry"
+    #: Stats that take ``+=`` and ``-=`` besides ``=`` (a list, such as a unit's skills).
+    list_stats: tuple[str, ...] = ()
+
     def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
-        """A catalog with ``GROUP.STAT=VALUE`` and ``GROUP=COST`` changes applied and validated."""
+        """A catalog with ``GROUP.STAT=VALUE`` and ``GROUP=COST`` changes applied and validated, one after
+        the other, the stat changes first: each finds its entry in the catalog as changed so far
+        (:meth:`variant_entry`); a stat change is checked against :meth:`stats` and its operator, then
+        :meth:`changed_stat` applies it; :meth:`recosted` applies a cost change."""
+        for change in sets:
+            entry = self.variant_entry(catalog, change)
+            accepted = self.stats()
+            if change.stat not in accepted:
+                close = difflib.get_close_matches(change.stat, accepted, n=2)
+                hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+                raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
+                                 f"accepted: {', '.join(accepted)}")
+            if change.op != "=" and change.stat not in self.list_stats:
+                raise OptionError(f"change {change.text!r}: {change.stat} takes =, not {change.op}")
+            catalog = self.changed_stat(catalog, entry, change)
+        for change in costs:
+            catalog = self.recosted(catalog, self.variant_entry(catalog, change), change)
+        return catalog
+
+    def variant_name(self, target: str) -> str:
+        """The entry's name in a change's target (a game whose targets say more, such as a size after
+        ``@``, strips it)."""
+        return target.strip()
+
+    def variant_entry(self, catalog: Any, change: StatChange | CostChange) -> Any:
+        """The entry ``change`` names: :func:`lookup` in the catalog's ``variant_table``."""
+        if not self.variant_table:
+            raise self._missing()
+        name = self.variant_name(change.target)
+        if not name:
+            raise OptionError(f"{change.text!r} names no {self.variant_word}")
+        return lookup(getattr(catalog, self.variant_table), name, self.variant_word)
+
+    def with_entry(self, catalog: Any, entry: Any) -> Any:
+        """The catalog (a dataclass) with ``entry`` in place of the entry of its key in ``variant_table``."""
+        table = getattr(catalog, self.variant_table)
+        return dataclasses.replace(catalog, **{self.variant_table: {**table, entry.key: entry}})
+
+    def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
+        """The catalog with ``change`` (a stat :meth:`stats` accepts, with an operator it takes) made to
+        ``entry``; a RulesError or OptionError naming the change when the value does not fit."""
+        raise self._missing()
+
+    def recosted(self, catalog: Any, entry: Any, change: CostChange) -> Any:
+        """The catalog with ``entry`` at the cost ``change`` gives (a positive number); an error naming the
+        change when the game does not take that cost."""
         raise self._missing()
 
     def representative(self, catalog: Any, target: str) -> str:

@@ -23,7 +23,6 @@ numpy and the kernels are imported by the functions that use them: the command t
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -217,49 +216,27 @@ class DragoborneRuleset(Ruleset):
     def stats(self) -> tuple[str, ...]:
         return STATS
 
-    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
-        cards = dict(catalog.cards)
+    variant_table = "cards"
+    variant_word = "card"
 
-        def target(name: str, text: str):
-            key = name.strip().lower()
-            found = cards.get(key) or next((c for c in cards.values() if c.name.lower() == key), None)
-            if found is None:
-                close = difflib.get_close_matches(key, list(cards), n=3)
-                hint = f"; did you mean {', '.join(close)}?" if close else ""
-                raise RulesError(f"{text!r}: no card {name!r} in the catalog{hint}")
-            if not found.is_creature:
-                raise OptionError(f"{text!r}: {found.name} is a spell; the game casts no spell, so "
-                                  "changing it changes nothing")
-            return found
+    def variant_entry(self, catalog: Any, change: StatChange | CostChange) -> Any:
+        """A creature card (a spell: an OptionError, since the game casts none)."""
+        card = super().variant_entry(catalog, change)
+        if not card.is_creature:
+            raise OptionError(f"change {change.text!r}: {card.name} is a spell; the game casts no spell, so "
+                              "changing it changes nothing")
+        return card
 
-        def whole(text: str, value: str, what: str) -> int:
-            try:
-                number = int(value)
-            except ValueError:
-                raise OptionError(f"{text!r}: {what} {value!r} is not a whole number "
-                                  f"{STAT_RANGE[0]}..{STAT_RANGE[1]}") from None
-            if not STAT_RANGE[0] <= number <= STAT_RANGE[1]:
-                raise OptionError(f"{text!r}: {what} {number} is outside {STAT_RANGE[0]}..{STAT_RANGE[1]}")
-            return number
+    def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
+        value = change.whole(*STAT_RANGE)
+        return self.with_entry(catalog, dataclasses.replace(entry, **{change.stat: value}))
 
-        for change in sets:
-            card = target(change.target, change.text)
-            if change.stat not in STATS:
-                close = difflib.get_close_matches(change.stat, STATS, n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
-                raise RulesError(f"{change.text!r}: unknown stat {change.stat!r}{hint}; accepted: "
-                                 f"{', '.join(STATS)}")
-            if change.op != "=":
-                raise OptionError(f"{change.text!r}: {change.stat} takes =, not {change.op}")
-            cards[card.key] = dataclasses.replace(card, **{change.stat: whole(change.text, change.value,
-                                                                              change.stat)})
-        for change in costs:
-            card = target(change.target, change.text)
-            cost = change.cost
-            if cost != int(cost):
-                raise OptionError(f"{change.text!r}: a cost is a whole number of resources")
-            cards[card.key] = dataclasses.replace(card, cost=whole(change.text, str(int(cost)), "cost"))
-        return dataclasses.replace(catalog, cards=cards)
+    def recosted(self, catalog: Any, entry: Any, change: CostChange) -> Any:
+        low, high = STAT_RANGE
+        if not (float(change.cost).is_integer() and low <= change.cost <= high):
+            raise OptionError(f"change {change.text!r}: a cost is a whole number of resources from {low} to "
+                              f"{high}, not {change.cost:g}")
+        return self.with_entry(catalog, dataclasses.replace(entry, cost=int(change.cost)))
 
     def tables(self) -> dict[str, StandardTable]:
         from rulesets.dragoborne import tables

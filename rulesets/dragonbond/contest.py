@@ -25,7 +25,6 @@ numpy and the catalog reader are imported by the functions that use them: the co
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -279,21 +278,14 @@ class DragonbondRuleset(Ruleset):
     def stats(self) -> tuple[str, ...]:
         return STATS
 
-    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
-        units = dict(catalog.units)
+    variant_table = "units"
+    variant_word = "unit"
 
-        def target(name: str, text: str):
-            if not name.strip():
-                raise OptionError(f"{text!r} names no unit")
-            return dataclasses.replace(catalog, units=units).unit(name.strip())
+    def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
+        return self.with_entry(catalog, _changed(entry, change))
 
-        for change in sets:
-            unit = target(change.target, change.text)
-            units[unit.key] = _changed(unit, change)
-        for change in costs:
-            unit = target(change.target, change.text)
-            units[unit.key] = _recosted(unit, change.cost, change.text)
-        return dataclasses.replace(catalog, units=units)
+    def recosted(self, catalog: Any, entry: Any, change: CostChange) -> Any:
+        return self.with_entry(catalog, _recosted(entry, change.cost, change.text))
 
     def tables(self) -> dict[str, StandardTable]:
         from rulesets.dragonbond import tables
@@ -441,8 +433,6 @@ METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)
 
 
 def _changed(unit, change: StatChange):
-    if change.op != "=":
-        raise OptionError(f"change {change.text!r}: {change.stat} takes =, not {change.op}")
     if change.stat in WHOLE_STATS:
         value = change.whole(*WHOLE_STATS[change.stat])
         if change.stat == "models" and unit.keywords.huge is not None:
@@ -454,12 +444,7 @@ def _changed(unit, change: StatChange):
             raise OptionError(f"change {change.text!r}: defense_die {change.value!r}; accepted red, white, "
                               f"black")
         return dataclasses.replace(unit, defense_die=die)
-    if change.stat == "cost":
-        return _recosted(unit, change.number(), change.text)
-    close = difflib.get_close_matches(change.stat, STATS, n=2)
-    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-    raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
-                     f"accepted: {', '.join(STATS)}")
+    return _recosted(unit, change.number(), change.text)  # cost, the one stat left
 
 
 def _recosted(unit, cost: float, text: str):

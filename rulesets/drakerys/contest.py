@@ -404,10 +404,7 @@ class DrakerysRuleset(Ruleset):
 
     @staticmethod
     def _fighting_unit(catalog: Catalog, name: str) -> Unit:
-        unit = catalog.unit(name)
-        if unit.profile is None or is_object(unit):
-            raise RulesError(f"{unit.name} has no fighting profile in the rulebook, so it meets no one")
-        return unit
+        return _fighting(catalog.unit(name))
 
     def engage(self, a: Contestant, b: Contestant, rulings: DrakerysRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
@@ -453,28 +450,30 @@ class DrakerysRuleset(Ruleset):
     def stats(self) -> tuple[str, ...]:
         return STATS
 
-    def variant(self, catalog: Catalog, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Catalog:
-        units = dict(catalog.units)
-        weapons = dict(catalog.weapons)
+    variant_table = "units"
+    variant_word = "unit"
+    list_stats = ("skills",)
 
-        def target(text: str, change_text: str) -> Unit:
-            """The unit a change names, as changed so far."""
-            return self._fighting_unit(_with(catalog, units, weapons), _unit_part(text, change_text))
+    def variant_name(self, target: str) -> str:
+        """``crows@12`` changes the unit crows (its AP at that size)."""
+        return target.partition("@")[0].strip()
 
-        for change in sets:
-            unit = target(change.target, change.text)
-            if change.stat == "ap":
-                size = _size_suffix(change.target)
-                units[unit.key] = _recosted(unit, size, change.number(above=0.0))
-            else:
-                if "@" in change.target:
-                    raise OptionError(f"change {change.text!r}: stats belong to the unit, not to one size; "
-                                      f"drop @{_size_suffix(change.target)}")
-                units[unit.key], weapons = _changed(unit, change, weapons)
-        for change in costs:
-            unit = target(change.target, change.text)
-            units[unit.key] = _recosted(unit, _size_suffix(change.target), change.cost)
-        return _with(catalog, units, weapons)
+    def variant_entry(self, catalog: Catalog, change: StatChange | CostChange) -> Unit:
+        """A unit with a fighting profile."""
+        return _fighting(super().variant_entry(catalog, change))
+
+    def changed_stat(self, catalog: Catalog, entry: Unit, change: StatChange) -> Catalog:
+        if change.stat == "ap":
+            return self.with_entry(catalog, _recosted(entry, _size_suffix(change.target),
+                                                      change.number(above=0.0)))
+        if "@" in change.target:
+            raise OptionError(f"change {change.text!r}: stats belong to the unit, not to one size; "
+                              f"drop @{_size_suffix(change.target)}")
+        unit, weapons = _changed(entry, change, catalog.weapons)
+        return _with(catalog, {**catalog.units, unit.key: unit}, weapons)
+
+    def recosted(self, catalog: Catalog, entry: Unit, change: CostChange) -> Catalog:
+        return self.with_entry(catalog, _recosted(entry, _size_suffix(change.target), change.cost))
 
     def tables(self) -> dict[str, StandardTable]:
         from rulesets.drakerys import tables
@@ -613,11 +612,11 @@ def _with(catalog: Catalog, units: dict[str, Unit], weapons: dict[str, Weapon]) 
     return Catalog(units, weapons, catalog.source, catalog.files)
 
 
-def _unit_part(target: str, text: str) -> str:
-    name = target.partition("@")[0].strip()
-    if not name:
-        raise OptionError(f"{text!r} names no unit")
-    return name
+def _fighting(unit: Unit) -> Unit:
+    """``unit``, which has a fighting profile; a RulesError otherwise."""
+    if unit.profile is None or is_object(unit):
+        raise RulesError(f"{unit.name} has no fighting profile in the rulebook, so it meets no one")
+    return unit
 
 
 def _size_suffix(target: str) -> int | None:
@@ -668,10 +667,10 @@ def _skill(name: str, text: str) -> str:
 
 
 def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tuple[Unit, dict[str, Weapon]]:
+    """``unit`` with ``change`` made (a stat of STATS but ap: Ruleset.variant checked it), and the weapons
+    with the unit's own copy of its weapon where the change is to the weapon."""
     stat = change.stat
     if stat in CHARACTERISTICS:
-        if change.op != "=":
-            raise OptionError(f"change {change.text!r}: {stat} takes =, not {change.op}")
         value = change.whole(*CHARACTERISTICS[stat])
         return dataclasses.replace(unit, profile=dataclasses.replace(unit.profile, **{stat: value})), weapons
     if stat == "skills":
@@ -691,27 +690,15 @@ def _changed(unit: Unit, change: StatChange, weapons: dict[str, Weapon]) -> tupl
             raise RulesError(f"change {change.text!r}: {unmodelled[0]} has no modelled effect in fights; "
                              f"modelled: {', '.join(sorted(MODELLED_SKILLS))}")
         return dataclasses.replace(unit, skills=skills), weapons
-    if stat.startswith("weapon."):
-        name = stat.partition(".")[2]
-        if name not in WEAPON_STATS:
-            _unknown_stat(change)
-        if unit.weapon is None:
-            raise RulesError(f"change {change.text!r}: {unit.name} has no ranged weapon")
-        value = change.whole(*WEAPON_STATS[name])
-        weapon = weapons[unit.weapon]
-        field = {"range": "max_range_cm"}.get(name, name)
-        key = f"{unit.weapon}@{unit.key}"
-        weapons = {**weapons, key: dataclasses.replace(weapon, **{field: value})}
-        return dataclasses.replace(unit, weapon=key), weapons
-    _unknown_stat(change)
-    raise AssertionError  # unreachable: _unknown_stat raises
-
-
-def _unknown_stat(change: StatChange) -> None:
-    close = difflib.get_close_matches(change.stat, STATS, n=2)
-    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-    raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
-                     f"accepted: {', '.join(STATS)}")
+    name = stat.partition(".")[2]  # weapon.NAME, the one kind of stat left
+    if unit.weapon is None:
+        raise RulesError(f"change {change.text!r}: {unit.name} has no ranged weapon")
+    value = change.whole(*WEAPON_STATS[name])
+    weapon = weapons[unit.weapon]
+    field = {"range": "max_range_cm"}.get(name, name)
+    key = f"{unit.weapon}@{unit.key}"
+    weapons = {**weapons, key: dataclasses.replace(weapon, **{field: value})}
+    return dataclasses.replace(unit, weapon=key), weapons
 
 
 __all__ = ["CHARACTERISTICS", "STATS", "DrakerysRuleset", "Entry"]

@@ -43,6 +43,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
     TableData,
+    lookup,
 )
 from rulesets.uberdrakes.rules import UberDrakesRulings, greedy_rulings, pricing_rulings
 
@@ -459,7 +460,7 @@ class UberDrakesRuleset(Ruleset):
     def _key(self, catalog: ContestCatalog, name: str) -> str:
         """A contestant key from a key or a printed name: ``fire-breath``, ``Fire Breath``,
         ``plate-armor@3``, ``plate-armor`` (every X of the field), ``fire-dragon`` or ``Fire Dragon``."""
-        import difflib
+        import types
 
         from rulesets.uberdrakes.catalog import slug
 
@@ -474,18 +475,10 @@ class UberDrakesRuleset(Ruleset):
         cat = catalog.catalog
         keys = [k for k in _available(catalog) if not k.startswith(PLATE + "@")]
         keys += [PLATE] if PLATE in cat.spells else []
-        known = {slug(k): k for k in keys}
-        for k in keys:
-            entry = cat.items.get(k) or cat.spells.get(k)
-            if entry is None and k.endswith("-dragon"):
-                entry = cat.dragons[k[: -len("-dragon")]]
-            known.setdefault(slug(entry.name), k)
-        if slug(text) in known:
-            return known[slug(text)]
-        close = difflib.get_close_matches(slug(text), keys, n=2)
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise RulesError(f"unknown UberDrakes contestant {name!r}{hint}; accepted: {', '.join(keys)}, "
-                         f"{PLATE}@X")
+        entries = {k: types.SimpleNamespace(key=k, name=(cat.items.get(k) or cat.spells.get(k)
+                                                        or cat.dragons[k[: -len("-dragon")]]).name)
+                   for k in keys}
+        return lookup(entries, text, "UberDrakes contestant").key
 
     def engage(self, a: Contestant, b: Contestant, rulings: UberDrakesRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
@@ -507,35 +500,19 @@ class UberDrakesRuleset(Ruleset):
     def stats(self) -> tuple[str, ...]:
         return ("cost",)
 
-    def variant(self, catalog: ContestCatalog, sets: Sequence[StatChange],
-                costs: Sequence[CostChange]) -> ContestCatalog:
-        changes = [(c.target, c.cost, c.text) for c in costs]
-        for change in sets:
-            if change.stat != "cost":
-                raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}; accepted: cost (a "
-                                 f"resource's price in coins or Magic, a dragon's Magic)")
-            if change.op != "=":
-                raise OptionError(f"change {change.text!r}: cost takes =, not {change.op}")
-            changes.append((change.target, change.number(), change.text))
-        cat, magic = catalog.catalog, dict(catalog.dragon_magic)
-        spells, items = dict(cat.spells), dict(cat.items)
-        for target, value, text in changes:
-            key = self._key(catalog, target)
-            if not float(value).is_integer() or value < 0:
-                raise OptionError(f"change {text!r}: a cost is a whole number of Magic or coins >= 0, not "
-                                  f"{value:g}")
-            value = int(value)
-            if key.startswith(PLATE):
-                raise RulesError(f"change {text!r}: Plate Armor's cost is X + 1 as printed (line 602); "
-                                 f"compare its X instead (--unit {PLATE}@1 --unit {PLATE}@2 ...)")
-            if key.endswith("-dragon"):
-                magic[key[: -len("-dragon")]] = value
-            elif key in items:
-                items[key] = dataclasses.replace(items[key], price=value)
-            else:
-                spells[key] = dataclasses.replace(spells[key], cost=value, cost_min=value, cost_max=value)
-        new = dataclasses.replace(cat, spells=spells, items=items)
-        return ContestCatalog(new, tuple(sorted(magic.items())))
+    variant_word = "contestant"
+
+    def variant_entry(self, catalog: ContestCatalog, change: StatChange | CostChange) -> str:
+        """The contestant key ``change`` names."""
+        if not change.target.strip():
+            raise OptionError(f"{change.text!r} names no {self.variant_word}")
+        return self._key(catalog, change.target)
+
+    def changed_stat(self, catalog: ContestCatalog, entry: str, change: StatChange) -> ContestCatalog:
+        return _with_cost(catalog, entry, change.number(), change.text)
+
+    def recosted(self, catalog: ContestCatalog, entry: str, change: CostChange) -> ContestCatalog:
+        return _with_cost(catalog, entry, change.cost, change.text)
 
     def representative(self, catalog: ContestCatalog, target: str) -> str:
         key = self._key(catalog, target)
@@ -646,3 +623,25 @@ class UberDrakesRuleset(Ruleset):
 
 
 METRIC_NAMES = tuple(m.name for m in UberDrakesRuleset.metrics)
+
+
+def _with_cost(catalog: ContestCatalog, key: str, value: float, text: str) -> ContestCatalog:
+    """The catalog with the contestant ``key`` at the cost ``value``: an item's price, a spell's cost, a
+    dragon's Magic."""
+    if not float(value).is_integer() or value < 0:
+        raise OptionError(f"change {text!r}: a cost is a whole number of Magic or coins >= 0, not {value:g}")
+    value = int(value)
+    if key.startswith(PLATE):
+        raise RulesError(f"change {text!r}: Plate Armor's cost is X + 1 as printed (line 602); compare its X "
+                         f"instead (--unit {PLATE}@1 --unit {PLATE}@2 ...)")
+    cat = catalog.catalog
+    if key.endswith("-dragon"):
+        magic = {**dict(catalog.dragon_magic), key[: -len("-dragon")]: value}
+        return ContestCatalog(cat, tuple(sorted(magic.items())))
+    if key in cat.items:
+        item = dataclasses.replace(cat.items[key], price=value)
+        new = dataclasses.replace(cat, items={**cat.items, key: item})
+    else:
+        spell = dataclasses.replace(cat.spells[key], cost=value, cost_min=value, cost_max=value)
+        new = dataclasses.replace(cat, spells={**cat.spells, key: spell})
+    return dataclasses.replace(catalog, catalog=new)

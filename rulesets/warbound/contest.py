@@ -22,7 +22,6 @@ numpy and the catalog reader are imported by the functions that use them: the co
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -325,25 +324,21 @@ class WarboundRuleset(Ruleset):
     def stats(self) -> tuple[str, ...]:
         return STATS
 
-    def variant(self, catalog: Any, sets: Sequence[StatChange], costs: Sequence[CostChange]) -> Any:
-        chars = dict(catalog.characters)
+    variant_table = "characters"
+    variant_word = "character"
 
-        def target(name: str, text: str):
-            if not name.strip():
-                raise OptionError(f"{text!r} names no character")
-            base, _ = _split(name)
-            return dataclasses.replace(catalog, characters=chars).character(base)
+    def variant_name(self, target: str) -> str:
+        """``NAME@formation`` changes the character NAME."""
+        return _split(target)[0]
 
-        for change in sets:
-            c = target(change.target, change.text)
-            chars[c.key] = _changed(c, change)
-        for change in costs:
-            c = target(change.target, change.text)
-            cost = change.cost
-            if _split(change.target)[1]:  # NAME@formation=COST: the Formation's total, its card's share out
-                cost -= catalog.formation_for(c.key).cost_colourless
-            chars[c.key] = _recosted(c, cost, change.text)
-        return dataclasses.replace(catalog, characters=chars)
+    def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
+        return self.with_entry(catalog, _changed(entry, change))
+
+    def recosted(self, catalog: Any, entry: Any, change: CostChange) -> Any:
+        cost = change.cost
+        if _split(change.target)[1]:  # NAME@formation=COST: the Formation's total, its card's share out
+            cost -= catalog.formation_for(entry.key).cost_colourless
+        return self.with_entry(catalog, _recosted(entry, cost, change.text))
 
     def representative(self, catalog: Any, target: str) -> str:
         """A character's name stands for the character alone; NAME@formation for its Formation."""
@@ -490,16 +485,10 @@ def _split(name: str) -> tuple[str, bool]:
 
 
 def _changed(c, change: StatChange):
-    if change.op != "=":
-        raise OptionError(f"change {change.text!r}: {change.stat} takes =, not {change.op}")
+    """``c`` with ``change`` made (a stat of STATS: Ruleset.variant checked it)."""
     if change.stat == "cost":
         return _recosted(c, change.number(), change.text)
     side, stat = ("panic", change.stat[6:]) if change.stat.startswith("panic.") else ("front", change.stat)
-    if stat not in PROFILE_STATS:
-        close = difflib.get_close_matches(change.stat, STATS, n=2)
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        raise RulesError(f"change {change.text!r}: unknown stat {change.stat!r}{hint}; "
-                         f"accepted: {', '.join(STATS)}")
     profile = getattr(c, side)
     if profile is None:
         raise RulesError(f"change {change.text!r}: {c.name} has no panic side in the catalog")
