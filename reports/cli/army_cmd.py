@@ -19,6 +19,7 @@ from reports.cli.options import (
     ruling_option,
     text_output_options,
     typed_options,
+    with_budget,
 )
 from rulesets.base import Ruleset
 
@@ -69,7 +70,6 @@ def army_command(ruleset: Ruleset) -> click.Command:
         if not ruleset.plays_armies:  # before any work
             raise ruleset.armies_not_played()
         from reports import api
-        from reports.cli.balance import with_budget
 
         report_progress = progress_reporter("engagements", "engagements", may_stop_early=True)
         try:

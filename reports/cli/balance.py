@@ -17,6 +17,7 @@ from reports.cli.army_cmd import army_command
 from reports.cli.cluster import cluster_options
 from reports.cli.options import (
     WholeNumber,
+    budget_option,
     catalog_option,
     check_folder_empty,
     check_rulings,
@@ -27,6 +28,7 @@ from reports.cli.options import (
     progress_reporter,
     ruling_option,
     typed_options,
+    with_budget,
 )
 from reports.files import OutputSet, check_distinct
 from rulesets.base import Ruleset
@@ -47,24 +49,6 @@ def tolerance_option(f):
              "never narrower than the game's step of cost); for a value measured against par (Dragoborne's "
              "cards), the value within this many win-rate points (default 1). Over- and under-costed only "
              "when the whole 95% interval lies outside the band.")(f)
-
-
-def budget_option(f):
-    """--budget: the budget both sides of an equal-points contest spend (the game's budget ruling)."""
-    return click.option(
-        "--budget", type=click.IntRange(min=1), default=None, metavar="N",
-        help="The budget both sides of an equal-points contest spend, in the game's cost unit (sets the "
-             "game's budget ruling, e.g. DK-budget; default: the ruling's, stated in the report).")(f)
-
-
-def with_budget(ruleset: Ruleset, rulings: tuple[str, ...], budget: int | None) -> tuple[str, ...]:
-    """``rulings`` with ``--budget`` as the game's budget ruling; a usage error for a game without one."""
-    if budget is None:
-        return rulings
-    if ruleset.budget_ruling is None:
-        raise click.BadParameter(f"{budget}: {ruleset.name}'s contests are not bought from a budget "
-                                 f"(accepted only by a game with a budget ruling)", param_hint="'--budget'")
-    return (*rulings, f"{ruleset.budget_ruling}={budget}")
 
 
 def _field_options(f):

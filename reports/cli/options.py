@@ -26,6 +26,7 @@ from simcore import config
 
 if TYPE_CHECKING:
     from reports.formats import Report
+    from rulesets.base import Ruleset
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -264,6 +265,24 @@ def check_rulings(ctx, param, values):
 def ruling_option(f):
     return click.option("--ruling", "rulings", multiple=True, metavar="NAME=VALUE", callback=check_rulings,
                         help="Switch a ruling (see `balance rulesets`); repeatable.")(f)
+
+
+def budget_option(f):
+    """--budget: the budget both sides of an equal-points contest spend (the game's budget ruling)."""
+    return click.option(
+        "--budget", type=click.IntRange(min=1), default=None, metavar="N",
+        help="The budget both sides of an equal-points contest spend, in the game's cost unit (sets the "
+             "game's budget ruling, e.g. DK-budget; default: the ruling's, stated in the report).")(f)
+
+
+def with_budget(ruleset: Ruleset, rulings: tuple[str, ...], budget: int | None) -> tuple[str, ...]:
+    """``rulings`` with ``--budget`` as the game's budget ruling; a usage error for a game without one."""
+    if budget is None:
+        return rulings
+    if ruleset.budget_ruling is None:
+        raise click.BadParameter(f"{budget}: {ruleset.name}'s contests are not bought from a budget "
+                                 f"(accepted only by a game with a budget ruling)", param_hint="'--budget'")
+    return (*rulings, f"{ruleset.budget_ruling}={budget}")
 
 
 #: --wide of the command running (set by output_options, read by emit).

@@ -262,7 +262,7 @@ def weapons_table(catalog: Catalog) -> WeaponsTable:
 # --- the standard tables ------------------------------------------------------------------------------------
 
 def _action(rulings: DrakerysRulings):
-    from rulesets.drakerys import action_table
+    from rulesets.drakerys.rolls import action_table
 
     return action_table(rulings=rulings)
 
