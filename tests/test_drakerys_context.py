@@ -172,3 +172,33 @@ def test_an_engagement_in_context_runs_and_the_hero_side_reads_its_value():
     close(samples["net_ap_per_100ap"][0] * 7.5, samples["trade_gain"][0] - 160 * samples["trade_loss"][0])
     again = RULESET.engage(FIELD["salik@1"], FIELD["warriors@6"], DrakerysRulings(), seed=5, trials=400)
     np.testing.assert_array_equal(again.raw.records, eng.raw.records)
+
+
+def test_a_hero_recosted_within_the_same_escorts_is_weighed_anew_not_played_again():
+    """cost_play of a hero: the whole escort units its cost leaves room for. Salik (160 AP) with Crows (12,
+    160 AP) at 750 AP: (750 - 160) // 160 = 3 units at 160 and at 165, 2 at 300. At 165 the battles are the
+    same, record for record, and the engagement's weigher gives the weights and offsets of playing it
+    again."""
+    import dataclasses
+
+    salik, warriors = FIELD["salik@1"], FIELD["warriors@6"]
+    r = DrakerysRulings()
+    at = {cost: dataclasses.replace(salik, cost=cost) for cost in (165.0, 300.0)}
+    assert RULESET.cost_play(salik, r) == RULESET.cost_play(at[165.0], r) == (3,)
+    assert RULESET.cost_play(at[300.0], r) == (2,)
+    assert RULESET.plays_alike(salik, at[165.0], r) and not RULESET.plays_alike(salik, at[300.0], r)
+    assert RULESET.cost_play(dataclasses.replace(salik, cost=800.0), r) == ("does not fit", 800.0)
+    eng = RULESET.engage(salik, warriors, r, seed=5, trials=300)
+    again = RULESET.engage(at[165.0], warriors, r, seed=5, trials=300)
+    np.testing.assert_array_equal(again.raw.records, eng.raw.records)
+    weighed = eng.weigher()(at[165.0], warriors)
+    assert weighed.records.shape[0] == 0
+    played = again.linear_score()
+    np.testing.assert_allclose(weighed.weights, played.weights)
+    np.testing.assert_allclose(weighed.offsets, played.offsets)
+    # the value moves with the cost: 5 AP more for the same force is 5 x 100 / 750 net AP per 100 AP less
+    # on every trial in which Salik falls (trade_loss 1)
+    row = played.rows(["net_ap_per_100ap"], 0)[0]
+    old = eng.linear_score()
+    diff = (played.weights[row] - old.weights[row]) @ old.features().T
+    close(diff, -5 * 100 / 750 * old.samples()["trade_loss"][0])

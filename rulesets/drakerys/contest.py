@@ -196,8 +196,8 @@ def _engage_in_context(a: Contestant, b: Contestant, rulings: DrakerysRulings, *
                       precision: float | None, threads: int | None) -> Engagement:
     """An engagement in which a side acts through others (rulesets/drakerys/context.py): each such side
     fields it with an escort, and each is priced against its escort alone on the same dice. Its metrics
-    are linear in the battles' records (context.context_linear); it is played again at other costs (the
-    escort a cost buys changes with it)."""
+    are linear in the battles' records (context.context_linear), weighed by the costs: at other costs that
+    buy the same escorts (``cost_play``) it is weighed anew on its feature sums (``lighten``)."""
     from rulesets.drakerys import context
 
     raw = context.engage_records(a, b, rulings, seed=seed, trials=trials, precision=precision,
@@ -210,7 +210,8 @@ def _engage_in_context(a: Contestant, b: Contestant, rulings: DrakerysRulings, *
     def fields(records: context.ContextRecords, a_: Contestant, b_: Contestant) -> dict[str, np.ndarray]:
         return linear(records, a_, b_).samples()
 
-    return Engagement(a, b, seed=seed, raw=raw, score=fields, method="Monte Carlo", linear=linear)
+    return Engagement(a, b, seed=seed, raw=raw, score=fields, method="Monte Carlo", linear=linear,
+                      lighten=without_trials)
 
 
 #: Skills a battle of copies does not play whose worth cannot arise in it, with why: they leave the verdict
@@ -396,10 +397,13 @@ class DrakerysRuleset(Ruleset):
 
     def cost_play(self, contestant: Contestant, rulings: DrakerysRulings) -> Hashable:
         """A cost changes a battle of copies only through the whole units the budget buys (the metrics are
-        weighed by the costs afterwards: ``_linear``); an entry valued in context, through the escort its
-        cost leaves room for: any change of its cost is played again."""
+        weighed by the costs afterwards: ``_linear``); an entry valued in context, only through the whole
+        escort units its cost leaves room for (context.escort_units; ``context_linear`` weighs the
+        battles by the costs): at a cost that buys the same escorts its engagements are weighed anew."""
         if contestant.subject.allies:
-            return contestant.cost
+            from rulesets.drakerys.context import escort_units
+
+            return escort_units(contestant, rulings)
         return force(contestant, rulings).units
 
     @staticmethod

@@ -154,6 +154,18 @@ def hero_force(hero: Contestant, escort: Escort, rulings: DrakerysRulings) -> tu
     return fighters, layout
 
 
+def escort_units(hero: Contestant, rulings: DrakerysRulings) -> tuple:
+    """What the cost of an entry valued in context changes in its battles (``Ruleset.cost_play``): the
+    whole units of each escort its cost leaves room for (its battles are otherwise the same, and
+    :func:`context_linear` weighs them linearly in the costs); its cost itself when it does not fit the
+    budget or no escort can be found (it is then played again, and fails the same way)."""
+    try:
+        chosen = escorts(hero.subject.unit, hero.subject.allies, rulings)
+        return tuple(hero_force(hero, e, rulings)[1].units - 1 for e in chosen)  # the hero leads them
+    except RulesError:
+        return ("does not fit", hero.cost)
+
+
 def escort_force(escort: Escort, rulings: DrakerysRulings) -> tuple[list[Combatant], Layout]:
     """The baseline: as many whole units of ``escort`` as DK-budget buys (DK-composition).
 
