@@ -46,8 +46,8 @@ def test_share_text_is_a_percentage_rounded_as_its_interval_allows():
 
 #: The verbs walked here: their default commands are quick.
 FAST = {"rulesets", "roll", "table", "units", "duel"}
-#: The verbs whose reports are the generic balance layer (efficiency, what-if, sweep, points, army) or a
-#: whole site (report): slow, and laid out elsewhere.
+#: The verbs whose reports are the generic balance layer (efficiency, what-if, sweep, points, army),
+#: walked below with few trials, or a whole site (report: its terminal summary, tested on its own).
 GENERIC = {"efficiency", "whatif", "sweep", "points", "army", "report"}
 #: Trials of a Monte Carlo run here: enough to print every row, few enough to be quick.
 TRIALS = "2000"
@@ -138,3 +138,110 @@ def test_default_output_fits_100_columns_with_the_answer_first(capsys, args):
     if "Provenance" in lines:
         first = lines.index("Provenance")
         assert first > 2 and not any(line.startswith("  ruleset:") for line in lines[:first])
+
+
+# --- the generic verbs: each game's default command, few trials, each table row one line -------------------
+
+#: Trials of an engagement in the generic verbs' runs: every row printed, quick.
+GENERIC_TRIALS = "100"
+#: The games whose battles are slow: their runs take the units of the help's example only.
+SLOW_GAMES = {"drakerys": ("crows", "warriors"), "dragonbond": ("bucentaur-blades", "ogerron-phalanx")}
+#: What the answer's first line says, by verb: it comes before any table.
+ANSWERS = {"efficiency": "verdicts: ", "whatif": "difference ", "sweep": "break-even cost: ",
+           "points": "Proposed: ", "army": "Best army at "}
+
+
+def generic_runs() -> list[tuple[str, ...]]:
+    """Each game's default command of each generic verb: efficiency, points and army as they are, what-if
+    and sweep as their help's example runs them (without its --plot or --format), with few trials and one
+    step of points; the slow games on a few units."""
+    runs = []
+    for verb in ("efficiency", "whatif", "sweep", "points", "army"):
+        for game, command in cli.commands[verb].commands.items():
+            if verb == "army" and game not in SLOW_GAMES:
+                continue  # the army search is walked where a battle is a whole army's
+            words = [verb, game]
+            if verb in ("whatif", "sweep"):
+                words = [w for w in _terminal(_example(command))]
+                words = [w for i, w in enumerate(words) if w != "--unit" and words[i - 1] != "--unit"]
+            units = SLOW_GAMES.get(game, ())
+            for unit in units:
+                words += ["--unit", unit]
+            words += ["--trials", GENERIC_TRIALS] + (["--iterations", "1"] if verb == "points" else [])
+            runs.append(tuple(words))
+    return runs
+
+
+GENERIC_RUNS = generic_runs()
+
+
+def test_the_walk_covers_every_game_under_every_generic_verb():
+    for verb in ("efficiency", "whatif", "sweep", "points"):
+        assert {r[1] for r in GENERIC_RUNS if r[0] == verb} == set(GAMES), verb
+    assert {r[1] for r in GENERIC_RUNS if r[0] == "army"} == set(SLOW_GAMES)
+
+
+@pytest.fixture
+def table_rows(monkeypatch):
+    """Every table the table format prints, as (its heading, the lines of each row), in parts when cut."""
+    from reports import formats
+
+    printed: list[list[tuple[list[str], list[list[str]]]]] = []
+    blocks, lines = formats._table_blocks, formats._table_lines
+
+    def spy(header, rows, right, width, keys, whole=()):
+        printed.append(blocks(header, rows, right, width, keys, whole))
+        return lines(header, rows, right, width, keys, whole)
+
+    monkeypatch.setattr(formats, "_table_lines", spy)
+    return printed
+
+
+@pytest.mark.parametrize("args", GENERIC_RUNS, ids=[" ".join(r) for r in GENERIC_RUNS])
+def test_generic_verbs_fit_100_columns_one_line_a_row_answer_first(capsys, table_rows, args):
+    code, out, err = run(capsys, *args)
+    assert code == 0, f"balance {' '.join(args)} exited {code}: {err}"
+    lines = out.splitlines()
+    wide = [line for line in lines if len(line) > TABLE_WIDTH]
+    assert not wide, f"{len(wide)} lines over {TABLE_WIDTH} columns, e.g. {wide[0]!r}"
+    assert table_rows, "no table printed"
+    for parts in table_rows:
+        assert len(parts) == 1, f"a table cut into {len(parts)} parts: {parts[0][0]}"
+        split = [row for row in parts[0][1] if len(row) != 1]
+        assert not split, f"{len(split)} of {len(parts[0][1])} rows over two lines or more, e.g. {split[0]}"
+    # the answer first: its line among the first four, above the first table's title (a blank line)
+    first_table = lines.index("")
+    answer = next(i for i, line in enumerate(lines) if ANSWERS[args[0]] in line)
+    assert answer < min(first_table, 4), f"the answer on line {answer + 1}: {lines[:6]}"
+    if "Provenance" in lines:
+        assert not any(line.startswith("  ruleset:") for line in lines[:lines.index("Provenance")])
+
+
+@pytest.mark.parametrize("args", [("efficiency", "warbound", "--unit", "copp", "--unit", "analyst",
+                                   "--trials", GENERIC_TRIALS)])
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
+def test_wide_and_the_other_formats_keep_every_column(capsys, args, fmt):
+    """--wide prints every column of the ranking and the win matrix; another format is not laid out for a
+    terminal (no lead, no narrowed table)."""
+    code, wide, _ = run(capsys, *args, "--wide")
+    assert code == 0
+    assert "fair cost [95%]" in wide and "Win probability of the row entry" in wide
+    assert "not shown here" not in wide
+    code, out, _ = run(capsys, *args, "--format", fmt)
+    assert code == 0
+    assert "not shown here" not in out and "value ± 95%" not in out
+
+
+def test_the_report_summary_wraps_within_100_columns():
+    from pathlib import PurePath
+
+    import rulesets
+    from reports.site import GamePage, summary
+
+    offender = "Plate Armor (X = 5): under-costed, off by +31% [+27%, +35%] (6 Magic or coins today) " * 2
+    page = GamePage(rulesets.get("uberdrakes"), 21, {"fair": 4, "under-costed": 6}, "exact", "yes", 3,
+                    offenders=[offender.strip()])
+    lines = summary([page], PurePath("out")).splitlines()
+    assert lines[0] == "verdicts:"
+    assert all(len(line) <= TABLE_WIDTH for line in lines), max(map(len, lines))
+    assert len(lines) == 5  # the game, its offender over two lines, where the report is
