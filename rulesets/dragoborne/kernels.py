@@ -75,14 +75,32 @@ YB = XB + N_DERIVED
 # bits of each part of the summon and discard keys (costs, ATK + EDR and card indices stay below 2**20)
 KEY_BITS = 20
 # rulings row (int64[N_RULINGS])
-# (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, MG_*, and its cost K for MG_BACK: not rulings, but
-# policies the caller chooses, carried in the same row)
+# (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, Mulligan, and its cost K for Mulligan.BACK: not
+# rulings, but policies the caller chooses, carried in the same row)
 (RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
  RL_MULLIGAN, RL_MULLIGAN_COST, N_RULINGS) = range(11)
-MG_POLICY, MG_BACK, MG_NONE, MG_ALL = range(4)
-#: Own turns whose early play is recorded (R_CURVE_*).
+
+
+class Mulligan(IntEnum):
+    """The mulligan strategy (RL_MULLIGAN; game.py setup 2): which cards of the opening hand go back."""
+
+    POLICY = 0  # spells, '-' cards and creatures costing MULLIGAN_COST or more
+    BACK = 1  # '-' cards and cards costing RL_MULLIGAN_COST or more
+    NONE = 2
+    ALL = 3
+
+
+#: Own turns whose early play is recorded (Record.CURVE_*).
 CURVE_TURNS = 4
-REROLL_UNASSIGNED, REROLL_ALL_KEEP, REROLL_ALL_RETURN = range(3)
+
+
+class Reroll(IntEnum):
+    """DG-reroll-assigned (RL_REROLL; game.py step 2)."""
+
+    UNASSIGNED = 0  # unassigned-only
+    ALL_KEEP = 1  # all-keep
+    ALL_RETURN = 2  # all-return
+
 
 # A player's whole state is one row of ``st`` (int64[2, width]): its fields (PL_*), then its six creature
 # places (CRB + place * N_PLACE + CR_*; card -1: empty), its three dice (DB + die * N_DIE + D_*), its three
@@ -95,7 +113,17 @@ REROLL_UNASSIGNED, REROLL_ALL_KEEP, REROLL_ALL_RETURN = range(3)
  N_PLAYER) = range(10)
 (CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, N_PLACE) = range(6)
 (D_COLOUR, D_LOC, D_VALUE, D_BASE, D_FORT, D_SLOT, D_ORDER, N_DIE) = range(8)
-LOC_ZONE, LOC_SHIELD, LOC_CROSS, LOC_GONE = range(4)
+
+
+class DieAt(IntEnum):
+    """Where a die is (D_LOC)."""
+
+    ZONE = 0  # the Dice Zone
+    SHIELD = 1  # a dragoshield on fort D_FORT
+    CROSS = 2  # dragocrossing the creature at place D_SLOT
+    GONE = 3  # discarded
+
+
 (F_COLOUR, F_BARRIERS, F_CARD0, F_CARD1, N_FORT) = range(5)
 MAX_COLOURS = 60
 CRB = N_PLAYER
@@ -160,7 +188,7 @@ CAT_NONE = len(BlockCategory)
 def _cond_met(st, p, colour, low, high, zone_only):
     for d in range(DICE):
         loc = st[p, DB + d * N_DIE + D_LOC]
-        if loc == LOC_GONE or (zone_only and loc != LOC_ZONE):
+        if loc == DieAt.GONE or (zone_only and loc != DieAt.ZONE):
             continue
         if colour >= 0 and st[p, DB + d * N_DIE + D_COLOUR] != colour:
             continue
@@ -211,10 +239,10 @@ def _leave(st, p, s):
     d = st[p, CRB + s * N_PLACE + CR_DIE]
     if d >= 0:
         if st[p, LB + RL_CROSS_DISCARD]:
-            st[p, DB + d * N_DIE + D_LOC] = LOC_GONE
+            st[p, DB + d * N_DIE + D_LOC] = DieAt.GONE
             st[p, PL_DICE_LOST] += 1
         else:
-            st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+            st[p, DB + d * N_DIE + D_LOC] = DieAt.ZONE
     st[p, CRB + s * N_PLACE + CR_CARD] = -1
     st[p, CRB + s * N_PLACE + CR_DIE] = -1
     st[p, CRB + s * N_PLACE + CR_DMG] = 0
@@ -279,7 +307,7 @@ def _oldest_shield(st, o, f):
     best, order = -1, BIG
     for d in range(DICE):
         q = DB + d * N_DIE
-        if st[o, q + D_LOC] == LOC_SHIELD and st[o, q + D_FORT] == f and st[o, q + D_ORDER] < order:
+        if st[o, q + D_LOC] == DieAt.SHIELD and st[o, q + D_FORT] == f and st[o, q + D_ORDER] < order:
             best, order = d, st[o, DB + d * N_DIE + D_ORDER]
     return best
 
@@ -386,7 +414,7 @@ def _combat(st, p, ct):
             if sh >= 0:
                 st[o, DB + sh * N_DIE + D_VALUE] -= atk
                 if st[o, DB + sh * N_DIE + D_VALUE] <= 0:
-                    st[o, DB + sh * N_DIE + D_LOC] = LOC_GONE
+                    st[o, DB + sh * N_DIE + D_LOC] = DieAt.GONE
                     st[o, PL_DICE_LOST] += 1
             elif best_b >= 0:
                 _exchange(st, p, s, o, best_b, atk, deadly, ct, zone_only)
@@ -489,7 +517,7 @@ def _assign(st, p, ct):
     for _ in range(DICE):
         d, dv = -1, -1
         for e in range(DICE):
-            if st[p, DB + e * N_DIE + D_LOC] != LOC_ZONE or (done >> e) & 1:
+            if st[p, DB + e * N_DIE + D_LOC] != DieAt.ZONE or (done >> e) & 1:
                 continue
             if st[p, DB + e * N_DIE + D_VALUE] > dv:
                 d, dv = e, st[p, DB + e * N_DIE + D_VALUE]
@@ -508,7 +536,7 @@ def _assign(st, p, ct):
                     continue
                 has = False
                 for e in range(DICE):
-                    if st[p, DB + e * N_DIE + D_LOC] == LOC_SHIELD and st[p, DB + e * N_DIE + D_FORT] == f:
+                    if st[p, DB + e * N_DIE + D_LOC] == DieAt.SHIELD and st[p, DB + e * N_DIE + D_FORT] == f:
                         has = True
                 if has != (stacked == 1):
                     continue
@@ -524,13 +552,13 @@ def _assign(st, p, ct):
             if gain > tgain or (gain == tgain and ct[c, C_ATK] > tatk):
                 target, tgain, tatk = s, gain, ct[c, C_ATK]
         if shield >= 0 and (dv >= SHIELD_MIN or target < 0):
-            st[p, DB + d * N_DIE + D_LOC] = LOC_SHIELD
+            st[p, DB + d * N_DIE + D_LOC] = DieAt.SHIELD
             st[p, DB + d * N_DIE + D_FORT] = shield
             st[p, DB + d * N_DIE + D_BASE] = dv
             st[p, DB + d * N_DIE + D_ORDER] = st[p, PL_ORDER]
             st[p, PL_ORDER] += 1
         elif target >= 0:
-            st[p, DB + d * N_DIE + D_LOC] = LOC_CROSS
+            st[p, DB + d * N_DIE + D_LOC] = DieAt.CROSS
             st[p, DB + d * N_DIE + D_SLOT] = target
             st[p, CRB + (target) * N_PLACE + CR_DIE] = d
 
@@ -541,14 +569,14 @@ def _dice_step(st, p, stream):
     sides = st[p, LB + RL_DIE]
     for d in range(DICE):
         loc = st[p, DB + d * N_DIE + D_LOC]
-        if loc == LOC_GONE:
+        if loc == DieAt.GONE:
             continue
-        if mode == REROLL_UNASSIGNED and loc != LOC_ZONE:
+        if mode == Reroll.UNASSIGNED and loc != DieAt.ZONE:
             continue
-        if mode == REROLL_ALL_RETURN and loc != LOC_ZONE:
-            if loc == LOC_CROSS:
+        if mode == Reroll.ALL_RETURN and loc != DieAt.ZONE:
+            if loc == DieAt.CROSS:
                 st[p, CRB + (st[p, DB + d * N_DIE + D_SLOT]) * N_PLACE + CR_DIE] = -1
-            st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+            st[p, DB + d * N_DIE + D_LOC] = DieAt.ZONE
         v = 1 + uniform_int(stream, sides)
         st[p, DB + d * N_DIE + D_VALUE] = v
         st[p, DB + d * N_DIE + D_BASE] = v
@@ -620,7 +648,7 @@ def _setup(st, p, src, size, ct, stream):
     st[p, PL_OWN_TURNS] = 0
     st[p, PL_ORDER] = 0
     for d in range(DICE):
-        st[p, DB + d * N_DIE + D_LOC] = LOC_ZONE
+        st[p, DB + d * N_DIE + D_LOC] = DieAt.ZONE
         st[p, DB + d * N_DIE + D_VALUE] = 0
         st[p, DB + d * N_DIE + D_BASE] = 0
         st[p, DB + d * N_DIE + D_SLOT] = -1
@@ -685,7 +713,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
         if not persist:
             for q in range(2):
                 for d in range(DICE):
-                    if st[q, DB + d * N_DIE + D_LOC] == LOC_SHIELD:
+                    if st[q, DB + d * N_DIE + D_LOC] == DieAt.SHIELD:
                         st[q, DB + d * N_DIE + D_VALUE] = st[q, DB + d * N_DIE + D_BASE]
         if _barriers(st, o) == 0:
             winner, end = p, End.BARRIERS
@@ -742,12 +770,12 @@ def kernel_table(tab, rl):
             ct[c, G_DISCARD] = (2 << 2 * KEY_BITS) + c
         else:
             ct[c, G_DISCARD] = (1 << 2 * KEY_BITS) + (cost << KEY_BITS) + c
-        if kind == MG_POLICY:
+        if kind == Mulligan.POLICY:
             goes = (not creature) or cost < 0 or cost >= MULLIGAN_COST
-        elif kind == MG_BACK:
+        elif kind == Mulligan.BACK:
             goes = cost < 0 or cost >= k
         else:
-            goes = kind == MG_ALL
+            goes = kind == Mulligan.ALL
         ct[c, G_MULLIGAN] = 1 if goes else 0
     return ct
 

@@ -125,17 +125,17 @@ MULLIGANS = ("policy", "none", "back2+", "back3+", "back4+", "back5+", "all")
 
 
 def mulligan_code(mulligan: str) -> tuple[int, int]:
-    """(K.MG_*, K) of a strategy name."""
+    """(kernels.Mulligan, K) of a strategy name."""
     if mulligan not in MULLIGANS:
         raise OptionError(f"mulligan {mulligan!r}: accepted {', '.join(MULLIGANS)}")
     if mulligan.startswith("back"):
-        return K.MG_BACK, int(mulligan[4])
-    return {"policy": K.MG_POLICY, "none": K.MG_NONE, "all": K.MG_ALL}[mulligan], 0
+        return K.Mulligan.BACK, int(mulligan[4])
+    return {"policy": K.Mulligan.POLICY, "none": K.Mulligan.NONE, "all": K.Mulligan.ALL}[mulligan], 0
 
 
 #: DG-reroll-assigned's readings as the kernel's codes.
-REROLLS = {"unassigned-only": K.REROLL_UNASSIGNED, "all-keep": K.REROLL_ALL_KEEP,
-           "all-return": K.REROLL_ALL_RETURN}
+REROLLS = {"unassigned-only": K.Reroll.UNASSIGNED, "all-keep": K.Reroll.ALL_KEEP,
+           "all-return": K.Reroll.ALL_RETURN}
 
 
 def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndarray:
