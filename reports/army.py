@@ -670,12 +670,14 @@ def terminal(views: Sequence, unit: str):
     ours = table[~countering].drop(columns=["P(win) vs best"])
     theirs = table[countering][["role", "army", unit, "P(win) vs best"]]
     lean = [c for c in ours.columns if c not in (unit, "unspent")]
+    whole = ("army", "P(win) vs mix", "P(win) vs field", "P(win) vs best")  # an estimate never wrapped
     shown = [listed,
              narrowed(Section("armies", "The best army and the runners-up (P(win), mean of both roles)", ours,
-                              whole=("army",)),
-                      [list(ours.columns), [c for c in ours.columns if c != "unspent"], lean])]
+                              whole=whole),
+                      [list(ours.columns), [c for c in ours.columns if c != "unspent"], lean,
+                       [c for c in lean if c != "P(win) vs field"]])]
     if len(theirs):
         shown.append(narrowed(Section("counters", "The best counters (P(win) against the best army, mean of "
-                                                  "both roles)", theirs, whole=("army",)),
+                                                  "both roles)", theirs, whole=whole),
                               [list(theirs.columns), ["role", "army", "P(win) vs best"]]))
     return Terminal([], [*shown, field])

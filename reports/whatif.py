@@ -369,7 +369,9 @@ def terminal(w: WhatIf, head: dict, shown: pd.DataFrame, moved: pd.DataFrame, ex
     names = {c.key: c.name for c in w.baseline.contestants}
     paired, independent = head["paired_half_width"], head["independent_half_width"]
     difference = f"{head['difference']:+.6f}" if exact else _signed(head["difference"], paired)
-    lead = [f"{head['metric']} of {head['contestants']}: difference {difference}"
+    of = head["contestants"].split(", ")
+    of = ", ".join(names.get(k, k) for k in of) if len(of) <= 3 else f"{len(of)} entries"
+    lead = [f"{head['metric']} of {of}: difference {difference}"
             + ("" if exact else " (paired 95%; two independent runs of the same size: ± "
                                 f"{independent:.{decimals_for(paired) or 3}f})")]
 
