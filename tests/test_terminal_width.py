@@ -144,8 +144,12 @@ def test_default_output_fits_100_columns_with_the_answer_first(capsys, args):
 
 #: Trials of an engagement in the generic verbs' runs: every row printed, quick.
 GENERIC_TRIALS = "100"
-#: The games whose battles are slow: their runs take the units of the help's example only.
-SLOW_GAMES = {"drakerys": ("crows", "warriors"), "dragonbond": ("bucentaur-blades", "ogerron-phalanx")}
+#: The games whose battles are slow (and Dragoborne's whole-game contests, 78 s for its catalog): their
+#: runs take a few units of the help's example.
+FEW_UNITS = {"drakerys": ("crows", "warriors"), "dragonbond": ("bucentaur-blades", "ogerron-phalanx"),
+             "dragoborne": ("pyre-drake", "magma-hound", "scorch-knight")}
+#: The games whose battles are whole armies': the army search is walked for them.
+ARMY_GAMES = {"drakerys", "dragonbond"}
 #: What the answer's first line says, by verb: it comes before any table.
 ANSWERS = {"efficiency": "verdicts: ", "whatif": "difference ", "sweep": "break-even cost: ",
            "points": "Proposed: ", "army": "Best army at "}
@@ -154,17 +158,17 @@ ANSWERS = {"efficiency": "verdicts: ", "whatif": "difference ", "sweep": "break-
 def generic_runs() -> list[tuple[str, ...]]:
     """Each game's default command of each generic verb: efficiency, points and army as they are, what-if
     and sweep as their help's example runs them (without its --plot or --format), with few trials and one
-    step of points; the slow games on a few units."""
+    step of points; the slow games on a few units (FEW_UNITS)."""
     runs = []
     for verb in ("efficiency", "whatif", "sweep", "points", "army"):
         for game, command in cli.commands[verb].commands.items():
-            if verb == "army" and game not in SLOW_GAMES:
-                continue  # the army search is walked where a battle is a whole army's
+            if verb == "army" and game not in ARMY_GAMES:
+                continue
             words = [verb, game]
             if verb in ("whatif", "sweep"):
                 words = [w for w in _terminal(_example(command))]
                 words = [w for i, w in enumerate(words) if w != "--unit" and words[i - 1] != "--unit"]
-            units = SLOW_GAMES.get(game, ())
+            units = FEW_UNITS.get(game, ())
             for unit in units:
                 words += ["--unit", unit]
             words += ["--trials", GENERIC_TRIALS] + (["--iterations", "1"] if verb == "points" else [])
@@ -178,7 +182,7 @@ GENERIC_RUNS = generic_runs()
 def test_the_walk_covers_every_game_under_every_generic_verb():
     for verb in ("efficiency", "whatif", "sweep", "points"):
         assert {r[1] for r in GENERIC_RUNS if r[0] == verb} == set(GAMES), verb
-    assert {r[1] for r in GENERIC_RUNS if r[0] == "army"} == set(SLOW_GAMES)
+    assert {r[1] for r in GENERIC_RUNS if r[0] == "army"} == ARMY_GAMES
 
 
 @pytest.fixture
