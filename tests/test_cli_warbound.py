@@ -474,7 +474,7 @@ def test_efficiency_summary(capsys):
 
 def test_the_value_is_per_token_already_so_the_views_show_it_once(capsys):
     """Warbound's value is net tokens' worth per token of cost: a 'value / cost' column would repeat it."""
-    text = ok(capsys, "efficiency", "warbound", *FIELD)
+    text = ok(capsys, "efficiency", "warbound", *FIELD, "--wide")  # every column, the win matrix
     header = next(line for line in text.splitlines() if line.startswith("rank "))
     assert "value" in header and "value / cost" not in header
     # the win matrix's columns are the rows' numbers, not the entries' names again
