@@ -1,8 +1,8 @@
 """balance: exact and Monte Carlo balance analysis for five tabletop games (and any game a plug-in adds).
 
-The public face of :mod:`reports.api`: one function per verb of the `balance` command, with the command's
-options as keyword arguments named the same, each returning pandas DataFrames whose ``.attrs`` state where
-the numbers come from::
+The public face of :mod:`reports.api` (and :func:`reports.site.report`, the site): one function per verb
+of the `balance` command, with the command's options as keyword arguments named the same, each returning
+pandas DataFrames whose ``.attrs`` state where the numbers come from::
 
     import balance
 
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # what the names below are, for readers and type checkers (no
         export_tables,
         points,
         points_rulings,
-        report,
         roll,
         roll_kinds,
         sweep,
@@ -42,6 +41,7 @@ if TYPE_CHECKING:  # what the names below are, for readers and type checkers (no
         units,
         whatif,
     )
+    from reports.site import report  # noqa: F401
     from rulesets import available, get, names  # noqa: F401
     from rulesets.base import OptionError, RulesError  # noqa: F401
     from rulesets.games import Game  # noqa: F401
@@ -50,7 +50,8 @@ if TYPE_CHECKING:  # what the names below are, for readers and type checkers (no
 _SOURCES: dict[str, tuple[str, str]] = {
     **{name: ("reports.api", name) for name in (
         "efficiency", "whatif", "sweep", "points", "points_rulings", "army", "table", "export_tables", "roll",
-        "roll_kinds", "duel", "units", "report", "EfficiencyTables")},
+        "roll_kinds", "duel", "units", "EfficiencyTables")},
+    "report": ("reports.site", "report"),
     "games": ("rulesets", "names"),
     "ruleset": ("rulesets", "get"),
     "Game": ("rulesets.games", "Game"),

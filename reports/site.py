@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+import rulesets
 from reports.files import OutputSet, OutputSubset
 from reports.formats import (
     HTML_STYLE,
@@ -32,7 +33,7 @@ from reports.formats import (
     markdown_table,
     render,
 )
-from rulesets.base import Ruleset, RulingError, Rulings
+from rulesets.base import OptionError, Ruleset, RulingError, Rulings
 
 Progress = Callable[[int, int], None]
 
@@ -447,3 +448,86 @@ def summary(pages: Sequence[GamePage], folder: PurePath) -> str:
     lines += wrapped(f"the report: {folder / 'index.html'} (and index.md)", "")
     return "\n".join(lines)
 
+
+# --- the site as the Python API gives it (balance.report) -----------------------------------------------
+
+
+def report_games(games: Sequence[str] = ()) -> list[Ruleset]:
+    """The rulesets a site reports on: those named (in the order given, each once), else every implemented
+    one; an unknown or unimplemented name is a one-line error."""
+    if not games:
+        return [rs for rs in rulesets.available() if rs.implemented]
+    out = []
+    for name in games:
+        try:
+            rs = rulesets.get(name)
+        except rulesets.RulesError as exc:
+            raise OptionError(str(exc)) from None
+        if not rs.implemented:
+            raise rulesets.RulesError(f"{rs.name} is not implemented yet: `balance report` cannot cover it")
+        if rs not in out:
+            out.append(rs)
+    return out
+
+
+def report_pages(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Rulings],
+                 seed: int | None = None, precision: float | None = None, trials: int | None = None,
+                 threads: int | None = None, digits: int = 4, points_steps: int | None = None,
+                 progress: Progress | None = None, started: Callable[[Ruleset], None] | None = None):
+    """Stage the site of ``games`` into ``out`` (an OutputSet still open), each game's rulings already
+    split (:func:`split_rulings`); returns each game's page (:class:`GamePage`).
+    :func:`report` and `balance report` both run it."""
+    from reports import api
+
+    precision, trials = api._field_settings(precision, trials)
+    return build(games, out, rulings=rulings, seed=api._seed(seed), precision=precision, trials=trials,
+                 threads=threads, digits=digits, progress=progress, started=started,
+                 points_steps=SITE_ITERATIONS if points_steps is None else points_steps)
+
+
+def _writable(folder: Path, force: bool) -> None:
+    """A folder to write a site into: new, empty, or (``force``) one holding files; checked before work."""
+    if not str(folder).strip():
+        raise OptionError(f"output {str(folder)!r} is empty: give a folder name")
+    if folder.exists() and not folder.is_dir():
+        raise OptionError(f"output {str(folder)!r} is not a folder; name a new or existing folder")
+    if force or not folder.is_dir():
+        return
+    entries = sum(1 for _ in folder.iterdir())
+    if entries:
+        many = "entry" if entries == 1 else "entries"
+        raise OptionError(f"output {str(folder)!r} is not empty ({entries} {many}); "
+                          "give force=True to write into it (files of the same name are replaced, others "
+                          "left), or name a new or empty folder")
+
+
+def report(*, output: str | Path, games: Sequence[str] = (), force: bool = False, digits: int = 4,
+           points_steps: int | None = None, rulings: Sequence[str] = (), seed: int | None = None,
+           precision: float | None = None, trials: int | None = None, threads: int | None = None,
+           scheduler: str | None = None, dask: bool = False, progress: Progress | None = None) -> list[Path]:
+    """The whole balance report of every game (or of ``games``) as a static site in the folder ``output``
+    (`balance report [GAME]... --output DIR`): index.html and index.md linking one page per game with its
+    ranking, fair costs and verdicts, meta-game, win-matrix heatmap, rulebook tables, rulings in force and
+    provenance; CSVs and PNGs beside them. Written whole or not at all; returns the files written.
+
+    Keywords, as the command's options: ``output`` (--output, a new or empty folder), ``games`` (the GAME
+    arguments), ``force`` (--force: write into a folder holding files), ``digits`` (--digits: decimal
+    places of the tables' probabilities), ``points_steps`` (--points-steps: the most steps each game's
+    points table takes, default 6), ``rulings`` (--ruling "NAME=VALUE", each to the game that has it),
+    ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask cluster: the same
+    bytes), ``progress(done, total)`` (engagements over every game)."""
+    from reports import api
+
+    chosen = report_games(games)
+    in_force = split_rulings(chosen, rulings)
+    folder = Path(output)
+    _writable(folder, force)
+    with api._cluster(scheduler, dask):
+        try:
+            out_set = OutputSet(folder)
+        except OSError as exc:
+            raise OptionError(f"output: {exc}") from None
+        with out_set as out:
+            report_pages(chosen, out, rulings=in_force, seed=seed, precision=precision, trials=trials,
+                         threads=threads, digits=digits, points_steps=points_steps, progress=progress)
+    return list(out.written)

@@ -180,8 +180,9 @@ def test_import_balance_is_light_and_its_names_are_the_apis():
     assert heavy == [] and {"efficiency", "whatif", "sweep", "points", "army", "roll", "duel", "units",
                             "table", "games"} <= set(names)
     import balance
+    from reports.site import report
 
-    assert balance.roll is api.roll and balance.games() == rulesets.names()
+    assert balance.roll is api.roll and balance.report is report and balance.games() == rulesets.names()
     with pytest.raises(AttributeError, match="has no attribute 'effciency'; it has: EfficiencyTables"):
         balance.effciency  # noqa: B018
     ranking = balance.efficiency("uberdrakes", trials=200, seed=1).ranking
@@ -224,18 +225,19 @@ def test_whatif_rulings_are_the_change_and_baseline_rulings_the_baseline():
         api.whatif("uberdrakes", baseline_rulings=["UD-policy=greedy"])
 
 
-# --- report: the site ---------------------------------------------------------------------------------------
+# --- report: the site (reports.site.report: the API of a layer above reports.api) -------------------------
 
 
 def test_report_has_the_commands_options_and_writes_the_same_bytes(capsys, tmp_path):
+    from reports.site import report
     from tests.cli_run import run
 
     command = cli.commands["report"]
     # GAME... as `games`, --output DIR as `output`, every other option by its name
     wanted = {p.name for p in command.params} - {"folder"} | {"output"}
-    assert wanted <= _accepted(api.report), wanted - _accepted(api.report)
+    assert wanted <= _accepted(report), wanted - _accepted(report)
     args = dict(games=["uberdrakes"], trials=200, points_steps=0, seed=2)
-    written = api.report(output=tmp_path / "api", **args)
+    written = report(output=tmp_path / "api", **args)
     code, _, err = run(capsys, "report", "uberdrakes", "--trials", "200", "--points-steps", "0", "--seed",
                        "2", "--output", str(tmp_path / "cli"))
     assert code == 0, err
@@ -244,9 +246,9 @@ def test_report_has_the_commands_options_and_writes_the_same_bytes(capsys, tmp_p
     for rel in files:
         assert (tmp_path / "api" / rel).read_bytes() == (tmp_path / "cli" / rel).read_bytes(), rel
     with pytest.raises(OptionError, match=r"is not empty \(\d+ entries\); give force=True"):
-        api.report(output=tmp_path / "api", **args)
+        report(output=tmp_path / "api", **args)
     with pytest.raises(OptionError, match=r"unknown ruleset 'uberdrake'"):
-        api.report(output=tmp_path / "new", games=["uberdrake"])
+        report(output=tmp_path / "new", games=["uberdrake"])
     assert not (tmp_path / "new").exists()
 
 

@@ -146,10 +146,6 @@ GRAPH = import_graph()
 KNOWN_CYCLE_EDGES = {
     # heroes valued in context: the contest calls context, which calls back into the contest
     ("rulesets.drakerys.context", "rulesets.drakerys.contest"): "context imports the contest it serves",
-    # the API's report() builds the site's pages, and the site calls the API for them (commit 2c499a1)
-    ("reports.api", "reports.site"): "api.report imports the site that imports the API",
-    # the Drakerys duel's API takes its setup from the command module that calls it (commit 0cc0607)
-    ("reports.drakerys.api", "reports.drakerys.cli_fight"): "_setup belongs with the API, not the CLI",
 }
 
 

@@ -1,8 +1,8 @@
 """`balance report [GAME]... --output DIR`: the whole balance report of every game as a static site
-(reports.site), through reports.api.report_pages (the Python API's `report` runs the same). Names no game:
+(reports.site), through reports.site.report_pages (the Python API's `report` runs the same). Names no game:
 the games are the registry's implemented rulesets.
 
-reports.site and reports.api (pandas, the kernels) are imported when the command runs."""
+reports.site (pandas, the kernels) is imported when the command runs."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ def report_command(games, folder, force, digits, points_steps, trials, precision
 
     Example: balance report --output out/ --force
     """
-    from reports import api, site
+    from reports import site
     from reports.cli.balance import _output_set
 
-    chosen = api.report_games(games)
+    chosen = site.report_games(games)
     in_force = site.split_rulings(chosen, rulings)
     check_folder_empty(folder, force, "--output")
     bars: list = []
@@ -57,9 +57,9 @@ def report_command(games, folder, force, digits, points_steps, trials, precision
         bars[-1](done, total)
 
     with _output_set(folder, "--output") as out:
-        pages = api.report_pages(chosen, out, rulings=in_force, seed=seed, precision=precision,
-                                 trials=trials, threads=threads, digits=digits, progress=progress,
-                                 started=started, points_steps=points_steps)
+        pages = site.report_pages(chosen, out, rulings=in_force, seed=seed, precision=precision,
+                                  trials=trials, threads=threads, digits=digits, progress=progress,
+                                  started=started, points_steps=points_steps)
         if bars:
             bars[-1].close()
     click.echo(f"wrote {len(out.written)} files into {folder}", err=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reports.drakerys.cli_sides import describe, load_catalog
+from reports.drakerys.cli_sides import describe, load_catalog, sides_setup
 from reports.drakerys.fight import engagement_report
 from reports.drakerys.magic import invocation_table_report, spell_table_report
 from reports.drakerys.tables import (
@@ -76,9 +76,8 @@ def _mc(trials, precision, seed) -> tuple[int, int]:
 
 
 def _sides(catalogs, rulings, a: str, b: str, options: dict, a_shoots: bool = False):
-    from reports.drakerys.cli_fight import _setup
 
-    return _setup(catalogs, rulings, a, b, options, a_shoots=a_shoots)
+    return sides_setup(catalogs, rulings, a, b, options, a_shoots=a_shoots)
 
 
 def roll_fight(*, a: str, b: str, charge: bool = False, size_a: int | None = None, ap_a: int | None = None,
@@ -188,7 +187,6 @@ def engagement(options: dict) -> tuple[Report, str]:
     """The duel of :func:`duel` from its keywords (``options``), and a title for its plot (the units, their
     sizes, the trials and the seed): the one implementation of `balance duel drakerys` and of the API's."""
     from reports.cli.options import option_name
-    from reports.drakerys.cli_fight import _setup
     from rulesets.drakerys import combat  # numba: loaded for a duel, not for the exact tables and rolls
     from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
@@ -199,8 +197,9 @@ def engagement(options: dict) -> tuple[Report, str]:
     if shoot_from is not None and shoot_from < 1:
         raise OptionError(f"{option_name('shoot_from')} {shoot_from}: {ENGAGED_CANNOT_SHOOT}")
     sides = {k: v for k, v in options.items() if k[-2:] in ("_a", "_b")}
-    catalog, in_force, (ca, ap_a), (cb, ap_b) = _setup(options["catalogs"], options["rulings"], options["a"],
-                                                       options["b"], sides, a_shoots=shoot_from is not None)
+    catalog, in_force, (ca, ap_a), (cb, ap_b) = sides_setup(options["catalogs"], options["rulings"],
+                                                            options["a"], options["b"], sides,
+                                                            a_shoots=shoot_from is not None)
     trials, seed = _mc(options["trials"], options["precision"], options["seed"])
     result = combat.simulate_engagement(ca, cb, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
                                         weapons=catalog.weapons, rounds=options["rounds"], trials=trials,

@@ -17,35 +17,13 @@ from reports.cli.options import (
 from reports.drakerys.cli_sides import (
     NOT_IN_FIGHT,
     NOT_IN_SHOOTING,
-    combatant,
     describe,
-    load_catalog,
     side_options,
     side_options_without,
+    sides_setup,
 )
 from rulesets.base import OptionError
-from rulesets.drakerys import DrakerysRulings
 from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
-
-
-def _fights(unit) -> bool:
-    return unit.profile is not None
-
-
-def _shoots(unit) -> bool:
-    return unit.profile is not None and unit.profile.shooting is not None and unit.weapon is not None
-
-
-def _setup(catalogs, rulings, name_a, name_b, options, a_shoots=False):
-    """(catalog, rulings in force, (combatant, AP) for A and B); names are resolved among the units that
-    can fight (A among those that can shoot when ``a_shoots``)."""
-    from rulesets.drakerys import RULESET
-
-    in_force = DrakerysRulings().with_assignments(rulings)
-    catalog = RULESET.catalog_for(load_catalog(catalogs), in_force)
-    a_use = (_shoots, "shoot") if a_shoots else (_fights, "fight")
-    return (catalog, in_force, combatant(catalog, name_a, "a", options, *a_use),
-            combatant(catalog, name_b, "b", options, _fights, "fight"))
 
 
 def _not_engaged(ctx, param, value):
@@ -85,7 +63,7 @@ def register(roll_drakerys: click.Group) -> None:
         from reports.drakerys.fight import fight_report
         from rulesets.drakerys import combat
 
-        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options)
+        catalog, in_force, (a, ap_a), (b, ap_b) = sides_setup(catalogs, rulings, unit_a, unit_b, options)
         if b.heroic and in_force.heroic_passive == "none":
             raise OptionError("--heroic-b: B fights back, with no Action of its own whose cost Heroic Action "
                               "dice could raise, so under DK-heroic-passive=none (the default) it adds none; "
@@ -119,8 +97,8 @@ def register(roll_drakerys: click.Group) -> None:
         from reports.drakerys.fight import shooting_report
         from rulesets.drakerys import combat
 
-        catalog, in_force, (a, ap_a), (b, ap_b) = _setup(catalogs, rulings, unit_a, unit_b, options,
-                                                         a_shoots=True)
+        catalog, in_force, (a, ap_a), (b, ap_b) = sides_setup(catalogs, rulings, unit_a, unit_b, options,
+                                                              a_shoots=True)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
         result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
                                           rulings=in_force, trials=trials, seed=seed, threads=threads,

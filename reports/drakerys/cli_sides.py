@@ -125,3 +125,23 @@ def describe(c: Combatant, ap: int) -> str:
                                           else f"{ap} AP (given; the rulebook lists no such size)")
     head = f"{c.unit.name} ({c.unit.key}), {c.size} warriors, {cost}"
     return head + (f"; {', '.join(extras)}" if extras else "")
+
+
+def _fights(unit) -> bool:
+    return unit.profile is not None
+
+
+def _shoots(unit) -> bool:
+    return unit.profile is not None and unit.profile.shooting is not None and unit.weapon is not None
+
+
+def sides_setup(catalogs, rulings, name_a, name_b, options, a_shoots=False):
+    """(catalog, rulings in force, (combatant, AP) for A and B); names are resolved among the units that
+    can fight (A among those that can shoot when ``a_shoots``)."""
+    from rulesets.drakerys import RULESET, DrakerysRulings
+
+    in_force = DrakerysRulings().with_assignments(rulings)
+    catalog = RULESET.catalog_for(load_catalog(catalogs), in_force)
+    a_use = (_shoots, "shoot") if a_shoots else (_fights, "fight")
+    return (catalog, in_force, combatant(catalog, name_a, "a", options, *a_use),
+            combatant(catalog, name_b, "b", options, _fights, "fight"))
