@@ -49,6 +49,11 @@ EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair
 #: The 95% half-width the site's army searches run each engagement to (coarser than the pages' fields:
 #: a search plays a hundred armies; every figure states its interval).
 SITE_ARMY_PRECISION = 0.03
+#: The 95% half-width of each engagement's P(side 0 wins) the site runs its fields to when neither a precision
+#: nor trials are given: twice `balance efficiency`'s 0.01, a quarter of its trials. A page's verdicts have a
+#: band of 10% of the cost (--tolerance), and the fair costs' intervals stay well inside it at this width;
+#: every page states its precision and every figure its interval.
+SITE_PRECISION = 0.02
 #: The 95% half-width of the site's points steps after today's field (on the same streams; a page states
 #: it in the points report's method).
 SITE_STEP_PRECISION = 0.02
@@ -479,7 +484,8 @@ def report_pages(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str,
     :func:`report` and `balance report` both run it."""
     from reports import api
 
-    precision, trials = api._field_settings(precision, trials)
+    if precision is None and trials is None:
+        precision = SITE_PRECISION
     return build(games, out, rulings=rulings, seed=api._seed(seed), precision=precision, trials=trials,
                  threads=threads, digits=digits, progress=progress, started=started,
                  points_steps=SITE_ITERATIONS if points_steps is None else points_steps)
@@ -508,14 +514,13 @@ def report(*, output: str | Path, games: Sequence[str] = (), force: bool = False
     """The whole balance report of every game (or of ``games``) as a static site in the folder ``output``
     (`balance report [GAME]... --output DIR`): index.html and index.md linking one page per game with its
     ranking, fair costs and verdicts, meta-game, win-matrix heatmap, rulebook tables, rulings in force and
-    provenance; CSVs and PNGs beside them. Written whole or not at all; returns the files written.
-
-    Keywords, as the command's options: ``output`` (--output, a new or empty folder), ``games`` (the GAME
-    arguments), ``force`` (--force: write into a folder holding files), ``digits`` (--digits: decimal
-    places of the tables' probabilities), ``points_steps`` (--points-steps: the most steps each game's
-    points table takes, default 6), ``rulings`` (--ruling "NAME=VALUE", each to the game that has it),
-    ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask cluster: the same
-    bytes), ``progress(done, total)`` (engagements over every game)."""
+    provenance; CSVs and PNGs beside them. Written whole or not at all; returns the files written. Keywords,
+    as the command's options: ``output`` (--output, a new or empty folder), ``games`` (the GAME arguments),
+    ``force`` (--force: write into a folder holding files), ``digits`` (--digits: decimal places of the
+    tables' probabilities), ``points_steps`` (--points-steps: the most steps each game's points table takes,
+    default 6), ``rulings`` (--ruling "NAME=VALUE", each to the game that has it), ``seed``, ``precision``
+    (default 0.02, :data:`SITE_PRECISION`), ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask
+    cluster: the same bytes), ``progress(done, total)`` (engagements over every game)."""
     from reports import api
 
     chosen = report_games(games)
