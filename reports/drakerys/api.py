@@ -62,7 +62,8 @@ def roll_action(*, dice: int, threshold: int | None = None, action: int | None =
     if trials is None and seed is None and precision is None:
         return roll_report(drakerys.exact_action_roll(r, in_force, joint="joint" in show), show)
     trials = trials or (config.PRECISION_TRIAL_CAP if precision else config.DEFAULT_TRIALS)
-    dist = drakerys.simulate_action_roll(r, in_force, trials=trials, seed=seed or config.DEFAULT_SEED,
+    dist = drakerys.simulate_action_roll(r, in_force, trials=trials,
+                                         seed=config.DEFAULT_SEED if seed is None else seed,
                                          precision=precision, threads=threads)
     return roll_report(dist, show)
 
