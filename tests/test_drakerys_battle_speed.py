@@ -49,7 +49,8 @@ BATTLES = {
         "c47f135393786b138e089814a4dd054e06f6ad4b86b6b4d5f80ed65cdacdc9d6"),
     "salik with 2 crows charges sakhil with 2 warriors (Safeguard to Guard, Combined Charge)": (
         units("salik", 1, 1, heroic=1) + units("crows", 6, 2),
-        units("sakhil", 1, 1) + units("warriors", 6, 2), None, (), 15, "6bf94b40f7ac98112f288a778be46933b734dcb22cec09a290e7e08c4016da84"),
+        units("sakhil", 1, 1) + units("warriors", 6, 2), None, (), 15,
+        "6bf94b40f7ac98112f288a778be46933b734dcb22cec09a290e7e08c4016da84"),
 }
 
 
