@@ -266,8 +266,10 @@ def _game_html(page: GamePage, report: Report, entries, rulings: Rulings) -> str
             "<p><strong>Worst offenders:</strong></p>", "<ul>",
             *([f"<li>{e(o)}</li>" for o in page.offenders] or ["<li>none beyond the tolerance</li>"]),
             "</ul>", *_points_html(page),
-            '<h2 id="ranking">Ranking with fair costs and verdicts</h2>', *html_table(views["ranking"]),
-            f'<h2 id="metagame">{e(views["metagame"].title)}</h2>', *html_table(views["metagame"]),
+            '<h2 id="ranking">Ranking with fair costs and verdicts</h2>',
+            f"<p>{e(_ranking_sentence(rs))}</p>", *html_table(views["ranking"]),
+            f'<h2 id="metagame">{e(views["metagame"].title)}</h2>',
+            f"<p>{e(_metagame_sentence(report))}</p>", *html_table(views["metagame"]),
             f'<h2 id="matrix">{e(views["matrix"].title)}</h2>',
             f'<p><img src="efficiency.png" alt="{e(rs.title)}: win probability of each row entry against '
             'each column entry"></p>', '<p>The numbers: <a href="matchups.csv">matchups.csv</a> (every '
@@ -392,6 +394,32 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _ranking_sentence(rs: Ruleset) -> str:
+    """What the ranking's value, fair cost and verdict mean, said where the ranking is read."""
+    value = next(m.description for m in rs.metrics if m.name == rs.primary_metric)
+    value = value.replace(" (the primary value)", "")
+    return (f"Value: {value}, averaged over every opponent and both roles (± its 95% half-width). Fair "
+            f"cost: {rs.fair_cost_rule.description}. A verdict is fair when the fair cost lies within the "
+            "tolerance band of today's cost, over- or under-costed only when its whole 95% interval lies "
+            "outside it, and not measured when the contest leaves out a rule that can change the entry's "
+            "value.")
+
+
+def _metagame_sentence(report: Report) -> str:
+    """The meta-game in a sentence: how many entries the equilibrium mix holds, and what that means."""
+    data = {s.name: s.data for s in report.sections}
+    table, rank = data["metagame"], data["ranking"]
+    held = table[table["share"].astype(float) > 1e-9]
+    if len(held) == 1:
+        name = dict(zip(rank["key"], rank["name"], strict=True)).get(held["key"].iloc[0], "one entry")
+        return (f"One entry, {name}, takes the whole equilibrium mix: a player choosing among these entries "
+                "at today's costs has no reason to bring any other. Its Nash rating is 0 (par against the "
+                "mix); every other entry's rating, below 0, is what it loses against it. A balanced table "
+                "leaves several entries with a share (the points table above proposes one).")
+    return (f"{len(held)} of {len(table)} entries have a share of the equilibrium mix (what a player "
+            "choosing among them at today's costs brings, in the long run); an entry without one is "
+            "dominated, and its Nash rating (below 0) is what it loses against the mix.")
+
 def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
     rs = page.ruleset
     views = {s.name: s for s in report.views}
@@ -402,8 +430,9 @@ def _game_md(page: GamePage, report: Report, entries, rulings: Rulings) -> str:
     out += [f"**Verdicts:** {verdict_text(page)} ({page.entries} entries).", "", "**Worst offenders:**", "",
             *([f"- {_md(o)}" for o in page.offenders] or ["- none beyond the tolerance"]), "",
             *_points_md(page),
-            "## Ranking with fair costs and verdicts", "", *markdown_table(views["ranking"]), "",
-            f"## {_md(views['metagame'].title)}", "", *markdown_table(views["metagame"]), "",
+            "## Ranking with fair costs and verdicts", "", _md(_ranking_sentence(rs)), "",
+            *markdown_table(views["ranking"]), "", f"## {_md(views['metagame'].title)}", "",
+            _md(_metagame_sentence(report)), "", *markdown_table(views["metagame"]), "",
             f"## {_md(views['matrix'].title)}", "", "![win matrix](efficiency.png)", "",
             "The numbers: [matchups.csv](matchups.csv).", "", "## Rulebook tables (exact)", "",
             "| table | files |", "|:---|:---|"]
