@@ -254,3 +254,25 @@ def test_a_failing_run_leaves_nothing(capsys, tmp_path, monkeypatch):
                        str(tmp_path / "o" / "deeper"))
     assert code == 1 and "disk full" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_meta_game_is_said_in_a_sentence_and_a_whole_mix_is_explained():
+    """A mix held by one entry names it and says what a Nash rating of 0 means; otherwise the count."""
+    import pandas as pd
+
+    from reports.formats import Report, Section
+    from reports.site import _metagame_sentence, _ranking_sentence
+
+    rank = pd.DataFrame({"key": ["a", "b", "c"], "name": ["Ant", "Bee", "Cat"]})
+
+    def said(shares):
+        meta = pd.DataFrame({"key": ["b", "a", "c"], "share": shares})
+        sections = [Section("ranking", "r", rank), Section("metagame", "m", meta)]
+        return _metagame_sentence(Report("t", [], sections))
+
+    one = said([1.0, 0.0, 0.0])
+    assert one.startswith("One entry, Bee, takes the whole equilibrium mix") and "Nash rating is 0" in one
+    assert said([0.6, 0.4, 0.0]).startswith("2 of 3 entries have a share")
+
+    text = _ranking_sentence(site.rulesets.get("drakerys"))
+    assert text.startswith("Value: net AP per 100 AP of the budget") and "(the primary value)" not in text
