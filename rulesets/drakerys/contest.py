@@ -36,7 +36,6 @@ from rulesets.base import (
     Coverage,
     Engagement,
     FairCostRule,
-    Force,
     LinearScore,
     Metric,
     OptionError,
@@ -44,9 +43,9 @@ from rulesets.base import (
     Ruleset,
     StandardTable,
     StatChange,
-    copies,
     without_trials,
 )
+from rulesets.drakerys.context import force
 from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
@@ -111,21 +110,6 @@ def _contestant(unit: Unit, option: UnitSize, weapons: dict[str, Weapon],
         key=f"{unit.key}@{option.size}", name=f"{unit.name} ({option.size})", cost=float(option.ap),
         cost_unit="AP", group=unit.key, play=play,
         labels=(("unit", unit.name), ("size", option.size)), subject=entry)
-
-
-def force(contestant: Contestant, rulings: DrakerysRulings) -> Force:
-    """DK-composition: as many whole units of the entry at its size as DK-budget buys (copies-rarity: and
-    no more Rarity than 1 point per full 100 AP of the budget), at most MAX_BATTLE_UNITS.
-
-    Raises:
-        RulesError: the budget buys not one unit of the entry.
-    """
-    cap = None
-    entry = contestant.subject
-    if rulings.composition == "copies-rarity":
-        rarity = entry.unit.size_option(entry.size).rarity
-        cap = (rulings.budget // 100) // rarity if rarity > 0 else None
-    return copies(contestant, float(rulings.budget), MAX_BATTLE_UNITS, cap, "DK-budget")
 
 
 #: Record features the metrics are linear in (simcore.moments): the four outcomes as indicators, then

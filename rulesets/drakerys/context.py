@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rulesets.base import Contestant, LinearScore, RulesError
+from rulesets.base import Contestant, Force, LinearScore, RulesError, copies
 from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, DrakerysRulings
 from rulesets.drakerys.units import Unit, UnitSize
@@ -43,6 +43,20 @@ if TYPE_CHECKING:
 #: Skills that make an entry act through others: its worth is in the units around it.
 THROUGH_OTHERS = ("authority", "wizard", "heroic_action")
 
+
+def force(contestant: Contestant, rulings: DrakerysRulings) -> Force:
+    """DK-composition: as many whole units of the entry at its size as DK-budget buys (copies-rarity: and
+    no more Rarity than 1 point per full 100 AP of the budget), at most MAX_BATTLE_UNITS.
+
+    Raises:
+        RulesError: the budget buys not one unit of the entry.
+    """
+    cap = None
+    entry = contestant.subject
+    if rulings.composition == "copies-rarity":
+        rarity = entry.unit.size_option(entry.size).rarity
+        cap = (rulings.budget // 100) // rarity if rarity > 0 else None
+    return copies(contestant, float(rulings.budget), MAX_BATTLE_UNITS, cap, "DK-budget")
 
 def acts_through_others(unit: Unit) -> bool:
     """A Hero, or a unit with Authority, Wizard or Heroic Action: valued in context."""
@@ -321,7 +335,6 @@ def context_battles(a: Contestant, b: Contestant, rulings: DrakerysRulings
                                list[Combo]]:
     """The battles of an engagement in context: for each pairing of the two sides' escorts (a side fought
     as copies has none), the battle fought and each hero's baseline against the same opponent."""
-    from rulesets.drakerys.contest import force  # the copies a side fields when it acts through no other
 
     def options(c: Contestant) -> list[tuple[list[Combatant], Layout, tuple[list[Combatant], Layout] | None,
                                              str | None]]:
