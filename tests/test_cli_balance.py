@@ -46,7 +46,9 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     assert list(metagame.columns[:5]) == ["unit", "size", "cost", "share", "nash_rating"]
     assert metagame.share.sum() == pytest.approx(1.0) and (metagame.nash_rating <= 1e-6).all()
     matchups = pd.DataFrame(doc["sections"]["matchups"])
-    assert len(matchups) == 9 * 8 * 2 * 15  # ordered pairs x sides x metrics
+    # ordered pairs x sides x metrics (15, and the three a hero valued in context reads: battle_net_per_100ap,
+    # trade_gain, trade_loss)
+    assert len(matchups) == 9 * 8 * 2 * 18
     assert set(matchups.role) == {"First Player", "Second Player"}
 
 

@@ -346,9 +346,10 @@ def test_magic_rulings_are_drakerys_rulings():
     assert DrakerysRulings().with_assignments(["DK-maelstrom-ones=first"]) == FIRST_ONES
     keys = [k for k, _ in DrakerysRulings().in_force()]
     assert keys == ["DK-crit-chain", "DK-frontage", "DK-heavy-loaded", "DK-actions", "DK-blocking",
-                    "DK-engagement-start", "DK-heroic-passive", "DK-spearmen-sizes", "DK-maelstrom-ones",
+                    "DK-engagement-start", "DK-heroic-passive", "DK-heroic-dice", "DK-authority-range",
+                    "DK-safeguard-transfer", "DK-combined-charge", "DK-spearmen-sizes", "DK-maelstrom-ones",
                     "DK-maelstrom-mana", "DK-battle-targeting", "DK-battle-tokens", "DK-budget",
-                    "DK-composition"]
+                    "DK-composition", "DK-context"]
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ PROBES = {
 ALTERNATIVE = {
     "DK-frontage": "2", "DK-engagement-start": "contact", "DK-budget": "500", "DG-die": "8",
     "DB-exhaustion-other-rolls": "1/1",
+    # the field's non-hero entries as escorts in turn instead of the hero's faction's Guard units
+    "DK-context": "field",
     # strike-first and always swap alike wherever the Hourglass can go on an Action the Hand cannot use
     "WB-hourglass-policy": "not-played",
 }
