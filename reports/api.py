@@ -21,10 +21,9 @@ packaged catalog. Errors are :class:`rulesets.base.RulesError` (one line naming 
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import inspect
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from reports import efficiency as eff
 from reports import metagame
 from reports import sweep as sweeps
 from reports import whatif as whatifs
+from reports.cli.cluster import cluster
 from reports.files import OutputSet, OutputSubset
 from reports.formats import Report
 from reports.game import GameReports
@@ -88,32 +88,6 @@ def _with_budget(rs: Ruleset, rulings: Sequence[str] | Rulings | None, budget: i
     if isinstance(rulings, Rulings):
         return rulings.with_assignments([assignment])
     return (*(rulings or ()), assignment)
-
-
-@contextlib.contextmanager
-def _cluster(scheduler: str | None, dask: bool) -> Iterator[None]:
-    """The matchups of what runs inside as tasks on the Dask cluster at ``scheduler``, or on a local cluster
-    started for the duration (``dask``), or here (neither), as `--scheduler` and `--dask`: the same numbers
-    either way. Failures are one line: an OptionError for both or a malformed address, a RulesError for a
-    cluster that cannot be used; a task's own RulesError is raised as it would be here."""
-    if scheduler is not None and dask:
-        raise OptionError("scheduler and dask cannot be used together: give one")
-    if scheduler is None and not dask:
-        yield
-        return
-    from simcore import distributed
-
-    try:
-        with distributed.installed(scheduler, lazy=True):
-            yield
-    except distributed.AddressError as exc:
-        raise OptionError(f"scheduler: {exc}") from None
-    except distributed.TaskFailed as exc:
-        if isinstance(exc.error, RulesError):
-            raise exc.error from None
-        raise RulesError(str(exc)) from None
-    except distributed.ClusterError as exc:
-        raise RulesError(str(exc)) from None
 
 
 # --- efficiency ----------------------------------------------------------------------------------------
@@ -173,7 +147,7 @@ def efficiency(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Pa
     rs = _ruleset(ruleset)
     overrides = _call("efficiency", units=units, catalogs=catalogs, rulings=rulings, budget=budget, seed=seed,
                       precision=precision, trials=trials, tolerance=tolerance)
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         rs, catalog, field, meta = _efficiency(rs.name, units, catalogs, _with_budget(rs, rulings, budget),
                                                seed, precision, trials, threads, overrides, progress,
                                                tolerance=tolerance)
@@ -265,7 +239,7 @@ def whatif(ruleset: str, *, sets: Sequence[str] = (), costs: Sequence[str] = (),
     overrides = _call("whatif", sets=sets, costs=costs, rulings=rulings, baseline_rulings=baseline_rulings,
                       budget=budget, units=units, catalogs=catalogs, seed=seed, precision=precision,
                       trials=trials, tolerance=tolerance)
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         rs, catalog, w, meta, change = _whatif(rs.name, sets, costs, rulings,
                                                _with_budget(rs, baseline_rulings, budget), units, catalogs,
                                                seed, precision, trials, threads, overrides, progress,
@@ -326,7 +300,7 @@ def sweep(ruleset: str, *, set_range: str | None = None, cost_range: str | None 
     the same numbers), ``progress``."""
     rs = _ruleset(ruleset)
     in_rulings = _with_budget(rs, rulings, budget)
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         rs, catalog, in_force, result = _sweep(rs.name, set_range, cost_range, units, catalogs, in_rulings,
                                                seed, precision, trials, threads, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
@@ -401,7 +375,7 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
 
     rs = _ruleset(ruleset)
     in_rulings = _with_budget(rs, rulings, budget)
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         rs, catalog, in_force, result = _points(
             rs.name, units, catalogs, in_rulings, seed, precision, trials, threads, fix, fewest,
             pts.DEFAULT_ITERATIONS if iterations is None else iterations,
@@ -467,7 +441,7 @@ def points_rulings(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequenc
     ``.attrs["sections"]``. Keywords as :func:`points`' (those that apply)."""
     rs = _ruleset(ruleset)
     in_rulings = _with_budget(rs, rulings, budget)
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         report = points_rulings_report(
             rs.name, units=units, catalogs=catalogs, rulings=in_rulings, seed=seed, precision=precision,
             trials=trials, threads=threads, tolerance=tolerance, progress=progress,
@@ -722,7 +696,7 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
     cluster: the same numbers), ``progress``."""
     from reports import army as armies
 
-    with _cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
                                               precision, trials, threads, progress)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),

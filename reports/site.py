@@ -550,13 +550,13 @@ def report(*, output: str | Path, games: Sequence[str] = (), force: bool = False
     default 6), ``rulings`` (--ruling "NAME=VALUE", each to the game that has it), ``seed``, ``precision``
     (default 0.02, :data:`SITE_PRECISION`), ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask
     cluster: the same bytes), ``progress(done, total)`` (engagements over every game)."""
-    from reports import api
+    from reports.cli.cluster import cluster
 
     chosen = report_games(games)
     in_force = split_rulings(chosen, rulings)
     folder = Path(output)
     _writable(folder, force)
-    with api._cluster(scheduler, dask):
+    with cluster(scheduler, dask):
         try:
             out_set = OutputSet(folder)
         except OSError as exc:

@@ -13,18 +13,22 @@ from collections.abc import Iterator
 
 import click
 
-from rulesets.base import RulesError
+from reports.cli.options import option_name
+from rulesets.base import OptionError, RulesError
 
 
 @contextlib.contextmanager
 def cluster(scheduler: str | None, dask: bool) -> Iterator[None]:
     """Run the matchups of what runs inside on the Dask cluster at ``scheduler``, or on a local cluster
     started for the duration (``dask``), or here as usual (neither); connected (started) at the first
-    matchups, so that an error found before costs no cluster. Its failures become one line: a usage
-    error (exit 2) for both options or a malformed address, a click error (exit 1) for a cluster that cannot
-    be used or a task that failed on it; a task's own RulesError is raised as it would be here."""
+    matchups, so that an error found before costs no cluster. The one implementation of both the command
+    line's options and the Python API's keywords (:mod:`reports.api`); its failures are one line, the
+    options named as the caller typed them: an OptionError (exit 2) for both options or a malformed address,
+    a RulesError (exit 1) for a cluster that cannot be used or a task that failed on it; a task's own
+    RulesError is raised as it would be here."""
     if scheduler is not None and dask:
-        raise click.UsageError("--scheduler and --dask cannot be used together: give one")
+        raise OptionError(f"{option_name('scheduler')} and {option_name('dask')} cannot be used together: "
+                          "give one")
     if scheduler is None and not dask:
         yield
         return
@@ -34,13 +38,13 @@ def cluster(scheduler: str | None, dask: bool) -> Iterator[None]:
         with distributed.installed(scheduler, lazy=True):
             yield
     except distributed.AddressError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--scheduler'") from None
+        raise OptionError(f"{option_name('scheduler')}: {exc}") from None
     except distributed.TaskFailed as exc:
         if isinstance(exc.error, RulesError):
             raise exc.error from None
-        raise click.ClickException(str(exc)) from None
+        raise RulesError(str(exc)) from None
     except distributed.ClusterError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise RulesError(str(exc)) from None
 
 
 def cluster_options(f):
