@@ -20,6 +20,8 @@ R = TypeVar("R")
 _lock = threading.Lock()
 _pools: dict[int, ThreadPoolExecutor] = {}
 _worker = threading.local()
+#: Calls running on the pools' threads now (see :func:`running`).
+_running = 0
 #: While set (:func:`simcore.distributed.installed` sets it), ``_backend(fn, items, done)`` runs the calls of
 #: :func:`map_ordered` (not nested in another's) instead of the threads and returns their results in order.
 _backend: Callable[[Callable, list, Callable[[int], None] | None], list] | None = None
@@ -51,11 +53,23 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
+def running() -> int:
+    """How many calls are running on the pools' threads now. A stopped run (Ctrl-C, SIGTERM) need not wait
+    for them: a compiled call, or the compilation of one, cannot be interrupted, and the interpreter's exit
+    would otherwise wait for each to finish."""
+    return _running
+
+
 def _in_worker(fn: Callable[[T], R], x: T) -> R:
+    global _running
     _worker.busy = True
+    with _lock:
+        _running += 1
     try:
         return fn(x)
     finally:
+        with _lock:
+            _running -= 1
         _worker.busy = False
 
 

@@ -95,3 +95,31 @@ def test_the_handlers_before_a_run_are_put_back(capsys):
         main(["rulesets", "--format", "csv"])
     assert "drakerys" in capsys.readouterr().out
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+STOPPED_WHILE_A_CALL_RUNS = """
+import time
+import reports.cli as cli
+from simcore import parallel
+
+class Stopped:  # a command interrupted at once (as by Ctrl-C or a signal)
+    def main(self, **_):
+        raise KeyboardInterrupt
+
+cli.cli = Stopped()
+parallel._pool(2).submit(parallel._in_worker, time.sleep, 60)  # an uninterruptible call, still running
+while not parallel.running():
+    time.sleep(0.01)
+cli.console_main()
+"""
+
+
+def test_a_stopped_run_does_not_wait_for_the_calls_still_running():
+    """A compiled call, or a kernel's compilation, cannot be interrupted; the interpreter's exit would wait
+    for it (a minute in CI, on a loaded machine). The console script ends the process once its line is out."""
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", STOPPED_WHILE_A_CALL_RUNS], capture_output=True, text=True,
+                          timeout=STOPS_WITHIN)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.startswith("balance: error: interrupted"), done.stderr
+    assert time.monotonic() - start < 30

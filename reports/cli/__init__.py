@@ -26,6 +26,7 @@ from reports.cli.rulesets_cmd import rulesets_command
 from reports.cli.verbs import VERBS, when_needed
 from reports.files import SharedOutputError
 from rulesets.base import OptionError, RulesError
+from simcore import parallel
 
 #: The built-in games, registered one by one (`balance table drakerys action` registers Drakerys' commands
 #: alone); any other game an entry point of ``balance.games`` names is registered when the verbs' commands
@@ -217,6 +218,22 @@ def main(argv: list[str] | None = None) -> None:
         _fail(f"internal error ({type(exc).__name__}: {exc}); rerun with BALANCE_DEBUG=1 for details", 1)
 
 
+#: The exit codes of a stopped run: Ctrl-C, SIGHUP, SIGTERM.
+STOPPED = (130, *(128 + s for s in ENDING_SIGNALS))
+
+
 def console_main() -> None:
-    """The `balance` command (the console script): :func:`main` on the command line's arguments."""
-    main()
+    """The `balance` command (the console script): :func:`main` on the command line's arguments.
+
+    A stopped run whose engagements still run on other threads ends the process at once, its output already
+    removed and its line already written: the interpreter's exit would wait for each running call, and a
+    compiled call (or a kernel's compilation) cannot be interrupted, so a SIGTERM could wait a minute.
+    """
+    try:
+        main()
+    except SystemExit as exc:
+        if exc.code in STOPPED and parallel.running():
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(exc.code)
+        raise
