@@ -68,8 +68,17 @@ def test_dragonbond_keywords_whose_worth_cannot_arise_between_engaged_units(cove
     assert "worth nothing in this contest: Huge: ignoring terrain" in dragon.text()
     halberdiers = coverages["dragonbond"]["oathguard-halberdiers"]
     assert halberdiers.measured and halberdiers.unplayed[0].startswith("Reach (")
-    general = coverages["dragonbond"]["dragon-queen"]
-    assert general.measured and general.unplayed[0].startswith("Dragonriding (")
+
+
+@pytest.mark.parametrize("key", ["dragon-queen", "blood-emperor"])
+def test_dragonbond_a_generals_bond_is_decisive(coverages, key):
+    """Mounted, a General and its dragon play as one unit with a combined power the rulebook prints only as
+    pictures: its worth is unplayed, so its verdict is `not measured`, never over-costed."""
+    general = coverages["dragonbond"][key]
+    assert not general.measured
+    assert general.decisive == ("Dragonriding (mounting its bonded dragon: the mounted card sides and the "
+                                "combined power are not printed, lines 999-1021)",)
+    assert general.text().startswith("not played, can change its value: Dragonriding (")
 
 
 def test_dragonbond_a_sacrifice_and_a_second_weapon_are_decisive():

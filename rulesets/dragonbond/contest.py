@@ -149,7 +149,6 @@ _BESIDE_THE_POINT = {
     "agile": "Agile (moving through other units: a battle models no distances or positions)",
     "reach": "Reach (engaged at 1\": the lines start engaged, every model in contact)",
     "flying": "Flying (ignoring terrain and moving through units: a battle models no terrain or positions)",
-    "dragonriding": "Dragonriding (mounting a bonded dragon: a force of copies has no dragon of its own)",
     "blocking": "Blocking (blocking line of sight: a battle draws none)",
 }
 
@@ -157,8 +156,9 @@ _BESIDE_THE_POINT = {
 def coverage(unit) -> Coverage:
     """Which of a unit's rules a battle of copies plays: its profile and the weapon it attacks with, Sharp,
     Epic X (its side's turns), Flying's defense upgrade, Huge's injuries and its captain's typed modifiers;
-    not its other weapons, unmodelled powers or Sacrifice (free text: decisive), nor keywords whose worth
-    cannot arise in a battle without distances or terrain."""
+    not its other weapons, unmodelled powers, Sacrifice (free text) or a General's Dragonriding (the mounted
+    cards are not printed), all decisive, nor keywords whose worth cannot arise in a battle without
+    distances or terrain."""
     from rulesets.dragonbond.duel import Fighter
 
     weapon = Fighter(unit).weapon
@@ -176,6 +176,13 @@ def coverage(unit) -> Coverage:
         played.append(f"Huge ({k.huge.health} health a slot, {k.huge.injury_slots} injury slots)")
         unplayed.append("Huge: ignoring terrain (no terrain in a battle)")
     unplayed += [why for name, why in _BESIDE_THE_POINT.items() if getattr(k, name)]
+    if k.dragonriding:
+        # A General's worth is its bond: mounted, general and dragon are one unit with "new abilities as well
+        # as a powerful combined power" (999), whose cards' mounted sides the rulebook shows only as
+        # pictures (1005, 1017: "as shown below:"). Unplayable, and decisive: never over- or under-costed.
+        unplayed.append("Dragonriding (mounting its bonded dragon: the mounted card sides and the combined "
+                        "power are not printed, lines 999-1021)")
+        decisive.append(unplayed[-1])
     captain = unit.captain
     if captain is not None:
         mods = ", ".join(f"{m.roll} {m.net:+d}" for m in captain.modifiers)
