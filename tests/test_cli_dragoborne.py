@@ -244,3 +244,39 @@ def test_duel_refuses_a_small_deck_unless_lenient(capsys, tmp_path):
     assert code == 0, err
     text = " ".join(out.split())  # notes are wrapped
     assert "40 cards; a deck needs 50 or more" in text and "accepted: lenient" in text
+
+
+# the two packaged decks' spells, copies per card: the game casts none (game.py "Cards")
+RED_BLAZE_DEAD = ("Red Blaze 13 of 50: Blazing Fury x4, Fire Rain x3, Nature's Wrath x2, Spark Bolt x2, "
+                  "Volcanic Wrath x2")
+GREEN_GROVE_DEAD = ("Green Grove 15 of 50: Fire Rain x2, Nature's Wrath x3, Verdant Growth x2, "
+                    "Vine Snare x4, Volcanic Wrath x2, Wild Charge x2")
+
+
+def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
+    """`duel`, `efficiency` (and `report`, which prints the same ruleset notes) say that creatures never
+    move (line 226) and name, per deck, the spell cards that are dead cards in the game."""
+    import json
+
+    from rulesets import get
+    from rulesets.dragoborne.catalog import load
+
+    for args in (("duel", "dragoborne", "red-blaze", "green-grove", "--trials", "200"),
+                 ("efficiency", "dragoborne", "--unit", "pyre-drake", "--unit", "moss-sprite", "--trials",
+                  "200")):
+        code, out, err = run(capsys, *args, "--format", "json")
+        assert code == 0, err
+        notes = " ".join(json.loads(out)["notes"])
+        assert "creatures never move" in notes and "(line 226)" in notes, args
+        assert RED_BLAZE_DEAD in notes and GREEN_GROVE_DEAD in notes, args
+    # a card of one deck only: only its home deck is named
+    cat = load()
+    rs = get("dragoborne")
+    drake = next(c for c in rs.contestants(cat) if c.key == "pyre-drake")
+    notes = " ".join(rs.notes(cat, [drake]))
+    assert RED_BLAZE_DEAD in notes and "Green Grove 15 of 50" not in notes
+    # a mirror names its deck once
+    code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "red-blaze", "--trials", "100",
+                         "--format", "json")
+    assert code == 0, err
+    assert " ".join(json.loads(out)["notes"]).count("Red Blaze 13 of 50") == 1

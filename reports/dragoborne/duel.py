@@ -57,9 +57,10 @@ def early_rows(records: np.ndarray, names: tuple[str, str]) -> list[tuple]:
 
 
 def duel_report(records: np.ndarray, names: tuple[str, str], rulings: DragoborneRulings, *, seed: int,
-                precision: float | None, stopped: bool, catalog, warnings=()) -> Report:
-    """P(win) per deck, the effect of going first, the game's length and how games end."""
-    from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY
+                precision: float | None, stopped: bool, catalog, warnings=(), decks=()) -> Report:
+    """P(win) per deck, the effect of going first, the game's length and how games end; ``decks``: the two
+    Deck entries, whose spells the notes name as dead cards."""
+    from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY, dead_cards
 
     games = GameRecords(records)
     n = len(games)
@@ -102,6 +103,9 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
         meta.append(("precision", f"target half-width {precision:g} of P({a} wins): {how}"))
     notes = [f"policies (a reading of ours, the same for both decks): {POLICY}",
              f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
+    dead = dead_cards(catalog, decks)
+    if dead:
+        notes.insert(2, dead)
     if catalog.illustrative_note:
         notes.append(catalog.illustrative_note)
     titles = {"duel": "Outcome of the games",
@@ -163,11 +167,12 @@ def duel(deck_a: str, deck_b: str, rulings: DragoborneRulings, *, catalogs=(), t
         for name in simulate.MULLIGANS:
             m = simulate.matchup(cat, decks[0], decks[1], rulings=rulings, mulligan=name)
             runs[name] = simulate.run(m, trials, seed, threads=threads).records
-        return mulligan_report(runs, names, rulings, seed=seed, catalog=cat, warnings=warnings)
+        return mulligan_report(runs, names, rulings, seed=seed, catalog=cat, warnings=warnings,
+                               decks=decks)
     m = simulate.matchup(cat, decks[0], decks[1], rulings=rulings, mulligan=mulligan)
     result = simulate.run(m, trials, seed, threads=threads, precision=precision, progress=progress)
     report = duel_report(result.records, names, rulings, seed=seed, precision=precision,
-                         stopped=result.stopped_by_precision, catalog=cat, warnings=warnings)
+                         stopped=result.stopped_by_precision, catalog=cat, warnings=warnings, decks=decks)
     report.meta.insert(3, ("mulligan", MULLIGAN_TEXT[mulligan]))
     return report
 
@@ -181,7 +186,7 @@ MULLIGAN_TEXT = {
 
 
 def mulligan_report(runs: dict, names: tuple[str, str], rulings: DragoborneRulings, *, seed: int, catalog,
-                    warnings=()) -> Report:
+                    warnings=(), decks=()) -> Report:
     """Every mulligan strategy (both decks playing it): P(A wins) and each deck's early play, with
     intervals, from the same seed (common random numbers: the same shuffles and dice until the hands
     differ)."""
@@ -201,11 +206,14 @@ def mulligan_report(runs: dict, names: tuple[str, str], rulings: DragoborneRulin
             ("method", f"Monte Carlo, {n:,} games per strategy, seed {seed} for each (common random "
                        "numbers); 95% Wilson intervals"),
             ("catalog", f"{catalog.source}, sha256 {catalog.sha256[:16]}"), ("rulings", rulings.describe())]
-    from rulesets.dragoborne.simulate import NOT_MODELLED
+    from rulesets.dragoborne.simulate import NOT_MODELLED, dead_cards
 
     notes = ["both decks play the strategy of the row; `balance table dragoborne mulligan` gives the exact "
              "hand-only comparison (the hand is the only randomness there)",
              f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
+    dead = dead_cards(catalog, decks)
+    if dead:
+        notes.insert(2, dead)
     if catalog.illustrative_note:
         notes.append(catalog.illustrative_note)
     return Report(f"Dragoborne: mulligan strategies, {names[0]} against {names[1]}", meta,

@@ -247,7 +247,7 @@ class DragoborneRuleset(Ruleset):
         return value / cost if cost > 0 else value
 
     def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
-        from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY
+        from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY, dead_cards
 
         notes = ["the game guide prints no card: every card and deck of the packaged catalog is illustrative "
                  "(`balance units dragoborne` lists them); give real ones with --catalog",
@@ -256,6 +256,11 @@ class DragoborneRuleset(Ruleset):
         spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
         if spells:
             notes.append(f"not measured (spells: the game casts none): {', '.join(spells)}")
+        # the home decks the cards are measured in (every deck of the catalog when none is given)
+        decks = [c.subject[1] for c in contestants] or list(catalog.decks.values())
+        dead = dead_cards(catalog, sorted(set(decks), key=lambda d: d.key))
+        if dead:
+            notes.append(dead)
         homes = sorted({f"{c.labels[1][1]} cards: {c.labels[2][1]}" for c in contestants})
         notes.append("home decks (the most banners of the card's colour): " + "; ".join(homes))
         alone = []

@@ -13,8 +13,9 @@ are free text, no machine reading of them exists): spells are never cast (they a
 toward the hand limit), Ambush is never set (a creature with Ambush is summoned normally for its cost),
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
-conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), and other card text
-does nothing.
+conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
+does nothing, and creatures never move ("You may switch the position of creatures, or move a creature
+from one fort to another fort with an opening", line 226: a creature stays where it was summoned).
 
 Effective stats of a creature on the board: its base ATK/EDR; if dragocrossed, +1/+1 (line 217) plus the
 bonus the card gives for the crossing die's colour (a ``white`` bonus applies to every colour; a card with

@@ -27,6 +27,8 @@ NOT_MODELLED = (
     "Immune has no effect (it acts against spells and abilities, line 316)",
     "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
     "other card text (abilities) does nothing",
+    "creatures never move: \"You may switch the position of creatures, or move a creature from one fort to "
+    "another fort with an opening\" (line 226) is not played; a creature stays where it was summoned",
 )
 POLICY = ("mulligan (unless chosen): spells, '-' cards and creatures costing 4+ go back; resource: taken "
           "while resources are fewer than the deck's costliest creature; summon: the costliest creature "
@@ -36,6 +38,21 @@ POLICY = ("mulligan (unless chosen): spells, '-' cards and creatures costing 4+ 
           "the best if its score is positive; block: a blocker that survives or kills, a chump only on the "
           "last barrier; discard: spells first, then the costliest creatures (rulesets/dragoborne/game.py)")
 MAX_CONDITIONS = K.MAX_CONDITIONS
+
+
+def dead_cards(catalog: Catalog, decks: Sequence[Deck]) -> str:
+    """The note naming, per deck, its spell cards and their copies: dead cards in the game, which casts no
+    spell (game.py "Cards"); "" when no deck holds a spell."""
+    parts = []
+    for deck in dict.fromkeys(decks):  # a deck given twice (a mirror) is named once
+        spells = sorted((catalog.card(k).name, n) for k, n in deck.copies.items()
+                        if not catalog.card(k).is_creature)
+        if spells:
+            listed = ", ".join(f"{name} x{n}" for name, n in spells)
+            parts.append(f"{deck.name} {sum(n for _, n in spells)} of {deck.size}: {listed}")
+    if not parts:
+        return ""
+    return ("dead cards (spells: never cast, held in hand and discarded first): " + "; ".join(parts))
 
 
 @dataclass(frozen=True)
