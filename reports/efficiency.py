@@ -767,7 +767,7 @@ def terminal(rank: pd.DataFrame, ruleset: Ruleset, exact: bool, meta_view: pd.Da
     no_win = [c for c in every if c not in ("win", "win ± 95%", "value / cost")]
     choices = [every, no_win, [c if c != "fair cost [95%]" else "fair cost" for c in no_win]]
     ranking_section = narrowed(Section("ranking", "Ranking (value averaged over opponents and roles)", table),
-                               choices)
+                               choices, [("fair cost [95%]", "fair cost")])
     views = [ranking_section,
              Section("metagame", "Meta-game: the equilibrium mix (entries with a share or one within 95%)",
                      meta_view)]
@@ -912,9 +912,90 @@ def by_budget(ruleset: Ruleset, reports: Sequence[tuple[int, object]]):
     for (budget, rep) in reports:
         views.append(Section(f"ranking_{budget}", f"Ranking at {budget:g} {ruleset.cost_unit}",
                              rep.views[0].data))
-    headline = [f"{len(changed)} of {len(first)} entries change verdict between budgets {budgets}"
-                + (f": {', '.join(changed)}." if changed else ".")]
+    headline = [f"{best_entries(ruleset, reports, ranks)}; {len(changed)} of {len(first)} entries change "
+                f"verdict between budgets {budgets}" + (f": {', '.join(changed)}." if changed else ".")]
     notes = [f"at {b:g}: {rep.notes[0]}" for b, rep in reports]
     return Report(f"{ruleset.title}: efficiency per {ruleset.cost_unit} at budgets {budgets}", meta,
                   [Section("ranking", "Ranking at every budget (tidy)", tidy)], views, notes,
-                  {"budgets": [b for b, _ in reports], "verdicts_changed": len(changed)}, headline)
+                  {"budgets": [b for b, _ in reports], "verdicts_changed": len(changed)}, headline,
+                  budgets_terminal(ruleset, reports, ranks))
+
+
+def best_entries(ruleset: Ruleset, reports: Sequence[tuple[int, object]],
+                 ranks: Sequence[pd.DataFrame]) -> str:
+    """Which entry ranks first at each budget, budgets with the same one together: "at 300 AP the best
+    entry is Blood Banes (4), at 450 and 600 AP Warriors (6)"."""
+    by_best: dict[str, list[str]] = {}
+    for (budget, _), rank in zip(reports, ranks, strict=True):
+        by_best.setdefault(str(rank.loc[rank["rank"].idxmin(), "name"]), []).append(f"{budget:g}")
+
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+    parts = [f"{listed(b)} {ruleset.cost_unit} {'the best entry is ' if not n else ''}{name}"
+             for n, (name, b) in enumerate(by_best.items())]
+    return "at " + ", at ".join(parts)
+
+
+def _fair_cells(fair, low, high) -> list[tuple[str, str]]:
+    """(the fair cost, its 95% interval "[lo, hi]") of each entry, one column's worth rounded alike: to the
+    decimals its widest interval supports (:func:`reports.tables.decimals_for`), so the column reads
+    "298, 105, 56"; exact (no interval anywhere) to two decimals; one not estimated (the ``zero`` rule) as
+    the side of today's cost it lies on."""
+    from reports.tables import _plain, decimals_for
+
+    fair, low, high = (np.asarray(x, dtype=float) for x in (fair, low, high))
+    halves = (high - low) / 2
+    halves = halves[np.isfinite(halves) & (halves > 0)]
+    d = decimals_for(float(halves.max())) if halves.size else 2  # no finite interval: as an exact one
+    out = []
+    for f, lo, hi in zip(fair, low, high, strict=True):
+        if np.isnan(f):
+            out.append((_fair_text(f, lo, hi), ""))
+        elif not hi > lo:
+            out.append((_cost_text(f, 2), ""))
+        else:
+            out.append((_cost_text(f, d) if np.isinf(f) else _plain(f, d),
+                        f"[{_plain(lo, d)}, {_cost_text(hi) if np.isinf(hi) else _plain(hi, d)}]"))
+    return out
+
+
+#: A verdict as the by-budget comparison shows it when it moves with the budget ("under → fair").
+_SHORT_VERDICT = {"under-costed": "under", "over-costed": "over"}
+
+
+def budgets_terminal(ruleset: Ruleset, reports: Sequence[tuple[int, object]], ranks: Sequence[pd.DataFrame]):
+    """The several-budget report as a terminal shows it: each entry's fair cost at every budget (rounded to
+    the digits its interval supports) and its verdict, one column when it holds at every budget ("under
+    → fair" in budget order when it moves), then each budget's ranking as the single-budget report narrows
+    it. The headline states the best entry at each budget and how many verdicts move."""
+    from reports.formats import Section, Terminal, fits
+
+    first = ranks[0]
+    rows = [rank.set_index("key").loc[first["key"]] for rank in ranks]
+    table = {"entry": first["name"].astype(str).tolist(),
+             ruleset.cost_unit: [f"{c:g}" for c in first["cost"]]}
+    budgets = [f"{b:g}" for b, _ in reports]
+    for budget, rank in zip(budgets, rows, strict=True):
+        bound = ["" if m else "≥ " for m in rank["measured"]]
+        cells = _fair_cells(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"])
+        table[f"fair at {budget} [95%]"] = [b + (f"{v} {i}" if i else v) for b, (v, i) in
+                                            zip(bound, cells, strict=True)]
+        table[f"fair at {budget}"] = [b + v for b, (v, _) in zip(bound, cells, strict=True)]
+    verdicts = list(zip(*(rank["verdict"].astype(str).tolist() for rank in rows), strict=True))
+    table[f"verdict ({' → '.join(budgets)})"] = [
+        v[0] if len(set(v)) == 1 else " → ".join(_SHORT_VERDICT.get(x, x) for x in v) for v in verdicts]
+    frame = pd.DataFrame(table)
+    title = f"Fair cost and verdict at each budget ({ruleset.cost_unit})"
+    comparison = Section("by_budget", title, frame[[c for c in frame.columns if not c.startswith("fair at ")
+                                                    or c.endswith("[95%]")]], keys=2)
+    if not fits(comparison):  # the estimates alone; stacked in blocks when even they do not fit
+        comparison = Section("by_budget", title, frame[[c for c in frame.columns if not c.endswith("[95%]")]],
+                             ["fair costs without their 95% intervals here: --wide shows them"], keys=2)
+    views = [comparison]
+    for budget, (_, rep) in zip(budgets, reports, strict=True):
+        # the ranking as the single-budget report narrows it (its notes speak of that report's win matrix)
+        shown = rep.terminal.views[0] if rep.terminal is not None and rep.terminal.views else rep.views[0]
+        views.append(Section(f"ranking_{budget}", f"Ranking at {budget} {ruleset.cost_unit}", shown.data,
+                             narrow=shown.narrow, keys=shown.keys, whole=shown.whole))
+    return Terminal([], views)

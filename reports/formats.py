@@ -361,10 +361,13 @@ def fits(section: Section, width: int = TABLE_WIDTH) -> bool:
     return len(blocks) == 1 and all(len(row) == 1 for row in blocks[0][1])
 
 
-def narrowed(section: Section, choices: Sequence[Sequence[str]]) -> Section:
+def narrowed(section: Section, choices: Sequence[Sequence[str]],
+             twins: Sequence[tuple[str, str]] = ()) -> Section:
     """``section`` showing, within the table format's width, the first of ``choices`` (lists of its columns,
     the richest first) whose rows fit one line each (the last when none does): the columns left out are
-    named under the table, and ``--wide`` shows them all."""
+    named under the table, and ``--wide`` shows them all. ``twins``: pairs of columns that show one
+    estimate (with its interval, and alone): the one of a pair left out while the other is shown is not
+    named as left out (nothing is missing)."""
     names = list(section.table.names if section.table is not None else section.data.columns)
     keep = names
     for columns in choices:
@@ -373,7 +376,9 @@ def narrowed(section: Section, choices: Sequence[Sequence[str]]) -> Section:
                         whole=section.whole)
         if fits(trial):
             break
-    return Section(section.name, section.title, section.data, section.notes, narrow=keep, keys=section.keys,
+    repeated = {b for pair in twins for a, b in (pair, pair[::-1]) if a in keep and b not in keep}
+    data = section.data[[c for c in names if c not in repeated]] if repeated else section.data
+    return Section(section.name, section.title, data, section.notes, narrow=keep, keys=section.keys,
                    whole=section.whole)
 
 

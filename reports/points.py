@@ -763,6 +763,7 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
              "proposed_step": points.proposed.number, "engagements_played": points.engagements_played,
              "with_share_today": today_mix.with_share, "with_share_proposed": proposed_mix.with_share,
              "entropy_bits_today": today_mix.entropy_bits, "entropy_bits_proposed": proposed_mix.entropy_bits}
+    first: list = []
     if rule:
         try:
             fit = pricing_rule(points)
@@ -774,15 +775,19 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
             views += shown
             report_notes += rule_notes[1:]
             facts.update({"rule_r2": fit.r2, "rule_rmse": fit.rmse, "rule_entries": fit.n})
+            headline.insert(0, rule_answer(rs, fit))  # asked for: the answer, above the table's
+            first = [rule_prices_terminal(shown[0], fit), *shown[1:]]
     title = f"{rs.title}: the balanced points table ({rs.cost_unit})"
     fair = "value vs par" if rs.fair_cost_rule.kind == "zero" else "fair cost"
-    return Report(title, meta, sections, views, report_notes, facts, headline, terminal(views, fair)), rows
+    shown_views = views[:len(views) - len(first)] if first else views
+    return (Report(title, meta, sections, views, report_notes, facts, headline,
+                   terminal(shown_views, fair, first)), rows)
 
 
-def terminal(views: Sequence, fair: str):
-    """The points report as a terminal shows it: the proposed table each row one line, within the width by
-    leaving out first today's verdict, then the fair cost's interval (shown as ``fair`` alone), then the
-    status; the other views as they are."""
+def terminal(views: Sequence, fair: str, first: Sequence = ()):
+    """The points report as a terminal shows it: ``first`` (the pricing rule, when asked for), then the
+    proposed table each row one line, within the width by leaving out first today's verdict, then the fair
+    cost's interval (shown as ``fair`` alone), then the status; the other views as they are."""
     from reports.formats import Section, Terminal, narrowed
 
     table = views[0].data
@@ -795,8 +800,9 @@ def terminal(views: Sequence, fair: str):
     every = [c for c in table.columns if c != fair or interval == fair]
     short = [c if c != interval else fair for c in every if c != "verdict today"]
     choices = [every, [c for c in every if c != "verdict today"], short, [c for c in short if c != "status"]]
-    points = narrowed(Section(views[0].name, views[0].title, shown, views[0].notes), choices)
-    return Terminal([], [points, *views[1:]])
+    points = narrowed(Section(views[0].name, views[0].title, shown, views[0].notes), choices,
+                      [(interval, fair)])
+    return Terminal([], [*first, points, *views[1:]])
 
 
 #: What `points --save` and each site page write, with what each holds.
@@ -929,6 +935,49 @@ def rule_sections(points: Points, rule: PricingRule):
     return tidy, views, notes
 
 
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def rule_answer(rs: Ruleset, rule: PricingRule) -> str:
+    """The pricing rule in a sentence: what one point of each characteristic whose 95% interval leaves out 0
+    is worth, the largest first, each rounded to the digits its interval supports; the others named; the
+    fit's R² and typical error."""
+    from reports.tables import estimate_cells
+
+    told, untold = [], []
+    prices = rule.prices.reindex(rule.prices["price"].abs().sort_values(ascending=False, kind="stable").index)
+    for _, p in prices.iterrows():
+        if p["low"] > 0 or p["high"] < 0:
+            cells = estimate_cells(p["price"], p["low"], p["high"])
+            told.append((str(p["feature"]), " ".join(cells).rstrip()))
+        else:
+            untold.append(str(p["feature"]))
+    if told:
+        (feature, price), *others = told
+        worth = f"one point of {feature} is worth {price} {rs.cost_unit}" + "".join(
+            f", of {f} {p}" for f, p in others)
+    else:
+        worth = "no characteristic's price is told apart from 0"
+    rest = f"; {_listed(untold)}: not told apart from 0 (95%)" if told and untold else ""
+    return (f"Pricing rule: {worth}{rest}; fit R² {rule.r2:.2f} over {rule.n} entries, typical error "
+            f"{rule.rmse:.2g} {rs.cost_unit}.")
+
+
+def rule_prices_terminal(section, rule: PricingRule):
+    """The pricing rule's prices as a terminal shows them: each rounded to the digits its 95% interval
+    supports (the view for reading keeps the rule's cost digits)."""
+    from reports.formats import Section
+    from reports.tables import estimate_cells
+
+    cells = [estimate_cells(v, lo, hi) for v, lo, hi in zip(rule.prices["price"], rule.prices["low"],
+                                                             rule.prices["high"], strict=True)]
+    heading = section.data.columns[1]
+    frame = pd.DataFrame({"feature": rule.prices["feature"],
+                          heading: [f"{v} {i}".rstrip() for v, i in cells]})
+    return Section(section.name, section.title, frame, section.notes)
+
+
 # --- which rulings matter ---------------------------------------------------------------------------------
 
 
@@ -1008,8 +1057,9 @@ def rulings_study(ruleset: Ruleset, catalog_for: Callable[[Rulings], object], ru
 def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tuple[str, str]],
                    notes: Sequence[str] = ()):
     """Which rulings decide balance: per reading, the entries whose verdict changes and the largest moves
-    of fair cost; the whole table ruling x entry (tidy) for CSV and JSON."""
-    from reports.formats import Report, Section
+    of fair cost; the whole table ruling x entry (tidy) for CSV and JSON. The headline: the readings that
+    move a fair cost beyond the tolerance, and those that change a verdict."""
+    from reports.formats import Report, Section, Terminal
 
     moves = study.moves
     zero = ruleset.fair_cost_rule.kind == "zero"
@@ -1046,7 +1096,32 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
     sections = [Section("rulings", "Each ruling flipped: every entry's move (tidy)", moves)]
     views = [Section("rulings", "Which rulings decide balance (most verdicts changed first)", view)]
     decisive = [line["ruling"] for line in lines if line["verdicts changed"]]
-    headline = [f"{len(decisive)} of {len(lines)} readings change a verdict"
-                + (f": {', '.join(decisive)}" if decisive else "") + "."]
+    limit = "1 point of win rate" if zero else f"{ruleset.default_tolerance:g}%"
+    beyond = [line for line in sorted(lines, key=lambda line: -line["moved beyond the tolerance"])
+              if line["moved beyond the tolerance"]]
+    moving = (f"{len(beyond)} of {len(lines)} readings move an entry's {'value' if zero else 'fair cost'} by "
+              f"more than {limit}" + (": " + _named([f"{line['ruling']} ({line['moved beyond the tolerance']}"
+                                                      + (" entries)" if not n else ")")
+                                                      for n, line in enumerate(beyond)]) if beyond else ""))
+    by_changes = [line["ruling"] for line in sorted(lines, key=lambda line: -line["verdicts changed"])
+                  if line["verdicts changed"]]
+    headline = [f"{moving}; {len(decisive)} change a verdict"
+                + (f": {_named(by_changes)}" if decisive else "") + "."]
+    terminal_view = view.rename(columns={"moved beyond the tolerance": f"moved > {limit}"})
+    what = "value" if zero else "fair cost"
+    shown = Section("rulings", "Which rulings decide balance (most verdicts changed first)", terminal_view,
+                    [f"moved > {limit}: the entries whose {what} the reading moves by more than that; "
+                     "largest move: the entry it moves most"], whole=("ruling",))
     return Report(f"{ruleset.title}: which rulings decide balance", meta, sections, views, report_notes,
-                  {"readings": len(lines), "decisive": len(decisive)}, headline)
+                  {"readings": len(lines), "decisive": len(decisive)}, headline, Terminal([], [shown]))
+
+
+#: How many names a headline lists before "and N more".
+HEADLINE_NAMES = 3
+
+
+def _named(names: Sequence[str]) -> str:
+    """The first HEADLINE_NAMES of ``names``, and how many more ("a, b, c and 4 more")."""
+    if len(names) <= HEADLINE_NAMES:
+        return ", ".join(names)
+    return f"{', '.join(names[:HEADLINE_NAMES])} and {len(names) - HEADLINE_NAMES} more"

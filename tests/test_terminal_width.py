@@ -249,3 +249,80 @@ def test_the_report_summary_wraps_within_100_columns():
     assert lines[0] == "verdicts:"
     assert all(len(line) <= TABLE_WIDTH for line in lines), max(map(len, lines))
     assert len(lines) == 5  # the game, its offender over two lines, where the report is
+
+
+# --- the reports of several budgets, the pricing rule and the rulings study --------------------------------
+
+#: Each report on a small, quick case: its command, what its answer (the line under the title) begins
+#: with, and a heading of its old layout that --wide and the other formats for reading keep.
+SPECIAL_RUNS = {
+    "budgets": (("efficiency", "drakerys", "--unit", "crows@6", "--unit", "warriors@6", "--trials", "200",
+                 "--budget", "300", "--budget", "600"),
+                "at 300 and 600 AP the best entry is ", "verdict at 300"),
+    "rule": (("points", "warbound", "--rule", "--iterations", "1", "--trials", "50",
+              "--unit", "copp", "--unit", "analyst", "--unit", "rohna", "--unit", "rahna"),
+             "Pricing rule: ", "priced off the rule"),
+    "rulings": (("points", "warbound", "--rulings", "--trials", "100",
+                 "--unit", "copp", "--unit", "analyst", "--unit", "rohna"),
+                "readings move an entry's fair cost by more than 10%", "moved beyond the tolerance"),
+}
+
+
+@pytest.fixture
+def rendered(monkeypatch):
+    """The reports the command line renders, as they are before rendering."""
+    from reports import formats
+
+    reports, render = [], formats.render
+
+    def spy(report, fmt, *, wide=False):
+        reports.append(report)
+        return render(report, fmt, wide=wide)
+
+    monkeypatch.setattr(formats, "render", spy)
+    return reports
+
+
+@pytest.mark.parametrize("case", list(SPECIAL_RUNS))
+def test_budgets_rule_and_rulings_fit_100_columns_answer_first(capsys, table_rows, rendered, case):
+    from reports.formats import render
+
+    args, answer, old = SPECIAL_RUNS[case]
+    code, out, err = run(capsys, *args)
+    assert code == 0, f"balance {' '.join(args)} exited {code}: {err}"
+    lines = out.splitlines()
+    wide = [line for line in lines if len(line) > TABLE_WIDTH]
+    assert not wide, f"{len(wide)} lines over {TABLE_WIDTH} columns, e.g. {wide[0]!r}"
+    assert answer in lines[1], lines[:3]
+    assert table_rows, "no table printed"
+    for parts in table_rows:
+        assert len(parts) == 1, f"a table cut into {len(parts)} parts: {parts[0][0]}"
+        split = [row for row in parts[0][1] if len(row) != 1]
+        assert not split, f"{len(split)} of {len(parts[0][1])} rows over two lines or more, e.g. {split[0]}"
+    if case == "rule":  # asked for, the rule comes first; its old place is after the points table
+        assert out.index("The pricing rule") < out.index("The proposed points table")
+        wide_text = render(rendered[-1], "table", wide=True)
+        assert wide_text.index("The pricing rule") > wide_text.index("The proposed points table")
+    else:
+        assert old not in out
+    assert "Provenance" in lines and not any(line.startswith("  ruleset:") for line in
+                                             lines[:lines.index("Provenance")])
+    # --wide and the formats for reading: the old layout, every column of it
+    report = rendered[-1]
+    for text in (render(report, "table", wide=True), render(report, "markdown"), render(report, "html")):
+        assert old in text, case
+
+
+def test_several_budgets_compare_fair_costs_rounded_as_their_intervals_allow():
+    """The comparison's fair costs are rounded, a column alike, to what its widest interval supports."""
+    import numpy as np
+
+    from reports.efficiency import _fair_cells
+
+    cells = _fair_cells([298.04, 104.9, 56.44], [285.1, 102.0, 54.0], [311.2, 108.3, 59.0])
+    assert cells == [("298", "[285, 311]"), ("105", "[102, 108]"), ("56", "[54, 59]")]
+    assert _fair_cells([1.874, 3.712], [1.70, 3.65], [2.05, 3.77]) == [("1.87", "[1.70, 2.05]"),
+                                                                       ("3.71", "[3.65, 3.77]")]
+    assert _fair_cells([4.0], [4.0], [4.0]) == [("4.00", "")]  # exact: no interval
+    assert _fair_cells([np.nan], [3.0], [np.inf]) == [("above 3", "")]  # the zero rule: a side of today's
+    assert _fair_cells([2.5], [2.1], [np.inf]) == [("2.50", "[2.10, ∞]")]
