@@ -338,6 +338,32 @@ def army_contestant(force: Sequence[tuple[Contestant, int]], key: str | None = N
                       illustrative=any(c.illustrative for c, _ in force), subject=force)
 
 
+def army_engagement(sides: tuple[Sequence[tuple[Contestant, int]], Sequence[tuple[Contestant, int]]],
+                    raw: Any, seed: int, linear_of: Callable[..., LinearScore],
+                    mean_subject: Callable[[Sequence[tuple[Contestant, int]], int], Any]) -> Engagement:
+    """The Engagement of two armies whose battle gave ``raw``, scored as a battle of copies of each side's
+    mean unit: ``linear_of(records, a, b)`` is the game's linear score of two one-entry forces, here given
+    each army's first entry at the army's mean cost a unit with ``mean_subject(army, units)`` as its
+    subject (what the score reads of a unit: its models, warriors, ...). The records count what a side
+    lost, not whose, so a points metric values each model lost at the army's mean cost per model."""
+
+    def mean_unit(force: Sequence[tuple[Contestant, int]]) -> Contestant:
+        units = sum(n for _, n in force)
+        spent = sum(n * c.cost for c, n in force)
+        return dataclasses.replace(force[0][0], cost=spent / units, subject=mean_subject(force, units))
+
+    means = (mean_unit(sides[0]), mean_unit(sides[1]))
+
+    def linear(records: Any, _a: Contestant, _b: Contestant) -> LinearScore:
+        return linear_of(records, *means)
+
+    def fields(records: Any, _a: Contestant, _b: Contestant) -> dict[str, np.ndarray]:
+        return linear_of(records, *means).samples()
+
+    return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=raw, score=fields,
+                      method="Monte Carlo", linear=linear)
+
+
 def army_totals(force: Sequence[tuple[Contestant, int]], budget: float, most: int,
                 budget_ruling: str = "the budget") -> tuple[int, float]:
     """(units, cost) of an army ((entry, whole units) pairs), checked against what every game's armies
@@ -738,6 +764,15 @@ class Ruleset:
         under ``rulings`` (its budget, the most units a side, the game's limits of recruitment); a
         RulesError saying which limit it breaks otherwise."""
         raise self.armies_not_played()
+
+    def checked_armies(self, force_a: Sequence[tuple[Contestant, int]],
+                       force_b: Sequence[tuple[Contestant, int]], rulings: Rulings
+                       ) -> tuple[tuple[tuple[Contestant, int], ...], tuple[tuple[Contestant, int], ...]]:
+        """Both armies of an :meth:`army_engage` as tuples, each passing :meth:`check_army`."""
+        sides = (tuple(force_a), tuple(force_b))
+        for force in sides:
+            self.check_army(force, rulings)
+        return sides
 
     def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
                     force_b: Sequence[tuple[Contestant, int]], rulings: Rulings, *, seed: int,

@@ -212,6 +212,23 @@ def test_a_drakerys_army_of_one_entry_is_its_contest():
         assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
 
 
+def test_a_dragonbond_army_of_one_entry_is_its_contest():
+    from reports.efficiency import summarize_sides
+    from rulesets.dragonbond.contest import force
+    from rulesets.dragonbond.rules import DragonbondRulings
+
+    rulings = DragonbondRulings().with_assignments(["DB-budget=300"])
+    rs, cs = _entries("dragonbond", rulings)
+    a, b = cs["bucentaur-blades"], cs["great-wyrm"]
+    names = [m.name for m in rs.metrics]
+    alone = summarize_sides(rs.engage(a, b, rulings, seed=5, trials=64, threads=1), names)
+    army = rs.army_engage([(a, force(a, rulings).units)], [(b, force(b, rulings).units)], rulings, seed=5,
+                          trials=64, threads=1)
+    assert army.a.cost == 300 and army.b.cost == 250
+    for one, other in zip(alone, summarize_sides(army, names), strict=True):
+        assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
+
+
 def test_drakerys_army_within_the_budget(capsys):
     out = ok(capsys, "army", "drakerys", "--unit", "crows", "--unit", "warriors", "--unit", "soldiers",
              "--budget", "300", "--trials", "64", "--search", "12", "--threads", "1", "--format", "csv")

@@ -404,36 +404,22 @@ class DragonbondRuleset(Ruleset):
         """
         import types
 
-        from rulesets.base import army_contestant
+        from rulesets.base import army_engagement
         from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
         from rulesets.dragonbond.duel import Fighter
 
-        sides = (tuple(force_a), tuple(force_b))
-        for force_ in sides:
-            self.check_army(force_, rulings)
+        sides = self.checked_armies(force_a, force_b, rulings)
         trials = self.engagement_trials(trials, precision)
         fighters = [[Fighter(c.subject) for c, units in force_ for _ in range(units)] for force_ in sides]
         rec = simulate_battle(fighters[0], fighters[1], rulings, trials=trials, seed=seed, threads=threads,
                               precision=precision, block_trials=PRECISION_BLOCK,
                               max_batch_trials=PRECISION_BATCH)
 
-        def mean_unit(force_: tuple[tuple[Contestant, int], ...]) -> Contestant:
-            units = sum(n for _, n in force_)
+        def mean_subject(force_, units: int):
             models = sum(n * Fighter(c.subject).models for c, n in force_)
-            spent = sum(n * c.cost for c, n in force_)
-            unit = types.SimpleNamespace(models=models / units, keywords=types.SimpleNamespace(huge=None))
-            return dataclasses.replace(force_[0][0], cost=spent / units, subject=unit)
+            return types.SimpleNamespace(models=models / units, keywords=types.SimpleNamespace(huge=None))
 
-        means = (mean_unit(sides[0]), mean_unit(sides[1]))
-
-        def linear(records, _a: Contestant, _b: Contestant) -> LinearScore:
-            return _linear(records, *means)
-
-        def fields(records, _a: Contestant, _b: Contestant):
-            return _linear(records, *means).samples()
-
-        return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=rec,
-                          score=fields, method="Monte Carlo", linear=linear)
+        return army_engagement(sides, rec, seed, _linear, mean_subject)
 
 
 METRIC_NAMES = tuple(m.name for m in DragonbondRuleset.metrics)

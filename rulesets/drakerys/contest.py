@@ -556,13 +556,11 @@ class DrakerysRuleset(Ruleset):
         """
         import types
 
-        from rulesets.base import army_contestant
+        from rulesets.base import army_engagement
         from rulesets.drakerys import battle  # numba: loaded when a battle is fought, not with the ruleset
         from rulesets.drakerys.context import combatant
 
-        sides = (tuple(force_a), tuple(force_b))
-        for force_ in sides:
-            self.check_army(force_, rulings)
+        sides = self.checked_armies(force_a, force_b, rulings)
         trials = self.engagement_trials(trials, precision)
         weapons = {k: w for force_ in sides for c, _ in force_ for k, w in c.subject.weapons.items()}
         fighters = [[combatant(c.subject.unit, c.subject.size, rulings) for c, units in force_
@@ -573,23 +571,10 @@ class DrakerysRuleset(Ruleset):
                                     threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
                                     max_batch_trials=PRECISION_BATCH)
 
-        def mean_unit(force_: tuple[tuple[Contestant, int], ...]) -> Contestant:
-            units = sum(n for _, n in force_)
-            warriors = sum(n * c.subject.size for c, n in force_)
-            spent = sum(n * c.cost for c, n in force_)
-            return dataclasses.replace(force_[0][0], cost=spent / units,
-                                       subject=types.SimpleNamespace(size=warriors / units))
+        def mean_subject(force_, units: int):
+            return types.SimpleNamespace(size=sum(n * c.subject.size for c, n in force_) / units)
 
-        means = (mean_unit(sides[0]), mean_unit(sides[1]))
-
-        def linear(records: BattleRecords, _a: Contestant, _b: Contestant) -> LinearScore:
-            return _linear(records, *means)
-
-        def fields(records: BattleRecords, _a: Contestant, _b: Contestant) -> dict[str, np.ndarray]:
-            return _linear(records, *means).samples()
-
-        return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=rec,
-                          score=fields, method="Monte Carlo", linear=linear)
+        return army_engagement(sides, rec, seed, _linear, mean_subject)
 
 
 #: The metric names in the ruleset's order (rows of the linear score).
