@@ -48,9 +48,7 @@ from rulesets.base import (
     without_trials,
 )
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
-
-PRECISION_BLOCK = 1024
-PRECISION_BATCH = 2048
+from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 
 #: Stats ``--set UNIT.STAT=VALUE`` accepts, with their range.
 WHOLE_STATS = {"models": (1, 100), "health": (1, 100), "stamina": (0, 100), "speed": (0, 100),
@@ -277,8 +275,8 @@ class DragonbondRuleset(Ruleset):
         trials = self.engagement_trials(trials, precision)
         rec = simulate_battle([Fighter(a.subject)] * force(a, rulings).units,
                               [Fighter(b.subject)] * force(b, rulings).units, rulings, trials=trials,
-                              seed=seed, threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                              max_batch_trials=PRECISION_BATCH)
+                              seed=seed, threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                              max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo", linear=_linear,
                           lighten=without_trials)
 
@@ -412,8 +410,8 @@ class DragonbondRuleset(Ruleset):
         trials = self.engagement_trials(trials, precision)
         fighters = [[Fighter(c.subject) for c, units in force_ for _ in range(units)] for force_ in sides]
         rec = simulate_battle(fighters[0], fighters[1], rulings, trials=trials, seed=seed, threads=threads,
-                              precision=precision, block_trials=PRECISION_BLOCK,
-                              max_batch_trials=PRECISION_BATCH)
+                              precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                              max_batch_trials=ENGAGEMENT_BATCH)
 
         def mean_subject(force_, units: int):
             models = sum(n * Fighter(c.subject).models for c, n in force_)

@@ -36,12 +36,10 @@ from rulesets.dragonbond.catalog import Unit
 from rulesets.dragonbond.dice import ACTION, DEFENSE, Pool, modified
 from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_distribution
 from rulesets.dragonbond.rules import BASE_TURNS, TURNS_PER_UNIT, DragonbondRulings
+from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 from simcore.stats import Estimate, RecordStats
 
 ROUNDS = 4
-#: A run stopped by precision checks its interval every PRECISION_BATCH duels.
-PRECISION_BLOCK = 1024
-PRECISION_BATCH = 2048
 POLICIES = ("attack", "rest")
 NOT_MODELLED = ("powers and Captains' Sacrifice abilities (free text)",
                 "charges and movement (the units start engaged)", "terrain",
@@ -348,7 +346,7 @@ def simulate_duel(a: Fighter, b: Fighter, rulings: DragonbondRulings | None = No
         return proportion(int(wins.sum()), records.shape[0])
 
     if precision is not None and block_trials is None:  # check the interval often: stop near what it needs
-        block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
+        block_trials, max_batch_trials = ENGAGEMENT_BLOCK, ENGAGEMENT_BATCH
     run = runner.run_records(K.duel_records, duel_args(a, b, rulings, rounds), K.N_RECORD, trials, seed,
                              threads=threads, precision=precision, statistic=p_win if precision else None,
                              progress=progress, block_trials=block_trials or config.CHUNK_TRIALS,

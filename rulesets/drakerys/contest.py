@@ -49,16 +49,13 @@ from rulesets.drakerys.context import force
 from rulesets.drakerys.fight import BattleRecord, Combatant, EngagementOutcome, is_object, modelling_notes
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, MAX_CHARACTERISTIC, MAX_MOVE_CM, DrakerysRulings
 from rulesets.drakerys.units import MODELLED_SKILLS, Catalog, Unit, UnitSize, Weapon
+from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 
 if TYPE_CHECKING:
     import numpy as np
 
     from rulesets.drakerys.battle import BattleRecords
 
-#: A run stopped by precision checks its interval every PRECISION_BATCH trials (two blocks: one per thread),
-#: so it stops close to the trials it needs (about 9,600 for a win probability near 1/2 at ±0.01).
-PRECISION_BLOCK = 1024
-PRECISION_BATCH = 2048
 
 #: Characteristics ``--set`` accepts, with their accepted range (unit sheets, PROFILE).
 CHARACTERISTICS = {
@@ -185,8 +182,8 @@ def _engage_in_context(a: Contestant, b: Contestant, rulings: DrakerysRulings, *
     from rulesets.drakerys import context
 
     raw = context.engage_records(a, b, rulings, seed=seed, trials=trials, precision=precision,
-                                 threads=threads, block_trials=PRECISION_BLOCK,
-                                 max_batch_trials=PRECISION_BATCH)
+                                 threads=threads, block_trials=ENGAGEMENT_BLOCK,
+                                 max_batch_trials=ENGAGEMENT_BATCH)
 
     def linear(records: context.ContextRecords, a_: Contestant, b_: Contestant) -> LinearScore:
         return context.context_linear(records, a_, b_, METRIC_NAMES)
@@ -410,8 +407,8 @@ class DrakerysRuleset(Ruleset):
                                     [Combatant(eb.unit, eb.size)] * force(b, rulings).units,
                                     rulings=rulings, weapons=weapons, trials=trials, seed=seed,
                                     start_cm=None if start == "contact" else int(start),
-                                    threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                                    max_batch_trials=PRECISION_BATCH)
+                                    threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                                    max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=rec, score=_fields, method="Monte Carlo",
                           linear=_linear, lighten=without_trials)
 
@@ -568,8 +565,8 @@ class DrakerysRuleset(Ruleset):
         start = rulings.engagement_start
         rec = battle.battle_records(fighters[0], fighters[1], rulings=rulings, weapons=weapons, trials=trials,
                                     seed=seed, start_cm=None if start == "contact" else int(start),
-                                    threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                                    max_batch_trials=PRECISION_BATCH)
+                                    threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                                    max_batch_trials=ENGAGEMENT_BATCH)
 
         def mean_subject(force_, units: int):
             return types.SimpleNamespace(size=sum(n * c.subject.size for c, n in force_) / units)

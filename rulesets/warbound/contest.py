@@ -307,18 +307,14 @@ class WarboundRuleset(Ruleset):
     def engage(self, a: Contestant, b: Contestant, rulings: WarboundRulings, *, seed: int,
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
-        from rulesets.warbound.warband import (
-            PRECISION_BATCH,
-            PRECISION_BLOCK,
-            contest_sides,
-            simulate_warband,
-        )
+        from rulesets.warbound.warband import contest_sides, simulate_warband
+        from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 
         trials = self.engagement_trials(trials, precision)
         side_a, side_b = contest_sides(a.subject, b.subject, rulings)
         result = simulate_warband(side_a, side_b, a.subject.board, rulings, trials=trials, seed=seed,
-                                  threads=threads, precision=precision, block_trials=PRECISION_BLOCK,
-                                  max_batch_trials=PRECISION_BATCH)
+                                  threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                                  max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=result, score=_fields, method="Monte Carlo", linear=_linear)
 
     def stats(self) -> tuple[str, ...]:

@@ -16,14 +16,13 @@ from rulesets.base import RulesError, whole_number
 from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
 from rulesets.warbound.exact import HitRoll, Target, attack_pmf
 from rulesets.warbound.rules import TURNS, WarboundRulings
+from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 from simcore.stats import Estimate, RecordStats
 
 #: Tiles between the two characters when a duel starts (1 = adjacent). The scenario that places them is
 #: not in the rulebook (line 324): illustrative, set with --distance.
 DEFAULT_DISTANCE = 6
 MAX_DISTANCE = 40
-PRECISION_BLOCK = 1024
-PRECISION_BATCH = 2048
 
 NOT_MODELLED = (
     "skills, equipment effects and Vocations (their texts are not printed; listed by `balance units "
@@ -317,7 +316,7 @@ def simulate_duel(a: Fighter, b: Fighter, board, rulings: WarboundRulings | None
         return proportion(int(wins.sum()), records.shape[0])
 
     if precision is not None and block_trials is None:
-        block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
+        block_trials, max_batch_trials = ENGAGEMENT_BLOCK, ENGAGEMENT_BATCH
     args = duel_args(a, b, board, rulings, distance=distance, range_far=range_far)
     run = runner.run_records(K.duel_records, args, K.N_RECORD, trials, seed, threads=threads,
                              precision=precision, statistic=p_win if precision else None, progress=progress,

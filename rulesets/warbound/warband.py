@@ -29,10 +29,9 @@ from rulesets.warbound.rules import (
     TURNS,
     WarboundRulings,
 )
+from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 from simcore.stats import RecordStats
 
-PRECISION_BLOCK = 1024
-PRECISION_BATCH = 2048
 #: The six neighbour directions in axial coordinates, side 0's order; side 1 takes direction k + 3 (mod 6),
 #: the reflection, so that every tie is broken alike for both sides.
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -338,7 +337,7 @@ def simulate_warband(a: Warband, b: Warband, board, rulings: WarboundRulings | N
         return proportion(int((records[:, KW.Record.AHEAD] == KW.Outcome.SIDE_0).sum()), records.shape[0])
 
     if precision is not None and block_trials is None:
-        block_trials, max_batch_trials = PRECISION_BLOCK, PRECISION_BATCH
+        block_trials, max_batch_trials = ENGAGEMENT_BLOCK, ENGAGEMENT_BATCH
     args = warband_args(a, b, board, rulings)
     run = runner.run_records(warband_records, args, KW.N_RECORD, trials, seed, threads=threads,
                              precision=precision, statistic=p_win if precision else None, progress=progress,
