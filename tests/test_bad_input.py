@@ -5,6 +5,7 @@ Each case runs in-process (tests/cli_run.py); the few that need a real process (
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -66,6 +67,11 @@ CASES = [
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--format", "csv"), 2, "--summary"),
     (("efficiency", "drakerys", "--unit", "crows", *FAST, "--summary", "--output", "{tmp}/x.csv"), 2,
      "--summary"),
+    # a name with an '@' and nothing after it (the catalogs' lookup ignores punctuation: it was COPP)
+    (("duel", "warbound", "copp@", "roh-na", *FAST), 2, "'copp@'"),
+    (("duel", "warbound", "copp", "roh-na@2", *FAST), 2, "NAME@formation"),
+    (("efficiency", "warbound", "--unit", "copp@", *FAST), 2, "nothing after '@'"),
+    (("army", "drakerys", "--unit", "@6", *FAST), 2, "nothing before '@'"),
 ]
 
 
@@ -102,6 +108,19 @@ def test_long_values_are_cut_in_the_message(capsys):
     assert len(shorten(" ".join(["ab"] * 100_000))) < 2100
     code, _, err = run(capsys, "units", "dragoborne", "--deck", "y" * 100_000)
     assert code == 1 and len(err) < 300, err[:300]
+
+
+def test_a_die_colour_no_card_has_is_said(capsys):
+    """`roll dragoborne condition --dice red,red,purple`: a colour the catalog's cards do not have (a typo?)
+    is named in a note; the odds stand (a die's colour is a label)."""
+    condition = ("roll", "dragoborne", "condition", "--range", "1-3", "--format", "json")
+    code, out, err = run(capsys, *condition, "--dice", "red,red,purple", "--color", "red")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert any("purple" in n and "green, red" in n for n in doc["notes"]), doc["notes"]
+    assert doc["sections"]["conditions"][0]["p_met"] == 0.75  # 1 - (1/2)^2: two red dice of six faces
+    code, out, _ = run(capsys, *condition, "--dice", "red,red,green", "--color", "white")
+    assert code == 0 and not any("no card" in n for n in json.loads(out)["notes"])
 
 
 def test_force_writes_into_a_folder_holding_files(capsys, tmp_path):

@@ -14,6 +14,7 @@ from reports.cli.options import (
     WholeNumber,
     catalog_option,
     emit,
+    entry_names,
     mc_options_for,
     progress_reporter,
     ruling_option,
@@ -34,7 +35,7 @@ def _army_options(f):
     engagements = mc_options_for("each simulated engagement's P(side 0 wins) (default 0.01 unless --trials "
                                  "is given; a game whose engagements are exact ignores it)",
                                  probability=True, exact=False)
-    unit = click.option("--unit", "only", multiple=True, metavar="NAME",
+    unit = click.option("--unit", "only", multiple=True, metavar="NAME", callback=entry_names,
                         help="Only these entries (a unit name or key, every size; or KEY@SIZE), in the "
                              "armies and in the field (repeatable; default: the whole catalog).")
     for option in (click.pass_context, text_output_options, ruling_option, cluster_options, engagements,

@@ -22,6 +22,7 @@ from reports.cli.options import (
     check_folder_empty,
     check_rulings,
     emit,
+    entry_names,
     folder_option,
     mc_options_for,
     output_options,
@@ -35,7 +36,7 @@ from rulesets.base import Ruleset
 
 
 def _unit_option(f):
-    return click.option("--unit", "only", multiple=True, metavar="NAME",
+    return click.option("--unit", "only", multiple=True, metavar="NAME", callback=entry_names,
                         help="Only these entries (a unit name or key, every size; or KEY@SIZE), as rows and "
                              "as opponents (repeatable; default: the whole catalog).")(f)
 

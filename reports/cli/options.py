@@ -610,3 +610,15 @@ def catalog_option(f):
                         type=click.Path(exists=True, dir_okay=False, path_type=Path),
                         help="A user catalog (TOML, the packaged schema) applied on top of the packaged "
                              "one; repeatable, later files win.")(f)
+
+
+def entry_names(ctx, param, values: tuple[str, ...]) -> tuple[str, ...]:
+    """--unit values: a name with an ``@`` names what follows it (a size, or Warbound's ``formation``), so
+    "crows@" is a usage error, not the unit at every size (the catalogs' lookup ignores punctuation)."""
+    for value in values:
+        name, at, after = value.partition("@")
+        if at and (not name.strip() or not after.strip()):
+            side = "after" if name.strip() else "before"
+            raise click.BadParameter(f"{value!r}: nothing {side} '@' (accepted: NAME, or NAME@SIZE, "
+                                     "NAME@formation in Warbound)", ctx, param)
+    return values

@@ -130,7 +130,19 @@ def roll_condition(*, dice: str, color: str | None = None, range: str | None = N
                               f"{', '.join(colours)}")
         held[free[0]] = c.low
     odds = condition_odds(colours, tuple(wanted), in_force, held)
-    return condition_report(colours, odds, held, in_force)
+    report = condition_report(colours, odds, held, in_force)
+    # a colour no card of the catalog has is likely a typo ("gren"): said, not refused (a die's colour is a
+    # label, and the illustrative catalog does not hold every colour of the game)
+    from rulesets.dragoborne import catalog as catalog_io
+    from rulesets.dragoborne.rules import ANY_COLOUR
+
+    known = catalog_io.load().colours
+    named = dict.fromkeys([*colours, *(w.colour for w in wanted)])
+    unknown = [c for c in named if c not in known and c != ANY_COLOUR]
+    if unknown:
+        report.notes.append(f"colours no card of the catalog has: {', '.join(unknown)} (the catalog's: "
+                            f"{', '.join(known)}); check the spelling")
+    return report
 
 
 def roll_shield(*, atk: int, shields: int = 1, turns: int = 0, per_turn: int = 1, rulings=()) -> Report:

@@ -128,6 +128,9 @@ def duel(a: str, b: str, *, leader_a: str | None = None, leader_b: str | None = 
     sides = []
     for name, leader in ((a, leader_a), (b, leader_b)):
         base, formation = _split(name)
+        if "@" in base:  # the catalog's lookup ignores punctuation: "copp@" would be COPP, unsaid
+            raise OptionError(f"character {name!r}: accepted NAME, or NAME@formation to field it in "
+                              "Formation")
         character = cat.character(base)
         chosen = cat.leader(leader) if leader else economy_leader(character, cat, in_force)
         sides.append(fighter(character, cat, leader=chosen, formation=formation, no_panic=no_panic))
