@@ -96,9 +96,22 @@ class RulingSpec:
         return str(value)
 
 
-def ruling(key: str, default: Any, *, accepted: str, meaning: str, source: str,
-           parse: Callable[[str], Any]) -> Any:
-    """Declare a ruling as a field of a :class:`Rulings` dataclass."""
+def ruling(key: str, default: Any, *, meaning: str, source: str, choices: Sequence[str] | None = None,
+           accepted: str | None = None, parse: Callable[[str], Any] | None = None) -> Any:
+    """Declare a ruling as a field of a :class:`Rulings` dataclass.
+
+    ``choices``: the values it accepts, as words (what ``accepted`` shows and ``parse`` takes, made from
+    them); a ruling whose default is a bool accepts true or false unless told otherwise; any other gives
+    ``accepted`` (the text shown) and ``parse`` (text to value, ValueError when not accepted) itself.
+    """
+    if choices is not None:
+        if accepted is not None or parse is not None:
+            raise TypeError(f"ruling {key}: give choices, or accepted and parse, not both")
+        accepted, parse = "|".join(choices), parse_choice(*choices)
+    elif isinstance(default, bool) and accepted is None and parse is None:
+        accepted, parse = "true|false", parse_bool
+    if accepted is None or parse is None:
+        raise TypeError(f"ruling {key}: give its choices, or both accepted and parse")
     meta = {"key": key, "accepted": accepted, "meaning": meaning, "source": source, "parse": parse}
     return dataclasses.field(default=default, metadata={"ruling": meta})
 

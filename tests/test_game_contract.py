@@ -38,3 +38,31 @@ def test_a_module_without_the_names_does_not_fulfil_it():
 
     assert not isinstance(reports.formats, GameReports)
     assert not isinstance(reports.formats, GameCommands)
+
+
+def test_a_ruling_declared_by_its_choices_shows_and_parses_them():
+    import dataclasses
+
+    from rulesets.base import Rulings, ruling
+
+    @dataclasses.dataclass(frozen=True)
+    class Toy(Rulings):
+        colour: str = ruling("T-colour", "red", meaning="m", source="s", choices=("red", "blue"))
+        strict: bool = ruling("T-strict", True, meaning="m", source="s")
+
+    colour, strict = Toy.specs()
+    assert colour.accepted == "red|blue" and colour.parse(" Blue ") == "blue"
+    assert strict.accepted == "true|false" and strict.parse("no") is False
+    with pytest.raises(ValueError):
+        colour.parse("green")
+    assert Toy().with_assignments(["T-colour=blue", "T-strict=false"]) == Toy("blue", False)
+
+
+@pytest.mark.parametrize("extra", [{"accepted": "red|blue"}, {"parse": str}])
+def test_a_ruling_takes_its_choices_or_its_own_parser_not_both(extra):
+    from rulesets.base import ruling
+
+    with pytest.raises(TypeError, match="T-colour"):
+        ruling("T-colour", "red", meaning="m", source="s", choices=("red", "blue"), **extra)
+    with pytest.raises(TypeError, match="T-colour"):
+        ruling("T-colour", "red", meaning="m", source="s", **extra)

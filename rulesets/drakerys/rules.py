@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import RulesError, Rulings, parse_bool, parse_choice, parse_int_range, ruling, whole_number
+from rulesets.base import RulesError, Rulings, parse_int_range, ruling, whole_number
 from simcore.faces import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 
 SOURCE = "seed 002 (Drakerys quick start rules)"
@@ -165,10 +165,10 @@ class DrakerysRulings(Rulings):
     """Defaults for the Drakerys text that can be read more than one way (../shared/RULES.md §1)."""
 
     crit_chain: bool = ruling(
-        "DK-crit-chain", True, accepted="true|false",
+        "DK-crit-chain", True,
         meaning="an extra die from a critical that shows 10 is critical too and adds another die, "
                 "without limit (false: extra dice are never critical; their 10s are plain successes)",
-        source="seed 002, ACTION TABLE / CRITICAL SUCCESSES", parse=parse_bool)
+        source="seed 002, ACTION TABLE / CRITICAL SUCCESSES")
     frontage: str | int = ruling(
         "DK-frontage", "all", accepted="all | C | C/S (whole numbers, C >= 1)",
         meaning="warriors of the attacking unit in contact (full Power) and supporting (Power 1): all: every "
@@ -176,29 +176,29 @@ class DrakerysRulings(Rulings):
                 "supporting, and \"The other Warriors do not Attack\"",
         source="seed 002, FIGHTING / Supporting warriors", parse=_parse_frontage)
     heavy_loaded: str = ruling(
-        "DK-heavy-loaded", "jammed", accepted="jammed|none",
+        "DK-heavy-loaded", "jammed",
         meaning="the skill Heavy-Loaded (Spearmen, Rockthrowers), which SKILLS never defines: jammed: read "
                 "as Jammed, Charge actions cost 2 TS more; none: no effect",
-        source="seed 002, unit sheets / SKILLS (JAMMED)", parse=parse_choice("jammed", "none"))
+        source="seed 002, unit sheets / SKILLS (JAMMED)", choices=("jammed", "none"))
 
     actions: str = ruling(
-        "DK-actions", "all", accepted="all|one",
+        "DK-actions", "all",
         meaning="Actions per activation in duels and efficiency: all: the Active Unit \"makes one after "
                 "the other a number of Actions comprised between 1 and the Action Characteristics\" of its "
                 "Leader, and takes them all while the enemy stands and the TimePath allows (at most 16 TS "
                 "per activation; one Stress for the activation, +1 TS per Stress on each Action); one: a "
                 "single Action per activation",
         source="seed 002, MAKE WAR! (Progress of a Game Phase, step 2) / STRESS / RESTRICTIONS OF ACTIONS",
-        parse=parse_choice("all", "one"))
+        choices=("all", "one"))
 
     blocking: str = ruling(
-        "DK-blocking", "auto", accepted="auto|always|never",
+        "DK-blocking", "auto",
         meaning="BLOCKING \"The Unit can use this Skill\" (it replaces the unit's Attack): always: a unit "
                 "with Blocking blocks in every Fight; never: it attacks; auto: in each kind of Fight (it "
                 "charges, attacks, is charged, is attacked) it blocks when that gives it the higher "
                 "probability of winning the Fight, estimated on common random numbers (4,000 Fights each "
                 "way) when the engagement starts",
-        source="seed 002, SKILLS (BLOCKING)", parse=parse_choice("auto", "always", "never"))
+        source="seed 002, SKILLS (BLOCKING)", choices=("auto", "always", "never"))
     engagement_start: str | int = ruling(
         "DK-engagement-start", 30, accepted="contact | a whole number of cm from 1 to 1000",
         meaning="where the engagements of efficiency, what-if and sweep start (a duel says its own: "
@@ -209,13 +209,13 @@ class DrakerysRulings(Rulings):
         source="not in the rulebook: a scenario choice of this tool (seed 002, UNITS ACTIONS lists the "
                "Actions and their prerequisites)", parse=_parse_start)
     heroic_passive: str = ruling(
-        "DK-heroic-passive", "none", accepted="none|own-ts",
+        "DK-heroic-passive", "none",
         meaning="HEROIC ACTION: \"The Unit can add 1 to 5D10s rolling a Fight, Shooting or Spell Roll. Every "
                 "extra D10 increases the cost of the Action by 1 TS.\" none: only the Active Unit adds them, "
                 "each raising its own Action's cost; the unit that fights back has no Action to raise, so it "
                 "adds none; own-ts: the unit that fights back adds them too, paying 1 TS each on its own "
                 "Activation Token (no Stress)",
-        source="seed 002, SKILLS (HEROIC ACTION) / UNITS ACTIONS", parse=parse_choice("none", "own-ts"))
+        source="seed 002, SKILLS (HEROIC ACTION) / UNITS ACTIONS", choices=("none", "own-ts"))
     heroic_dice: int = ruling(
         "DK-heroic-dice", DEFAULT_HEROIC_DICE, accepted=f"a whole number from 0 to {MAX_HEROIC}",
         meaning="HEROIC ACTION in the contests (efficiency, what-if, sweep, points): \"The Unit can add 1 to "
@@ -226,26 +226,26 @@ class DrakerysRulings(Rulings):
                 "DK-heroic-passive=own-ts); 0: none are used",
         source="seed 002, SKILLS (HEROIC ACTION): a player's choice", parse=parse_int_range(0, MAX_HEROIC))
     authority_range: str = ruling(
-        "DK-authority-range", "all", accepted="all|range",
+        "DK-authority-range", "all",
         meaning="AUTHORITY [X] in a battle of several units a side: \"The Allied Units within [X] cm of the "
                 "Unit benefit from one additional D10 for their Morale Rolls. This bonus is cumulative\"; "
                 "while the unit stands, all: every other allied unit is within reach (an army deploys "
                 "around its heroes; the battle line holds no formation to measure); range: the allied units "
                 "within [X] cm of it on the battle line",
         source="seed 002, SKILLS (AUTHORITY [X]); where units stand is a player's choice",
-        parse=parse_choice("all", "range"))
+        choices=("all", "range"))
 
     safeguard_transfer: str = ruling(
-        "DK-safeguard-transfer", "always", accepted="always|never",
+        "DK-safeguard-transfer", "always",
         meaning="SAFEGUARD in a battle: \"Each result between 6 and 9 makes it possible to transfer an "
                 "Injury to an Allied Unit endowed with Guard\" whose cohesion the unit keeps (on the battle "
                 f"line: within {SAFEGUARD_COHESION_CM} cm); the text leaves it to the player; always: every "
                 "6-9 moves to such a unit while one stands in reach (the first listed; what it cannot take, "
                 "its warriors all withdrawn, stays); never: 6-9 stay on the unit (a 10 still cancels)",
         source="seed 002, SKILLS (SAFEGUARD, GUARD): a player's choice",
-        parse=parse_choice("always", "never"))
+        choices=("always", "never"))
     combined_charge: str = ruling(
-        "DK-combined-charge", "always", accepted="always|never",
+        "DK-combined-charge", "always",
         meaning="COMBINED CHARGE (5 TS) in a battle: a Hero \"no further than 10 cm away from an Infantry "
                 "Unit fitted with the Guard Skill\" charges \"with their personal guard ... simultaneously a "
                 "Charge movement towards the same targeted Enemy Unit\"; the guard \"does not actively "
@@ -255,32 +255,31 @@ class DrakerysRulings(Rulings):
                 "the guard moves its Charge value towards the target (in contact, engaged with it, when "
                 "it reaches); never: Heroes charge alone",
         source="seed 002, UNITS ACTIONS (COMBINED CHARGE), FIGHTING (allied units engaged); when to use it "
-               "is a player's choice", parse=parse_choice("always", "never"))
+               "is a player's choice", choices=("always", "never"))
 
     spearmen_sizes: str = ruling(
-        "DK-spearmen-sizes", "sheet", accepted="sheet|lancers",
+        "DK-spearmen-sizes", "sheet",
         meaning="the Spearmen have no RECRUITMENT TABLE row, and their sheet's 10 / 110 / 0 equals the "
                 "Irosia Lancers' 10-size row: sheet: the sheet's size only; lancers: the Lancers' sizes "
                 "(5 / 50 / 0, 10 / 110 / 0, 15 / 175 / 1), read as the Spearmen's (the printed data is "
                 "unchanged)",
         source="seed 002, UNIT: Spearmen (line 1411) / RECRUITMENT TABLE, Lancers (line 2033)",
-        parse=parse_choice("sheet", "lancers"))
+        choices=("sheet", "lancers"))
 
     maelstrom_ones: str = ruling(
-        "DK-maelstrom-ones", "all", accepted="all|first",
+        "DK-maelstrom-ones", "all",
         meaning="which natural 1s count for a Maelstrom's Cataclysmic Effect: all: every die of the spell "
                 "roll, extra dice from criticals included (\"the number of 1 they obtained\"); first: "
                 "only the dice first rolled (the base die, reinforcement and Heroic Action dice)",
-        source="seed 002, CATACLYSMIC EFFECT OF THE MAELSTROMS", parse=parse_choice("all", "first"))
+        source="seed 002, CATACLYSMIC EFFECT OF THE MAELSTROMS", choices=("all", "first"))
     maelstrom_mana: str = ruling(
-        "DK-maelstrom-mana", "includes-cost", accepted="includes-cost|after-cost",
+        "DK-maelstrom-mana", "includes-cost",
         meaning="includes-cost: a Maelstrom's 9 Mana pay the spell's cost too, the rest may reinforce; "
                 "after-cost: a Maelstrom settles the cost and still offers 9 Mana for reinforcement",
-        source="seed 002, CASTING A SPELL, STEP 2 and STEP 3", parse=parse_choice("includes-cost",
-                                                                                "after-cost"))
+        source="seed 002, CASTING A SPELL, STEP 2 and STEP 3", choices=("includes-cost", "after-cost"))
 
     battle_targeting: str = ruling(
-        "DK-battle-targeting", "nearest", accepted="nearest|focus",
+        "DK-battle-targeting", "nearest",
         meaning="which enemy unit a unit acts against in a battle of several units a side (the Active "
                 "Player chooses; the text gives no rule): an engaged unit always Attacks an enemy it is "
                 "engaged with, the one with the fewest warriors; an unengaged unit targets, nearest: the "
@@ -288,9 +287,9 @@ class DrakerysRulings(Rulings):
                 "living enemy unit with the fewest warriors alive (ties: the first listed)",
         source="not in the rulebook: a player's choice (seed 002, MAKE WAR! step 1; UNITS ACTIONS: ATTACK "
                "\"chooses an Enemy Unit engaged with the Active Unit\", CHARGE \"the selected Enemy Unit\")",
-        parse=parse_choice("nearest", "focus"))
+        choices=("nearest", "focus"))
     battle_tokens: str = ruling(
-        "DK-battle-tokens", "player", accepted="player|unit",
+        "DK-battle-tokens", "player",
         meaning="Activation Tokens in a battle of several units a side: player: as THE TIMEPATH says, "
                 "\"Every player have their own Activation Token\"; the Active Player activates one of their "
                 "units (the one with the fewest Stress markers, then the first listed), spends its TS on "
@@ -298,7 +297,7 @@ class DrakerysRulings(Rulings):
                 "unit: every unit has its own token, played as a player's token (piled at START side 0's "
                 "first unit on top, then side 1's first, side 0's second, ...)",
         source="seed 002, THE TIMEPATH / MAKE WAR! (Progress of a Game Phase) / HEADQUARTERS PHASE / FIRST "
-               "PLAYER", parse=parse_choice("player", "unit"))
+               "PLAYER", choices=("player", "unit"))
     budget: int = ruling(
         "DK-budget", DEFAULT_BUDGET, accepted=f"a whole number of AP from {MIN_BUDGET} to {MAX_BUDGET}",
         meaning="the Army Points both sides of an equal-points contest (efficiency, what-if, sweep) spend: "
@@ -308,14 +307,14 @@ class DrakerysRulings(Rulings):
         source="seed 002, ARMY COMPOSITION (line 705): the value is the players' choice",
         parse=parse_int_range(MIN_BUDGET, MAX_BUDGET))
     composition: str = ruling(
-        "DK-composition", "copies", accepted="copies|copies-rarity",
+        "DK-composition", "copies",
         meaning="how a side of an equal-points contest fields its entry: copies: as many whole units of the "
                 "entry, at its size, as DK-budget buys (at most " f"{MAX_BATTLE_UNITS}" "); copies-rarity: "
                 "and no more Rarity than the advised 1 point for each full part of 100 AP of the budget; "
                 "what is not spent is stated, and counts as kept (neither lost nor fighting)",
         source="seed 002, RECRUITING UNITS (lines 711-719: AP and Rarity totals may not exceed the limits) "
                "and line 705 (1 Rarity point per full 100 AP advised)",
-        parse=parse_choice("copies", "copies-rarity"))
+        choices=("copies", "copies-rarity"))
     context: str = ruling(
         "DK-context", "faction-guard", accepted="faction-guard | field | a unit key (e.g. warriors)",
         meaning="value in context of an entry that acts through others (a Hero, or a unit with Authority, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import Rulings, parse_choice, ruling
+from rulesets.base import Rulings, ruling
 
 #: "12-sided dice with only 10 distinct values. Indeed, faces containing a 5 and a 10 appear twice on the
 #: die" (lines 111-115): a standard d12 read with 11 as 5 and 12 as 10.
@@ -44,27 +44,27 @@ class WarboundRulings(Rulings):
     """Defaults for the Warbound text that can be read more than one way (../shared/RULES.md §3)."""
 
     formation_bonus: str = ruling(
-        "WB-formation-bonus", "natural-1-fails", accepted="natural-1-fails|natural-1-modified",
+        "WB-formation-bonus", "natural-1-fails",
         meaning="hit modifiers (Formation's +1, --modifier) are added to the die result; natural-1-fails: a "
                 "natural [1] still fails (line 359); natural-1-modified: a natural [1] plus its modifiers "
                 "may succeed",
         source="seed 004, lines 359, 545",
-        parse=parse_choice("natural-1-fails", "natural-1-modified"))
+        choices=("natural-1-fails", "natural-1-modified"))
     aim_stress: str = ruling(
-        "WB-aim-stress", "all-rolled", accepted="all-rolled|kept",
+        "WB-aim-stress", "all-rolled",
         meaning="which dice of an Aimed shot give the target Stress: all-rolled: every die rolled, the "
                 "discarded Aim die too (\"for each ranged attack die rolled, excluding natural [1]\", line "
                 "465); kept: the dice kept only",
-        source="seed 004, lines 465, 492", parse=parse_choice("all-rolled", "kept"))
+        source="seed 004, lines 465, 492", choices=("all-rolled", "kept"))
     order_periods: str = ruling(
-        "WB-order-periods", "periods", accepted="periods|both-each-turn",
+        "WB-order-periods", "periods",
         meaning="a Leader's two Order values \"during Phases 1 and 2 (from left to right)\" (line 261): "
                 "periods: the left value each turn of Period 1 (turns 1-2), the right value each turn of "
                 "Period 2 (turns 3-5), the Phases read as the board's Periods (line 127); both-each-turn: "
                 "both values every turn",
-        source="seed 004, lines 127, 261", parse=parse_choice("periods", "both-each-turn"))
+        source="seed 004, lines 127, 261", choices=("periods", "both-each-turn"))
     hourglass_policy: str = ruling(
-        "WB-hourglass-policy", "strike-first", accepted="strike-first|always|not-played",
+        "WB-hourglass-policy", "strike-first",
         meaning="initiative (lines 363-371): side A starts with the Hand, side B with the Hourglass. Each "
                 "Effect Phase the Hourglass holder places it on the first open Action (board order) the "
                 "Hand holder's policy would not use that turn, else on the one it would use last, so the "
@@ -76,9 +76,9 @@ class WarboundRulings(Rulings):
                 "always: every Cleanup; not-played: the Hourglass is not played and side A holds the Hand "
                 "for all five turns",
         source="seed 004, lines 341, 353, 363-371",
-        parse=parse_choice("strike-first", "always", "not-played"))
+        choices=("strike-first", "always", "not-played"))
     economy: str = ruling(
-        "WB-economy", "same-leader", accepted="same-leader|faction-leader",
+        "WB-economy", "same-leader",
         meaning="whose Order tokens pay a contest's activations: same-leader: both sides spend the catalog's "
                 "Reference Leader (illustrative, not a printed card: 4 tokens a turn in each Period, "
                 "tokens of any colour), so that a character's cost is paid from the same economy whoever "
@@ -86,9 +86,9 @@ class WarboundRulings(Rulings):
                 "Leader (the catalog's first of its faction; a coloured cost of another faction is paid two "
                 "tokens for one, line 332), so a contest of two factions compares two economies",
         source="seed 004, lines 77, 213-217, 261, 332",
-        parse=parse_choice("same-leader", "faction-leader"))
+        choices=("same-leader", "faction-leader"))
     warband: str = ruling(
-        "WB-warband", "with-companions", accepted="alone|with-companions",
+        "WB-warband", "with-companions",
         meaning="what each side of a contest fields: with-companions: an Exploration deck (8 cards, one "
                 "Leader, at least 2 Upgrades; lines 69-87) of the entry and the same three companion "
                 "characters from the catalog (rulesets.warbound.contest.COMPANIONS: the first three of "
@@ -96,15 +96,15 @@ class WarboundRulings(Rulings):
                 "two in Formation), on one board by the game's sequence; alone: the entry only, one "
                 "character a side on the same board (no deck)",
         source="seed 004, lines 69-87, 529-575",
-        parse=parse_choice("with-companions", "alone"))
+        choices=("alone", "with-companions"))
     targeting: str = ruling(
-        "WB-targeting", "nearest", accepted="nearest|weakest|most-valuable",
+        "WB-targeting", "nearest",
         meaning="which enemy a character attacks or walks to, among those its action allows: nearest: the "
                 "nearest (a Shoot at the closest target takes the first accuracy value, line 459); weakest: "
                 "the fewest Health points left, then the nearest; most-valuable: the highest total "
                 "activation cost, then the nearest; on a tie, the first in its warband (the entry first)",
         source="seed 004, lines 405-461, 496-509",
-        parse=parse_choice("nearest", "weakest", "most-valuable"))
+        choices=("nearest", "weakest", "most-valuable"))
 
 
 def orders_for_turn(orders: tuple[int, int], turn: int, rulings: WarboundRulings) -> int:
