@@ -502,6 +502,39 @@ def summon_step(game: Game, player: Player) -> None:
         player.summoned += 1
 
 
+def move_step(game: Game, player: Player) -> None:
+    """Spec step 5, Moves (line 226), DG-move: ``guard``: each creature at a fort with no barriers, in fort,
+    slot order, moves to a fort with barriers and an opening (fewest creatures; ties: fewer barriers, then
+    the lower fort; its lowest free slot); then each fort with barriers and no creature, in fort order,
+    takes the creature in slot 1 of the lowest fort holding two. A creature keeps its damage, rest and
+    dragocross die."""
+    if game.rulings.move == "none":
+        return
+    if game.rulings.move != "guard":
+        raise ValueError(f"DG-move {game.rulings.move!r}")
+
+    def count(f):
+        return sum(c is not None for c in player.board[f])
+
+    def move(creature, to, to_slot):
+        player.board[creature.fort][creature.slot] = None
+        player.board[to][to_slot] = creature
+        creature.fort, creature.slot = to, to_slot
+
+    stranded = [c for f in range(FORTS) if not player.barriers[f] for c in player.board[f] if c is not None]
+    for creature in stranded:
+        targets = [g for g in range(FORTS) if player.barriers[g] and count(g) < PER_FORT]
+        if not targets:
+            break
+        to = min(targets, key=lambda g: (count(g), len(player.barriers[g]), g))
+        move(creature, to, player.board[to].index(None))
+    for f in range(FORTS):
+        if player.barriers[f] and count(f) == 0:
+            full = [g for g in range(FORTS) if count(g) == PER_FORT]
+            if full:
+                move(player.board[full[0]][1], f, 0)
+
+
 def cross_gain(game: Game, creature: Creature, colour: str) -> int:
     """Spec step 6: (1 + bonus ATK) + (1 + bonus EDR) + 2 if the bonus gives Deadly; the bonus is the
     card's bonus for the die's colour plus its white bonus."""
@@ -779,6 +812,7 @@ def play_turn(game: Game) -> bool:
         return True
     resource_step(game, player)
     summon_step(game, player)
+    move_step(game, player)
     assign_dice(game, player)
     if combat_allowed(game, player):
         combat_phase(game, player, opponent)

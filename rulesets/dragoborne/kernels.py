@@ -78,7 +78,7 @@ KEY_BITS = 20
 # (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, Mulligan, and its cost K for Mulligan.BACK: not
 # rulings, but policies the caller chooses, carried in the same row)
 (RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
- RL_MULLIGAN, RL_MULLIGAN_COST, N_RULINGS) = range(11)
+ RL_MULLIGAN, RL_MULLIGAN_COST, RL_MOVE, N_RULINGS) = range(12)
 
 
 class Mulligan(IntEnum):
@@ -511,6 +511,65 @@ def _summon(st, p, ct, ncol):
 
 
 @nb.njit(**TRIAL_JIT)
+def _move(st, p):
+    """DG-move=guard (game.py step 5, line 226): each of player p's creatures at a destroyed fort, in fort,
+    slot order, moves to a fort with barriers and an opening (the fewest creatures; ties: fewer barriers,
+    then the lower fort); then each fort with barriers and no creature, in fort order, takes the creature
+    in slot 1 of the lowest fort holding two. A creature keeps its damage, rest and dragocross die."""
+    for s in range(PLACES):
+        if st[p, CRB + s * N_PLACE + CR_CARD] < 0 or st[p, FB + (s // PER_FORT) * N_FORT + F_BARRIERS] > 0:
+            continue
+        to, to_n, to_b = -1, BIG, BIG
+        for f in range(FORTS):
+            b = st[p, FB + f * N_FORT + F_BARRIERS]
+            if b <= 0:
+                continue
+            n = _count(st, p, f)
+            if n < PER_FORT and (n < to_n or (n == to_n and b < to_b)):
+                to, to_n, to_b = f, n, b
+        if to < 0:
+            break  # no fort with barriers has an opening, nor will one for a later creature
+        t = to * PER_FORT
+        while st[p, CRB + t * N_PLACE + CR_CARD] >= 0:
+            t += 1
+        _relocate(st, p, s, t)
+    # then every fort with barriers and no creature takes the creature in slot 1 of the lowest fort holding
+    # two, in fort order (after the moves above, only forts with barriers can hold two with an opening left)
+    for f in range(FORTS):
+        if st[p, FB + f * N_FORT + F_BARRIERS] <= 0 or _count(st, p, f) > 0:
+            continue
+        for g in range(FORTS):
+            if _count(st, p, g) == PER_FORT:
+                _relocate(st, p, g * PER_FORT + 1, f * PER_FORT)
+                break
+
+
+@nb.njit(**TRIAL_JIT)
+def _count(st, p, f):
+    """Creatures of player p at fort f."""
+    n = 0
+    for k in range(PER_FORT):
+        if st[p, CRB + (f * PER_FORT + k) * N_PLACE + CR_CARD] >= 0:
+            n += 1
+    return n
+
+
+@nb.njit(**TRIAL_JIT)
+def _relocate(st, p, s, t):
+    """Player p's creature at place s moves to the empty place t with its damage, rest and dragocross die."""
+    for j in range(N_PLACE):
+        st[p, CRB + t * N_PLACE + j] = st[p, CRB + s * N_PLACE + j]
+    st[p, CRB + s * N_PLACE + CR_CARD] = -1
+    st[p, CRB + s * N_PLACE + CR_DIE] = -1
+    st[p, CRB + s * N_PLACE + CR_DMG] = 0
+    st[p, CRB + s * N_PLACE + CR_RESTED] = 0
+    st[p, CRB + s * N_PLACE + CR_NEW] = 0
+    d = st[p, CRB + t * N_PLACE + CR_DIE]
+    if d >= 0:
+        st[p, DB + d * N_DIE + D_SLOT] = t
+
+
+@nb.njit(**TRIAL_JIT)
 def _assign(st, p, ct):
     """Player p's dice in the Dice Zone, by value from highest (game.py step 6)."""
     done = 0
@@ -676,6 +735,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
+    move = st[0, LB + RL_MOVE] != 0
     winner, end, turn = DRAW, End.DRAW, 0
     p = first
     for turn in range(1, MAX_TURNS + 1):
@@ -701,6 +761,8 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                 curve0 |= bits
             else:
                 curve1 |= bits
+        if move:
+            _move(st, p)
         _assign(st, p, ct)
         if not (st[p, PL_OWN_TURNS] == 1 if each_first else turn == 1):
             _combat(st, p, ct)
