@@ -79,7 +79,7 @@ def test_which_turns_have_a_combat_phase(cat, reading):
 # Kernel against twin under each-player-first: a two-sided two-proportion z-test of P(the first player wins)
 # at the 1% level. With p near 0.745, KERNEL_N and TWIN_N give a standard error of the difference of
 # sqrt(p(1-p)(1/KERNEL_N + 1/TWIN_N)) = 0.00154, so a true difference of 0.006 is found with power
-# Phi(0.006/0.00154 - 2.576) = 0.91 (TWIN_N = 100,000 games of the twin take a few minutes: slow).
+# Phi(0.006/0.00154 - 2.576) = 0.91 (100,000 games of the plain-Python twin: marked slow).
 KERNEL_N, TWIN_N = 400_000, 100_000
 Z_CRIT = 2.576
 SHIFT, MIN_POWER = 0.006, 0.9
