@@ -1012,6 +1012,49 @@ class RulingsStudy:
     baseline: eff.Field
 
 
+def _move(base: pd.Series, flipped: pd.Series, zero: bool) -> tuple[float, float, float]:
+    """How far a reading moves an entry (its ranking rows under the baseline and the reading) and a 95%
+    interval that holds whatever the two runs' correlation: the value's difference ± 1.96 times the sum in
+    quadrature of the standard errors (``zero`` rule), or the fair costs' ratio - 1 between the ends of
+    their intervals (lowest over highest, highest over lowest); NaN where the baseline's fair cost is not a
+    positive finite number. The runs share their dice, so the true interval is narrower."""
+    if zero:
+        move = float(flipped["value"] - base["value"])
+        half = eff.Z95 * math.hypot(float(base["value_stderr"]), float(flipped["value_stderr"]))
+        return move, move - half, move + half
+    fb, lo_b, hi_b = (float(base[c]) for c in ("fair_cost", "fair_cost_low", "fair_cost_high"))
+    f, lo, hi = (float(flipped[c]) for c in ("fair_cost", "fair_cost_low", "fair_cost_high"))
+    if not (fb > 0 and math.isfinite(fb)):
+        return (math.nan,) * 3
+    if not lo_b > 0:  # the baseline's fair cost may be 0: the ratio is unbounded
+        return f / fb - 1.0, -math.inf, math.inf
+
+    def ratio(a: float, b: float) -> float:  # b > 0
+        if math.isinf(a):
+            return a
+        return 0.0 if math.isinf(b) else a / b
+
+    ends = [ratio(a, b) for a in (lo, hi) for b in (lo_b, hi_b)]
+    move, low, high = f / fb - 1.0, min(ends) - 1.0, max(ends) - 1.0
+    # a fair cost's interval need not hold its estimate (Fieller's, when the trade's denominator is near
+    # 0): then nothing bounds the move
+    return (move, low, high) if low <= move <= high else (move, -math.inf, math.inf)
+
+
+def _move_cells(move: float, low: float, high: float) -> tuple[str, str]:
+    """A move and its interval rounded as :func:`reports.tables.estimate_cells` does; an interval with an
+    open end (a fair cost whose interval reaches 0 or ∞) with the move to whole units."""
+    from reports.tables import estimate_cells
+
+    if math.isfinite(low) and math.isfinite(high):
+        return estimate_cells(move, low, high)
+
+    def end(x: float) -> str:
+        return "∞" if x == math.inf else "-∞" if x == -math.inf else f"{x:.0f}"
+
+    return f"{move:.0f}", f"[{end(low)}, {end(high)}]"
+
+
 def rulings_study(ruleset: Ruleset, catalog_for: Callable[[Rulings], object], rulings: Rulings, *,
                   only: Sequence[str] = (), seed: int, precision: float | None, trials: int | None,
                   threads: int | None = None, tolerance: float | None = None,
@@ -1042,15 +1085,12 @@ def rulings_study(ruleset: Ruleset, catalog_for: Callable[[Rulings], object], ru
             if k not in rank.index:
                 continue
             b, r = base.loc[k], rank.loc[k]
-            if zero:
-                move = float(r["value"] - b["value"])
-            else:
-                move = (float(r["fair_cost"] / b["fair_cost"] - 1.0)
-                        if b["fair_cost"] > 0 and math.isfinite(b["fair_cost"]) else float("nan"))
+            move, low, high = _move(b, r, zero)
             rows.append({"ruling": key, "value": value, "key": k, "name": b["name"],
                          "fair_base": b["fair_cost"], "fair": r["fair_cost"], "value_base": b["value"],
-                         "value_flipped": r["value"], "move": move, "verdict_base": b["verdict"],
-                         "verdict": r["verdict"], "measured": bool(b["measured"] and r["measured"])})
+                         "value_flipped": r["value"], "move": move, "move_low": low, "move_high": high,
+                         "verdict_base": b["verdict"], "verdict": r["verdict"],
+                         "measured": bool(b["measured"] and r["measured"])})
     return RulingsStudy(pd.DataFrame(rows), tuple(skipped), played[0][2])
 
 
@@ -1059,7 +1099,7 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
     """Which rulings decide balance: per reading, the entries whose verdict changes and the largest moves
     of fair cost; the whole table ruling x entry (tidy) for CSV and JSON. The headline: the readings that
     move a fair cost beyond the tolerance, and those that change a verdict."""
-    from reports.formats import Report, Section, Terminal
+    from reports.formats import Report, Section, Terminal, narrowed
 
     moves = study.moves
     zero = ruleset.fair_cost_rule.kind == "zero"
@@ -1075,15 +1115,24 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
         else:
             biggest = f"{worst['name']} {100 * worst['move']:+.0f}%"
         over = int((size > (0.01 if zero else ruleset.default_tolerance / 100)).sum())
+        # for a terminal: the entry and its move (percent, or win-rate points) with the interval's digits
+        shown = ("", "", "") if biggest == "none" else (str(worst["name"]), *_move_cells(
+            100 * worst["move"], 100 * worst["move_low"], 100 * worst["move_high"]))
+        sign = "+" if worst is not None and worst["move"] > 0 else ""
+        unit = " pts" if zero else "%"
         lines.append({"ruling": f"{key}={value}", "verdicts changed": len(changed),
-                      "moved beyond the tolerance": over, "largest move": biggest})
+                      "moved beyond the tolerance": over, "largest move": biggest,
+                      "moved most": shown[0], "by": sign + shown[1] + unit if shown[1] else "",
+                      "by [95%]": f"{sign}{shown[1]}{unit} {shown[2]}".rstrip() if shown[1] else ""})
         if len(changed):
             said.append(f"{key}={value}: " + "; ".join(f"{r['name']} {r['verdict_base']} → {r['verdict']}"
                                                        for _, r in changed.iterrows()))
-    view = pd.DataFrame(lines)
-    if len(view):
-        view = view.sort_values(["verdicts changed", "moved beyond the tolerance"], ascending=False,
-                                kind="stable")
+    ordered = pd.DataFrame(lines)
+    if len(ordered):
+        ordered = ordered.sort_values(["verdicts changed", "moved beyond the tolerance"], ascending=False,
+                                      kind="stable")
+    wide = ["ruling", "verdicts changed", "moved beyond the tolerance", "largest move"]
+    view = ordered[wide] if len(ordered) else ordered
     what = ("the value's move in win-rate points" if zero else
             "the move of its fair cost at today's costs, the first step of the points iteration")
     meta = [*provenance,
@@ -1107,11 +1156,16 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
                   if line["verdicts changed"]]
     headline = [f"{moving}; {len(decisive)} change a verdict"
                 + (f": {_named(by_changes)}" if decisive else "") + "."]
-    terminal_view = view.rename(columns={"moved beyond the tolerance": f"moved > {limit}"})
     what = "value" if zero else "fair cost"
-    shown = Section("rulings", "Which rulings decide balance (most verdicts changed first)", terminal_view,
-                    [f"moved > {limit}: the entries whose {what} the reading moves by more than that; "
-                     "largest move: the entry it moves most"], whole=("ruling",))
+    terminal_view = ordered.drop(columns=["largest move"], errors="ignore").rename(
+        columns={"moved beyond the tolerance": f"moved > {limit}"})
+    shown = narrowed(Section(
+        "rulings", "Which rulings decide balance (most verdicts changed first)", terminal_view,
+        [f"moved > {limit}: the entries whose {what} the reading moves by more than that; moved most: the "
+         f"entry it moves furthest, by how much, with a 95% interval that holds whatever the two runs' "
+         f"correlation (they share their dice: the true one is narrower)"], whole=("ruling",)),
+        [[c for c in terminal_view.columns if c != "by"],
+         [c for c in terminal_view.columns if c != "by [95%]"]], [("by [95%]", "by")])
     return Report(f"{ruleset.title}: which rulings decide balance", meta, sections, views, report_notes,
                   {"readings": len(lines), "decisive": len(decisive)}, headline, Terminal([], [shown]))
 

@@ -326,3 +326,25 @@ def test_several_budgets_compare_fair_costs_rounded_as_their_intervals_allow():
     assert _fair_cells([4.0], [4.0], [4.0]) == [("4.00", "")]  # exact: no interval
     assert _fair_cells([np.nan], [3.0], [np.inf]) == [("above 3", "")]  # the zero rule: a side of today's
     assert _fair_cells([2.5], [2.1], [np.inf]) == [("2.50", "[2.10, ∞]")]
+
+
+def test_a_rulings_move_has_an_interval_from_both_runs_ends():
+    """A reading's move of a fair cost: the ratio - 1, between the ratios of the intervals' ends; of a value
+    (the zero rule): the difference ± 1.96 x the standard errors in quadrature; unbounded when the
+    baseline's interval reaches 0 or the estimate lies outside its own interval."""
+    import pandas as pd
+
+    from reports.points import _move, _move_cells
+
+    def row(f, lo, hi, value=0.0, stderr=0.0):
+        return pd.Series({"fair_cost": f, "fair_cost_low": lo, "fair_cost_high": hi, "value": value,
+                          "value_stderr": stderr})
+
+    move, low, high = _move(row(2.0, 1.8, 2.2), row(3.0, 2.7, 3.3), zero=False)
+    assert (move, low, high) == pytest.approx((0.5, 2.7 / 2.2 - 1, 3.3 / 1.8 - 1))
+    assert _move_cells(100 * move, 100 * low, 100 * high) == ("50", "[23, 83]")
+    move, low, high = _move(row(0, 0, 0, 0.10, 0.01), row(0, 0, 0, 0.13, 0.02), zero=True)
+    assert move == pytest.approx(0.03) and high - move == pytest.approx(1.959964 * math.sqrt(5e-4), rel=1e-5)
+    assert _move(row(2.0, 0.0, 4.0), row(3.0, 2.7, 3.3), zero=False)[1:] == (-math.inf, math.inf)
+    assert _move(row(2.0, 1.8, 2.2), row(-180.0, -150.0, -90.0), zero=False)[1:] == (-math.inf, math.inf)
+    assert _move_cells(-27030.0, -math.inf, math.inf) == ("-27030", "[-∞, ∞]")
