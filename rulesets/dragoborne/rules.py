@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets.base import Rulings, parse_bool, parse_choice, parse_int_range, ruling
+from rulesets.base import Rulings, parse_int_range, ruling
 
 #: Dice a player owns, in its banners' colours (lines 145-149).
 DICE = 3
@@ -32,51 +32,51 @@ class DragoborneRulings(Rulings):
         meaning="faces of the three dice, 1..N (the guide never names the die size; default six-sided)",
         source="seed 001, Dice Step (line 186)", parse=parse_int_range(2, 100))
     reroll_assigned: str = ruling(
-        "DG-reroll-assigned", "unassigned-only", accepted="unassigned-only|all-keep|all-return",
+        "DG-reroll-assigned", "unassigned-only",
         meaning="which dice the Dice Step rolls (\"rolling all your dice\", line 186): only the unassigned "
                 "ones in the Dice Zone (line 131), the assigned ones keeping their values; all-keep: every "
                 "die is rolled and assigned ones stay assigned at the new value; all-return: every die comes "
                 "back to the Dice Zone and is rolled",
         source="seed 001, lines 131, 186, 243",
-        parse=parse_choice("unassigned-only", "all-keep", "all-return"))
+        choices=("unassigned-only", "all-keep", "all-return"))
     shield_persist: bool = ruling(
-        "DG-shield-persist", True, accepted="true|false",
+        "DG-shield-persist", True,
         meaning="damage to a dragoshield carries over to later turns (the End Phase clears damage \"on all "
                 "creatures\" only, line 255); false: it is cleared like a creature's",
-        source="seed 001, lines 243, 255", parse=parse_bool)
+        source="seed 001, lines 243, 255")
     condition_dice: str = ruling(
-        "DG-condition-dice", "any", accepted="any|unassigned",
+        "DG-condition-dice", "any",
         meaning="which dice meet a card's DICE X-Y (\"when you have a die of the specified color with a "
                 "value within the specified range\", line 282): any of the player's dice at its current "
                 "value, or only the unassigned ones",
-        source="seed 001, line 282", parse=parse_choice("any", "unassigned"))
+        source="seed 001, line 282", choices=("any", "unassigned"))
     shield_stack: str = ruling(
-        "DG-shield-stack", "one", accepted="one|stack",
+        "DG-shield-stack", "one",
         meaning="dragoshields per fort: one (the text always says \"the dragoshield\"), or several stacked",
-        source="seed 001, lines 15, 215, 238", parse=parse_choice("one", "stack"))
+        source="seed 001, lines 15, 215, 238", choices=("one", "stack"))
     cross_die: str = ruling(
-        "DG-cross-die", "return", accepted="return|discard",
+        "DG-cross-die", "return",
         meaning="a dragocross die whose creature leaves play: back to the Dice Zone, or to the discard pile "
                 "(as a destroyed dragoshield's, line 215)",
-        source="seed 001, lines 19, 215, 217", parse=parse_choice("return", "discard"))
+        source="seed 001, lines 19, 215, 217", choices=("return", "discard"))
     first_turn: str = ruling(
-        "DG-first-turn", "game-turn-1", accepted="game-turn-1|each-player-first",
+        "DG-first-turn", "game-turn-1",
         meaning="\"There is no combat phase on turn 1\" (line 233): only the first player's first turn, or "
                 "each player's first turn",
-        source="seed 001, line 233", parse=parse_choice("game-turn-1", "each-player-first"))
+        source="seed 001, line 233", choices=("game-turn-1", "each-player-first"))
     fort_burst: str = ruling(
-        "DG-fort-burst", "burst-or-hand", accepted="burst-or-hand|burst-and-hand",
+        "DG-fort-burst", "burst-or-hand",
         meaning="a barrier broken by an attack: its Fort Burst may be played, \"If not, add it to your "
                 "hand\" (line 246); burst-and-hand: it goes to hand as well (\"the barrier card being put to "
                 "hand\", line 288). Has no effect in the current model: the games played never play a Fort "
                 "Burst, so every broken barrier goes to hand under both readings",
-        source="seed 001, lines 246, 288", parse=parse_choice("burst-or-hand", "burst-and-hand"))
+        source="seed 001, lines 246, 288", choices=("burst-or-hand", "burst-and-hand"))
     summoning_sickness: bool = ruling(
-        "DG-summoning-sickness", False, accepted="true|false",
+        "DG-summoning-sickness", False,
         meaning="whether a creature summoned this turn may not attack (no rule says so: default false)",
-        source="seed 001, lines 226-238", parse=parse_bool)
+        source="seed 001, lines 226-238")
     move: str = ruling(
-        "DG-move", "none", accepted="none|guard",
+        "DG-move", "none",
         meaning="the Main Phase's moves (\"You may switch the position of creatures, or move a creature from "
                 "one fort to another fort with an opening\", line 226), a policy of ours: none, a creature "
                 "stays where it was summoned; guard: after summoning, each creature at a destroyed fort (it "
@@ -85,4 +85,4 @@ class DragoborneRulings(Rulings):
                 "order; then each fort with barriers and no creature takes the second creature of the lowest "
                 "fort holding two (a creature blocks only at its fort, line 238); creatures never switch "
                 "places",
-        source="seed 001, lines 122, 226, 238", parse=parse_choice("none", "guard"))
+        source="seed 001, lines 122, 226, 238", choices=("none", "guard"))
