@@ -979,19 +979,22 @@ def budgets_terminal(ruleset: Ruleset, reports: Sequence[tuple[int, object]], ra
     for budget, rank in zip(budgets, rows, strict=True):
         bound = ["" if m else "≥ " for m in rank["measured"]]
         cells = _fair_cells(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"])
-        table[f"fair at {budget} [95%]"] = [b + (f"{v} {i}" if i else v) for b, (v, i) in
-                                            zip(bound, cells, strict=True)]
-        table[f"fair at {budget}"] = [b + v for b, (v, _) in zip(bound, cells, strict=True)]
+        table[f"at {budget} [95%]"] = [b + (f"{v} {i}" if i else v) for b, (v, i) in
+                                       zip(bound, cells, strict=True)]
+        table[f"at {budget}"] = [b + v for b, (v, _) in zip(bound, cells, strict=True)]
     verdicts = list(zip(*(rank["verdict"].astype(str).tolist() for rank in rows), strict=True))
-    table[f"verdict ({' → '.join(budgets)})"] = [
-        v[0] if len(set(v)) == 1 else " → ".join(_SHORT_VERDICT.get(x, x) for x in v) for v in verdicts]
+    table["verdict"] = [v[0] if len(set(v)) == 1 else " → ".join(_SHORT_VERDICT.get(x, x) for x in v)
+                        for v in verdicts]
     frame = pd.DataFrame(table)
-    title = f"Fair cost and verdict at each budget ({ruleset.cost_unit})"
-    comparison = Section("by_budget", title, frame[[c for c in frame.columns if not c.startswith("fair at ")
-                                                    or c.endswith("[95%]")]], keys=2)
+    title = f"Fair cost at each budget and verdict ({ruleset.cost_unit})"
+    notes = ([f"verdict: at {', '.join(budgets)} in turn where it moves with the budget"]
+             if any(len(set(v)) > 1 for v in verdicts) else [])
+    comparison = Section("by_budget", title, frame[[c for c in frame.columns if not c.startswith("at ")
+                                                    or c.endswith("[95%]")]], notes, keys=2)
     if not fits(comparison):  # the estimates alone; stacked in blocks when even they do not fit
         comparison = Section("by_budget", title, frame[[c for c in frame.columns if not c.endswith("[95%]")]],
-                             ["fair costs without their 95% intervals here: --wide shows them"], keys=2)
+                             [*notes, "fair costs without their 95% intervals here: --wide shows them"],
+                             keys=2)
     views = [comparison]
     for budget, (_, rep) in zip(budgets, reports, strict=True):
         # the ranking as the single-budget report narrows it (its notes speak of that report's win matrix)
