@@ -348,3 +348,32 @@ def test_a_rulings_move_has_an_interval_from_both_runs_ends():
     assert _move(row(2.0, 0.0, 4.0), row(3.0, 2.7, 3.3), zero=False)[1:] == (-math.inf, math.inf)
     assert _move(row(2.0, 1.8, 2.2), row(-180.0, -150.0, -90.0), zero=False)[1:] == (-math.inf, math.inf)
     assert _move_cells(-27030.0, -math.inf, math.inf) == ("-27030", "[-∞, ∞]")
+
+
+def test_a_verdict_that_moves_with_the_budget_reads_in_budget_order():
+    """Two budgets, two entries: the best entry named at each budget, a verdict that moves shown "under →
+    fair" with a note saying the order, one that holds shown once."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from reports.efficiency import best_entries, budgets_terminal
+    from reports.formats import Section, Table
+
+    def rank(order, fair, verdicts):
+        return pd.DataFrame({"key": ["a", "b"], "name": ["Ants (6)", "Bees (4)"], "cost": [80.0, 140.0],
+                             "rank": order, "measured": [True, True], "fair_cost": fair,
+                             "fair_cost_low": [f - 3 for f in fair], "fair_cost_high": [f + 3 for f in fair],
+                             "verdict": verdicts})
+
+    ranks = [rank([1, 2], [100.0, 150.0], ["under-costed", "fair"]),
+             rank([2, 1], [85.0, 151.0], ["fair", "fair"])]
+    ruleset = SimpleNamespace(cost_unit="AP")
+    reports = [(b, SimpleNamespace(terminal=None, views=[Section("ranking", "r", Table({"x": [1]}))]))
+               for b in (300, 600)]
+    assert best_entries(ruleset, reports, ranks) == "at 300 AP the best entry is Ants (6), at 600 AP Bees (4)"
+    comparison = budgets_terminal(ruleset, reports, ranks).views[0]
+    assert list(comparison.data.columns) == ["entry", "AP", "at 300 [95%]", "at 600 [95%]", "verdict"]
+    assert comparison.data["verdict"].tolist() == ["under → fair", "fair"]
+    assert comparison.data["at 300 [95%]"].tolist() == ["100.0 [97.0, 103.0]", "150.0 [147.0, 153.0]"]
+    assert comparison.notes == ["verdict: at 300, 600 in turn where it moves with the budget"]
