@@ -153,3 +153,23 @@ def test_output_to_a_fifo_without_a_reader_says_it_waits_then_writes(tmp_path):
         proc.wait()
     assert proc.returncode == 0, err
     assert out == "" and err == ""
+
+
+def test_plot_to_a_fifo_without_a_reader_says_it_waits_then_draws(tmp_path):
+    """`--plot FIFO.png` with no reader: the same line on stderr, then the PNG goes to the reader."""
+    fifo = tmp_path / "plot.png"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([*BALANCE, *ROLL, "--plot", str(fifo)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        line = proc.stderr.readline().decode()  # blocks until balance says it waits
+        assert "waiting for a reader" in line and str(fifo) in line
+        with open(fifo, "rb") as reader:
+            assert reader.read(8) == b"\x89PNG\r\n\x1a\n"
+            reader.read()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    assert b"successes" in out and err == b""
