@@ -389,6 +389,8 @@ def _table_blocks(header: list[str], rows: list[list[str]], right: list[bool], w
     import itertools
     import textwrap
 
+    if not header:  # a table of no columns (a study that found nothing to try): nothing to lay out
+        return [([], [])]
     held = [_held(h) for h in header], [[_held(c) for c in r] for r in rows]
     natural = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
     least = [natural[i] if h in whole else max(len(word) for cell in [h] + [r[i] for r in rows]

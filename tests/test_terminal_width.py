@@ -377,3 +377,15 @@ def test_a_verdict_that_moves_with_the_budget_reads_in_budget_order():
     assert comparison.data["verdict"].tolist() == ["under → fair", "fair"]
     assert comparison.data["at 300 [95%]"].tolist() == ["100.0 [97.0, 103.0]", "150.0 [147.0, 153.0]"]
     assert comparison.notes == ["verdict: at 300, 600 in turn where it moves with the budget"]
+
+
+def test_a_table_of_no_columns_prints_its_title_alone():
+    """A study that found nothing to try (no reading to flip) gives a table of no columns: its title, no
+    traceback, in the narrow and the wide layout."""
+    import pandas as pd
+
+    from reports.formats import Report, Section, render
+
+    report = Report("Nothing", [], [Section("empty", "An empty table", pd.DataFrame())])
+    for wide in (False, True):
+        assert render(report, "table", wide=wide).splitlines() == ["Nothing", "", "An empty table"]
