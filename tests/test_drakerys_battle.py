@@ -8,7 +8,7 @@ import zlib
 import numba as nb
 import numpy as np
 import pytest
-from naive_battle import naive_battle
+from naive_battle import BattleUnit, Token, active_unit, naive_battle, target_of
 from scipy import stats
 
 from rulesets.base import RulesError
@@ -24,8 +24,9 @@ from rulesets.drakerys.fight import (
     Record,
     Side,
     State,
+    Targeting,
 )
-from rulesets.drakerys.kernels_battle import _combined_escort, _escort_charges, _load
+from rulesets.drakerys.kernels_battle import _active_unit, _combined_escort, _escort_charges, _load, _target
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS
 from simcore import runner
 from simcore.stats import chisquare_two_sample
@@ -152,17 +153,14 @@ def twin_records(name: str, r: DrakerysRulings, n: int, seed: int) -> np.ndarray
     return out
 
 
-def assert_same_battles(kernel: np.ndarray, twin: np.ndarray, known: frozenset = frozenset()) -> None:
-    """P(side 0 wins) by a two-sample z test, then every column's distribution by a chi-square test (but the
-    ``known`` columns, whose disagreement a strict xfail test below holds open)."""
+def assert_same_battles(kernel: np.ndarray, twin: np.ndarray) -> None:
+    """P(side 0 wins) by a two-sample z test, then every column's distribution by a chi-square test."""
     wins = [np.mean(x[:, BattleRecord.OUTCOME] == EngagementOutcome.SIDE_0_WINS) for x in (kernel, twin)]
     pooled = (wins[0] * len(kernel) + wins[1] * len(twin)) / (len(kernel) + len(twin))
     se = np.sqrt(pooled * (1 - pooled) * (1 / len(kernel) + 1 / len(twin)))
     if se > 0:
         assert 2 * stats.norm.sf(abs(wins[0] - wins[1]) / se) > P_MIN, (wins, se)
     for column in BattleRecord:
-        if column in known:
-            continue
         width = int(max(kernel[:, column].max(), twin[:, column].max())) + 1
         test = chisquare_two_sample(np.bincount(kernel[:, column], minlength=width),
                                     np.bincount(twin[:, column], minlength=width))
@@ -170,11 +168,22 @@ def assert_same_battles(kernel: np.ndarray, twin: np.ndarray, known: frozenset =
 
 
 def kernel_and_twin(name: str, assignments: tuple[str, ...], twin_trials: int) -> tuple[np.ndarray, ...]:
+    """The kernel's and the twin's battles of one case under one policy, seeded by the case's name and its
+    assignments: each of the comparisons is its own sample (the three policies of a battle once shared the
+    twin's seed).
+
+    At the former seed (the name alone) the twin's first 6,000 battles of "3 crows (6) vs 2 gold keepers
+    (6)" under nearest strayed in LEAD_LOST_1: P(the first Keepers unit loses 1 warrior) 0.173 against the
+    kernel's 0.194 (4.2 standard errors, chi-square p = 0.00017). Chance, not a rule: the next 6,000 battles
+    of that stream gave 0.189, and 60,000 on twelve other seeds 0.1937 against 0.1940 in 400,000 kernel
+    battles (chi-square p = 0.76); kernel and twin take the same tie-breaks (the test below). 18 comparisons
+    of 12 columns at p = 0.001 expect 0.2 such strays: about one choice of seeds in five meets one."""
     a, b, start = BATTLES[name]
     r = rulings(*assignments)
+    seed = stable_seed(" ".join((name, *assignments)))
     kernel = battle_records(a, b, start_cm=start, rulings=r, weapons=CATALOG.weapons, trials=KERNEL_TRIALS,
-                            seed=stable_seed(name) + 1).records
-    return kernel, twin_records(name, r, twin_trials, stable_seed(name))
+                            seed=seed + 1).records
+    return kernel, twin_records(name, r, twin_trials, seed)
 
 
 POLICIES = [("DK-battle-targeting=nearest",), ("DK-battle-targeting=focus",),
@@ -198,26 +207,48 @@ def test_battle_kernel_matches_naive_twin(name, assignments):
     standard error of the difference is sqrt(0.25 (1/6000 + 1/100000)) = 0.0066, so a shift of 0.03 is 4.6
     standard errors and the two-sided test at p = 0.001 (3.29 standard errors) finds it 90% of the time
     (at the 0.35 of 2 Warriors (4) vs 3 Soldiers: 92%; at the 0.006 of 3 Crows vs 2 Gold Keepers: ~100%)."""
-    known = frozenset({BattleRecord.LEAD_LOST_1}) if (name, assignments) == LEAD_LOSS_OPEN else frozenset()
-    assert_same_battles(*kernel_and_twin(name, assignments, 6000), known)
+    assert_same_battles(*kernel_and_twin(name, assignments, 6000))
 
 
-#: The one comparison the kernel and its twin do not pass today: under DK-battle-targeting=nearest, which of
-#: two identical Gold Keepers (6) units takes the Crows' losses (LEAD_LOST_1, the side's first unit) differs
-#: (chi-square 26.7 on 6 dof, p = 0.00017), though every other column, the totals included, agrees. It
-#: matters where the first unit is a hero valued in context (its own losses); not yet found which is right.
-LEAD_LOSS_OPEN = ("3 crows (6) vs 2 gold keepers (6)", POLICIES[0])
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="open: the first Gold Keepers unit's losses differ from the twin's")
-def test_the_first_units_losses_match_the_twin_where_they_do_not_yet():
-    kernel, twin = kernel_and_twin(*LEAD_LOSS_OPEN, 6000)
-    column = BattleRecord.LEAD_LOST_1
-    width = int(max(kernel[:, column].max(), twin[:, column].max())) + 1
-    test = chisquare_two_sample(np.bincount(kernel[:, column], minlength=width),
-                                np.bincount(twin[:, column], minlength=width))
-    assert test.pvalue > P_MIN, test
+def test_identical_units_are_told_apart_by_the_rules_then_by_list_order_in_kernel_and_twin():
+    """Which of two identical Gold Keepers (6) units the Crows go for, and which one its player activates,
+    decides which takes the Crows' wounds: BattleRecord.LEAD_LOST_1 is the first listed unit's losses.
+    ATTACK: the target is "an Enemy Unit engaged with the Active Unit" (the fewest warriors); else
+    DK-battle-targeting=nearest: the nearest, then the fewest warriors, then the first listed; =focus: the
+    fewest warriors, then the first listed. MAKE WAR! step 1, "The Active Player selects one of their
+    Units": the fewest Stress markers, then the first listed. The kernel (_target, _active_unit) and the twin
+    (target_of, active_unit) choose the same unit in every scene."""
+    crows, keepers = CATALOG.unit("crows"), CATALOG.unit("gold-keepers")
+    sides = [0, 0, 0, 1, 1]  # "3 crows (6) vs 2 gold keepers (6)": the Crows 0-2, the Gold Keepers 3-4
+    # scenes: (alive, position_cm, stress, engaged pairs) of the five units -> (the first Crows' target
+    # under nearest, under focus, the Keepers unit side 1 activates)
+    scenes = [
+        ([6, 6, 6, 6, 6], [0, 0, 0, 30, 30], [0] * 5, [], (3, 3, 3)),  # all alike: the first listed
+        ([6, 6, 6, 4, 6], [0, 0, 0, 30, 30], [0] * 5, [], (3, 3, 3)),  # the first has fewer warriors
+        ([6, 6, 6, 6, 3], [0, 0, 0, 30, 30], [0] * 5, [], (4, 4, 3)),  # the second has fewer
+        ([6, 6, 6, 2, 6], [0, 0, 0, 30, 25], [0] * 5, [], (4, 3, 3)),  # nearer beats fewer (nearest)
+        ([6, 6, 6, 6, 6], [0, 0, 0, 30, 30], [0, 0, 0, 1, 0], [], (3, 3, 4)),  # the first is Stressed
+        ([6, 6, 6, 3, 6], [0, 0, 0, 1, 30], [0] * 5, [(0, 4)], (4, 4, 3)),  # engaged beats nearer, fewer
+    ]
+    for alive, where, stress, pairs, (nearest, focus, activated) in scenes:
+        units = np.zeros((5, len(BattleState)), dtype=np.int64)
+        units[:, BattleState.ALIVE] = alive
+        units[:, BattleState.OWNER] = sides
+        units[:, BattleState.POSITION_CM] = where
+        units[:, BattleState.STRESS] = stress
+        units[:, BattleState.ENGAGED_WITH] = -1
+        units[:, BattleState.TOKEN] = [0, 0, 0, 3, 3]  # DK-battle-tokens=player: side 1's on its first unit
+        tokens = [Token(position=5), Token(position=2)]  # side 1's token is behind: its player is active
+        twin = [BattleUnit(k, side, Combatant(crows if side == 0 else keepers, 6), None, tokens[side],
+                           alive=alive[k], tokens=0, stress=stress[k], position_cm=where[k])
+                for k, side in enumerate(sides)]
+        for i, j in pairs:
+            units[i, BattleState.ENGAGED_WITH] = j
+            twin[i].engaged.add(j)
+            twin[j].engaged.add(i)
+        assert _target(units, 0, Targeting.NEAREST) == target_of(twin[0], twin, "nearest").index == nearest
+        assert _target(units, 0, Targeting.FOCUS) == target_of(twin[0], twin, "focus").index == focus
+        assert _active_unit(units, 3) == active_unit(twin).index == activated
 
 
 def test_marching_battles_meet_no_dice_and_the_twin_exactly():
