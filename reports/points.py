@@ -1103,6 +1103,8 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
 
     moves = study.moves
     zero = ruleset.fair_cost_rule.kind == "zero"
+    # the band the verdicts use (--tolerance, else the game's): percent of the cost, or win-rate points
+    tolerance = ruleset.default_tolerance if study.baseline.tolerance is None else study.baseline.tolerance
     lines, said = [], []
     for (key, value), group in moves.groupby(["ruling", "value"], sort=False):
         changed = group[group["verdict"] != group["verdict_base"]]
@@ -1114,7 +1116,7 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
             biggest = f"{worst['name']} {100 * worst['move']:+.1f} pts"
         else:
             biggest = f"{worst['name']} {100 * worst['move']:+.0f}%"
-        over = int((size > (0.01 if zero else ruleset.default_tolerance / 100)).sum())
+        over = int((size > tolerance / 100).sum())
         # for a terminal: the entry and its move (percent, or win-rate points) with the interval's digits
         shown = ("", "", "") if biggest == "none" else (str(worst["name"]), *_move_cells(
             100 * worst["move"], 100 * worst["move_low"], 100 * worst["move_high"]))
@@ -1145,7 +1147,8 @@ def rulings_report(study: RulingsStudy, ruleset: Ruleset, *, provenance: list[tu
     sections = [Section("rulings", "Each ruling flipped: every entry's move (tidy)", moves)]
     views = [Section("rulings", "Which rulings decide balance (most verdicts changed first)", view)]
     decisive = [line["ruling"] for line in lines if line["verdicts changed"]]
-    limit = "1 point of win rate" if zero else f"{ruleset.default_tolerance:g}%"
+    limit = (f"{tolerance:g} point{'s' if tolerance != 1 else ''} of win rate" if zero
+             else f"{tolerance:g}%")
     beyond = [line for line in sorted(lines, key=lambda line: -line["moved beyond the tolerance"])
               if line["moved beyond the tolerance"]]
     moving = (f"{len(beyond)} of {len(lines)} readings move an entry's {'value' if zero else 'fair cost'} by "

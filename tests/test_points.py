@@ -361,6 +361,21 @@ def test_rulings_study_moves_are_those_of_two_fields_played_apart():
     assert report.views[0].data["ruling"].tolist() == ["TOY-edge=false"]
 
 
+@pytest.mark.parametrize(("tolerance", "beyond"), [(None, 2), (20.0, 1), (0.0, 3)])
+def test_rulings_report_counts_moves_beyond_the_tolerance_given(tolerance, beyond):
+    """Moves of +5%, +15%, -30% and 0: beyond the default 10% two, beyond a --tolerance of 20% one."""
+    import dataclasses
+
+    rs = lanchester(*FIELD)
+    catalog = rs.load_catalog()
+    study = pts.rulings_study(rs, lambda reading: catalog, RULINGS, seed=7, precision=None, trials=1_000,
+                              tolerance=tolerance)
+    assert rs.default_tolerance == 10.0 and study.baseline.tolerance == tolerance
+    moves = study.moves.assign(move=[0.05, 0.15, -0.30, 0.0])
+    report = pts.rulings_report(dataclasses.replace(study, moves=moves), rs, provenance=[])
+    assert report.views[0].data.iloc[0]["moved beyond the tolerance"] == beyond
+
+
 def test_points_rulings_refuses_what_it_would_ignore(capsys):
     assert_one_line_error(capsys, ["points", "warbound", "--rulings", "--rule"], 2, "--rule")
 
