@@ -66,6 +66,7 @@ def test_sweep_is_the_same_bytes_on_the_cluster(capsys, scheduler, swept):
     _same_on_cluster(capsys, scheduler, "sweep", *DRAGONBOND, *MC, *swept, "--format", "json")
 
 
+@pytest.mark.slow  # the cluster's worker processes compile every kernel of two games' sites afresh
 def test_report_site_is_the_same_bytes_on_the_cluster(capsys, scheduler, tmp_path):
     for where, extra in (("here", ()), ("there", ("--scheduler", scheduler))):
         code, _, err = run(capsys, "report", "dragonbond", "uberdrakes", "--trials", "300",

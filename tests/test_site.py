@@ -172,6 +172,7 @@ def test_illustrative_catalogs_are_marked_on_every_page(whole):
     assert index.count("illustrative data.</strong>") >= 4
 
 
+@pytest.mark.slow  # two sites of two games; efficiency and every verb are checked the same way unmarked
 def test_the_site_is_the_same_bytes_for_any_thread_count(tmp_path):
     args = ("report", "dragonbond", "warbound", "--trials", "300", "--points-steps", "2")
     for threads in ("1", "2"):
