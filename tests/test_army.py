@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from cli_run import assert_one_line_error, csv, ok
 
+import rulesets
 from reports import army as armies
 from rulesets.base import (
     Contestant,
@@ -195,36 +196,26 @@ def test_dragonbond_armies_keep_one_of_each_huge_creature_and_one_general():
     rs.check_army([(cs["dragon-queen"], 1), (cs["blood-emperor"], 1)], DragonbondRulings())
 
 
-def test_a_drakerys_army_of_one_entry_is_its_contest():
-    from reports.efficiency import summarize_sides
-    from rulesets.drakerys.contest import force
-    from rulesets.drakerys.rules import DrakerysRulings
+@pytest.mark.parametrize(("game", "budget", "a", "b", "costs"), [
+    ("drakerys", "DK-budget=300", "crows@12", "soldiers@6", (160, 240)),
+    ("dragonbond", "DB-budget=300", "bucentaur-blades", "great-wyrm", (300, 250)),
+])
+def test_an_army_of_one_entry_is_its_contest(game, budget, a, b, costs):
+    """The same battle and metrics as the entry's equal-points contest (the force its budget buys)."""
+    import importlib
 
-    rulings = DrakerysRulings().with_assignments(["DK-budget=300"])
-    rs, cs = _entries("drakerys", rulings)
-    a, b = cs["crows@12"], cs["soldiers@6"]
+    from reports.efficiency import summarize_sides
+
+    rs = rulesets.get(game)
+    rulings = rs.rulings().with_assignments([budget])
+    _, cs = _entries(game, rulings)
+    force = importlib.import_module(f"rulesets.{game}.contest").force
+    a, b = cs[a], cs[b]
     names = [m.name for m in rs.metrics]
     alone = summarize_sides(rs.engage(a, b, rulings, seed=5, trials=64, threads=1), names)
     army = rs.army_engage([(a, force(a, rulings).units)], [(b, force(b, rulings).units)], rulings, seed=5,
                           trials=64, threads=1)
-    assert army.a.cost == 160 and army.b.cost == 240
-    for one, other in zip(alone, summarize_sides(army, names), strict=True):
-        assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
-
-
-def test_a_dragonbond_army_of_one_entry_is_its_contest():
-    from reports.efficiency import summarize_sides
-    from rulesets.dragonbond.contest import force
-    from rulesets.dragonbond.rules import DragonbondRulings
-
-    rulings = DragonbondRulings().with_assignments(["DB-budget=300"])
-    rs, cs = _entries("dragonbond", rulings)
-    a, b = cs["bucentaur-blades"], cs["great-wyrm"]
-    names = [m.name for m in rs.metrics]
-    alone = summarize_sides(rs.engage(a, b, rulings, seed=5, trials=64, threads=1), names)
-    army = rs.army_engage([(a, force(a, rulings).units)], [(b, force(b, rulings).units)], rulings, seed=5,
-                          trials=64, threads=1)
-    assert army.a.cost == 300 and army.b.cost == 250
+    assert (army.a.cost, army.b.cost) == costs
     for one, other in zip(alone, summarize_sides(army, names), strict=True):
         assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
 
