@@ -37,6 +37,7 @@ Single steps (:func:`stand_step`, :func:`dice_step`, :func:`draw_step`, :func:`r
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -502,6 +503,113 @@ def summon_step(game: Game, player: Player) -> None:
         player.summoned += 1
 
 
+def read_spell(card) -> tuple[str, list[int]] | None:
+    """Spec step 5, Spells: (effect, its numbers) of a spell text the game reads, None for any other:
+    "damage" [N], "splash" [N, M], "destroy" [N] (ATK N or less), "fort" [N, N instead or 0]."""
+    if card.type != "spell":
+        return None
+    words = " ".join(card.text.lower().split())
+    forms = [("damage", r"deal (\d+) damage to a creature\."),
+             ("splash", r"deal (\d+) damage to a creature and (\d+) damage to each other creature at its "
+                        r"fort\."),
+             ("destroy", r"destroy a creature with atk (\d+) or less\."),
+             ("fort", r"deal (\d+) damage to each creature at a fort\.")]
+    for effect, pattern in forms:
+        m = re.fullmatch(pattern, words)
+        if m:
+            return effect, [int(g) for g in m.groups()]
+    return None
+
+
+def immune_to(game: Game, creature: Creature, colour: str) -> bool:
+    """Line 316: a creature with Immune of that colour (printed; white: any) is not chosen nor damaged."""
+    return any(k.name == "immune" and k.colour in (colour, WHITE) for k in game.cards[creature.card].keywords)
+
+
+def fort_damage(game: Game, player: Player, card) -> int:
+    """A "fort" spell's damage: N, or the first "Deal N damage instead." DICE X-Y met by the caster's
+    dice (as a creature's DICE X-Y is met, counted_dice)."""
+    dice = counted_dice(game, player)
+    for cond in card.dice:
+        m = re.fullmatch(r"deal (\d+) damage instead\.", " ".join(cond.text.lower().split()))
+        if m:
+            if any((cond.colour == WHITE or d.colour == cond.colour) and cond.low <= d.value <= cond.high
+                   for d in dice):
+                return int(m.group(1))
+            break
+    return read_spell(card)[1][0]
+
+
+def spell_hits(game: Game, player: Player, opponent: Player, index: int,
+               target) -> list[tuple[Creature, int | None]]:
+    """(creature, damage) pairs a spell deals at a target (a Creature; a fort number for "fort"); damage
+    None: destroyed outright."""
+    card = game.cards[index]
+    effect, numbers = read_spell(card)
+    if effect == "fort":
+        n = fort_damage(game, player, card)
+        return [(c, n) for c in opponent.board[target]
+                if c is not None and not immune_to(game, c, card.colour)]
+    if effect == "destroy":
+        return [(target, None)]
+    hits = [(target, numbers[0])]
+    if effect == "splash":
+        hits += [(c, numbers[1]) for c in opponent.board[target.fort]
+                 if c is not None and c is not target and not immune_to(game, c, card.colour)]
+    return hits
+
+
+def spell_worth(game: Game, opponent: Player, hits) -> int:
+    """Sum over the opposing creatures the hits destroy (damage + damage taken >= effective EDR, or
+    destroyed outright) of 8 x cost ('-': 0) + 1."""
+    worth = 0
+    for creature, n in hits:
+        if n is None or creature.damage + n >= stats(game, opponent, creature).edr:
+            worth += 8 * max(game.cards[creature.card].cost or 0, 0) + 1
+    return worth
+
+
+def cast_step(game: Game, player: Player, opponent: Player) -> None:
+    """Spec step 5, Spells (line 207), DG-spells=removal: while a payable removal spell destroys an
+    opposing creature, cast the one of most worth (ties: cheaper, then lower card index) at its target of
+    most worth (ties: the first in fort, slot order, or the lower fort), paid as a summon is."""
+    if game.rulings.spells == "none":
+        return
+    if game.rulings.spells != "removal":
+        raise ValueError(f"DG-spells {game.rulings.spells!r}")
+    while True:
+        best = None
+        for index in sorted(set(player.hand)):
+            card = game.cards[index]
+            read = read_spell(card)
+            if read is None or not can_pay(player, card):
+                continue
+            if read[0] == "fort":
+                targets = list(range(FORTS))
+            else:
+                targets = [c for c in creatures(opponent) if not immune_to(game, c, card.colour)]
+                if read[0] == "destroy":
+                    targets = [c for c in targets if stats(game, opponent, c).atk <= read[1][0]]
+            for target in targets:
+                worth = spell_worth(game, opponent, spell_hits(game, player, opponent, index, target))
+                key = (worth, -card.cost, -index)
+                if worth > 0 and (best is None or key > best[0]):
+                    best = (key, index, target)
+        if best is None:
+            return
+        _, index, target = best
+        hits = spell_hits(game, player, opponent, index, target)
+        pay(game, player, game.cards[index])
+        player.hand.remove(index)
+        player.discard.append(index)
+        for creature, n in hits:
+            if n is None:
+                remove_creature(game, opponent, creature)
+            else:
+                creature.damage += n
+        destroy_dead(game)
+
+
 def move_step(game: Game, player: Player) -> None:
     """Spec step 5, Moves (line 226), DG-move: ``guard``: each creature at a fort with no barriers, in fort,
     slot order, moves to a fort with barriers and an opening (fewest creatures; ties: fewer barriers, then
@@ -811,6 +919,7 @@ def play_turn(game: Game) -> bool:
         game.winner, game.end = opponent.index, "deck-out"
         return True
     resource_step(game, player)
+    cast_step(game, player, opponent)
     summon_step(game, player)
     move_step(game, player)
     assign_dice(game, player)

@@ -946,7 +946,8 @@ def test_every_ruling_is_listed():
     keys = {k for k, _ in RULING_VALUES}
     assert keys == {s.key for s in R.specs()} == {
         "DG-die", "DG-reroll-assigned", "DG-shield-persist", "DG-condition-dice", "DG-shield-stack",
-        "DG-cross-die", "DG-first-turn", "DG-fort-burst", "DG-summoning-sickness", "DG-move"}
+        "DG-cross-die", "DG-first-turn", "DG-fort-burst", "DG-summoning-sickness", "DG-move",
+        "DG-spells"}
 
 
 RULING_GAMES = 150

@@ -56,6 +56,9 @@ def _twin(cat, a, b, rulings):
 SLOW = pytest.mark.slow
 SCENARIOS = [
     ("red-blaze", "green-grove", ()),
+    ("red-blaze", "green-grove", ("DG-spells=removal",)),
+    pytest.param("green-grove", "red-blaze", ("DG-spells=removal", "DG-condition-dice=unassigned",
+                                              "DG-cross-die=discard"), marks=SLOW),
     ("green-grove", "red-blaze",
      ("DG-summoning-sickness=true", "DG-shield-stack=stack", "DG-cross-die=discard")),
     pytest.param("red-blaze", "green-grove", ("DG-reroll-assigned=all-keep", "DG-shield-persist=false"),

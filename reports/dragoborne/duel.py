@@ -103,7 +103,7 @@ def duel_report(records: np.ndarray, names: tuple[str, str], rulings: Dragoborne
         meta.append(("precision", f"target half-width {precision:g} of P({a} wins): {how}"))
     notes = [f"policies (a reading of ours, the same for both decks): {POLICY}",
              f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
-    dead = dead_cards(catalog, decks)
+    dead = dead_cards(catalog, decks, rulings)
     if dead:
         notes.insert(2, dead)
     if catalog.illustrative_note:
@@ -211,7 +211,7 @@ def mulligan_report(runs: dict, names: tuple[str, str], rulings: DragoborneRulin
     notes = ["both decks play the strategy of the row; `balance table dragoborne mulligan` gives the exact "
              "hand-only comparison (the hand is the only randomness there)",
              f"not modelled: {'; '.join(NOT_MODELLED)}", *warnings]
-    dead = dead_cards(catalog, decks)
+    dead = dead_cards(catalog, decks, rulings)
     if dead:
         notes.insert(2, dead)
     if catalog.illustrative_note:

@@ -9,8 +9,9 @@ Cards
 -----
 A card is a creature or a spell. A creature has cost (``-``: not playable from hand, line 33), colour, ATK,
 EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). **Not modelled** (card texts
-are free text, no machine reading of them exists): spells are never cast (they are held in hand, and count
-toward the hand limit), Ambush is never set (a creature with Ambush is summoned normally for its cost),
+are free text, no machine reading of them exists): spells are never cast under DG-spells=none (they are held
+in hand, and count toward the hand limit; DG-spells=removal casts four removal texts: step 5), Ambush is
+never set (a creature with Ambush is summoned normally for its cost),
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
@@ -55,7 +56,20 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    P's resources (3 banners + resource cards) are fewer than the resource target, the top card goes to
    P's resources (a resource of that card's colour, standing: it pays this turn). Resource target: the
    highest cost among the playable creatures of the deck as built (fixed for the game; at least 1).
-5. **Summon** (lines 200-205): repeat: among creatures in P's hand with a cost, those P can pay now (line
+5. **Spells** (lines 202, 207), DG-spells: ``none``: no spell is cast; ``removal``: first, repeat: among
+   the spells in P's hand whose text the game reads (whole text, case and blanks aside) - "Deal N damage to
+   a creature." (a creature), "Deal N damage to a creature and M damage to each other creature at its
+   fort." (a creature), "Destroy a creature with ATK N or less." (a creature of effective ATK <= N),
+   "Deal N damage to each creature at a fort." (a fort; N is the number of its first DICE X-Y "Deal N
+   damage instead." when P's dice meet it as a creature's DICE X-Y is met) - that P can pay now (as a
+   creature below), each at each target of O's (never P's own; an Immune creature of the spell's colour,
+   line 316, printed keyword, is neither a target nor dealt damage): its worth is, over the creatures
+   it would destroy (damage taken + damage >= effective EDR, or destroyed outright), 8 x cost ('-': 0)
+   + 1. Cast the spell and target of highest worth if it is > 0 (ties: the cheaper spell, then the lower
+   card index; the first target in fort, slot order or the lower fort), paid as a creature is; the card
+   goes to the discard pile; the creatures destroyed are removed as after an attack (step 7, in passes).
+   Then **Summon** (lines 200-205), from the resources left unrested: repeat: among creatures in P's
+   hand with a cost, those P can pay now (line
    202: unrested resources >= cost, and if cost >= 1 at least one unrested resource of the creature's
    colour), take the costliest (ties: higher base ATK + EDR, then the lower card index). Pay: one resource
    of its colour, then each further one from the colour with the most unrested resources (ties: the lower

@@ -57,7 +57,12 @@ BIG = 1 << 30
 # card table ``tab`` (int64[n_cards, width]), one row per card: its fields (C_*), then its DICE X-Y
 # conditions (KB + k * N_COND + K_*; K_COLOUR -1: any colour), then its dragocross bonus by die colour
 # (XB + colour * N_CROSS + X_*, the white bonus folded into every colour). Masks: bit j = colour index j.
-(C_CREATURE, C_COLOUR, C_COST, C_ATK, C_EDR, C_DEADLY, C_ASSASSIN, C_INVADE, C_NCOND, N_CARD) = range(10)
+# Spells (DG-spells=removal): C_SPELL (Spell) with its damage C_AMOUNT (Spell.DESTROY: the highest ATK it
+# destroys), C_SPLASH (Spell.SPLASH: the damage to each other creature at the target's fort), C_BOOST (> 0:
+# the damage instead when its DICE X-Y C_BOOST_COLOUR (-1: any), C_BOOST_LOW..C_BOOST_HIGH is met);
+# C_IMMUNE: the colours a creature is Immune to (line 316).
+(C_CREATURE, C_COLOUR, C_COST, C_ATK, C_EDR, C_DEADLY, C_ASSASSIN, C_INVADE, C_NCOND, C_SPELL, C_AMOUNT,
+ C_SPLASH, C_BOOST, C_BOOST_COLOUR, C_BOOST_LOW, C_BOOST_HIGH, C_IMMUNE, N_CARD) = range(18)
 (K_COLOUR, K_LOW, K_HIGH, K_ATK, K_EDR, K_DEADLY, K_ASSASSIN, K_INVADE, N_COND) = range(9)
 (X_ATK, X_EDR, X_DEADLY, X_ASSASSIN, X_INVADE, N_CROSS) = range(6)
 MAX_CONDITIONS = 4
@@ -78,7 +83,17 @@ KEY_BITS = 20
 # (RL_MULLIGAN, RL_MULLIGAN_COST: the mulligan strategy, Mulligan, and its cost K for Mulligan.BACK: not
 # rulings, but policies the caller chooses, carried in the same row)
 (RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
- RL_MULLIGAN, RL_MULLIGAN_COST, RL_MOVE, N_RULINGS) = range(12)
+ RL_MULLIGAN, RL_MULLIGAN_COST, RL_MOVE, RL_SPELLS, N_RULINGS) = range(13)
+
+
+class Spell(IntEnum):
+    """A spell's effect as the game reads its text (C_SPELL; DG-spells=removal casts all but NONE)."""
+
+    NONE = 0  # not cast: any other text (pump, stand, ambush ...)
+    DAMAGE = 1  # "Deal N damage to a creature."
+    SPLASH = 2  # "Deal N damage to a creature and M damage to each other creature at its fort."
+    DESTROY = 3  # "Destroy a creature with ATK N or less."
+    SWEEP = 4  # "Deal N damage to each creature at a fort." (DICE X-Y: "Deal N damage instead.")
 
 
 class Mulligan(IntEnum):
@@ -106,9 +121,9 @@ class Reroll(IntEnum):
 # places (CRB + place * N_PLACE + CR_*; card -1: empty), its three dice (DB + die * N_DIE + D_*), its three
 # forts (FB + fort * N_FORT + F_*: colour, barriers left, the barrier cards bottom first), its hand (HB + i),
 # its resources by colour (RB + colour), the rulings row (LB + RL_*, the same in both rows), scratch space
-# (the unrested resources by colour while summoning, FRB + colour; the attack order, OB + i, and its keys,
-# AB + i) and its deck (DK + i, the top at PL_TOP). One array keeps the calls between the per-turn functions
-# cheap.
+# (the unrested resources by colour while casting and summoning, FRB + colour; the attack order, OB + i,
+# and its keys, AB + i) and its deck (DK + i, the top at PL_TOP). One array keeps the calls between the
+# per-turn functions cheap.
 (PL_TOP, PL_SIZE, PL_HAND, PL_RES, PL_TARGET, PL_SUMMONED, PL_DICE_LOST, PL_OWN_TURNS, PL_ORDER,
  N_PLAYER) = range(10)
 (CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, N_PLACE) = range(6)
@@ -430,11 +445,11 @@ def _combat(st, p, ct):
 
 @nb.njit(**TRIAL_JIT)
 def _summon(st, p, ct, ncol):
-    """Player p's summons (game.py step 5): (resources left unspent, creatures summoned)."""
+    """Player p's summons (game.py step 5) from the unrested resources FRB: (resources left unspent,
+    creatures summoned)."""
     nfree = 0
     for c in range(ncol):
-        st[p, FRB + c] = st[p, RB + c]
-        nfree += st[p, RB + c]
+        nfree += st[p, FRB + c]
     played = 0
     while True:
         # the payable creature of highest summon key (G_SUMMON), the first in hand on ties (the same card)
@@ -508,6 +523,128 @@ def _summon(st, p, ct, ncol):
         st[p, CRB + (slot) * N_PLACE + CR_DIE] = -1
         st[p, PL_SUMMONED] += 1
         played += 1
+
+
+@nb.njit(**TRIAL_JIT)
+def _worth(st, o, s, ct):
+    """What destroying player o's creature at place s is worth to a spell (game.py step 5, DG-spells): its
+    cost ('-': 0) times 8, plus 1 (so that, at equal cost, more creatures are worth more: at most 6)."""
+    return max(ct[st[o, CRB + s * N_PLACE + CR_CARD], C_COST], 0) * 8 + 1
+
+
+@nb.njit(**TRIAL_JIT)
+def _sweep_damage(st, p, c, ct, zone_only):
+    """A Spell.SWEEP card's damage: C_BOOST instead of C_AMOUNT when its DICE X-Y is met by p's dice."""
+    if ct[c, C_BOOST] > 0 and _cond_met(st, p, ct[c, C_BOOST_COLOUR], ct[c, C_BOOST_LOW], ct[c, C_BOOST_HIGH],
+                                        zone_only):
+        return ct[c, C_BOOST]
+    return ct[c, C_AMOUNT]
+
+
+@nb.njit(**TRIAL_JIT)
+def _spell_target(st, p, c, ct, zone_only):
+    """(worth, target) of player p's spell card c at its best target among the opponent's creatures (a
+    place) or forts (Spell.SWEEP): the worth (:func:`_worth`) of the opposing creatures it destroys, 0 if
+    none; ties: the lower place or fort. Immune creatures of c's colour are neither chosen nor damaged."""
+    o = 1 - p
+    kind = ct[c, C_SPELL]
+    col = ct[c, C_COLOUR]
+    amount = ct[c, C_AMOUNT]
+    best, target = 0, -1
+    if kind == Spell.SWEEP:
+        amount = _sweep_damage(st, p, c, ct, zone_only)
+        for f in range(FORTS):
+            w = 0
+            for k in range(PER_FORT):
+                s = f * PER_FORT + k
+                cc = st[o, CRB + s * N_PLACE + CR_CARD]
+                if cc < 0 or (ct[cc, C_IMMUNE] >> col) & 1:
+                    continue
+                if st[o, CRB + s * N_PLACE + CR_DMG] + amount >= _eff(st, o, s, ct, zone_only)[1]:
+                    w += _worth(st, o, s, ct)
+            if w > best:
+                best, target = w, f
+        return best, target
+    for s in range(PLACES):
+        cc = st[o, CRB + s * N_PLACE + CR_CARD]
+        if cc < 0 or (ct[cc, C_IMMUNE] >> col) & 1:
+            continue
+        atk, edr, _, _, _ = _eff(st, o, s, ct, zone_only)
+        w = 0
+        if kind == Spell.DESTROY:
+            if atk <= amount:
+                w = _worth(st, o, s, ct)
+        elif st[o, CRB + s * N_PLACE + CR_DMG] + amount >= edr:
+            w = _worth(st, o, s, ct)
+        if kind == Spell.SPLASH:
+            f = s // PER_FORT
+            for k in range(PER_FORT):
+                r = f * PER_FORT + k
+                cr = st[o, CRB + r * N_PLACE + CR_CARD]
+                if r == s or cr < 0 or (ct[cr, C_IMMUNE] >> col) & 1:
+                    continue
+                if st[o, CRB + r * N_PLACE + CR_DMG] + ct[c, C_SPLASH] >= _eff(st, o, r, ct, zone_only)[1]:
+                    w += _worth(st, o, r, ct)
+        if w > best:
+            best, target = w, s
+    return best, target
+
+
+@nb.njit(**TRIAL_JIT)
+def _cast(st, p, ct, ncol):
+    """DG-spells=removal (game.py step 5, line 207): player p casts, from the unrested resources FRB, the
+    payable removal spell and target destroying most (:func:`_spell_target`; ties: the cheaper spell, then
+    the lower card index), paid as a summon is, while one destroys an opposing creature."""
+    o = 1 - p
+    zone_only = st[0, LB + RL_ZONE_ONLY] != 0
+    while True:
+        nfree = 0
+        for c in range(ncol):
+            nfree += st[p, FRB + c]
+        bw, bi, bt, bcost, bcard = 0, -1, -1, 0, 0
+        for i in range(st[p, PL_HAND]):
+            c = st[p, HB + i]
+            cost = ct[c, C_COST]
+            if ct[c, C_SPELL] == Spell.NONE or cost < 0 or cost > nfree or (
+                    cost > 0 and st[p, FRB + ct[c, C_COLOUR]] <= 0):
+                continue
+            w, t = _spell_target(st, p, c, ct, zone_only)
+            if w > bw or (w == bw and w > 0 and (cost < bcost or (cost == bcost and c < bcard))):
+                bw, bi, bt, bcost, bcard = w, i, t, cost, c
+        if bi < 0:
+            return
+        if bcost >= 1:
+            st[p, FRB + ct[bcard, C_COLOUR]] -= 1
+            for _ in range(bcost - 1):
+                m, mc = -1, -1
+                for c in range(ncol):
+                    if st[p, FRB + c] > m:
+                        m, mc = st[p, FRB + c], c
+                st[p, FRB + mc] -= 1
+        last = st[p, PL_HAND] - 1
+        st[p, HB + bi] = st[p, HB + last]
+        st[p, PL_HAND] = last
+        kind = ct[bcard, C_SPELL]
+        col = ct[bcard, C_COLOUR]
+        if kind == Spell.DESTROY:
+            _leave(st, o, bt)
+        elif kind == Spell.SWEEP:
+            amount = _sweep_damage(st, p, bcard, ct, zone_only)
+            for k in range(PER_FORT):
+                s = bt * PER_FORT + k
+                cc = st[o, CRB + s * N_PLACE + CR_CARD]
+                if cc >= 0 and not (ct[cc, C_IMMUNE] >> col) & 1:
+                    st[o, CRB + s * N_PLACE + CR_DMG] += amount
+        else:
+            st[o, CRB + bt * N_PLACE + CR_DMG] += ct[bcard, C_AMOUNT]
+            if kind == Spell.SPLASH:
+                f = bt // PER_FORT
+                for k in range(PER_FORT):
+                    r = f * PER_FORT + k
+                    cr = st[o, CRB + r * N_PLACE + CR_CARD]
+                    if r != bt and cr >= 0 and not (ct[cr, C_IMMUNE] >> col) & 1:
+                        st[o, CRB + r * N_PLACE + CR_DMG] += ct[bcard, C_SPLASH]
+        _sweep(st, ct)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -736,6 +873,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
     move = st[0, LB + RL_MOVE] != 0
+    spells = st[0, LB + RL_SPELLS] != 0
     winner, end, turn = DRAW, End.DRAW, 0
     p = first
     for turn in range(1, MAX_TURNS + 1):
@@ -753,6 +891,10 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                 and st[p, PL_RES] < st[p, PL_TARGET]:
             st[p, RB + ct[_draw(st, p, stream), C_COLOUR]] += 1
             st[p, PL_RES] += 1
+        for c in range(ncol):
+            st[p, FRB + c] = st[p, RB + c]
+        if spells:
+            _cast(st, p, ct, ncol)
         left, played = _summon(st, p, ct, ncol)
         t = st[p, PL_OWN_TURNS]
         if t <= CURVE_TURNS:

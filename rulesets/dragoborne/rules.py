@@ -86,3 +86,17 @@ class DragoborneRulings(Rulings):
                 "fort holding two (a creature blocks only at its fort, line 238); creatures never switch "
                 "places",
         source="seed 001, lines 122, 226, 238", choices=("none", "guard"))
+    spells: str = ruling(
+        "DG-spells", "none",
+        meaning="which spells are cast (\"Play Spells ... Once played, the card will go to your discard "
+                "pile\", line 207; paid like a creature, line 202), a policy of ours: none, no spell is "
+                "cast; removal: in the Main Phase before summoning, the removal spells whose text the game "
+                "reads (\"Deal N damage to a creature.\", \"Deal N damage to a creature and M damage to "
+                "each other creature at its fort.\", \"Destroy a creature with ATK N or less.\", \"Deal N "
+                "damage to each creature at a fort.\" with a DICE X-Y \"Deal N damage instead.\") are "
+                "cast, at the opponent's creatures only, while one destroys an opposing creature: each cast "
+                "is the payable spell and target destroying the most opposing cost (a '-' cost counts 0; "
+                "ties: more creatures, the cheaper spell, the lower card index, the lower place or fort); "
+                "Immune creatures of the spell's colour are neither chosen nor damaged (line 316); other "
+                "spells stay in hand",
+        source="seed 001, lines 202, 207, 316", choices=("none", "removal"))

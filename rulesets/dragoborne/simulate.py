@@ -8,6 +8,7 @@ dice until their decks differ (common random numbers).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -21,7 +22,11 @@ from simcore import runner
 
 #: What the game does not model (game.py's "Cards"): stated in every report of a simulated game.
 NOT_MODELLED = (
-    "spells are never cast (their texts are free text; they are held in hand)",
+    "spells are never cast under DG-spells=none (the default; they are held in hand); DG-spells=removal "
+    "casts the removal spells the game reads (damage to a creature, with splash at its fort, to each "
+    "creature at a fort, destroy ATK N or less) at opposing creatures, in the Main Phase before summoning, "
+    "while one destroys an opposing creature (the most opposing cost first); other spells (pump, stand, "
+    "Ambush) are never cast",
     "Ambush is never set (a creature with Ambush is summoned for its cost)",
     "Fort Burst is never played (every broken barrier goes to hand: both DG-fort-burst readings agree then)",
     "Immune has no effect (it acts against spells and abilities, line 316)",
@@ -42,13 +47,42 @@ POLICY = ("mulligan (unless chosen): spells, '-' cards and creatures costing 4+ 
 MAX_CONDITIONS = K.MAX_CONDITIONS
 
 
-def dead_cards(catalog: Catalog, decks: Sequence[Deck]) -> str:
-    """The note naming, per deck, its spell cards and their copies: dead cards in the game, which casts no
-    spell (game.py "Cards"); "" when no deck holds a spell."""
+#: Spell texts the game reads (DG-spells=removal), as kernels.Spell effects: (pattern, effect); the numbers
+#: are the damage (Spell.DESTROY: the highest ATK destroyed) and, for Spell.SPLASH, the damage to each
+#: other creature at the target's fort. A Spell.SWEEP's DICE X-Y "Deal N damage instead." raises N.
+SPELL_TEXTS = (
+    (re.compile(r"deal (\d+) damage to a creature\."), K.Spell.DAMAGE),
+    (re.compile(r"deal (\d+) damage to a creature and (\d+) damage to each other creature at its fort\."),
+     K.Spell.SPLASH),
+    (re.compile(r"destroy a creature with atk (\d+) or less\."), K.Spell.DESTROY),
+    (re.compile(r"deal (\d+) damage to each creature at a fort\."), K.Spell.SWEEP),
+)
+INSTEAD = re.compile(r"deal (\d+) damage instead\.")
+
+
+def spell_effect(card: Card) -> tuple[int, tuple[int, ...]]:
+    """(kernels.Spell, its numbers) of a card's text; (Spell.NONE, ()) for a creature or a text the game
+    does not read (the whole text must match, case and surrounding blanks aside)."""
+    if card.is_creature:
+        return K.Spell.NONE, ()
+    text = " ".join(card.text.lower().split())
+    for pattern, effect in SPELL_TEXTS:
+        m = pattern.fullmatch(text)
+        if m:
+            return effect, tuple(int(g) for g in m.groups())
+    return K.Spell.NONE, ()
+
+
+def dead_cards(catalog: Catalog, decks: Sequence[Deck], rulings: DragoborneRulings | None = None) -> str:
+    """The note naming, per deck, its spell cards and their copies that the game never casts (all of them
+    under DG-spells=none; under removal, those whose text the game does not read): dead cards (game.py
+    "Cards"); "" when no deck holds one."""
+    removal = rulings is not None and rulings.spells == "removal"
     parts = []
     for deck in dict.fromkeys(decks):  # a deck given twice (a mirror) is named once
         spells = sorted((catalog.card(k).name, n) for k, n in deck.copies.items()
-                        if not catalog.card(k).is_creature)
+                        if not catalog.card(k).is_creature
+                        and not (removal and spell_effect(catalog.card(k))[0] != K.Spell.NONE))
         if spells:
             listed = ", ".join(f"{name} x{n}" for name, n in spells)
             parts.append(f"{deck.name} {sum(n for _, n in spells)} of {deck.size}: {listed}")
@@ -132,6 +166,24 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
             raise RulesError(f"{c.name}: {len(conditions)} DICE X-Y conditions; the game handles "
                              f"{MAX_CONDITIONS}")
         ctab[i, K.C_NCOND] = len(conditions)
+        for k in c.keywords:  # printed Immune (line 316); one gained from a die is not read
+            if k.name == "immune" and k.colour == ANY_COLOUR:
+                ctab[i, K.C_IMMUNE] |= (1 << m) - 1
+            elif k.name == "immune" and k.colour in colours:
+                ctab[i, K.C_IMMUNE] |= 1 << colours.index(k.colour)
+        effect, numbers = spell_effect(c)
+        ctab[i, K.C_SPELL] = effect
+        if effect != K.Spell.NONE:
+            ctab[i, K.C_AMOUNT] = numbers[0]
+            ctab[i, K.C_SPLASH] = numbers[1] if effect == K.Spell.SPLASH else 0
+        if effect == K.Spell.SWEEP:
+            for d in conditions:
+                m_instead = INSTEAD.fullmatch(" ".join(d.text.lower().split()))
+                if m_instead:
+                    ctab[i, K.C_BOOST] = int(m_instead.group(1))
+                    ctab[i, K.C_BOOST_COLOUR] = -1 if d.colour == ANY_COLOUR else colours.index(d.colour)
+                    ctab[i, K.C_BOOST_LOW], ctab[i, K.C_BOOST_HIGH] = d.low, d.high
+                    break
         for k, d in enumerate(conditions):
             colour = -1 if d.colour == ANY_COLOUR else colours.index(d.colour)
             cond[i, k] = (colour, d.low, d.high, d.atk, d.edr, _has(d.keywords, "deadly"),
@@ -169,6 +221,7 @@ def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndar
     row[K.RL_EACH_FIRST] = int(rulings.first_turn == "each-player-first")
     row[K.RL_SICKNESS] = int(rulings.summoning_sickness)
     row[K.RL_MOVE] = int(rulings.move == "guard")
+    row[K.RL_SPELLS] = int(rulings.spells == "removal")
     return row
 
 
