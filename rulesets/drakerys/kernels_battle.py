@@ -167,6 +167,28 @@ def _room(units_side, units, j):
 
 
 @nb.njit(**TRIAL_JIT)
+def _ally(units_side, units, j, r, own, foe, side):
+    """What unit j adds to its side's unit ``own`` (scratch row r) fighting ``foe``: its Authority die, its
+    room as the Guard unit, its engagement with ``foe`` (Initiative, rerolls). Returns whether j is engaged
+    with ``foe`` (``own`` itself included: then ``foe`` is engaged)."""
+    reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
+    if reach > 0 and j != own and _distance(units, j, own) <= reach:
+        side[r, Side.AUTHORITY] += 1
+    # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion
+    guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
+    if guard and j != own and units_side[own, Side.GUARD] and side[r, Side.GUARD_UNIT] < 0 \
+            and _distance(units, j, own) <= SAFEGUARD_COHESION_CM:
+        side[r, Side.GUARD_UNIT] = j
+        side[r, Side.GUARD] = _room(units_side, units, j)
+    if not _engaged(units, j, foe):
+        return False
+    if j != own:
+        side[r, Side.ALLIES_ENGAGED] += 1
+        side[r, Side.REROLLS] += units[j, BattleState.ALIVE]
+    return True
+
+
+@nb.njit(**TRIAL_JIT)
 def _load(units_side, blocking, units, u, t, side, state):
     """Enemy units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
     what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), Authority,
@@ -192,33 +214,10 @@ def _load(units_side, blocking, units, u, t, side, state):
     for j in range(units.shape[0]):
         if units[j, BattleState.ALIVE] == 0:
             continue
-        reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
-        # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion
-        guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
         if units[j, BattleState.OWNER] == ru:
-            if reach > 0 and j != u and _distance(units, j, u) <= reach:
-                side[ru, Side.AUTHORITY] += 1
-            if guard and j != u and units_side[u, Side.GUARD] and side[ru, Side.GUARD_UNIT] < 0 \
-                    and _distance(units, j, u) <= SAFEGUARD_COHESION_CM:
-                side[ru, Side.GUARD_UNIT] = j
-                side[ru, Side.GUARD] = _room(units_side, units, j)
-            if _engaged(units, j, t):
-                t_engaged = True
-                if j != u:
-                    side[ru, Side.ALLIES_ENGAGED] += 1
-                    side[ru, Side.REROLLS] += units[j, BattleState.ALIVE]
+            t_engaged |= _ally(units_side, units, j, ru, u, t, side)
         else:
-            if reach > 0 and j != t and _distance(units, j, t) <= reach:
-                side[rt, Side.AUTHORITY] += 1
-            if guard and j != t and units_side[t, Side.GUARD] and side[rt, Side.GUARD_UNIT] < 0 \
-                    and _distance(units, j, t) <= SAFEGUARD_COHESION_CM:
-                side[rt, Side.GUARD_UNIT] = j
-                side[rt, Side.GUARD] = _room(units_side, units, j)
-            if _engaged(units, j, u):
-                u_engaged = True
-                if j != t:
-                    side[rt, Side.ALLIES_ENGAGED] += 1
-                    side[rt, Side.REROLLS] += units[j, BattleState.ALIVE]
+            u_engaged |= _ally(units_side, units, j, rt, t, u, side)
     if t_engaged:
         side[ru, Side.WEAPON_RANGE] = -1
     if u_engaged:
