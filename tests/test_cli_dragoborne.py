@@ -280,3 +280,18 @@ def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
                          "--format", "json")
     assert code == 0, err
     assert " ".join(json.loads(out)["notes"]).count("Red Blaze 13 of 50") == 1
+
+
+def test_under_dg_spells_removal_only_the_unread_spells_are_dead_cards(capsys):
+    """DG-spells=removal casts Spark Bolt, Fire Rain, Nature's Wrath and Volcanic Wrath: the dead-card note
+    names only the pump, stand and Ambush spells, and the not-modelled note says which are cast."""
+    import json
+
+    code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "200",
+                         "--ruling", "DG-spells=removal", "--format", "json")
+    assert code == 0, err
+    notes = " ".join(json.loads(out)["notes"])
+    assert "Red Blaze 4 of 50: Blazing Fury x4;" in notes
+    assert "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2" in notes
+    assert RED_BLAZE_DEAD not in notes and "Spark Bolt" not in notes
+    assert "DG-spells=removal casts the removal spells" in notes
