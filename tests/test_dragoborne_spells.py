@@ -154,3 +154,17 @@ def test_only_the_removal_texts_are_read():
     assert {k for k, e in read.items() if e != K.Spell.NONE} == {
         "spark-bolt", "fire-rain", "natures-wrath", "volcanic-wrath"}
     assert S.spell_effect(cat.card("fire-rain")) == (K.Spell.SPLASH, (2, 1))
+
+
+def test_immune_is_played_under_removal_only():
+    """A printed Immune of a colour is decisive and unplayed under none; under removal it is played (the
+    removal spells neither choose nor damage it), so the card's contest is measured."""
+    from rulesets import get
+
+    rs = get("dragoborne")
+    cat = rs.load_catalog()
+    for key, colour in (("grove-warden", "red"), ("inferno-wyrm", "green")):
+        entry = next(c for c in rs.contestants(cat) if c.key == key)
+        none, removal = rs.coverage(entry, DragoborneRulings()), rs.coverage(entry, REMOVAL)
+        assert none.decisive[0].startswith(f"Immune ({colour}) (no effect") and not none.measured
+        assert f"Immune ({colour})" in removal.played and removal.decisive == () and removal.measured

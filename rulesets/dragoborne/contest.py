@@ -14,8 +14,8 @@ copy of the card adds to its deck's win rate over an average card of the same co
 the other card. A fair card's gain is 0 at any cost, so the fair-cost rule is ``zero`` (the verdict is the
 sign of the gain's interval; a cost sweep finds the cost where it crosses 0).
 
-Spells are not contestants: the game casts none (their texts are free text), so their worth cannot be
-measured; reports say so.
+Spells are not contestants: the game casts none under DG-spells=none (removal casts four removal texts), so
+their worth is not measured; reports say so.
 
 numpy and the kernels are imported by the functions that use them: the command tree imports this.
 """
@@ -95,20 +95,24 @@ def _samples(records, a: Contestant, b: Contestant):
 #: card's worth in its deck's games, so each is decisive.
 _UNPLAYED_KEYWORDS = {
     "ambush": "never set: the card is summoned for its cost",
-    "immune": "no effect: it acts against spells and abilities, which the game never casts or plays",
+    "immune": "no effect: it acts against spells and abilities, which the game never casts or plays "
+              "under DG-spells=none",
 }
 
 
-def coverage(card) -> Coverage:
+def coverage(card, spells: str = "none") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
     its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
-    Burst or other card text (decisive)."""
+    Burst or other card text (decisive). Under DG-spells=removal (``spells``) a printed Immune of a colour
+    is played: the removal spells the game casts neither choose nor damage it (the only spells and
+    abilities the game plays)."""
     played, unplayed = ["ATK/EDR", "dragocross +1/+1"], []
 
     def keywords(where: str, found) -> list[str]:
         out = []
         for k in found:
-            why = _UNPLAYED_KEYWORDS.get(k.name) or (
+            printed_immune = spells == "removal" and k.name == "immune" and not where and not k.trait
+            why = "" if printed_immune else _UNPLAYED_KEYWORDS.get(k.name) or (
                 "trait conditions never match: the catalog's cards have no traits" if k.trait else "")
             if why:
                 unplayed.append(f"{where}{k.label} ({why})")
@@ -191,8 +195,9 @@ class DragoborneRuleset(Ruleset):
             for name in only:
                 card = catalog.card(name)
                 if card.key not in playable:
-                    why = ("a spell: the game casts no spell (card texts are not modelled), so its worth "
-                           "cannot be measured") if not card.is_creature else \
+                    why = ("a spell: only creatures are contestants (the game casts no spell but, under "
+                           "DG-spells=removal, four removal texts), so its worth is not measured") \
+                        if not card.is_creature else \
                         "costs \"-\": not playable from hand (line 33)"
                     raise RulesError(f"{card.name} is {why}")
                 keys.append(card.key)
@@ -220,11 +225,12 @@ class DragoborneRuleset(Ruleset):
     variant_word = "card"
 
     def variant_entry(self, catalog: Any, change: StatChange | CostChange) -> Any:
-        """A creature card (a spell: an OptionError, since the game casts none)."""
+        """A creature card (a spell: an OptionError, since its worth is not measured)."""
         card = super().variant_entry(catalog, change)
         if not card.is_creature:
-            raise OptionError(f"change {change.text!r}: {card.name} is a spell; the game casts no spell, so "
-                              "changing it changes nothing")
+            raise OptionError(f"change {change.text!r}: {card.name} is a spell; only creatures are "
+                              "measured (the game casts no spell but, under DG-spells=removal, four removal "
+                              "texts)")
         return card
 
     def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
@@ -255,7 +261,8 @@ class DragoborneRuleset(Ruleset):
                  f"not modelled: {'; '.join(NOT_MODELLED)}"]
         spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
         if spells:
-            notes.append(f"not measured (spells: the game casts none): {', '.join(spells)}")
+            notes.append(f"not measured (spells: the game casts none under DG-spells=none, the default; "
+                         f"removal casts four removal texts): {', '.join(spells)}")
         # the home decks the cards are measured in (every deck of the catalog when none is given)
         decks = [c.subject[1] for c in contestants] or list(catalog.decks.values())
         dead = dead_cards(catalog, sorted(set(decks), key=lambda d: d.key))
@@ -275,7 +282,7 @@ class DragoborneRuleset(Ruleset):
         return notes
 
     def coverage(self, contestant: Contestant, rulings: DragoborneRulings) -> Coverage:
-        return coverage(contestant.subject[0])
+        return coverage(contestant.subject[0], rulings.spells)
 
     price_features_text = ("ATK, EDR: the card's; Bonus: the ATK and EDR its colour bonuses add (dragocross "
                            "with a die of a colour, DICE X-Y); Invade, Deadly: 1 when the card has the "
