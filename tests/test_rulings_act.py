@@ -46,7 +46,8 @@ PROBES = {
          "--their-fort", "green:2", "--their-fort", "green:1:3", "--their-fort", "red:2", "--mine", "3/2@0",
          "--mine", "pyre-drake@1", "--theirs", "2/2@0", "--theirs", "grove-warden@1,rested",
          "--format", "csv"),
-        # whole games of the two decks: creatures move off destroyed forts (DG-move)
+        # whole games of the two decks: creatures move off destroyed forts (DG-move), removal spells are
+        # cast (DG-spells)
         ("duel", "dragoborne", "red-blaze", "green-grove", *FAST),
     ],
 }
