@@ -19,6 +19,7 @@ from rulesets.dragoborne.catalog import Card, Keyword
 from rulesets.dragoborne.rules import DragoborneRulings
 
 REMOVAL = DragoborneRulings().with_assignments(["DG-spells=removal"])
+NONE = DragoborneRulings().with_assignments(["DG-spells=none"])
 # creatures: (cost, ATK, EDR); "imm" is Immune to red (line 316)
 CREATURES = {"w1": (1, 1, 1), "k3": (3, 3, 2), "big": (5, 5, 4), "tough": (4, 2, 4), "imm": (2, 1, 1)}
 
@@ -133,7 +134,7 @@ def test_kernel_and_twin_cast_as_the_policy_says(case, banners, extra, hand, red
 @pytest.mark.parametrize(("case", "banners", "extra", "hand", "red_die", "board", "after", "left", "free"),
                          CASES, ids=IDS)
 def test_the_twin_casts_nothing_under_none(case, banners, extra, hand, red_die, board, after, left, free):
-    t_after, t_left, t_free, _ = _twin(banners, extra, hand, red_die, board, DragoborneRulings())
+    t_after, t_left, t_free, _ = _twin(banners, extra, hand, red_die, board, NONE)
     assert t_after == {place: (key, 0) for place, key in board.items()}
     assert (t_left, sum(t_free.values())) == (sorted(hand), len(banners) + len(extra))
 
@@ -165,6 +166,6 @@ def test_immune_is_played_under_removal_only():
     cat = rs.load_catalog()
     for key, colour in (("grove-warden", "red"), ("inferno-wyrm", "green")):
         entry = next(c for c in rs.contestants(cat) if c.key == key)
-        none, removal = rs.coverage(entry, DragoborneRulings()), rs.coverage(entry, REMOVAL)
+        none, removal = rs.coverage(entry, NONE), rs.coverage(entry, REMOVAL)
         assert none.decisive[0].startswith(f"Immune ({colour}) (no effect") and not none.measured
         assert f"Immune ({colour})" in removal.played and removal.decisive == () and removal.measured
