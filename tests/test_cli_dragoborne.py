@@ -246,16 +246,20 @@ def test_duel_refuses_a_small_deck_unless_lenient(capsys, tmp_path):
     assert "40 cards; a deck needs 50 or more" in text and "accepted: lenient" in text
 
 
-# the two packaged decks' spells, copies per card: the game casts none (game.py "Cards")
+# the two packaged decks' spells the game never casts, copies per card (game.py "Cards"): under DG-spells=none
+# every spell, under removal (the default) those whose text it does not read
 RED_BLAZE_DEAD = ("Red Blaze 13 of 50: Blazing Fury x4, Fire Rain x3, Nature's Wrath x2, Spark Bolt x2, "
                   "Volcanic Wrath x2")
 GREEN_GROVE_DEAD = ("Green Grove 15 of 50: Fire Rain x2, Nature's Wrath x3, Verdant Growth x2, "
                     "Vine Snare x4, Volcanic Wrath x2, Wild Charge x2")
+RED_BLAZE_UNREAD = "Red Blaze 4 of 50: Blazing Fury x4"
+GREEN_GROVE_UNREAD = "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2"
 
 
 def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
     """`duel`, `efficiency` (and `report`, which prints the same ruleset notes) say that creatures never
-    move (line 226) and name, per deck, the spell cards that are dead cards in the game."""
+    move (line 226) and name, per deck, the spell cards that are dead cards in the game (by default the
+    spells whose text is not read; under DG-spells=none every spell)."""
     import json
 
     from rulesets import get
@@ -268,18 +272,21 @@ def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
         assert code == 0, err
         notes = " ".join(json.loads(out)["notes"])
         assert "creatures never move" in notes and "(line 226)" in notes, args
-        assert RED_BLAZE_DEAD in notes and GREEN_GROVE_DEAD in notes, args
-    # a card of one deck only: only its home deck is named
+        assert RED_BLAZE_UNREAD in notes and GREEN_GROVE_UNREAD in notes, args
+        assert RED_BLAZE_DEAD not in notes, args
+    # a card of one deck only: only its home deck is named, and a note that cannot see the rulings says
+    # which it names
     cat = load()
     rs = get("dragoborne")
     drake = next(c for c in rs.contestants(cat) if c.key == "pyre-drake")
     notes = " ".join(rs.notes(cat, [drake]))
-    assert RED_BLAZE_DEAD in notes and "Green Grove 15 of 50" not in notes
-    # a mirror names its deck once
+    assert RED_BLAZE_UNREAD in notes and "Green Grove" not in notes
+    assert "under DG-spells=removal, the default (under none, every spell card)" in notes
+    # a mirror names its deck once; under DG-spells=none every spell card is dead
     code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "red-blaze", "--trials", "100",
-                         "--format", "json")
+                         "--ruling", "DG-spells=none", "--format", "json")
     assert code == 0, err
-    assert " ".join(json.loads(out)["notes"]).count("Red Blaze 13 of 50") == 1
+    assert " ".join(json.loads(out)["notes"]).count(RED_BLAZE_DEAD) == 1
 
 
 def test_under_dg_spells_removal_only_the_unread_spells_are_dead_cards(capsys):
@@ -294,4 +301,4 @@ def test_under_dg_spells_removal_only_the_unread_spells_are_dead_cards(capsys):
     assert "Red Blaze 4 of 50: Blazing Fury x4;" in notes
     assert "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2" in notes
     assert RED_BLAZE_DEAD not in notes and "Spark Bolt" not in notes
-    assert "DG-spells=removal casts the removal spells" in notes
+    assert "DG-spells=removal (the default) casts the removal spells" in notes

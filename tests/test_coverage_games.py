@@ -231,10 +231,16 @@ def test_dragoborne_ambush_fort_burst_and_immune_are_decisive(coverages):
     assert ambusher.decisive[1].startswith("\"If this card is an ambush:")
     treant = by_key["elder-treant"]
     assert treant.decisive == ("Fort Burst \"Summon this creature to the attacked fort.\" (never played)",)
+    # Immune acts against spells: played by default (DG-spells=removal casts spells that respect it),
+    # decisive where no spell is cast (DG-spells=none)
+    from rulesets.dragoborne.contest import coverage
+
+    rs, contestants = _game("dragoborne")
+    cards = {c.key: c.subject[0] for c in contestants}
     for key, colour in (("grove-warden", "red"), ("inferno-wyrm", "green")):
-        assert by_key[key].decisive[0].startswith(f"Immune ({colour}) (no effect"), key
-    assert {k for k, c in by_key.items() if not c.measured} == {"flame-ambusher", "elder-treant",
-                                                                "grove-warden", "inferno-wyrm"}
+        assert by_key[key].measured and f"Immune ({colour})" in by_key[key].played, key
+        assert coverage(cards[key], "none").decisive[0].startswith(f"Immune ({colour}) (no effect"), key
+    assert {k for k, c in by_key.items() if not c.measured} == {"flame-ambusher", "elder-treant"}
     assert all(c.unplayed == c.decisive for c in by_key.values())
 
 

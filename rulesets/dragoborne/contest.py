@@ -100,7 +100,7 @@ _UNPLAYED_KEYWORDS = {
 }
 
 
-def coverage(card, spells: str = "none") -> Coverage:
+def coverage(card, spells: str = "removal") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
     its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
     Burst or other card text (decisive). Under DG-spells=removal (``spells``) a printed Immune of a colour
@@ -261,8 +261,8 @@ class DragoborneRuleset(Ruleset):
                  f"not modelled: {'; '.join(NOT_MODELLED)}"]
         spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
         if spells:
-            notes.append(f"not measured (spells: the game casts none under DG-spells=none, the default; "
-                         f"removal casts four removal texts): {', '.join(spells)}")
+            notes.append(f"not measured (spells: under DG-spells=removal, the default, the game casts four "
+                         f"removal texts and no other spell; none casts no spell): {', '.join(spells)}")
         # the home decks the cards are measured in (every deck of the catalog when none is given)
         decks = [c.subject[1] for c in contestants] or list(catalog.decks.values())
         dead = dead_cards(catalog, sorted(set(decks), key=lambda d: d.key))

@@ -9,9 +9,9 @@ Cards
 -----
 A card is a creature or a spell. A creature has cost (``-``: not playable from hand, line 33), colour, ATK,
 EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). **Not modelled** (card texts
-are free text, no machine reading of them exists): spells are never cast under DG-spells=none (they are held
-in hand, and count toward the hand limit; DG-spells=removal casts four removal texts: step 5), Ambush is
-never set (a creature with Ambush is summoned normally for its cost),
+are free text, no machine reading of them exists): only the removal spells whose text the game reads are
+cast (DG-spells=removal, the default: step 5; under DG-spells=none none is: held in hand, they count toward
+the hand limit), Ambush is never set (a creature with Ambush is summoned normally for its cost),
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text

@@ -22,7 +22,7 @@ from simcore import runner
 
 #: What the game does not model (game.py's "Cards"): stated in every report of a simulated game.
 NOT_MODELLED = (
-    "spells are never cast under DG-spells=none (the default; they are held in hand); DG-spells=removal "
+    "spells are never cast under DG-spells=none (they are held in hand); DG-spells=removal (the default) "
     "casts the removal spells the game reads (damage to a creature, with splash at its fort, to each "
     "creature at a fort, destroy ATK N or less) at opposing creatures, in the Main Phase before summoning, "
     "while one destroys an opposing creature (the most opposing cost first); other spells (pump, stand, "
@@ -76,8 +76,9 @@ def spell_effect(card: Card) -> tuple[int, tuple[int, ...]]:
 def dead_cards(catalog: Catalog, decks: Sequence[Deck], rulings: DragoborneRulings | None = None) -> str:
     """The note naming, per deck, its spell cards and their copies that the game never casts (all of them
     under DG-spells=none; under removal, those whose text the game does not read): dead cards (game.py
-    "Cards"); "" when no deck holds one."""
-    removal = rulings is not None and rulings.spells == "removal"
+    "Cards"); "" when no deck holds one. ``rulings`` None: a note that does not know the rulings in force
+    names those of the default, and says so."""
+    removal = (rulings or DragoborneRulings()).spells == "removal"
     parts = []
     for deck in dict.fromkeys(decks):  # a deck given twice (a mirror) is named once
         spells = sorted((catalog.card(k).name, n) for k, n in deck.copies.items()
@@ -88,7 +89,9 @@ def dead_cards(catalog: Catalog, decks: Sequence[Deck], rulings: DragoborneRulin
             parts.append(f"{deck.name} {sum(n for _, n in spells)} of {deck.size}: {listed}")
     if not parts:
         return ""
-    return ("dead cards (spells: never cast, held in hand and discarded first): " + "; ".join(parts))
+    which = "" if rulings is not None else (
+        f" under DG-spells={DragoborneRulings().spells}, the default (under none, every spell card)")
+    return (f"dead cards (spells: never cast, held in hand and discarded first){which}: " + "; ".join(parts))
 
 
 @dataclass(frozen=True)
