@@ -444,6 +444,23 @@ def _combat(st, p, ct):
 
 
 @nb.njit(**TRIAL_JIT)
+def _play_from_hand(st, p, i, colour, cost, ncol):
+    """Player p plays the card at hand position i (line 202): rests ``cost`` unrested resources, one of the
+    card's ``colour``, then each from the colour with most unrested resources; the card leaves the hand."""
+    if cost >= 1:
+        st[p, FRB + colour] -= 1
+        for _ in range(cost - 1):
+            m, mc = -1, -1
+            for c in range(ncol):
+                if st[p, FRB + c] > m:
+                    m, mc = st[p, FRB + c], c
+            st[p, FRB + mc] -= 1
+    last = st[p, PL_HAND] - 1
+    st[p, HB + i] = st[p, HB + last]
+    st[p, PL_HAND] = last
+
+
+@nb.njit(**TRIAL_JIT)
 def _summon(st, p, ct, ncol):
     """Player p's summons (game.py step 5) from the unrested resources FRB: (resources left unspent,
     creatures summoned)."""
@@ -503,19 +520,8 @@ def _summon(st, p, ct, ncol):
                 return nfree, played
             _leave(st, p, weakest)
             slot = weakest
-        # pay: one of its colour, then each from the colour with most unrested resources
-        if bcost >= 1:
-            st[p, FRB + ct[best, C_COLOUR]] -= 1
-            for _ in range(bcost - 1):
-                m, mc = -1, -1
-                for c in range(ncol):
-                    if st[p, FRB + c] > m:
-                        m, mc = st[p, FRB + c], c
-                st[p, FRB + mc] -= 1
+        _play_from_hand(st, p, bi, ct[best, C_COLOUR], bcost, ncol)
         nfree -= bcost
-        last = st[p, PL_HAND] - 1
-        st[p, HB + bi] = st[p, HB + last]
-        st[p, PL_HAND] = last
         st[p, CRB + (slot) * N_PLACE + CR_CARD] = best
         st[p, CRB + (slot) * N_PLACE + CR_DMG] = 0
         st[p, CRB + (slot) * N_PLACE + CR_RESTED] = 0
@@ -613,17 +619,7 @@ def _cast(st, p, ct, ncol):
                 bw, bi, bt, bcost, bcard = w, i, t, cost, c
         if bi < 0:
             return
-        if bcost >= 1:
-            st[p, FRB + ct[bcard, C_COLOUR]] -= 1
-            for _ in range(bcost - 1):
-                m, mc = -1, -1
-                for c in range(ncol):
-                    if st[p, FRB + c] > m:
-                        m, mc = st[p, FRB + c], c
-                st[p, FRB + mc] -= 1
-        last = st[p, PL_HAND] - 1
-        st[p, HB + bi] = st[p, HB + last]
-        st[p, PL_HAND] = last
+        _play_from_hand(st, p, bi, ct[bcard, C_COLOUR], bcost, ncol)
         kind = ct[bcard, C_SPELL]
         col = ct[bcard, C_COLOUR]
         if kind == Spell.DESTROY:
