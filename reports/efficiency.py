@@ -665,6 +665,8 @@ def _fair_text(f: float, lo: float, hi: float, digits: int = 0) -> str:
     lies on."""
     if np.isnan(f):
         return f"above {lo:g}" if np.isinf(hi) else f"below {hi:g}"
+    if f == lo == hi:  # no error (the ``zero`` rule's par, within the value's interval): no interval shown
+        return _cost_text(f, digits)
     return f"{_cost_text(f, digits)} [{_cost_text(lo, digits)}, {_cost_text(hi, digits)}]"
 
 

@@ -315,6 +315,8 @@ def test_fair_costs_of_a_few_tokens_keep_two_decimals():
     assert eff._fair_text(2.304, 2.281, 2.326, eff.cost_digits([2, 3])) == "2.30 [2.28, 2.33]"
     assert eff._fair_text(110.4, 109.2, 111.0) == "110 [109, 111]"
     assert eff._fair_text(np.nan, 3.0000001, np.inf) == "above 3"
+    # the zero rule's par within the value's interval (or an exact estimate): the cost, no [4.00, 4.00]
+    assert eff._fair_text(4.0, 4.0, 4.0, eff.cost_digits([1, 4])) == "4.00"
 
 
 def test_a_half_width_never_shows_as_zero():
