@@ -718,7 +718,8 @@ def report(points: Points, *, provenance: list[tuple[str, str]], notes: Sequence
         f"Proposed: {moved} of {len(rows)} costs changed; {fair_now} of {movable} entries that can move are "
         f"fair within the tolerance (today {fair_today}); {len(points.held)} held.",
         f"Stopped: {points.stop}. Proposed table = step {points.proposed.number} of {len(points.steps) - 1}.",
-        f"Meta-game: {today_mix.with_share} entries with a share today (effective "
+        f"Meta-game: {today_mix.with_share} {'entry' if today_mix.with_share == 1 else 'entries'} with a "
+        f"share today (effective "
         f"{today_mix.effective_entries:.1f}), {proposed_mix.with_share} at the proposed costs (effective "
         f"{proposed_mix.effective_entries:.1f}).",
     ]
