@@ -382,8 +382,9 @@ def fair_costs(field: Field, values: np.ndarray, value_stderrs: np.ndarray,
 
 
 def even_trade(sides: Sequence[SideSummary], gain: int, loss: int) -> FairCost:
-    """The even-trade price over a contestant's sides: sum(gain) / sum(loss) with Fieller's 95% interval
-    (cut at 0 below)."""
+    """The even-trade price over a contestant's sides: sum(gain) / sum(loss) with Fieller's 95% interval,
+    all cut at 0 below. A gain can be negative (Warbound: what the side destroys less its companions'
+    losses): no price is then even, and the fair cost is 0, a price cannot be less."""
     num = sum(s.mean[gain] for s in sides)
     den = sum(s.mean[loss] for s in sides)
     v_num = sum(s.cov[gain, gain] for s in sides)
@@ -391,7 +392,7 @@ def even_trade(sides: Sequence[SideSummary], gain: int, loss: int) -> FairCost:
     cov = sum(s.cov[gain, loss] for s in sides)
     value = num / den if den > 0 else np.inf
     low, high = fieller(num, den, v_num, v_den, cov)
-    return FairCost(float(value), float(max(low, 0.0)), float(high))
+    return FairCost(float(max(value, 0.0)), float(max(low, 0.0)), float(max(high, 0.0)))
 
 
 def median_fair_costs(values: np.ndarray, value_stderrs: np.ndarray, costs: np.ndarray,

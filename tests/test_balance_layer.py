@@ -310,6 +310,16 @@ def test_break_even_and_its_interval_by_hand():
     assert sweeps.break_even(curve, 5.0) is None  # never crosses
 
 
+def test_an_even_trade_price_below_zero_is_zero():
+    """A side that loses more than it destroys whatever it costs (a negative gain: Warbound's companions'
+    losses) has no even price: 0, with its interval cut at 0, never a negative number of tokens."""
+    side = eff.SideSummary(np.array([-1.8, 0.01]), np.diag([0.04, 1e-6]), 1000)
+    fair = eff.even_trade([side, side], 0, 1)
+    assert (fair.value, fair.low, fair.high) == (0.0, 0.0, 0.0)
+    kept = eff.even_trade([eff.SideSummary(np.array([1.8, 0.01]), np.diag([0.04, 1e-6]), 1000)], 0, 1)
+    assert kept.value == pytest.approx(180.0) and 0 < kept.low < 180 < kept.high
+
+
 def test_fair_costs_of_a_few_tokens_keep_two_decimals():
     assert eff.cost_digits([50, 120]) == 0 and eff.cost_digits([2, 3, 4]) == 2 and eff.cost_digits([]) == 2
     assert eff._fair_text(2.304, 2.281, 2.326, eff.cost_digits([2, 3])) == "2.30 [2.28, 2.33]"
