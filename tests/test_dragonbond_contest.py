@@ -30,7 +30,7 @@ def test_the_default_budget_fits_two_of_the_dearest_unit():
     assert DEFAULT_BUDGET == 2 * dearest == 600
     assert RS.budget_ruling == "DB-budget" and DragonbondRulings().budget == 600
     assert "Cost???" in DragonbondRulings.spec("DB-budget").meaning
-    assert DragonbondRulings.spec("DB-composition").accepted == "copies | copies-unique"
+    assert DragonbondRulings.spec("DB-composition").accepted == "copies|copies-unique"
     with pytest.raises(Exception, match="DB-budget"):
         DragonbondRulings().with_assignments(["DB-budget=10"])
 
