@@ -24,10 +24,18 @@ CASES = {
 }
 
 
+def _as_in_a_terminal() -> None:
+    """A shell ignores SIGINT in the commands it starts in the background, and Python then never raises
+    KeyboardInterrupt: each run here starts with SIGINT's default, as a command typed in a terminal, whatever
+    started the tests."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _stop_once_started(args: list[str], folder: Path, signum: int) -> subprocess.CompletedProcess:
     """Run `balance ARGS`, wait until it has made ``folder`` (its output: made before any work), send
     ``signum`` and wait for the process to end."""
-    proc = subprocess.Popen([str(BALANCE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([str(BALANCE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_in_a_terminal)
     deadline = time.monotonic() + APPEARS_WITHIN
     while not folder.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
