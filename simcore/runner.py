@@ -37,6 +37,7 @@ better spread whole over the threads with :func:`simcore.parallel.map_ordered`, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -50,7 +51,7 @@ from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
 __all__ = ["RecordsResult", "RunResult", "available_threads", "batches", "check_record_trials",
-           "check_threads", "check_trials", "map_ordered", "record_batch_sizes", "run", "run_records",
+           "check_threads", "check_trials", "map_ordered", "planned_batch", "record_batch_sizes", "run", "run_records",
            "run_table"]
 
 Progress = Callable[[int, int], None]
@@ -233,6 +234,17 @@ def record_batch_sizes(trials: int, block_trials: int, max_batch_trials: int | N
         done += take
 
 
+def planned_batch(done: int, trials: int, half_width: float, precision: float, block_trials: int) -> int:
+    """Trials of the next batch of a run stopped by ``precision`` whose 95% half-width after ``done`` trials
+    is ``half_width``: a mean's half-width shrinks as one over the square root of the trials, so the run
+    needs about ``done * (half_width / precision)**2`` in all; the rest in whole blocks, at least one, at most
+    what the cap ``trials`` leaves. Depends only on the records so far, never on threads."""
+    # a statistic with no spread yet to speak of (not finite) gets as many trials again
+    needed = math.ceil(done * (half_width / precision) ** 2) - done if math.isfinite(half_width) else done
+    blocks = max(1, -(-needed // block_trials))
+    return min(blocks * block_trials, trials - done)
+
+
 def check_record_trials(trials: int) -> int:
     """``trials`` if a records run may hold that many records; ``ValueError`` naming the cap otherwise."""
     check_trials(trials)
@@ -265,11 +277,13 @@ def run_records(
 
     Args:
         precision: stop after the first batch at which the 95% half-width of ``statistic(records so far)``
-            is below this target (``trials`` is then the cap).
+            is below this target (``trials`` is then the cap). The first batch is the first of
+            :func:`record_batch_sizes`; each later one is what the half-width so far says is still needed
+            (:func:`planned_batch`), so the run stops close to the trials its target needs.
         progress: called with (trials done, trials planned) after every batch.
         block_trials: batches are whole numbers of blocks of this many trials (the last one excepted).
-        max_batch_trials: split the work into smaller batches (only where a precision run stops depends
-            on it).
+        max_batch_trials: split the work into smaller batches (in a run stopped by precision, the first
+            batch: where it stops depends on it).
 
     Raises:
         ValueError: bad trials (more than config.MAX_RECORD_TRIALS included), seed, threads, fields,
@@ -293,7 +307,9 @@ def run_records(
         return lambda: _resumed(kernel, args, records[first:first + size], lambda a, done, rest: kernel(
             *a, np.uint64(seed), np.int64(first + done), rest))
 
-    for size in record_batch_sizes(trials, block_trials, max_batch_trials):
+    sizes = record_batch_sizes(trials, block_trials, max_batch_trials)
+    size = next(sizes)
+    while True:
         if done + size > records.shape[0]:
             more = np.empty((min(trials, max(done + size, 2 * records.shape[0])), n_fields), dtype=np.int64)
             more[:done] = records[:done]
@@ -303,10 +319,16 @@ def run_records(
         done += size
         if progress is not None:
             progress(done, trials)
-        if precision is not None and done < trials:
-            if statistic(records[:done]).half_width < precision:
-                stopped = True
-                break
+        if done == trials:
+            break
+        if precision is None:
+            size = next(sizes)
+            continue
+        half_width = statistic(records[:done]).half_width
+        if half_width < precision:
+            stopped = True
+            break
+        size = planned_batch(done, trials, half_width, precision, block_trials)
     if done < records.shape[0]:
         records = records[:done].copy()
     return RecordsResult(records, done, seed, threads, trials, precision, stopped)

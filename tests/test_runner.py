@@ -383,12 +383,23 @@ def test_run_records_precision_stops_at_the_first_narrow_batch():
     result, half_widths = _records_precision_run(1)
     assert result.stopped_by_precision is True
     assert (result.precision, result.requested_trials) == (0.05, 10**6)
-    # d6: sd = sqrt(35/12) = 1.708, so about (1.96 * 1.708 / 0.05)**2 = 4,480 trials are needed; the
-    # batches end after 4,000 and 12,000 trials
-    assert result.trials == 12_000
-    assert result.records.shape == (12_000, RECORD_FIELDS)
-    assert half_widths[-1] < 0.05 and all(h >= 0.05 for h in half_widths[:-1])
-    np.testing.assert_array_equal(result.records, _records(12_000, seed=5).records)
+    # d6: sd = sqrt(35/12) = 1.708, so about (1.96 * 1.708 / 0.05)**2 = 4,480 trials are needed; the first
+    # batch ends after 4,000 trials (half-width about 0.053), which asks for 4,000 * (0.053 / 0.05)**2 - 4,000,
+    # about 480 more: one block of 1,000
+    assert result.trials == 5_000
+    assert result.records.shape == (5_000, RECORD_FIELDS)
+    assert len(half_widths) == 2 and half_widths[0] >= 0.05 > half_widths[1]
+    np.testing.assert_array_equal(result.records, _records(5_000, seed=5).records)
+
+
+@pytest.mark.parametrize(("done", "half_width", "expected"), [
+    (1000, 0.04, 3000),     # 1,000 * (0.04 / 0.02)**2 = 4,000 in all: 3,000 more, six blocks of 500
+    (1000, 0.0201, 500),    # 1,010.0 in all: 11 more, one whole block
+    (1000, 0.08, 14_000),   # 16,000 in all, but the cap of 15,000 leaves 14,000
+    (1000, float("nan"), 1000),  # no spread to speak of: as many again
+])
+def test_planned_batch_asks_for_what_the_interval_still_needs(done, half_width, expected):
+    assert runner.planned_batch(done, 15_000, half_width, 0.02, 500) == expected
 
 
 @needs_two_threads
