@@ -452,10 +452,11 @@ def points_rulings(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequenc
 
 def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, precision=None, trials=None,
                                   threads=None, progress=None, iterations=None, step_precision=None
-                                  ) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame]:
+                                  ) -> tuple[Report, pd.DataFrame, Report, pd.DataFrame, eff.Field]:
     """The efficiency report (with its win matrix) and the points report of the whole catalog, from one
-    points run: the efficiency report is its first step, today's costs (the site's game pages). The
-    pricing rule is fitted when the game offers one."""
+    points run: the efficiency report is its first step, today's costs (the site's game pages), and its
+    field (which an army search at the same settings takes its engagements from). The pricing rule is
+    fitted when the game offers one."""
     from reports import points as pts
 
     rs = _ruleset(ruleset)
@@ -471,7 +472,7 @@ def efficiency_and_points_reports(ruleset: str, *, rulings=None, seed=None, prec
     report, grid = eff.report(result.full.field, provenance=meta, notes=notes)
     rule = type(rs).price_features is not Ruleset.price_features
     points_report, rows = pts.report(result, provenance=meta, notes=notes, rule=rule)
-    return report, grid, points_report, rows
+    return report, grid, points_report, rows, result.full.field
 
 
 # --- tables, rolls, duels, units (the game's own reports) ------------------------------------------------
@@ -657,7 +658,8 @@ __all__ = ["EfficiencyTables", "army", "duel", "efficiency", "export_tables", "p
 # --- army ------------------------------------------------------------------------------------------------
 
 
-def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision, trials, threads, progress):
+def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision, trials, threads, progress,
+          played=None):
     from reports import army as armies
 
     rs = _ruleset(name)
@@ -674,7 +676,7 @@ def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision
     result = armies.choose(rs, in_force, entries, kinds=armies.DEFAULT_KINDS if kinds is None else kinds,
                            search_limit=armies.DEFAULT_SEARCH if search is None else search,
                            seed=_seed(seed), precision=precision, trials=trials, threads=threads,
-                           progress=progress)
+                           progress=progress, played=played)
     return rs, catalog, in_force, result
 
 
@@ -713,11 +715,13 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
 
 
 def army_report(ruleset: str, *, budget=None, units=(), kinds=None, search=None, catalogs=(), rulings=None,
-                seed=None, precision=None, trials=None, threads=None, overrides=(), progress=None) -> Report:
-    """The army Report (for the command line)."""
+                seed=None, precision=None, trials=None, threads=None, overrides=(), progress=None,
+                played=None) -> Report:
+    """The army Report (for the command line; ``played``: a field already played, as
+    :func:`reports.army.choose` takes it)."""
     from reports import army as armies
 
     rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
-                                          precision, trials, threads, progress)
+                                          precision, trials, threads, progress, played)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return armies.report(result, provenance=meta, notes=rs.notes(catalog, result.entries))

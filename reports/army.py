@@ -410,11 +410,34 @@ class ArmyResult:
     trial_range: tuple[int, int]
 
 
+def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed: int, precision: float | None,
+                    trials: int | None, space: Space, armies: Sequence[Army]
+                    ) -> dict[tuple[str, str], tuple[eff.SideSummary, eff.SideSummary]]:
+    """The engagements of ``played`` (a field) between one-entry armies of ``armies``: those whose entries
+    the field's contest fields as those very armies (same entry, cost and units), played at the same
+    seed, precision, trials and rulings."""
+    if (played.seed, played.precision, played.trials, played.rulings) != (seed, precision, trials, rulings):
+        return {}
+    wanted = {tuple((c.key, c.cost, n) for c, n in space.force(a.counts)): a.key for a in armies}
+    index = {}
+    for i, c in enumerate(played.contestants):
+        force = ruleset.contest_army(c, rulings)
+        key = None if force is None else wanted.get(tuple((f.key, f.cost, n) for f, n in force))
+        if key is not None:
+            index[i] = key
+    return {(index[i], index[j]): sides for (i, j), sides in played.pairs.items()
+            if i in index and j in index}
+
+
 def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *, kinds: int = DEFAULT_KINDS,
            search_limit: int = DEFAULT_SEARCH, seed: int, precision: float | None, trials: int | None,
-           threads: int | None = None, progress: Progress | None = None) -> ArmyResult:
+           threads: int | None = None, progress: Progress | None = None,
+           played: eff.Field | None = None) -> ArmyResult:
     """The best army at the budget of ``rulings`` against the meta-game of ``entries``, runners-up and
-    the best counters (the module's docstring)."""
+    the best counters (the module's docstring). ``played``: a field already played at this seed,
+    precision, trials and rulings (``balance report``'s efficiency field): an engagement of two one-entry
+    armies found there, as the contest fields them (Ruleset.contest_army), is taken from it, not played
+    again: the same records, since the streams come from the seed and the keys."""
     if not ruleset.plays_armies:
         raise ruleset.armies_not_played()
     budget = ruleset.budget(rulings)
@@ -442,6 +465,9 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     planned = n * (n - 1) + 2 * min(n, 4) * search_limit + 2 * n * (RUNNERS_UP + 1) + 2 * search_limit
     player = Player(ruleset, rulings, seed=seed, precision=precision, trials=trials, threads=threads,
                     progress=progress, planned=planned)
+    if played is not None:
+        player.known.update(_already_played(played, ruleset, rulings, seed, precision, trials, space,
+                                            field_armies))
     player.play([(a, b) for a in field_armies for b in field_armies if a.key != b.key])
     pairs = {(i, j): player.known[a.key, b.key] for i, a in enumerate(field_armies)
              for j, b in enumerate(field_armies) if i != j}

@@ -46,9 +46,6 @@ EFFICIENCY_FILES = (("efficiency.csv", "the ranking: value, value per cost, fair
                     ("efficiency.png", "the win matrix as a heatmap (PNG)"))
 
 
-#: The 95% half-width the site's army searches run each engagement to (coarser than the pages' fields:
-#: a search plays a hundred armies; every figure states its interval).
-SITE_ARMY_PRECISION = 0.03
 #: The 95% half-width of each engagement's P(side 0 wins) the site runs its fields to when neither a precision
 #: nor trials are given: twice `balance efficiency`'s 0.01, a quarter of its trials. A page's verdicts have a
 #: band of 10% of the cost (--tolerance), and the fair costs' intervals stay well inside it at this width;
@@ -127,17 +124,16 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
         # the bar counts today's field of each game; the points table's further steps are not counted
         step = None if progress is None else (lambda done, _t, before=before, size=sizes[k]:
                                               progress(before + min(done, size), total))
-        report, grid, points_report, points_rows = api.efficiency_and_points_reports(
+        report, grid, points_report, points_rows, field = api.efficiency_and_points_reports(
             rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
             progress=step, iterations=points_steps,
             step_precision=None if precision is None else max(precision, SITE_STEP_PRECISION))
         game_out = out.under(rs.name)
         points.write(rs, points_report, points_rows, game_out)
         army_report = None
-        if rs.plays_armies:  # the army a sharp player brings, at the game's budget
-            coarse = None if trials else max(precision or 0.0, SITE_ARMY_PRECISION)
-            army_report = api.army_report(rs.name, rulings=rulings[rs.name], seed=seed, precision=coarse,
-                                          trials=trials, threads=threads)
+        if rs.plays_armies:  # the army a sharp player brings, at the game's budget and the page's settings
+            army_report = api.army_report(rs.name, rulings=rulings[rs.name], seed=seed, precision=precision,
+                                          trials=trials, threads=threads, played=field)
             game_out.write_text("army.md", render(army_report, "markdown"))
             game_out.write_text("army.json", render(army_report, "json"))
         # staged into the set, written when it ends

@@ -787,6 +787,13 @@ class Ruleset:
             self.check_army(force, rulings)
         return sides
 
+    def contest_army(self, contestant: Contestant, rulings: Rulings) -> tuple[tuple[Contestant, int], ...] | None:
+        """The army :meth:`engage` fields for ``contestant`` when it plays it exactly as :meth:`army_engage`
+        plays that army (the same records and metrics for the same seed), so that a field's engagements are
+        an army search's (``balance report`` plays its field once for both); None (the default) when the
+        contest plays the entry otherwise."""
+        return None
+
     def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
                     force_b: Sequence[tuple[Contestant, int]], rulings: Rulings, *, seed: int,
                     trials: int | None = None, precision: float | None = None,

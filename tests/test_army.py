@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import pytest
 from cli_run import assert_one_line_error, csv, ok
 
@@ -218,6 +219,29 @@ def test_an_army_of_one_entry_is_its_contest(game, budget, a, b, costs):
     assert (army.a.cost, army.b.cost) == costs
     for one, other in zip(alone, summarize_sides(army, names), strict=True):
         assert np.allclose(one.mean, other.mean, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("field_seed", [5, 6])
+def test_an_army_search_takes_its_field_from_a_field_played_alike(field_seed):
+    """`balance report` plays each game's field once, for its efficiency page and its army: the search given
+    that field (same seed, trials, rulings) reports what it reports alone; a field played on other streams
+    (another seed) is not taken, so the result is again the same."""
+    from reports import efficiency as eff
+
+    rulings = rulesets.get("drakerys").rulings().with_assignments(["DK-budget=300"])
+    rs, cs = _entries("drakerys", rulings)
+    entries = [cs["crows@12"], cs["warriors@4"], cs["soldiers@6"]]
+    settings = dict(kinds=2, search_limit=12, seed=5, precision=None, trials=64, threads=1)
+    alone = armies.choose(rs, rulings, entries, **settings)
+    field = eff.play_field(rs, entries, rulings, seed=field_seed, precision=None, trials=64, threads=1)
+    space = armies.Space(rs, rulings, entries, 300.0, 2)
+    taken = armies._already_played(field, rs, rulings, 5, None, 64, space, alone.field_armies)
+    assert len(taken) == (6 if field_seed == 5 else 0)
+    given = armies.choose(rs, rulings, entries, **settings, played=field)
+    mine, theirs = armies.tables(alone), armies.tables(given)
+    for part in ("armies", "lists", "field"):
+        pd.testing.assert_frame_equal(getattr(mine, part), getattr(theirs, part))
+    assert given.engagements == alone.engagements
 
 
 def test_drakerys_army_within_the_budget(capsys):

@@ -389,6 +389,11 @@ class DragonbondRuleset(Ruleset):
             raise RulesError(f"an army of {generals} Generals (units with Dragonriding) breaks "
                              "DB-composition=copies-unique (up to one General)")
 
+    def contest_army(self, contestant: Contestant, rulings: DragonbondRulings
+                     ) -> tuple[tuple[Contestant, int], ...] | None:
+        """The copies :func:`force` fields, as :meth:`army_engage` plays them."""
+        return ((contestant, force(contestant, rulings).units),)
+
     def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
                     force_b: Sequence[tuple[Contestant, int]], rulings: DragonbondRulings, *, seed: int,
                     trials: int | None = None, precision: float | None = None,

@@ -540,6 +540,14 @@ class DrakerysRuleset(Ruleset):
                 raise RulesError(f"an army of {rarity} Rarity points is more than the {allowed} that "
                                  f"DK-budget={rulings.budget} allows under DK-composition=copies-rarity")
 
+    def contest_army(self, contestant: Contestant, rulings: DrakerysRulings
+                     ) -> tuple[tuple[Contestant, int], ...] | None:
+        """The copies :func:`force` fields, as :meth:`army_engage` plays them; None for an entry valued in
+        context (its contest adds an escort)."""
+        if contestant.subject.allies:
+            return None
+        return ((contestant, force(contestant, rulings).units),)
+
     def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
                     force_b: Sequence[tuple[Contestant, int]], rulings: DrakerysRulings, *, seed: int,
                     trials: int | None = None, precision: float | None = None,
