@@ -176,8 +176,8 @@ class DragoborneRuleset(Ruleset):
     value_per_cost_description = "win_gain per resource of the card's cost"
     #: A run stopped by precision plays at most 400,000 trials (every game's cap: 10**6): each trial of an
     #: engagement plays a whole game three times (as it is, and with either deck unchanged), far slower
-    #: than another game's trial, and a card whose win_gain stays near 0 never reaches the precision. The
-    #: cap decides the trials of such runs, so it stays what it has been.
+    #: than another game's trial. Its value (win_gain, a difference on the same dice) is far narrower than
+    #: the P(win) the precision is judged on.
     precision_trial_cap = 400_000
 
     def load_catalog(self, paths: Sequence[Path] = ()) -> Any:
@@ -210,12 +210,14 @@ class DragoborneRuleset(Ruleset):
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
         from rulesets.dragoborne import simulate
+        from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 
         card_a, deck_a, catalog = a.subject
         card_b, deck_b, _ = b.subject
         trials = self.engagement_trials(trials, precision)
         m = simulate.matchup(catalog, deck_a, deck_b, (card_a, card_b), baselines=True, rulings=rulings)
-        result = simulate.run(m, trials, seed, threads=threads, precision=precision)
+        result = simulate.run(m, trials, seed, threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
+                              max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=result.records, score=_samples, method="Monte Carlo")
 
     def stats(self) -> tuple[str, ...]:

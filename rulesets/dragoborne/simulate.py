@@ -293,8 +293,9 @@ def matchup(catalog: Catalog, deck_a: Deck | str, deck_b: Deck | str,
 
 
 def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, precision: float | None = None,
-        progress=None, block_trials: int = 4096) -> runner.RecordsResult:
-    """``trials`` games of the matchup (records, simcore.runner.run_records)."""
+        progress=None, block_trials: int = 4096, max_batch_trials: int | None = None) -> runner.RecordsResult:
+    """``trials`` games of the matchup (records, simcore.runner.run_records; ``block_trials`` and
+    ``max_batch_trials`` as it takes them)."""
     statistic = None
     if precision is not None:
         from simcore.stats import proportion
@@ -303,7 +304,7 @@ def run(m: Matchup, trials: int, seed: int, *, threads: int | None = None, preci
             return proportion(int((GameRecords(records).winner() == 0).sum()), len(records))
     return runner.run_records(K.game_records, m.args_head, K.N_RECORD, trials, seed, threads=threads,
                               precision=precision, statistic=statistic, progress=progress,
-                              block_trials=block_trials)
+                              block_trials=block_trials, max_batch_trials=max_batch_trials)
 
 
 
