@@ -704,11 +704,11 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
 def estimate_text(value: float, half_width: float) -> str:
     """An estimate and its 95% half-width in one cell ("0.517 ± 0.012"), both to the decimals the
     half-width supports (:func:`reports.tables.decimals_for`); exact (no half-width): the value alone."""
-    from reports.tables import _plain, decimals_for
+    from reports.tables import decimals_for, plain_number
 
     d = decimals_for(half_width)
     if d is None or not np.isfinite(value):
-        return _plain(value, None)
+        return plain_number(value, None)
     return f"{value:.{d}f} ± {half_width:.{d}f}"
 
 
@@ -945,7 +945,7 @@ def _fair_cells(fair, low, high) -> list[tuple[str, str]]:
     decimals its widest interval supports (:func:`reports.tables.decimals_for`), so the column reads
     "298, 105, 56"; exact (no interval anywhere) to two decimals; one not estimated (the ``zero`` rule) as
     the side of today's cost it lies on."""
-    from reports.tables import _plain, decimals_for
+    from reports.tables import decimals_for, plain_number
 
     fair, low, high = (np.asarray(x, dtype=float) for x in (fair, low, high))
     halves = (high - low) / 2
@@ -958,8 +958,8 @@ def _fair_cells(fair, low, high) -> list[tuple[str, str]]:
         elif not hi > lo:
             out.append((_cost_text(f, 2), ""))
         else:
-            out.append((_cost_text(f, d) if np.isinf(f) else _plain(f, d),
-                        f"[{_plain(lo, d)}, {_cost_text(hi) if np.isinf(hi) else _plain(hi, d)}]"))
+            out.append((_cost_text(f, d) if np.isinf(f) else plain_number(f, d),
+                        f"[{plain_number(lo, d)}, {_cost_text(hi) if np.isinf(hi) else plain_number(hi, d)}]"))
     return out
 
 

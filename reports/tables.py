@@ -159,7 +159,9 @@ def decimals_for(half_width: float) -> int | None:
     return min(MOST_DECIMALS, max(0, 1 - math.floor(math.log10(half_width))))
 
 
-def _plain(value: float, decimals: int | None) -> str:
+def plain_number(value: float, decimals: int | None) -> str:
+    """``value`` to ``decimals`` places (None: exact, as many as it has up to MOST_DECIMALS, trailing zeros
+    dropped); "" for a value that is not finite, "0" for zero or what rounds to it."""
     if not math.isfinite(value):
         return ""
     if value == 0.0:  # none in the sample: nothing to round
@@ -178,9 +180,9 @@ def estimate_cells(value: float, low: float, high: float) -> tuple[str, str]:
         return "", ""
     half = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.nan
     if not half > 0.0:
-        return _plain(value, None), ""
+        return plain_number(value, None), ""
     d = decimals_for(half)
-    return _plain(value, d), f"[{_plain(low, d)}, {_plain(high, d)}]"
+    return plain_number(value, d), f"[{plain_number(low, d)}, {plain_number(high, d)}]"
 
 
 def share_text(value: float, stderr: float) -> str:
