@@ -616,8 +616,12 @@ def matchups(field: Field) -> pd.DataFrame:
 
 
 def plus_minus(value: float, stderr: float, digits: int, exact: bool = False) -> str:
-    """``value ± its 95% half-width``; the value alone when it is exact."""
-    return f"{value:.{digits}f}" if exact else f"{value:.{digits}f} ± {Z95 * stderr:.{digits}f}"
+    """``value ± its 95% half-width``; the value alone when it is exact. A value that rounds to zero reads
+    0, never -0."""
+    text = f"{value:.{digits}f}"
+    if text.startswith("-") and float(text) == 0.0:
+        text = text[1:]
+    return text if exact else f"{text} ± {Z95 * stderr:.{digits}f}"
 
 
 def decimals(values, half_widths=None) -> int:

@@ -332,3 +332,15 @@ def test_a_unit_sold_at_two_sizes_in_proportion_gets_one_fair_cost_per_model():
     # the same battles on other streams (keyed on the entries' keys): equal within their error, and well
     # within the 10% tolerance
     assert rank.loc["x@6", "fair_cost"] / 6 == pytest.approx(rank.loc["x@12", "fair_cost"] / 12, rel=0.01)
+
+
+@pytest.mark.parametrize(("value", "digits", "exact", "text"), [
+    (-0.0004, 3, False, "0.000 ± 0.002"),   # rounds to zero: no minus sign
+    (-0.0006, 3, False, "-0.001 ± 0.002"),
+    (-0.0, 2, True, "0.00"),
+    (0.1234, 2, True, "0.12"),
+])
+def test_plus_minus_never_reads_minus_zero(value, digits, exact, text):
+    from reports.efficiency import plus_minus
+
+    assert plus_minus(value, 0.001, digits, exact) == text
