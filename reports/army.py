@@ -408,6 +408,8 @@ class ArmyResult:
     counter_search: Search
     engagements: int
     trial_range: tuple[int, int]
+    #: engagements taken from a field already played (``choose``'s ``played``), not played again
+    taken: int = 0
 
 
 def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed: int, precision: float | None,
@@ -465,9 +467,9 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     planned = n * (n - 1) + 2 * min(n, 4) * search_limit + 2 * n * (RUNNERS_UP + 1) + 2 * search_limit
     player = Player(ruleset, rulings, seed=seed, precision=precision, trials=trials, threads=threads,
                     progress=progress, planned=planned)
-    if played is not None:
-        player.known.update(_already_played(played, ruleset, rulings, seed, precision, trials, space,
-                                            field_armies))
+    taken = ({} if played is None else
+             _already_played(played, ruleset, rulings, seed, precision, trials, space, field_armies))
+    player.known.update(taken)
     player.play([(a, b) for a in field_armies for b in field_armies if a.key != b.key])
     pairs = {(i, j): player.known[a.key, b.key] for i, a in enumerate(field_armies)
              for j, b in enumerate(field_armies) if i != j}
@@ -498,7 +500,7 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     return ArmyResult(ruleset, rulings, budget, kinds, search_limit, seed, precision, trials,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
                       candidates[1:], counter_search.ranked[:COUNTERS], best_vs_field, best_search,
-                      counter_search, player.played, (min(trial_counts), max(trial_counts)))
+                      counter_search, player.played, (min(trial_counts), max(trial_counts)), len(taken))
 
 
 # --- tables and the report ------------------------------------------------------------------------------
@@ -618,7 +620,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
             ("counter", f"the army other than the best with the highest P(win) against it (both roles): "
                         f"{result.counter_search.text}"),
             ("engagements", f"{result.engagements:,} played in all, each once (streams from the seed and the "
-                            "two armies' keys: the same for any --threads)")]
+                            "two armies' keys: the same for any --threads)" +
+                            (f"; {result.taken:,} of them the efficiency field's, played once for both"
+                             if result.taken else ""))]
     invented = [c.key for c in result.entries if c.illustrative]
     if invented:
         meta.append(("illustrative data", f"{len(invented)} of {len(result.entries)} entries have values the "

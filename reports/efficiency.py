@@ -962,8 +962,9 @@ def _fair_cells(fair, low, high) -> list[tuple[str, str]]:
         elif not hi > lo:
             out.append((_cost_text(f, 2), ""))
         else:
-            out.append((_cost_text(f, d) if np.isinf(f) else plain_number(f, d),
-                        f"[{plain_number(lo, d)}, {_cost_text(hi) if np.isinf(hi) else plain_number(hi, d)}]"))
+            top = _cost_text(hi) if np.isinf(hi) else plain_number(hi, d)
+            middle = _cost_text(f, d) if np.isinf(f) else plain_number(f, d)
+            out.append((middle, f"[{plain_number(lo, d)}, {top}]"))
     return out
 
 

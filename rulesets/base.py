@@ -787,7 +787,8 @@ class Ruleset:
             self.check_army(force, rulings)
         return sides
 
-    def contest_army(self, contestant: Contestant, rulings: Rulings) -> tuple[tuple[Contestant, int], ...] | None:
+    def contest_army(self, contestant: Contestant, rulings: Rulings
+                     ) -> tuple[tuple[Contestant, int], ...] | None:
         """The army :meth:`engage` fields for ``contestant`` when it plays it exactly as :meth:`army_engage`
         plays that army (the same records and metrics for the same seed), so that a field's engagements are
         an army search's (``balance report`` plays its field once for both); None (the default) when the

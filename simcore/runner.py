@@ -51,8 +51,8 @@ from simcore.stages import fill, with_banks
 from simcore.stats import Estimate
 
 __all__ = ["RecordsResult", "RunResult", "available_threads", "batches", "check_record_trials",
-           "check_threads", "check_trials", "map_ordered", "planned_batch", "record_batch_sizes", "run", "run_records",
-           "run_table"]
+           "check_threads", "check_trials", "map_ordered", "planned_batch", "record_batch_sizes", "run",
+           "run_records", "run_table"]
 
 Progress = Callable[[int, int], None]
 

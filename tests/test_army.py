@@ -242,6 +242,9 @@ def test_an_army_search_takes_its_field_from_a_field_played_alike(field_seed):
     for part in ("armies", "lists", "field"):
         pd.testing.assert_frame_equal(getattr(mine, part), getattr(theirs, part))
     assert given.engagements == alone.engagements
+    assert (alone.taken, given.taken) == (0, len(taken))
+    said = dict(armies.report(given, provenance=[]).meta)["engagements"]
+    assert ("6 of them the efficiency field's" in said) == (field_seed == 5)
 
 
 def test_drakerys_army_within_the_budget(capsys):

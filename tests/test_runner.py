@@ -383,9 +383,9 @@ def test_run_records_precision_stops_at_the_first_narrow_batch():
     result, half_widths = _records_precision_run(1)
     assert result.stopped_by_precision is True
     assert (result.precision, result.requested_trials) == (0.05, 10**6)
-    # d6: sd = sqrt(35/12) = 1.708, so about (1.96 * 1.708 / 0.05)**2 = 4,480 trials are needed; the first
-    # batch ends after 4,000 trials (half-width about 0.053), which asks for 4,000 * (0.053 / 0.05)**2 - 4,000,
-    # about 480 more: one block of 1,000
+    # d6: sd = sqrt(35/12) = 1.708, so about (1.96 * 1.708 / 0.05)**2 = 4,480 trials are needed; the
+    # first batch ends after 4,000 trials (half-width about 0.053), which asks for
+    # 4,000 * (0.053 / 0.05)**2 - 4,000, about 480 more: one block of 1,000
     assert result.trials == 5_000
     assert result.records.shape == (5_000, RECORD_FIELDS)
     assert len(half_widths) == 2 and half_widths[0] >= 0.05 > half_widths[1]

@@ -216,8 +216,8 @@ class DragoborneRuleset(Ruleset):
         card_b, deck_b, _ = b.subject
         trials = self.engagement_trials(trials, precision)
         m = simulate.matchup(catalog, deck_a, deck_b, (card_a, card_b), baselines=True, rulings=rulings)
-        result = simulate.run(m, trials, seed, threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
-                              max_batch_trials=ENGAGEMENT_BATCH)
+        result = simulate.run(m, trials, seed, threads=threads, precision=precision,
+                              block_trials=ENGAGEMENT_BLOCK, max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=result.records, score=_samples, method="Monte Carlo")
 
     def stats(self) -> tuple[str, ...]:
