@@ -56,6 +56,8 @@ OPENING_HAND = 5
 FORTS, PER_FORT = 3, 2
 #: Barriers on each fort (line 173).
 BARRIERS_PER_FORT = 2
+#: "Pay two resources of any color to place the card with the ambush ability face-down" (line 209).
+AMBUSH_COST = 2
 #: "white" in an icon: any colour (lines 15, 19, 282).
 WHITE = "white"
 
@@ -91,6 +93,8 @@ class Creature:
     deadly_hit: bool = False  # dealt damage by a Deadly creature with ATK >= 1 this attack (line 312)
     cross: Die | None = None
     summoned_turn: int = 0  # the game turn it was summoned in
+    pump_atk: int = 0  # +N/+0 spells cast on it this turn (spec step 6b), gone at the End Phase
+    pump_edr: int = 0  # +0/+N spells
 
 
 @dataclass(eq=False)
@@ -105,6 +109,7 @@ class Player:
     shields: list[list[Die]] = field(default_factory=lambda: [[] for _ in range(FORTS)])  # oldest first
     board: list[list[Creature | None]] = field(
         default_factory=lambda: [[None] * PER_FORT for _ in range(FORTS)])
+    ambush: list[int | None] = field(default_factory=lambda: [None] * FORTS)  # a card set face-down, by fort
     resources: list[str] = field(default_factory=list)  # colours: the banners, then resource cards
     rested: list[bool] = field(default_factory=list)  # parallel to resources
     resource_target: int = 1
@@ -243,7 +248,7 @@ def stats(game: Game, player: Player, creature: Creature) -> Stats:
     the crossing die's colour and the white bonus (line 19); plus every DICE X-Y met (line 282). Keywords
     gained add to the printed ones; trait conditions never match (no traits in the catalog)."""
     card = game.cards[creature.card]
-    atk, edr = card.atk, card.edr
+    atk, edr = card.atk + creature.pump_atk, card.edr + creature.pump_edr
     keywords = list(card.keywords)
     if creature.cross is not None:
         atk += 1
@@ -575,7 +580,7 @@ def cast_step(game: Game, player: Player, opponent: Player) -> None:
     most worth (ties: the first in fort, slot order, or the lower fort), paid as a summon is."""
     if game.rulings.spells == "none":
         return
-    if game.rulings.spells != "removal":
+    if game.rulings.spells not in ("removal", "all"):
         raise ValueError(f"DG-spells {game.rulings.spells!r}")
     while True:
         best = None
@@ -608,6 +613,74 @@ def cast_step(game: Game, player: Player, opponent: Player) -> None:
             else:
                 creature.damage += n
         destroy_dead(game)
+
+
+def read_trick(card) -> tuple[str, int] | None:
+    """Spec step 6b: ("atk", N) for "A creature gets +N/+0 until the end of the turn.", ("edr", N) for
+    "+0/+N", ("ambush", N) for an Ambush spell "If this card is an ambush: when an opposing creature attacks
+    this fort, it gets -N/-0 until the end of the battle."; None for any other card."""
+    if card.type != "spell":
+        return None
+    words = " ".join(card.text.lower().split())
+    m = re.fullmatch(r"a creature gets \+(\d+)/\+0 until the end of the turn\.", words)
+    if m:
+        return "atk", int(m.group(1))
+    m = re.fullmatch(r"a creature gets \+0/\+(\d+) until the end of the turn\.", words)
+    if m:
+        return "edr", int(m.group(1))
+    m = re.fullmatch(r"if this card is an ambush: when an opposing creature attacks this fort, it gets "
+                     r"-(\d+)/-0 until the end of the battle\.", words)
+    if m and any(k.name == "ambush" for k in card.keywords):
+        return "ambush", int(m.group(1))
+    return None
+
+
+def may_attack(game: Game, creature: Creature) -> bool:
+    """Spec step 7's attackers, before ATK: standing, and not summoned this turn under sickness."""
+    sick = game.rulings.summoning_sickness and creature.summoned_turn == game.turn
+    return not creature.rested and not sick
+
+
+def trick_step(game: Game, player: Player, pumps: bool) -> None:
+    """Spec step 6b (DG-spells=all): the pumps (only when ``pumps``: P has a combat phase this turn), then
+    the ambushes. "Stand a creature in rest." is never cast (spec step 6b says why)."""
+    if game.rulings.spells != "all":
+        return
+    for kind in (("atk", "edr") if pumps else ()):
+        while True:
+            cards = sorted(i for i in set(player.hand) if (read_trick(game.cards[i]) or ("",))[0] == kind
+                           and can_pay(player, game.cards[i]))
+            if not cards:
+                break
+            targets = [c for c in creatures(player) if may_attack(game, c)
+                       and (c.pump_atk if kind == "atk" else c.pump_edr) == 0
+                       and (kind == "atk" or stats(game, player, c).atk >= 1)]
+            if not targets:
+                break
+            # max keeps the first of ties: fort, slot order
+            target = max(targets, key=lambda c: stats(game, player, c).atk)
+            index = cards[0]
+            pay(game, player, game.cards[index])
+            player.hand.remove(index)
+            player.discard.append(index)
+            n = read_trick(game.cards[index])[1]
+            if kind == "atk":
+                target.pump_atk += n
+            else:
+                target.pump_edr += n
+    while sum(unrested_by_colour(player).values()) >= AMBUSH_COST:
+        forts = [f for f in range(FORTS) if player.barriers[f] and player.ambush[f] is None]
+        cards = sorted(i for i in set(player.hand) if (read_trick(game.cards[i]) or ("",))[0] == "ambush"
+                       and game.cards[i].colour in player.banners)
+        if not forts or not cards:
+            return
+        fort = min(forts, key=lambda f: (len(player.barriers[f]), f))
+        for _ in range(AMBUSH_COST):  # any colour: each from the colour with most unrested
+            free = unrested_by_colour(player)
+            _rest_one(player, min((c for c in free if free[c] > 0), key=lambda c: (-free[c],
+                                                                                 game.colours.index(c))))
+        player.hand.remove(cards[0])
+        player.ambush[fort] = cards[0]
 
 
 def move_step(game: Game, player: Player) -> None:
@@ -798,13 +871,14 @@ def best_option(options: list[Option]) -> Option | None:
 
 
 def resolve_attack(game: Game, attacker_player: Player, defender: Player, attacker: Creature,
-                   option: Option) -> None:
-    """Spec step 7, Resolution (lines 238-246, 312)."""
+                   option: Option, atk_loss: int = 0) -> None:
+    """Spec step 7, Resolution (lines 238-246, 312); ``atk_loss``: an ambush's -N ATK for this attack."""
     a = stats(game, attacker_player, attacker)
+    a = a._replace(atk=a.atk - atk_loss)
     attacker.rested = True
     if option.kind == "shield":
         die = option.target
-        die.value -= a.atk
+        die.value -= max(a.atk, 0)  # ATK below 1 deals no damage (line 312)
         if die.value <= 0:  # destroyed, its die discarded (line 215); nothing reaches fort or attacker
             defender.shields[die.fort].remove(die)
             die.where, die.fort = GONE, -1
@@ -814,7 +888,7 @@ def resolve_attack(game: Game, attacker_player: Player, defender: Player, attack
         b = stats(game, defender, blocker)
         blocker.rested = True
         # both deal their effective ATK at once; Deadly with ATK >= 1 destroys (line 312)
-        blocker.damage += a.atk
+        blocker.damage += max(a.atk, 0)
         attacker.damage += b.atk
         if a.deadly and a.atk >= 1:
             blocker.deadly_hit = True
@@ -825,6 +899,30 @@ def resolve_attack(game: Game, attacker_player: Player, defender: Player, attack
             defender.hand.append(defender.barriers[option.fort].pop())
     else:
         raise ValueError(option.kind)
+
+
+def spring_ambush(game: Game, attacker_player: Player, defender: Player, attacker: Creature,
+                  option: Option) -> tuple[Option, int]:
+    """Spec step 7, Ambush (DG-spells=all): (the option as it resolves, the attacker's ATK lost). O plays
+    its ambush at the fort attacked (not an assassination) unless the attacker is Immune to its colour;
+    then, with no dragoshield there and no Invade for the fort's colour, O chooses its blocker again."""
+    f = option.fort
+    index = defender.ambush[f] if option.kind != "assassinate" else None
+    if index is None or immune_to(game, attacker, game.cards[index].colour):
+        return option, 0
+    loss = read_trick(game.cards[index])[1]
+    defender.ambush[f] = None
+    defender.discard.append(index)
+    if option.kind == "shield":
+        return option, loss
+    a = stats(game, attacker_player, attacker)
+    a = a._replace(atk=a.atk - loss)
+    blocker = None
+    if defender.fort_colours[f] not in a.invade:
+        blocker = block_choice(game, defender, f, attacker, a)
+    if blocker is None:
+        return Option(option.score, "open", f, None), loss
+    return Option(option.score, "block", f, blocker), loss
 
 
 def destroy_dead(game: Game) -> None:
@@ -867,7 +965,8 @@ def combat_phase(game: Game, attacker_player: Player, defender: Player) -> None:
         option = best_option(attack_options(game, attacker_player, defender, attacker))
         if option is None:
             continue  # does not attack, stays standing
-        resolve_attack(game, attacker_player, defender, attacker, option)
+        option, loss = spring_ambush(game, attacker_player, defender, attacker, option)
+        resolve_attack(game, attacker_player, defender, attacker, option, loss)
         destroy_dead(game)
 
 
@@ -897,6 +996,7 @@ def end_phase(game: Game, player: Player, opponent: Player) -> bool:
         for creature in creatures(p):
             creature.damage = 0
             creature.deadly_hit = False
+            creature.pump_atk = creature.pump_edr = 0
         if not game.rulings.shield_persist:
             for fort in p.shields:
                 for die in fort:
@@ -923,7 +1023,9 @@ def play_turn(game: Game) -> bool:
     summon_step(game, player)
     move_step(game, player)
     assign_dice(game, player)
-    if combat_allowed(game, player):
+    attacks = combat_allowed(game, player)
+    trick_step(game, player, attacks)
+    if attacks:
         combat_phase(game, player, opponent)
     if end_phase(game, player, opponent):
         game.winner, game.end = player.index, "barriers"

@@ -302,3 +302,19 @@ def test_under_dg_spells_removal_only_the_unread_spells_are_dead_cards(capsys):
     assert "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2" in notes
     assert RED_BLAZE_DEAD not in notes and "Spark Bolt" not in notes
     assert "DG-spells=removal (the default) casts the removal spells" in notes
+
+
+def test_under_dg_spells_all_only_the_stand_spell_is_a_dead_card(capsys):
+    """DG-spells=all also casts Blazing Fury and Verdant Growth and sets Vine Snare (game.py step 6b): Red
+    Blaze has no dead card left, Green Grove only Wild Charge, which the not-modelled note says is never
+    cast and why (every creature of the caster stands in its Main Phase, line 182)."""
+    import json
+
+    code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "green-grove", "--trials", "200",
+                         "--ruling", "DG-spells=all", "--format", "json")
+    assert code == 0, err
+    notes = " ".join(json.loads(out)["notes"])
+    assert "dead cards (spells: never cast, held in hand and discarded first): Green Grove 2 of 50: Wild " \
+           "Charge x2" in notes
+    assert "Red Blaze" not in notes.split("dead cards")[1].split(";")[0]
+    assert "\"Stand a creature in rest.\" is never cast" in notes and "Stand Phase, line 182" in notes

@@ -8,6 +8,8 @@ target destroying the most opposing cost, while one destroys a creature.
 
 from __future__ import annotations
 
+import dataclasses
+
 import naive_dragoborne as naive
 import numpy as np
 import pytest
@@ -150,12 +152,22 @@ def test_the_default_casts_removal_spells_and_they_change_games():
     assert 0.3 < changed < 1
 
 
-def test_only_the_removal_texts_are_read():
+def test_removal_casts_the_removal_texts_and_all_the_pumps_and_the_ambush():
     cat = catalog_io.load()
     read = {k: S.spell_effect(c)[0] for k, c in cat.cards.items() if not c.is_creature}
-    assert {k for k, e in read.items() if e != K.Spell.NONE} == {
+    assert {k for k, e in read.items() if e in S.CAST["removal"]} == {
         "spark-bolt", "fire-rain", "natures-wrath", "volcanic-wrath"}
+    assert {k for k, e in read.items() if e in S.CAST["all"] - S.CAST["removal"]} == {
+        "blazing-fury", "verdant-growth", "vine-snare"}
+    # Wild Charge ("Stand a creature in rest.") and the '-' Ruin of Embers (no text) are cast by no choice
+    assert {k for k, e in read.items() if e == K.Spell.NONE} == {"wild-charge", "ruin-of-embers"}
     assert S.spell_effect(cat.card("fire-rain")) == (K.Spell.SPLASH, (2, 1))
+    assert S.spell_effect(cat.card("blazing-fury")) == (K.Spell.PUMP_ATK, (2,))
+    assert S.spell_effect(cat.card("verdant-growth")) == (K.Spell.PUMP_EDR, (2,))
+    assert S.spell_effect(cat.card("vine-snare")) == (K.Spell.SNARE, (2,))
+    # the Ambush text is read on a card with Ambush only
+    plain = dataclasses.replace(cat.card("vine-snare"), keywords=())
+    assert S.spell_effect(plain) == (K.Spell.NONE, ())
 
 
 def test_immune_is_played_under_removal_only():
@@ -170,3 +182,150 @@ def test_immune_is_played_under_removal_only():
         none, removal = rs.coverage(entry, NONE), rs.coverage(entry, REMOVAL)
         assert none.decisive[0].startswith(f"Immune ({colour}) (no effect") and not none.measured
         assert f"Immune ({colour})" in removal.played and removal.decisive == () and removal.measured
+
+
+# --- DG-spells=all: the pump and Ambush spells (game.py step 6b, step 7 "Ambush") -------------------------
+
+ALL = DragoborneRulings().with_assignments(["DG-spells=all"])
+TRICKS = ("blazing-fury", "verdant-growth", "vine-snare", "wild-charge")
+
+
+def _trick_cards():
+    cat = catalog_io.load()
+    made = [Card(k, k, "creature", "green", cost, atk, edr) for k, (cost, atk, edr) in CREATURES.items()
+            if k != "imm"]
+    # inferno-wyrm: 5/5, Immune to green (line 316)
+    return sorted([cat.card(k) for k in (*TRICKS, "inferno-wyrm")] + made, key=lambda c: c.key)
+
+
+# (case, player 0's banners, its hand, the board {(player, fort, slot): creature}, each player's barriers by
+# fort, who attacks after player 0's step 6b) -> (each player's board after that combat: (fort, slot) ->
+# (creature, damage, rested); each player's barriers left; player 0's hand; its ambushes set by fort before
+# combat and left after (1: one is there); its unrested resources after step 6b)
+TRICK_CASES = [
+    # Blazing Fury (+2/+0) on k3 (3/2): against tough (2/4) at the only fort with barriers it would die
+    # without killing (-10, no attack); at 5 ATK it trades with the costlier tough (20): both destroyed
+    ("blazing-fury", ("red", "green", "green"), ("blazing-fury",),
+     {(0, 0, 0): "k3", (1, 0, 0): "tough"}, ((2, 2, 2), (2, 0, 0)), 0,
+     ({}, {}, (6, 2), [], (0, 0, 0), (0, 0, 0), 1)),
+    # Verdant Growth (+0/+2) on k3: at EDR 4 tough no longer kills it; tough blocks (it survives, 10), both
+    # keep their damage (cleared at the End Phase, not played here); 2 resources left
+    ("verdant-growth", ("red", "green", "green"), ("verdant-growth",),
+     {(0, 0, 0): "k3", (1, 0, 0): "tough"}, ((2, 2, 2), (2, 0, 0)), 0,
+     ({(0, 0): ("k3", 2, 1)}, {(0, 0): ("tough", 3, 1)}, (6, 2), [], (0, 0, 0), (0, 0, 0), 2)),
+    # Vine Snare is set at player 0's fort 1 (fewest barriers), for 2 resources of any colour; big (5/4)
+    # attacks fort 1 unblocked (99: tough would die there without killing), the ambush takes 2 ATK and
+    # tough now blocks (it survives 3): the barrier is kept
+    ("vine-snare", ("red", "green", "green"), ("vine-snare",),
+     {(0, 1, 0): "tough", (1, 0, 0): "big"}, ((2, 1, 2), (2, 2, 2)), 1,
+     ({(1, 0): ("tough", 3, 1)}, {(0, 0): ("big", 2, 1)}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
+    # ... and against w1 (1/1) unblocked, its ATK falls below 1: no damage reaches the fort
+    ("vine-snare-no-damage", ("red", "green", "green"), ("vine-snare",),
+     {(1, 0, 0): "w1"}, ((2, 1, 2), (2, 2, 2)), 1,
+     ({}, {(0, 0): ("w1", 0, 1)}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
+    # Wild Charge is never cast (game.py step 6b): nothing changes, k3 attacks an open fort
+    ("wild-charge", ("red", "green", "green"), ("wild-charge",),
+     {(0, 0, 0): "k3"}, ((2, 2, 2), (2, 2, 1)), 0,
+     ({(0, 0): ("k3", 0, 1)}, {}, (6, 4), ["wild-charge"], (0, 0, 0), (0, 0, 0), 3)),
+]
+TRICK_IDS = [c[0] for c in TRICK_CASES]
+
+
+def _kernel_tricks(banners, hand, board, barriers, attacker, rulings=ALL):
+    cards = _trick_cards()
+    table = S.card_table(cards, banners)
+    row = S.rulings_row(rulings)
+    ct = K.kernel_table(table.tab, row)
+    colours = table.colours
+    st = np.zeros((2, K.DK + 1), np.int64)
+    for p in range(2):
+        st[p, K.LB:K.LB + K.N_RULINGS] = row
+        for s in range(K.PLACES):
+            st[p, K.CRB + s * K.N_PLACE + K.CR_CARD] = -1
+            st[p, K.CRB + s * K.N_PLACE + K.CR_DIE] = -1
+        for f in range(K.FORTS):
+            st[p, K.FB + f * K.N_FORT + K.F_COLOUR] = colours.index(banners[f])
+            st[p, K.FB + f * K.N_FORT + K.F_BARRIERS] = barriers[p][f]
+            st[p, K.DB + f * K.N_DIE + K.D_COLOUR] = colours.index(banners[f])
+    for colour in banners:
+        st[0, K.FRB + colours.index(colour)] += 1
+    for i, key in enumerate(hand):
+        st[0, K.HB + i] = table.index[key]
+    st[0, K.PL_HAND] = len(hand)
+    for (p, f, slot), key in board.items():
+        st[p, K.CRB + (f * K.PER_FORT + slot) * K.N_PLACE + K.CR_CARD] = table.index[key]
+    if rulings.spells == "all":
+        K._tricks(st, 0, ct, len(colours), True)
+    free = int(st[0, K.FRB:K.FRB + len(colours)].sum())
+    ambush = tuple(int(st[0, K.FB + f * K.N_FORT + K.F_AMBUSH] != 0) for f in range(K.FORTS))
+    K._combat(st, attacker, ct)
+    # an ambush played goes to the discard pile
+    boards = []
+    for p in range(2):
+        after = {}
+        for s in range(K.PLACES):
+            q = K.CRB + s * K.N_PLACE
+            if st[p, q + K.CR_CARD] >= 0:
+                after[(s // K.PER_FORT, s % K.PER_FORT)] = (
+                    table.keys[st[p, q + K.CR_CARD]], int(st[p, q + K.CR_DMG]), int(st[p, q + K.CR_RESTED]))
+        boards.append(after)
+    # the spells left in hand (a barrier broken goes to hand: card index 0 here)
+    left = sorted(k for k in (table.keys[st[0, K.HB + i]] for i in range(st[0, K.PL_HAND])) if k in TRICKS)
+    total = tuple(int(st[p, K.FB + K.F_BARRIERS:K.FB + K.FORTS * K.N_FORT:K.N_FORT].sum()) for p in range(2))
+    left_ambush = tuple(int(st[0, K.FB + f * K.N_FORT + K.F_AMBUSH] != 0) for f in range(K.FORTS))
+    return boards[0], boards[1], total, left, ambush, left_ambush, free
+
+
+def _twin_tricks(banners, hand, board, barriers, attacker, rulings=ALL):
+    cards = _trick_cards()
+    keys = [c.key for c in cards]
+    game = naive.blank_game(cards, ["green", "red"], list(banners), list(banners), rulings)
+    for p in range(2):
+        game.players[p].barriers = [[0] * n for n in barriers[p]]
+    me = game.players[0]
+    me.hand = [keys.index(k) for k in hand]
+    for (p, f, slot), key in board.items():
+        naive.put_creature(game, p, keys.index(key), f, slot)
+    game.turn = 2
+    naive.trick_step(game, me, True)
+    free = sum(naive.unrested_by_colour(me).values())
+    ambush = tuple(int(a is not None) for a in me.ambush)
+    naive.combat_phase(game, game.players[attacker], game.players[1 - attacker])
+    boards = [{(f, s): (keys[c.card], c.damage, int(c.rested)) for f in range(naive.FORTS)
+               for s, c in enumerate(player.board[f]) if c is not None} for player in game.players]
+    total = tuple(naive.total_barriers(p) for p in game.players)
+    left_ambush = tuple(int(a is not None) for a in me.ambush)
+    left = sorted(keys[i] for i in me.hand if keys[i] in TRICKS)
+    return boards[0], boards[1], total, left, ambush, left_ambush, free
+
+
+@pytest.mark.parametrize(("case", "banners", "hand", "board", "barriers", "attacker", "outcome"), TRICK_CASES,
+                         ids=TRICK_IDS)
+def test_kernel_and_twin_play_the_pump_and_ambush_spells_alike(case, banners, hand, board, barriers, attacker,
+                                                               outcome):
+    assert _kernel_tricks(banners, hand, board, barriers, attacker) == outcome
+    assert _twin_tricks(banners, hand, board, barriers, attacker) == outcome
+
+
+@pytest.mark.parametrize(("case", "banners", "hand", "board", "barriers", "attacker", "outcome"), TRICK_CASES,
+                         ids=TRICK_IDS)
+def test_under_removal_the_pump_and_ambush_spells_stay_in_hand(case, banners, hand, board, barriers, attacker,
+                                                               outcome):
+    """The same boards under DG-spells=removal: no spell leaves the hand, and every case but Wild Charge
+    (never cast) ends otherwise."""
+    kernel = _kernel_tricks(banners, hand, board, barriers, attacker, REMOVAL)
+    assert kernel == _twin_tricks(banners, hand, board, barriers, attacker, REMOVAL)
+    assert kernel[3] == sorted(hand) and kernel[6] == 3
+    assert (kernel == outcome) == (case == "wild-charge")
+
+
+@pytest.mark.parametrize(("banners", "attacker", "after"), [
+    # no green banner: Vine Snare (green) is never set (line 209); w1 breaks fort 1's last barrier
+    (("red", "red", "red"), "w1", ((4, 6), ["vine-snare"], (0, 0, 0), (0, 0, 0), 3)),
+    # set, it is not played against Inferno Wyrm, Immune to green (line 316): it stays, the barrier falls
+    (("red", "green", "green"), "inferno-wyrm", ((4, 6), [], (0, 1, 0), (0, 1, 0), 1)),
+], ids=["no-banner", "immune"])
+def test_an_ambush_needs_a_banner_of_its_colour_and_spares_an_immune_attacker(banners, attacker, after):
+    args = (banners, ("vine-snare",), {(1, 0, 0): attacker}, ((2, 1, 2), (2, 2, 2)), 1)
+    assert _kernel_tricks(*args)[2:] == after
+    assert _twin_tricks(*args)[2:] == after

@@ -103,15 +103,15 @@ _UNPLAYED_KEYWORDS = {
 def coverage(card, spells: str = "removal") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
     its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
-    Burst or other card text (decisive). Under DG-spells=removal (``spells``) a printed Immune of a colour
-    is played: the removal spells the game casts neither choose nor damage it (the only spells and
-    abilities the game plays)."""
+    Burst or other card text (decisive). Under DG-spells=removal or all (``spells``) a printed Immune of a
+    colour is played: the removal spells the game casts neither choose nor damage it, nor does an Ambush
+    spell of that colour lower its ATK under all (the only spells and abilities the game plays)."""
     played, unplayed = ["ATK/EDR", "dragocross +1/+1"], []
 
     def keywords(where: str, found) -> list[str]:
         out = []
         for k in found:
-            printed_immune = spells == "removal" and k.name == "immune" and not where and not k.trait
+            printed_immune = spells != "none" and k.name == "immune" and not where and not k.trait
             why = "" if printed_immune else _UNPLAYED_KEYWORDS.get(k.name) or (
                 "trait conditions never match: the catalog's cards have no traits" if k.trait else "")
             if why:
@@ -264,7 +264,8 @@ class DragoborneRuleset(Ruleset):
         spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
         if spells:
             notes.append(f"not measured (spells: under DG-spells=removal, the default, the game casts four "
-                         f"removal texts and no other spell; none casts no spell): {', '.join(spells)}")
+                         f"removal texts and no other spell; all also the pumps and the Ambush spell; none "
+                         f"casts no spell): {', '.join(spells)}")
         # the home decks the cards are measured in (every deck of the catalog when none is given)
         decks = [c.subject[1] for c in contestants] or list(catalog.decks.values())
         dead = dead_cards(catalog, sorted(set(decks), key=lambda d: d.key))

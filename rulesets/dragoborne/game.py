@@ -11,7 +11,9 @@ A card is a creature or a spell. A creature has cost (``-``: not playable from h
 EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). **Not modelled** (card texts
 are free text, no machine reading of them exists): only the removal spells whose text the game reads are
 cast (DG-spells=removal, the default: step 5; under DG-spells=none none is: held in hand, they count toward
-the hand limit), Ambush is never set (a creature with Ambush is summoned normally for its cost),
+the hand limit; DG-spells=all adds the pump spells and the Ambush spell, step 6b, and leaves "Stand a
+creature in rest." dead, step 6b says why), a creature with Ambush is never set as an ambush (it is
+summoned normally for its cost),
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
@@ -99,6 +101,24 @@ A turn of the active player P against O (lines 176-257); game turns count both p
      plus its white bonus);
    - if there is a shield candidate and (the value >= 3 or there is no cross candidate): a dragoshield of
      that value; else if there is a cross candidate: dragocross it; else the die stays in the Dice Zone.
+6b. **Pumps and ambushes** (lines 207, 209; DG-spells=all only), from the resources left unrested:
+   - only if P has a combat phase this turn (step 7): repeat: the payable (as a creature, step 5) spell
+     of P's hand reading "A creature gets +N/+0 until the end of the turn." of lowest card index, on P's
+     creature that may attack this turn (standing; not summoned this turn under DG-summoning-sickness=true)
+     and has had no +N/+0 this turn, of highest effective ATK (ties: fort, slot order), while there is
+     such a card and creature; then the same for "A creature gets +0/+N until the end of the turn.",
+     among such creatures with effective ATK >= 1. The creature has +N ATK (or EDR) until the End Phase;
+     the card goes to the discard pile.
+   - then repeat: an Ambush spell (printed keyword) of P's hand reading "If this card is an ambush: when
+     an opposing creature attacks this fort, it gets -N/-0 until the end of the battle." whose colour is
+     one of P's banners (line 209: "usable only if you have a banner of the same color"), the lowest card
+     index, is set face-down at P's fort with barriers and no ambush (one per fort, line 116) with the
+     fewest barriers (ties: the lower fort), for two resources of any colour (line 209; each from the
+     colour with the most unrested, ties: the lower colour index), while P has 2 unrested resources and
+     there is such a card and fort. It stays until it is played.
+   - "Stand a creature in rest." is never cast: spells are cast in the Main Phase only (line 207, spec
+     steps 5-6b), when every creature of P stands (Stand, step 1; a summoned creature enters standing); only
+     O's creatures can be rested then, and standing one of them only lets it block P's attacks.
 7. **Combat** (lines 228-249), skipped on game turn 1 (DG-first-turn=game-turn-1) or on each player's first
    turn (each-player-first). Attackers: P's standing creatures with effective ATK >= 1 (summoned this turn
    excluded under DG-summoning-sickness=true), each once, in order of effective ATK at the start of combat
@@ -122,6 +142,12 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    at f, the first category present: (a) survives and kills the attacker; (b) survives; (c) kills the
    attacker and dies; (d) dies without killing, only if O has exactly 1 barrier left in all. Within a
    category the lowest cost (ties: the first in slot order). None: no block.
+   Ambush (DG-spells=all; lines 230, 303): when the option taken attacks a fort (not an assassination)
+   holding an ambush of O's and the attacker is not Immune (printed) to the ambush's colour, O plays it
+   as the attack is declared: the attacker has -N ATK for this attack (its score, above, ignored the
+   face-down card); the ambush goes to O's discard pile. Then, if no dragoshield is at the fort and the
+   attacker has no Invade for its colour, O makes its block choice again against the lowered ATK. An
+   attacker with ATK below 1 deals no damage (to a blocker, a dragoshield or the fort, line 246).
    Resolution: the attacker rests. A dragoshield: its value drops by the attacker's ATK; at 0 or below it is
    destroyed and its die discarded (line 215); nothing reaches the fort or the attacker (line 246). A
    blocker (or the assassinated creature) rests; both deal their effective ATK to each other at once
@@ -134,7 +160,8 @@ A turn of the active player P against O (lines 176-257); game turns count both p
 8. **End** (lines 251-257): P discards down to 7 cards in hand (line 253), one card at a time: a spell if
    it holds one (the one of highest card index), else a creature costing ``-`` (highest card index), else
    the costliest creature (ties: the higher card index). Damage on every creature is
-   removed (line 255). DG-shield-persist=false: every dragoshield's value returns to its die's value when it
+   removed (line 255), and so is every pump (step 6b). DG-shield-persist=false:
+   every dragoshield's value returns to its die's value when it
    was assigned (or rolled, under all-keep). Then O loses if it has no barrier left (line 257; P cannot lose
    barriers in its own turn).
 

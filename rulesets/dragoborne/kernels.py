@@ -60,7 +60,8 @@ BIG = 1 << 30
 # Spells (DG-spells=removal): C_SPELL (Spell) with its damage C_AMOUNT (Spell.DESTROY: the highest ATK it
 # destroys), C_SPLASH (Spell.SPLASH: the damage to each other creature at the target's fort), C_BOOST (> 0:
 # the damage instead when its DICE X-Y C_BOOST_COLOUR (-1: any), C_BOOST_LOW..C_BOOST_HIGH is met);
-# C_IMMUNE: the colours a creature is Immune to (line 316).
+# C_IMMUNE: the colours a creature is Immune to (line 316). DG-spells=all also reads Spell.PUMP_ATK and
+# Spell.PUMP_EDR (C_AMOUNT: the ATK or EDR given) and Spell.SNARE (C_AMOUNT: the ATK an ambush takes).
 (C_CREATURE, C_COLOUR, C_COST, C_ATK, C_EDR, C_DEADLY, C_ASSASSIN, C_INVADE, C_NCOND, C_SPELL, C_AMOUNT,
  C_SPLASH, C_BOOST, C_BOOST_COLOUR, C_BOOST_LOW, C_BOOST_HIGH, C_IMMUNE, N_CARD) = range(18)
 (K_COLOUR, K_LOW, K_HIGH, K_ATK, K_EDR, K_DEADLY, K_ASSASSIN, K_INVADE, N_COND) = range(9)
@@ -84,16 +85,30 @@ KEY_BITS = 20
 # rulings, but policies the caller chooses, carried in the same row)
 (RL_DIE, RL_REROLL, RL_PERSIST, RL_ZONE_ONLY, RL_STACK, RL_CROSS_DISCARD, RL_EACH_FIRST, RL_SICKNESS,
  RL_MULLIGAN, RL_MULLIGAN_COST, RL_MOVE, RL_SPELLS, N_RULINGS) = range(13)
+#: "Pay two resources of any color to place the card with the ambush ability face-down" (line 209).
+AMBUSH_COST = 2
+
+
+class Spells(IntEnum):
+    """DG-spells (RL_SPELLS; game.py step 5): which spells are cast."""
+
+    NONE = 0
+    REMOVAL = 1  # the removal texts (Spell.DAMAGE .. Spell.SWEEP)
+    ALL = 2  # the removal texts, the pumps (Spell.PUMP_ATK, PUMP_EDR) and Spell.SNARE set as an ambush
 
 
 class Spell(IntEnum):
     """A spell's effect as the game reads its text (C_SPELL; DG-spells=removal casts all but NONE)."""
 
-    NONE = 0  # not cast: any other text (pump, stand, ambush ...)
+    NONE = 0  # never cast: any other text ("Stand a creature in rest.": game.py step 6b says why)
     DAMAGE = 1  # "Deal N damage to a creature."
     SPLASH = 2  # "Deal N damage to a creature and M damage to each other creature at its fort."
     DESTROY = 3  # "Destroy a creature with ATK N or less."
     SWEEP = 4  # "Deal N damage to each creature at a fort." (DICE X-Y: "Deal N damage instead.")
+    PUMP_ATK = 5  # "A creature gets +N/+0 until the end of the turn." (DG-spells=all)
+    PUMP_EDR = 6  # "A creature gets +0/+N until the end of the turn." (DG-spells=all)
+    SNARE = 7  # Ambush, "If this card is an ambush: when an opposing creature attacks this fort, it gets
+    # -N/-0 until the end of the battle." (DG-spells=all: set as an ambush, line 209)
 
 
 class Mulligan(IntEnum):
@@ -123,10 +138,11 @@ class Reroll(IntEnum):
 # its resources by colour (RB + colour), the rulings row (LB + RL_*, the same in both rows), scratch space
 # (the unrested resources by colour while casting and summoning, FRB + colour; the attack order, OB + i,
 # and its keys, AB + i) and its deck (DK + i, the top at PL_TOP). One array keeps the calls between the
-# per-turn functions cheap.
+# per-turn functions cheap. CR_PUMP_ATK, CR_PUMP_EDR: what pump spells give the creature until the end of
+# the turn; F_AMBUSH: 1 + the card index of the ambush set at the fort (0: none; DG-spells=all).
 (PL_TOP, PL_SIZE, PL_HAND, PL_RES, PL_TARGET, PL_SUMMONED, PL_DICE_LOST, PL_OWN_TURNS, PL_ORDER,
  N_PLAYER) = range(10)
-(CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, N_PLACE) = range(6)
+(CR_CARD, CR_DMG, CR_RESTED, CR_NEW, CR_DIE, CR_PUMP_ATK, CR_PUMP_EDR, N_PLACE) = range(8)
 (D_COLOUR, D_LOC, D_VALUE, D_BASE, D_FORT, D_SLOT, D_ORDER, N_DIE) = range(8)
 
 
@@ -139,7 +155,7 @@ class DieAt(IntEnum):
     GONE = 3  # discarded
 
 
-(F_COLOUR, F_BARRIERS, F_CARD0, F_CARD1, N_FORT) = range(5)
+(F_COLOUR, F_BARRIERS, F_CARD0, F_CARD1, F_AMBUSH, N_FORT) = range(6)
 MAX_COLOURS = 60
 CRB = N_PLAYER
 DB = CRB + PLACES * N_PLACE
@@ -217,8 +233,8 @@ def _cond_met(st, p, colour, low, high, zone_only):
 def _eff(st, p, s, ct, zone_only):
     """Effective (ATK, EDR, Deadly, Assassin mask, Invade mask) of the creature at place s of player p."""
     c = st[p, CRB + s * N_PLACE + CR_CARD]
-    atk = ct[c, C_ATK]
-    edr = ct[c, C_EDR]
+    atk = ct[c, C_ATK] + st[p, CRB + s * N_PLACE + CR_PUMP_ATK]
+    edr = ct[c, C_EDR] + st[p, CRB + s * N_PLACE + CR_PUMP_EDR]
     deadly = ct[c, C_DEADLY]
     ass = ct[c, C_ASSASSIN]
     inv = ct[c, C_INVADE]
@@ -263,6 +279,8 @@ def _leave(st, p, s):
     st[p, CRB + s * N_PLACE + CR_DMG] = 0
     st[p, CRB + s * N_PLACE + CR_RESTED] = 0
     st[p, CRB + s * N_PLACE + CR_NEW] = 0
+    st[p, CRB + s * N_PLACE + CR_PUMP_ATK] = 0
+    st[p, CRB + s * N_PLACE + CR_PUMP_EDR] = 0
 
 
 @nb.njit(**TRIAL_JIT)
@@ -420,6 +438,16 @@ def _combat(st, p, ct):
         if best_score <= 0:
             continue
         st[p, CRB + s * N_PLACE + CR_RESTED] = 1
+        # DG-spells=all: an ambush at the fort attacked (not an assassination: a creature is attacked)
+        # triggers as the attack is declared (line 230), before the block (line 236), unless the attacker is
+        # Immune to its colour (line 316); it goes to the discard pile. The attacker chose its fort not
+        # knowing the face-down card; O chooses its blocker again, against the lowered ATK.
+        amb = st[o, FB + best_f * N_FORT + F_AMBUSH] - 1 if best_r < 0 else -1
+        if amb >= 0 and not (ct[st[p, CRB + s * N_PLACE + CR_CARD], C_IMMUNE] >> ct[amb, C_COLOUR]) & 1:
+            atk -= ct[amb, C_AMOUNT]
+            st[o, FB + best_f * N_FORT + F_AMBUSH] = 0
+            if _oldest_shield(st, o, best_f) < 0 and not (inv >> st[o, FB + best_f * N_FORT + F_COLOUR]) & 1:
+                best_b = _block_choice(st, o, best_f, atk, deadly, edr_left, ct, zone_only)[0]
         if best_r >= 0:
             _exchange(st, p, s, o, best_r, atk, deadly, ct, zone_only)
             hurt = True
@@ -427,14 +455,14 @@ def _combat(st, p, ct):
             f = best_f
             sh = _oldest_shield(st, o, f)
             if sh >= 0:
-                st[o, DB + sh * N_DIE + D_VALUE] -= atk
+                st[o, DB + sh * N_DIE + D_VALUE] -= max(atk, 0)
                 if st[o, DB + sh * N_DIE + D_VALUE] <= 0:
                     st[o, DB + sh * N_DIE + D_LOC] = DieAt.GONE
                     st[o, PL_DICE_LOST] += 1
             elif best_b >= 0:
                 _exchange(st, p, s, o, best_b, atk, deadly, ct, zone_only)
                 hurt = True
-            else:
+            elif atk >= 1:  # "if the creature's ATK is one or greater" (line 246): an ambush can lower it
                 k = st[o, FB + f * N_FORT + F_BARRIERS] - 1
                 st[o, FB + f * N_FORT + F_BARRIERS] = k
                 st[o, HB + st[o, PL_HAND]] = st[o, FB + f * N_FORT + F_CARD0 + k]
@@ -527,6 +555,8 @@ def _summon(st, p, ct, ncol):
         st[p, CRB + (slot) * N_PLACE + CR_RESTED] = 0
         st[p, CRB + (slot) * N_PLACE + CR_NEW] = 1
         st[p, CRB + (slot) * N_PLACE + CR_DIE] = -1
+        st[p, CRB + (slot) * N_PLACE + CR_PUMP_ATK] = 0
+        st[p, CRB + (slot) * N_PLACE + CR_PUMP_EDR] = 0
         st[p, PL_SUMMONED] += 1
         played += 1
 
@@ -611,7 +641,7 @@ def _cast(st, p, ct, ncol):
         for i in range(st[p, PL_HAND]):
             c = st[p, HB + i]
             cost = ct[c, C_COST]
-            if ct[c, C_SPELL] == Spell.NONE or cost < 0 or cost > nfree or (
+            if ct[c, C_SPELL] == Spell.NONE or ct[c, C_SPELL] > Spell.SWEEP or cost < 0 or cost > nfree or (
                     cost > 0 and st[p, FRB + ct[c, C_COLOUR]] <= 0):
                 continue
             w, t = _spell_target(st, p, c, ct, zone_only)
@@ -641,6 +671,85 @@ def _cast(st, p, ct, ncol):
                     if r != bt and cr >= 0 and not (ct[cr, C_IMMUNE] >> col) & 1:
                         st[o, CRB + r * N_PLACE + CR_DMG] += ct[bcard, C_SPLASH]
         _sweep(st, ct)
+
+
+@nb.njit(**TRIAL_JIT)
+def _tricks(st, p, ct, ncol, pumps):
+    """DG-spells=all (game.py step 6b): player p, from the unrested resources FRB, casts its pumps on the
+    creatures that may attack this turn (only when ``pumps``: p has a combat phase this turn), then sets
+    its Spell.SNARE ambushes."""
+    zone_only = st[0, LB + RL_ZONE_ONLY] != 0
+    sickness = st[p, LB + RL_SICKNESS] != 0
+    for kind in range(Spell.PUMP_ATK, Spell.PUMP_EDR + 1):  # +N/+0 first, then +0/+N
+        if not pumps:
+            break
+        field = CR_PUMP_ATK if kind == Spell.PUMP_ATK else CR_PUMP_EDR
+        while True:
+            nfree = 0
+            for c in range(ncol):
+                nfree += st[p, FRB + c]
+            # the payable card of this kind of lowest card index
+            bi, bcard = -1, BIG
+            for i in range(st[p, PL_HAND]):
+                c = st[p, HB + i]
+                cost = ct[c, C_COST]
+                if ct[c, C_SPELL] != kind or cost < 0 or cost > nfree or (
+                        cost > 0 and st[p, FRB + ct[c, C_COLOUR]] <= 0) or c >= bcard:
+                    continue
+                bi, bcard = i, c
+            if bi < 0:
+                break
+            # its target: p's creature that may attack, with no pump of this kind yet this turn, of highest
+            # effective ATK (ties: fort, slot order); +N/+0 also on an ATK-0 creature, +0/+N only on one
+            # with ATK >= 1 (only those attack)
+            target, tatk = -1, -BIG
+            for s in range(PLACES):
+                q = CRB + s * N_PLACE
+                if st[p, q + CR_CARD] < 0 or st[p, q + CR_RESTED] or (sickness and st[p, q + CR_NEW]) \
+                        or st[p, q + field] != 0:
+                    continue
+                atk = _eff(st, p, s, ct, zone_only)[0]
+                if (kind == Spell.PUMP_EDR and atk < 1) or atk <= tatk:
+                    continue
+                target, tatk = s, atk
+            if target < 0:
+                break
+            _play_from_hand(st, p, bi, ct[bcard, C_COLOUR], ct[bcard, C_COST], ncol)
+            st[p, CRB + target * N_PLACE + field] += ct[bcard, C_AMOUNT]
+    # ambushes (line 209): a Spell.SNARE card whose colour is one of p's banners (the forts' colours), on
+    # p's fort with barriers and no ambush with the fewest barriers (ties: the lower fort), for
+    # AMBUSH_COST resources of any colour, each from the colour with most unrested (ties: the lower index)
+    while True:
+        nfree = 0
+        mc, m = -1, 0
+        for c in range(ncol):
+            nfree += st[p, FRB + c]
+            if st[p, FRB + c] > m:
+                m, mc = st[p, FRB + c], c
+        if nfree < AMBUSH_COST:
+            return
+        fort, fb = -1, BIG
+        for f in range(FORTS):
+            b = st[p, FB + f * N_FORT + F_BARRIERS]
+            if b > 0 and st[p, FB + f * N_FORT + F_AMBUSH] == 0 and b < fb:
+                fort, fb = f, b
+        if fort < 0:
+            return
+        bi, bcard = -1, BIG
+        for i in range(st[p, PL_HAND]):
+            c = st[p, HB + i]
+            if ct[c, C_SPELL] != Spell.SNARE or c >= bcard:
+                continue
+            banner = False
+            for f in range(FORTS):
+                if st[p, FB + f * N_FORT + F_COLOUR] == ct[c, C_COLOUR]:
+                    banner = True
+            if banner:
+                bi, bcard = i, c
+        if bi < 0:
+            return
+        _play_from_hand(st, p, bi, mc, AMBUSH_COST, ncol)
+        st[p, FB + fort * N_FORT + F_AMBUSH] = 1 + bcard
 
 
 @nb.njit(**TRIAL_JIT)
@@ -835,6 +944,7 @@ def _setup(st, p, src, size, ct, stream):
         st[p, FB + f * N_FORT + F_BARRIERS] = BARRIERS_PER_FORT
         st[p, FB + f * N_FORT + F_CARD0] = _draw(st, p, stream)
         st[p, FB + f * N_FORT + F_CARD1] = _draw(st, p, stream)
+        st[p, FB + f * N_FORT + F_AMBUSH] = 0
     st[p, PL_SUMMONED] = 0
     st[p, PL_DICE_LOST] = 0
     st[p, PL_OWN_TURNS] = 0
@@ -850,6 +960,8 @@ def _setup(st, p, src, size, ct, stream):
         st[p, CRB + s * N_PLACE + CR_DMG] = 0
         st[p, CRB + s * N_PLACE + CR_RESTED] = 0
         st[p, CRB + s * N_PLACE + CR_NEW] = 0
+        st[p, CRB + s * N_PLACE + CR_PUMP_ATK] = 0
+        st[p, CRB + s * N_PLACE + CR_PUMP_EDR] = 0
 
 
 @nb.njit(**TRIAL_JIT)
@@ -869,7 +981,8 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
     move = st[0, LB + RL_MOVE] != 0
-    spells = st[0, LB + RL_SPELLS] != 0
+    spells = st[0, LB + RL_SPELLS] != Spells.NONE
+    tricks = st[0, LB + RL_SPELLS] == Spells.ALL
     winner, end, turn = DRAW, End.DRAW, 0
     p = first
     for turn in range(1, MAX_TURNS + 1):
@@ -902,12 +1015,17 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
         if move:
             _move(st, p)
         _assign(st, p, ct)
-        if not (st[p, PL_OWN_TURNS] == 1 if each_first else turn == 1):
+        attacks = not (st[p, PL_OWN_TURNS] == 1 if each_first else turn == 1)
+        if tricks:
+            _tricks(st, p, ct, ncol, attacks)
+        if attacks:
             _combat(st, p, ct)
         _discard(st, p, ct)
         for q in range(2):
             for s in range(PLACES):
                 st[q, CRB + s * N_PLACE + CR_DMG] = 0
+                st[q, CRB + s * N_PLACE + CR_PUMP_ATK] = 0
+                st[q, CRB + s * N_PLACE + CR_PUMP_EDR] = 0
         for s in range(PLACES):
             st[p, CRB + s * N_PLACE + CR_NEW] = 0
         if not persist:

@@ -98,5 +98,16 @@ class DragoborneRulings(Rulings):
                 "is the payable spell and target destroying the most opposing cost (a '-' cost counts 0; "
                 "ties: more creatures, the cheaper spell, the lower card index, the lower place or fort); "
                 "Immune creatures of the spell's colour are neither chosen nor damaged (line 316); other "
-                "spells stay in hand",
-        source="seed 001, lines 202, 207, 316", choices=("none", "removal"))
+                "spells stay in hand; all: removal, and after the dice are assigned, when the caster has a "
+                "combat phase this turn, each payable \"A creature gets +N/+0 until the end of the turn.\" "
+                "(then each \"+0/+N\") on the caster's creature that may attack (+0/+N: ATK 1 or more) "
+                "with no pump of that kind yet this turn, of highest effective ATK (ties: fort, slot "
+                "order); then each Ambush \"If this card is an ambush: when an opposing creature attacks "
+                "this fort, it gets -N/-0 until the end of the battle.\" whose colour is a banner's is set "
+                "(two resources of any colour, line 209) at the fort with barriers and no ambush with the "
+                "fewest barriers, and always played at the first attack on that fort (not an "
+                "assassination; not against an attacker Immune to its colour), before the block; \"Stand "
+                "a creature in rest.\" is never cast: spells are cast in the Main Phase only, when every "
+                "creature of the caster stands (line 182), and standing an opposing one only lets it block",
+        source="seed 001, lines 182, 202, 207, 209, 230-236, 300-304, 316",
+        choices=("none", "removal", "all"))

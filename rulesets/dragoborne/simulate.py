@@ -26,8 +26,12 @@ NOT_MODELLED = (
     "casts the removal spells the game reads (damage to a creature, with splash at its fort, to each "
     "creature at a fort, destroy ATK N or less) at opposing creatures, in the Main Phase before summoning, "
     "while one destroys an opposing creature (the most opposing cost first); other spells (pump, stand, "
-    "Ambush) are never cast",
-    "Ambush is never set (a creature with Ambush is summoned for its cost)",
+    "Ambush) are never cast under removal; DG-spells=all also casts the pumps (+N/+0, +0/+N until the end "
+    "of the turn) on the creatures that may attack, highest ATK first, one of a kind each, and sets the "
+    "Ambush spell (-N/-0 to an attacker of its fort) at the fort with fewest barriers; \"Stand a creature "
+    "in rest.\" is never cast: spells are cast in the Main Phase only (line 207), when every creature of "
+    "the caster stands (Stand Phase, line 182), and standing an opposing creature only lets it block",
+    "a creature with Ambush is never set as an ambush (it is summoned for its cost)",
     "Fort Burst is never played (every broken barrier goes to hand: both DG-fort-burst readings agree then)",
     "Immune has no effect (it acts against spells and abilities, line 316)",
     "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
@@ -56,7 +60,15 @@ SPELL_TEXTS = (
      K.Spell.SPLASH),
     (re.compile(r"destroy a creature with atk (\d+) or less\."), K.Spell.DESTROY),
     (re.compile(r"deal (\d+) damage to each creature at a fort\."), K.Spell.SWEEP),
+    (re.compile(r"a creature gets \+(\d+)/\+0 until the end of the turn\."), K.Spell.PUMP_ATK),
+    (re.compile(r"a creature gets \+0/\+(\d+) until the end of the turn\."), K.Spell.PUMP_EDR),
+    (re.compile(r"if this card is an ambush: when an opposing creature attacks this fort, it gets -(\d+)/-0 "
+                r"until the end of the battle\."), K.Spell.SNARE),
 )
+#: The spell effects each DG-spells choice casts (Spell.SNARE: set as an ambush).
+CAST = {"none": frozenset(),
+        "removal": frozenset({K.Spell.DAMAGE, K.Spell.SPLASH, K.Spell.DESTROY, K.Spell.SWEEP})}
+CAST["all"] = CAST["removal"] | {K.Spell.PUMP_ATK, K.Spell.PUMP_EDR, K.Spell.SNARE}
 INSTEAD = re.compile(r"deal (\d+) damage instead\.")
 
 
@@ -68,22 +80,21 @@ def spell_effect(card: Card) -> tuple[int, tuple[int, ...]]:
     text = " ".join(card.text.lower().split())
     for pattern, effect in SPELL_TEXTS:
         m = pattern.fullmatch(text)
-        if m:
+        if m and (effect != K.Spell.SNARE or card.keyword("ambush")):
             return effect, tuple(int(g) for g in m.groups())
     return K.Spell.NONE, ()
 
 
 def dead_cards(catalog: Catalog, decks: Sequence[Deck], rulings: DragoborneRulings | None = None) -> str:
     """The note naming, per deck, its spell cards and their copies that the game never casts (all of them
-    under DG-spells=none; under removal, those whose text the game does not read): dead cards (game.py
-    "Cards"); "" when no deck holds one. ``rulings`` None: a note that does not know the rulings in force
-    names those of the default, and says so."""
-    removal = (rulings or DragoborneRulings()).spells == "removal"
+    under DG-spells=none; under removal or all, those whose effect that choice does not cast, CAST):
+    dead cards (game.py "Cards"); "" when no deck holds one. ``rulings`` None: a note that does not know
+    the rulings in force names those of the default, and says so."""
+    cast = CAST[(rulings or DragoborneRulings()).spells]
     parts = []
     for deck in dict.fromkeys(decks):  # a deck given twice (a mirror) is named once
         spells = sorted((catalog.card(k).name, n) for k, n in deck.copies.items()
-                        if not catalog.card(k).is_creature
-                        and not (removal and spell_effect(catalog.card(k))[0] != K.Spell.NONE))
+                        if not catalog.card(k).is_creature and spell_effect(catalog.card(k))[0] not in cast)
         if spells:
             listed = ", ".join(f"{name} x{n}" for name, n in spells)
             parts.append(f"{deck.name} {sum(n for _, n in spells)} of {deck.size}: {listed}")
@@ -224,7 +235,7 @@ def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndar
     row[K.RL_EACH_FIRST] = int(rulings.first_turn == "each-player-first")
     row[K.RL_SICKNESS] = int(rulings.summoning_sickness)
     row[K.RL_MOVE] = int(rulings.move == "guard")
-    row[K.RL_SPELLS] = int(rulings.spells == "removal")
+    row[K.RL_SPELLS] = K.Spells[rulings.spells.upper()]
     return row
 
 
