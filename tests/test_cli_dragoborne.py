@@ -247,19 +247,21 @@ def test_duel_refuses_a_small_deck_unless_lenient(capsys, tmp_path):
 
 
 # the two packaged decks' spells the game never casts, copies per card (game.py "Cards"): under DG-spells=none
-# every spell, under removal (the default) those whose text it does not read
+# every spell, under removal those whose text it does not read as a removal, under all (the default) the
+# stand spell only
 RED_BLAZE_DEAD = ("Red Blaze 13 of 50: Blazing Fury x4, Fire Rain x3, Nature's Wrath x2, Spark Bolt x2, "
                   "Volcanic Wrath x2")
 GREEN_GROVE_DEAD = ("Green Grove 15 of 50: Fire Rain x2, Nature's Wrath x3, Verdant Growth x2, "
                     "Vine Snare x4, Volcanic Wrath x2, Wild Charge x2")
 RED_BLAZE_UNREAD = "Red Blaze 4 of 50: Blazing Fury x4"
 GREEN_GROVE_UNREAD = "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2"
+GREEN_GROVE_STAND = "Green Grove 2 of 50: Wild Charge x2"
 
 
 def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
     """`duel`, `efficiency` (and `report`, which prints the same ruleset notes) say that creatures never
     move (line 226) and name, per deck, the spell cards that are dead cards in the game (by default the
-    spells whose text is not read; under DG-spells=none every spell)."""
+    stand spell, the only one whose text is not read; under DG-spells=none every spell)."""
     import json
 
     from rulesets import get
@@ -272,16 +274,18 @@ def test_notes_say_creatures_never_move_and_name_the_dead_cards(capsys):
         assert code == 0, err
         notes = " ".join(json.loads(out)["notes"])
         assert "creatures never move" in notes and "(line 226)" in notes, args
-        assert RED_BLAZE_UNREAD in notes and GREEN_GROVE_UNREAD in notes, args
-        assert RED_BLAZE_DEAD not in notes, args
+        assert GREEN_GROVE_STAND + ";" not in notes and notes.count(GREEN_GROVE_STAND) == 1, args
+        assert "Red Blaze" not in notes.split("dead cards")[1].split(";")[0], args
     # a card of one deck only: only its home deck is named, and a note that cannot see the rulings says
-    # which it names
+    # which it names; Red Blaze has no dead card by default
     cat = load()
     rs = get("dragoborne")
+    sprite = next(c for c in rs.contestants(cat) if c.key == "moss-sprite")
+    notes = " ".join(rs.notes(cat, [sprite]))
+    assert GREEN_GROVE_STAND in notes and "Red Blaze" not in notes
+    assert "under DG-spells=all, the default (under none, every spell card)" in notes
     drake = next(c for c in rs.contestants(cat) if c.key == "pyre-drake")
-    notes = " ".join(rs.notes(cat, [drake]))
-    assert RED_BLAZE_UNREAD in notes and "Green Grove" not in notes
-    assert "under DG-spells=removal, the default (under none, every spell card)" in notes
+    assert "dead cards" not in " ".join(rs.notes(cat, [drake]))
     # a mirror names its deck once; under DG-spells=none every spell card is dead
     code, out, err = run(capsys, "duel", "dragoborne", "red-blaze", "red-blaze", "--trials", "100",
                          "--ruling", "DG-spells=none", "--format", "json")
@@ -301,7 +305,8 @@ def test_under_dg_spells_removal_only_the_unread_spells_are_dead_cards(capsys):
     assert "Red Blaze 4 of 50: Blazing Fury x4;" in notes
     assert "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wild Charge x2" in notes
     assert RED_BLAZE_DEAD not in notes and "Spark Bolt" not in notes
-    assert "DG-spells=removal (the default) casts the removal spells" in notes
+    assert "DG-spells=removal casts the removal spells" in notes
+    assert RED_BLAZE_UNREAD in notes and GREEN_GROVE_UNREAD in notes
 
 
 def test_under_dg_spells_all_only_the_stand_spell_is_a_dead_card(capsys):

@@ -231,7 +231,7 @@ def test_dragoborne_ambush_fort_burst_and_immune_are_decisive(coverages):
     assert ambusher.decisive[1].startswith("\"If this card is an ambush:")
     treant = by_key["elder-treant"]
     assert treant.decisive == ("Fort Burst \"Summon this creature to the attacked fort.\" (never played)",)
-    # Immune acts against spells: played by default (DG-spells=removal casts spells that respect it),
+    # Immune acts against spells: played by default (DG-spells=all casts spells that respect it),
     # decisive where no spell is cast (DG-spells=none)
     from rulesets.dragoborne.contest import coverage
 

@@ -14,8 +14,8 @@ copy of the card adds to its deck's win rate over an average card of the same co
 the other card. A fair card's gain is 0 at any cost, so the fair-cost rule is ``zero`` (the verdict is the
 sign of the gain's interval; a cost sweep finds the cost where it crosses 0).
 
-Spells are not contestants: the game casts none under DG-spells=none (removal casts four removal texts), so
-their worth is not measured; reports say so.
+Spells are not contestants: the game casts none under DG-spells=none (removal casts four removal texts, all
+also the pumps and the Ambush spell), so their worth is not measured; reports say so.
 
 numpy and the kernels are imported by the functions that use them: the command tree imports this.
 """
@@ -100,7 +100,7 @@ _UNPLAYED_KEYWORDS = {
 }
 
 
-def coverage(card, spells: str = "removal") -> Coverage:
+def coverage(card, spells: str = "all") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
     its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
     Burst or other card text (decisive). Under DG-spells=removal or all (``spells``) a printed Immune of a
@@ -196,7 +196,8 @@ class DragoborneRuleset(Ruleset):
                 card = catalog.card(name)
                 if card.key not in playable:
                     why = ("a spell: only creatures are contestants (the game casts no spell but, under "
-                           "DG-spells=removal, four removal texts), so its worth is not measured") \
+                           "DG-spells=removal or all, the removal, pump and Ambush texts), so its worth is "
+                           "not measured") \
                         if not card.is_creature else \
                         "costs \"-\": not playable from hand (line 33)"
                     raise RulesError(f"{card.name} is {why}")
@@ -231,8 +232,8 @@ class DragoborneRuleset(Ruleset):
         card = super().variant_entry(catalog, change)
         if not card.is_creature:
             raise OptionError(f"change {change.text!r}: {card.name} is a spell; only creatures are "
-                              "measured (the game casts no spell but, under DG-spells=removal, four removal "
-                              "texts)")
+                              "measured (the game casts no spell but, under DG-spells=removal or all, the "
+                              "removal, pump and Ambush texts)")
         return card
 
     def changed_stat(self, catalog: Any, entry: Any, change: StatChange) -> Any:
@@ -263,9 +264,9 @@ class DragoborneRuleset(Ruleset):
                  f"not modelled: {'; '.join(NOT_MODELLED)}"]
         spells = sorted(c.key for c in catalog.cards.values() if not c.is_creature)
         if spells:
-            notes.append(f"not measured (spells: under DG-spells=removal, the default, the game casts four "
-                         f"removal texts and no other spell; all also the pumps and the Ambush spell; none "
-                         f"casts no spell): {', '.join(spells)}")
+            notes.append(f"not measured (spells: under DG-spells=all, the default, the game casts four "
+                         f"removal texts, two pumps and an Ambush spell; removal the four removal texts; "
+                         f"none casts no spell): {', '.join(spells)}")
         # the home decks the cards are measured in (every deck of the catalog when none is given)
         decks = [c.subject[1] for c in contestants] or list(catalog.decks.values())
         dead = dead_cards(catalog, sorted(set(decks), key=lambda d: d.key))

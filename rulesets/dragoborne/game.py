@@ -9,11 +9,11 @@ Cards
 -----
 A card is a creature or a spell. A creature has cost (``-``: not playable from hand, line 33), colour, ATK,
 EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). **Not modelled** (card texts
-are free text, no machine reading of them exists): only the removal spells whose text the game reads are
-cast (DG-spells=removal, the default: step 5; under DG-spells=none none is: held in hand, they count toward
-the hand limit; DG-spells=all adds the pump spells and the Ambush spell, step 6b, and leaves "Stand a
-creature in rest." dead, step 6b says why), a creature with Ambush is never set as an ambush (it is
-summoned normally for its cost),
+are free text, no machine reading of them exists): only the spells whose text the game reads are cast
+(DG-spells=all, the default: the removal spells, step 5, the pump spells and the Ambush spell, step 6b,
+which says why "Stand a creature in rest." stays dead; removal: the removal spells only; under
+DG-spells=none none is: held in hand, they count toward the hand limit), a creature with Ambush is never
+set as an ambush (it is summoned normally for its cost),
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text

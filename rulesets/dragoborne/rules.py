@@ -87,7 +87,7 @@ class DragoborneRulings(Rulings):
                 "places",
         source="seed 001, lines 122, 226, 238", choices=("none", "guard"))
     spells: str = ruling(
-        "DG-spells", "removal",
+        "DG-spells", "all",
         meaning="which spells are cast (\"Play Spells ... Once played, the card will go to your discard "
                 "pile\", line 207; paid like a creature, line 202), a policy of ours: none, no spell is "
                 "cast; removal: in the Main Phase before summoning, the removal spells whose text the game "

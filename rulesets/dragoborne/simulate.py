@@ -22,15 +22,16 @@ from simcore import runner
 
 #: What the game does not model (game.py's "Cards"): stated in every report of a simulated game.
 NOT_MODELLED = (
-    "spells are never cast under DG-spells=none (they are held in hand); DG-spells=removal (the default) "
+    "spells are never cast under DG-spells=none (they are held in hand); DG-spells=removal "
     "casts the removal spells the game reads (damage to a creature, with splash at its fort, to each "
     "creature at a fort, destroy ATK N or less) at opposing creatures, in the Main Phase before summoning, "
     "while one destroys an opposing creature (the most opposing cost first); other spells (pump, stand, "
-    "Ambush) are never cast under removal; DG-spells=all also casts the pumps (+N/+0, +0/+N until the end "
-    "of the turn) on the creatures that may attack, highest ATK first, one of a kind each, and sets the "
-    "Ambush spell (-N/-0 to an attacker of its fort) at the fort with fewest barriers; \"Stand a creature "
-    "in rest.\" is never cast: spells are cast in the Main Phase only (line 207), when every creature of "
-    "the caster stands (Stand Phase, line 182), and standing an opposing creature only lets it block",
+    "Ambush) are never cast under removal; DG-spells=all (the default) also casts the pumps (+N/+0, +0/+N "
+    "until the end of the turn) on the creatures that may attack, highest ATK first, one of a kind each, "
+    "and sets the Ambush spell (-N/-0 to an attacker of its fort) at the fort with fewest barriers; \"Stand "
+    "a creature in rest.\" is never cast: spells are cast in the Main Phase only (line 207), when every "
+    "creature of the caster stands (Stand Phase, line 182), and standing an opposing creature only lets it "
+    "block",
     "a creature with Ambush is never set as an ambush (it is summoned for its cost)",
     "Fort Burst is never played (every broken barrier goes to hand: both DG-fort-burst readings agree then)",
     "Immune has no effect (it acts against spells and abilities, line 316)",
