@@ -133,13 +133,17 @@ def _target(units, u, targeting):
     """The enemy unit u acts against, -1 when none stands: an enemy engaged with it (the fewest warriors,
     then the lowest index); else by DK-battle-targeting, nearest: the nearest (then the fewest warriors,
     then the lowest index); focus: the fewest warriors (then the lowest index). One pass over the units
-    finds both the engaged enemy and the one targeting would choose."""
+    finds both the engaged enemy and the one targeting would choose, reading the matrix in place (a helper
+    taking an array, called per unit, costs reference counts on every unit of every Action)."""
     engaged = -1
     best = -1
+    owner = units[u, BattleState.OWNER]
+    at = units[u, BattleState.POSITION_CM]
+    with_u = units[u, BattleState.ENGAGED_WITH]
     for j in range(units.shape[0]):
-        if units[j, BattleState.OWNER] == units[u, BattleState.OWNER] or units[j, BattleState.ALIVE] == 0:
+        if units[j, BattleState.OWNER] == owner or units[j, BattleState.ALIVE] == 0:
             continue
-        if _engaged(units, u, j):
+        if with_u == j or units[j, BattleState.ENGAGED_WITH] == u:  # as _engaged
             if engaged < 0 or units[j, BattleState.ALIVE] < units[engaged, BattleState.ALIVE]:
                 engaged = j
             continue
@@ -148,7 +152,7 @@ def _target(units, u, targeting):
         if best < 0:
             best = j
             continue
-        nearer = _distance(units, u, j) - _distance(units, u, best)
+        nearer = abs(units[j, BattleState.POSITION_CM] - at) - abs(units[best, BattleState.POSITION_CM] - at)
         fewer = units[j, BattleState.ALIVE] - units[best, BattleState.ALIVE]
         if targeting == Targeting.NEAREST and (nearer < 0 or (nearer == 0 and fewer < 0)):
             best = j
@@ -161,34 +165,6 @@ def _target(units, u, targeting):
 
 
 @nb.njit(**TRIAL_JIT)
-def _room(units_side, units, j):
-    """Injuries unit j can still take before its last warrior is withdrawn."""
-    return units[j, BattleState.ALIVE] * units_side[j, Side.HEALTH] - units[j, BattleState.TOKENS]
-
-
-@nb.njit(**TRIAL_JIT)
-def _ally(units_side, units, j, r, own, foe, side):
-    """What unit j adds to its side's unit ``own`` (scratch row r) fighting ``foe``: its Authority die, its
-    room as the Guard unit, its engagement with ``foe`` (Initiative, rerolls). Returns whether j is engaged
-    with ``foe`` (``own`` itself included: then ``foe`` is engaged)."""
-    reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
-    if reach > 0 and j != own and _distance(units, j, own) <= reach:
-        side[r, Side.AUTHORITY] += 1
-    # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion
-    guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
-    if guard and j != own and units_side[own, Side.GUARD] and side[r, Side.GUARD_UNIT] < 0 \
-            and _distance(units, j, own) <= SAFEGUARD_COHESION_CM:
-        side[r, Side.GUARD_UNIT] = j
-        side[r, Side.GUARD] = _room(units_side, units, j)
-    if not _engaged(units, j, foe):
-        return False
-    if j != own:
-        side[r, Side.ALLIES_ENGAGED] += 1
-        side[r, Side.REROLLS] += units[j, BattleState.ALIVE]
-    return True
-
-
-@nb.njit(**TRIAL_JIT)
 def _load(units_side, blocking, units, u, t, side, state):
     """Enemy units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
     what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), Authority,
@@ -196,7 +172,11 @@ def _load(units_side, blocking, units, u, t, side, state):
     engaged (its Action is then an Attack).
 
     One pass over the units finds, for both, the allied units engaged with the other and whether the other
-    is engaged (every engaged pair is a pair of enemies: a unit charges only enemies)."""
+    is engaged (every engaged pair is a pair of enemies: a unit charges only enemies). What each standing
+    unit j adds to its side's unit ``own`` (scratch row r) fighting ``foe``: its Authority die, its room as
+    the Guard unit, its engagement with ``foe`` (Initiative, rerolls; ``own`` itself engaged with ``foe``:
+    then ``foe`` is engaged). The pass reads the matrices in place, calling no helper that takes an array:
+    each such call costs reference counts on every unit of every Action."""
     for k, e in ((u, t), (t, u)):
         r = units[k, BattleState.OWNER]
         for c in range(N_SIDE):
@@ -214,10 +194,31 @@ def _load(units_side, blocking, units, u, t, side, state):
     for j in range(units.shape[0]):
         if units[j, BattleState.ALIVE] == 0:
             continue
-        if units[j, BattleState.OWNER] == ru:
-            t_engaged |= _ally(units_side, units, j, ru, u, t, side)
+        mine = units[j, BattleState.OWNER] == ru
+        r = ru if mine else rt
+        own = u if mine else t
+        foe = t if mine else u
+        apart = abs(units[j, BattleState.POSITION_CM] - units[own, BattleState.POSITION_CM])
+        reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
+        if reach > 0 and j != own and apart <= reach:
+            side[r, Side.AUTHORITY] += 1
+        # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion,
+        # with the injuries it can still take before its last warrior is withdrawn
+        guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
+        if guard and j != own and units_side[own, Side.GUARD] and side[r, Side.GUARD_UNIT] < 0 \
+                and apart <= SAFEGUARD_COHESION_CM:
+            side[r, Side.GUARD_UNIT] = j
+            side[r, Side.GUARD] = (units[j, BattleState.ALIVE] * units_side[j, Side.HEALTH]
+                                   - units[j, BattleState.TOKENS])
+        if units[j, BattleState.ENGAGED_WITH] != foe and units[foe, BattleState.ENGAGED_WITH] != j:
+            continue  # not engaged with foe (as _engaged)
+        if j != own:
+            side[r, Side.ALLIES_ENGAGED] += 1
+            side[r, Side.REROLLS] += units[j, BattleState.ALIVE]
+        if mine:
+            t_engaged = True
         else:
-            u_engaged |= _ally(units_side, units, j, rt, t, u, side)
+            u_engaged = True
     if t_engaged:
         side[ru, Side.WEAPON_RANGE] = -1
     if u_engaged:
@@ -238,23 +239,20 @@ def _unload(units, u, t, state):
 
 
 @nb.njit(**TRIAL_JIT)
-def _token_stands(units, t):
-    """Token t still has a unit standing (row t, which carries it, is one of its units: asked first)."""
-    if units[t, BattleState.ALIVE] > 0:
-        return True
-    for u in range(units.shape[0]):
-        if units[u, BattleState.TOKEN] == t and units[u, BattleState.ALIVE] > 0:
-            return True
-    return False
-
-
-@nb.njit(**TRIAL_JIT)
 def _active_token(units):
     """ACTIVE PLAYER: the token furthest behind, the one on top of the pile (arrived last) on a tie; -1
     when every token is done or has no unit left."""
     best = -1
     for t in range(units.shape[0]):
-        if units[t, BattleState.TOKEN] != t or units[t, BattleState.DONE] or not _token_stands(units, t):
+        if units[t, BattleState.TOKEN] != t or units[t, BattleState.DONE]:
+            continue
+        # token t still has a unit standing (row t, which carries it, is one of its units: asked first)
+        stands = units[t, BattleState.ALIVE] > 0
+        u = 0
+        while not stands and u < units.shape[0]:
+            stands = units[u, BattleState.TOKEN] == t and units[u, BattleState.ALIVE] > 0
+            u += 1
+        if not stands:
             continue
         if best < 0:
             best = t
