@@ -29,8 +29,9 @@ Points where game.py's text can be read more than one way are marked ``# SPEC-AM
 reading taken (the most literal one that gives a playable game).
 
 Single steps (:func:`stand_step`, :func:`dice_step`, :func:`draw_step`, :func:`resource_step`,
-:func:`summon_step`, :func:`assign_dice`, :func:`combat_phase`, :func:`end_phase`, and inside combat
-:func:`attack_options`, :func:`block_choice`, :func:`resolve_attack`, :func:`destroy_dead`) take a
+:func:`summon_step`, :func:`assign_dice`, :func:`trick_step`, :func:`combat_phase`, :func:`end_phase`, and
+inside combat :func:`attack_options`, :func:`block_choice`, :func:`spring_ambush`, :func:`resolve_attack`,
+:func:`destroy_dead`) take a
 :class:`Game` and can be called on a hand-built one (:func:`blank_game`, :func:`put_creature`).
 """
 
