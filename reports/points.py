@@ -23,6 +23,10 @@ next step come from those contests, never from a formula.
   can change its value (``not measured``: its fair cost is only a lower bound) and an entry whose cost the
   rulebook fixes stay at today's cost; an entry whose cost is tied to another's (Warbound's Formation adds
   one token to its character's) moves with it.
+- **Tied costs.** A tie moves by the mean of all its members' gaps, and only when that mean is more
+  than half a step: a whole step must bring the members nearer fair together, not drag those already
+  fair as far the other way (Warbound's character and its Formation card, whose worths differ by more or
+  less than the one token between their costs, would otherwise swing back and forth to the limit).
 - **How far.** The secant step on gap(cost) = fair cost - cost through the entry's last two steps (a
   dearer entry fields fewer units, so its fair cost falls: the slope is not 1), when it goes the gap's way
   and is not too long; else ``damping x gap`` (under the zero rule one step), the damping halved whenever
@@ -188,6 +192,18 @@ def _secant(ruleset: Ruleset, here: float, gap: float, before: tuple[float, floa
     if (move > 0) != (gap > 0) or abs(move) > most:
         return None
     return move
+
+
+def _tie_gap(ruleset: Ruleset, tie: Tie, moving: Sequence[str], gaps: dict[str, float]) -> float | None:
+    """How far a tie moves its members' costs (before damping), or None when it stays. A tie moves every
+    member by the same step: by the mean of all its members' gaps, and only when a whole step brings them
+    nearer fair together (|mean| more than half a step), so that a member off one way does not drag the
+    others as far the other way, and back, step after step. Under the zero rule (values, not costs) the mean
+    of the ``moving`` members' gaps."""
+    if ruleset.fair_cost_rule.kind == "zero":
+        return float(np.mean([gaps[k] for k in moving]))
+    gap = float(np.mean([gaps[k] for k in tie.members]))
+    return None if abs(gap) <= ruleset.cost_step / 2 else gap
 
 
 def _on_grid_up(x: float, step: float) -> float:
@@ -387,7 +403,9 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
             if not moving:
                 continue
             here = handles[tie.handle]
-            gap = float(np.mean([_gap(ruleset, rows[k], bounds[k]) for k in moving]))
+            gap = _tie_gap(ruleset, tie, moving, {k: _gap(ruleset, rows[k], bounds[k]) for k in tie.members})
+            if gap is None:
+                continue
             move = _secant(ruleset, here, gap, last.get(tie.handle))
             if move is None:
                 # no usable secant yet: the damped move (each tie's damping halved whenever its direction
@@ -411,7 +429,8 @@ def propose(ruleset: Ruleset, catalog, rulings: Rulings, *, only: Sequence[str] 
             new = _one_at_a_time(handles, new, step, ties, held, seen)
         if new == handles:
             stop = ("no cost can move: every entry outside its band is at the end of its range, or every "
-                    "move leads back to costs already played (its fair cost lies between two steps)" +
+                    "move leads back to costs already played (its fair cost lies between two steps), or "
+                    "a step of tied costs would take as many of them further off as it brings nearer" +
                     (", or it is not called over- or under-costed (--fewest)" if fewest else ""))
             break
         handles = new
@@ -471,7 +490,9 @@ def _fair_word(row: pd.Series) -> str:
 
 
 def _pulled_apart(points: Points, tie: Tie) -> bool:
-    """Tied entries, some worth more and some less than their costs (outside their bands)."""
+    """Tied entries, some worth more and some less than their costs (outside their bands), or some outside
+    their bands while the mean of all their gaps is within half a step (no step brings them nearer
+    together: the iteration does not move such a tie)."""
     best, zero = points.proposed, points.ruleset.fair_cost_rule.kind == "zero"
     signs = set()
     for k in tie.members:
@@ -479,7 +500,12 @@ def _pulled_apart(points: Points, tie: Tie) -> bool:
             row = best.row(k)
             signs.add(row["value"] > 0 if zero else (not math.isfinite(row["fair_cost"])
                                                      or row["fair_cost"] > row["cost"]))
-    return len(signs) == 2
+    if len(signs) == 2:
+        return True
+    if zero or not signs or len(tie.members) < 2:
+        return False
+    gap = np.mean([_gap(points.ruleset, best.row(k), points.bounds[k]) for k in tie.members])
+    return bool(abs(gap) <= points.ruleset.cost_step / 2)
 
 
 def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play_near) -> dict:

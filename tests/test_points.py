@@ -239,6 +239,23 @@ def test_tied_costs_move_together_and_say_when_no_step_suits_both():
     assert points.status["bee@f"].startswith("tied")
 
 
+def test_a_tie_moves_by_the_mean_of_all_its_members_gaps_and_only_more_than_half_a_step():
+    """The gaps of Warbound's site table (Order tokens, a step of 1): COPP 1.44 at 2 and in Formation 4.09
+    at 3 pull apart (mean +0.27: no step brings both nearer, so the tie stays, where moving by the member
+    outside its aim alone swung it up and back for every step left); Oshi'goru 0.25 and 1.20 (mean 0.725)
+    moves; a single entry moves by its own gap."""
+    rs = Formation([Piece("ant", 1.0, 1.0)])
+    rs.cost_step = 1.0
+    copp = pts.Tie("copp", ("copp", "copp@f"))
+    assert pts._tie_gap(rs, copp, ["copp@f"], {"copp": 1.44 - 2, "copp@f": 4.09 - 3}) is None
+    assert pts._tie_gap(rs, copp, ["copp"], {"copp": 3.34 - 4, "copp@f": 4.81 - 5}) is None
+    oshi = pts.Tie("oshi", ("oshi", "oshi@f"))
+    assert pts._tie_gap(rs, oshi, ["oshi@f"], {"oshi": 0.25, "oshi@f": 1.20}) == pytest.approx(0.725)
+    assert pts._tie_gap(rs, pts.Tie("x", ("x",)), ["x"], {"x": -0.6}) == pytest.approx(-0.6)
+    rs.cost_step = 5.0  # the same gaps are within half a step of 5
+    assert pts._tie_gap(rs, oshi, ["oshi@f"], {"oshi": 0.25, "oshi@f": 1.20}) is None
+
+
 # --- the report and the command line -------------------------------------------------------------------
 
 
