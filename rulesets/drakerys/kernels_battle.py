@@ -359,7 +359,7 @@ def _wound(units_side, units, g, injuries):
 
 
 @nb.njit(**TRIAL_JIT)
-def _step(dice, units_side, blocking, units, side, state, u, t, action, distance):
+def _step(dice, units_side, units, side, state, u, t, action, distance):
     """Unit u's Action against unit t through the duel's ``_act``; the line, the engagements and the
     injuries Safeguard moved to a Guard unit after it."""
     p = units[u, BattleState.OWNER]
@@ -468,7 +468,7 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
                     cost = combined
             if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
                 break
-            _step(dice, units_side, blocking, units, side, state, u, e, action, distance)
+            _step(dice, units_side, units, side, state, u, e, action, distance)
             charged = charged or action == Action.CHARGE
             spent += cost
             taken += 1
