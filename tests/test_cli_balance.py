@@ -13,7 +13,7 @@ from cli_run import assert_one_line_error, csv, ok, run
 from reports import api
 
 FIELD = ("--unit", "crows", "--unit", "warriors", "--unit", "soldiers")
-FAST = ("--trials", "2000", "--seed", "3")
+FAST = ("--trials", "1000", "--seed", "3")
 RANKING_COLUMNS = ["unit", "size", "cost", "cost_unit", "value", "value_stderr", "value_per_cost", "rank",
                    "fair_cost", "fair_cost_low", "fair_cost_high", "off_by", "off_by_low", "off_by_high",
                    "verdict", "measured", "not_played"]
@@ -41,7 +41,7 @@ def test_efficiency_ranking_csv_and_json_sections(capsys):
     meta = doc["meta"]
     assert ("sha256" in meta["catalog"] and "--unit crows" in meta["overrides"]
             and "balance" in meta["version"])
-    assert "2,000 to 2,000 trials" in meta["method"]
+    assert "1,000 to 1,000 trials" in meta["method"]
     metagame = pd.DataFrame(doc["sections"]["metagame"])
     assert list(metagame.columns[:5]) == ["unit", "size", "cost", "share", "nash_rating"]
     assert metagame.share.sum() == pytest.approx(1.0) and (metagame.nash_rating <= 1e-6).all()
