@@ -16,7 +16,7 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
 
 * ``action``: simulated Action-Table rolls, ``simulate_action_roll`` against today's per-die kernel
   (a serial copy in this file) and, for information, the raw generator loop;
-* ``fight``: a full Fight with morale, ``combat.simulate_fight`` against the plain-Python twin
+* ``fight``: a full Fight with morale, ``simulate.simulate_fight`` against the plain-Python twin
   (tests/naive_fight.py driven by ``random.Random``);
 * ``table``: the exact Action Table against the fastest icepool formulation that agrees to 1e-12
   (every formulation tried is listed under the table);
@@ -117,7 +117,7 @@ print(json.dumps(out))
 #: compiles its kernels (and runs 1000 trials), the second only runs them.
 _COMPILE_PROBE = """
 import json, time
-from rulesets.drakerys import ActionRoll, catalog, combat, simulate_action_roll
+from rulesets.drakerys import ActionRoll, catalog, simulate, simulate_action_roll
 from rulesets.drakerys.fight import Combatant
 from rulesets.drakerys.magic import SpellCast, simulate_spell
 units = catalog.load()
@@ -126,11 +126,11 @@ bowmen = Combatant(units.unit("irosia-bowmen"), 10)
 small = dict(trials=1000, seed=1, threads=1)
 calls = {
     "action": lambda: simulate_action_roll(ActionRoll(12, 7, swashbuckler=True), **small),
-    "fight": lambda: combat.simulate_fight(crows, keepers, charge=True, **small),
-    "shooting": lambda: combat.simulate_shooting(bowmen, crows, distance_cm=30, weapons=units.weapons,
+    "fight": lambda: simulate.simulate_fight(crows, keepers, charge=True, **small),
+    "shooting": lambda: simulate.simulate_shooting(bowmen, crows, distance_cm=30, weapons=units.weapons,
                                                  **small),
-    "engagement": lambda: combat.simulate_engagement(crows, keepers, weapons=units.weapons, **small),
-    "records": lambda: combat.engagement_records(crows, keepers, weapons=units.weapons, **small),
+    "engagement": lambda: simulate.simulate_engagement(crows, keepers, weapons=units.weapons, **small),
+    "records": lambda: simulate.engagement_records(crows, keepers, weapons=units.weapons, **small),
     "spell": lambda: simulate_spell(SpellCast(3, distance_cm=25), **small),
 }
 out = {}
@@ -357,19 +357,19 @@ def bench_fight() -> list[Row]:
     sys.path.insert(0, str(REPO / "tests"))
     from naive_fight import naive_fight
 
-    from rulesets.drakerys import catalog, combat
+    from rulesets.drakerys import catalog, simulate
     from rulesets.drakerys.fight import Combatant, FightOutcome
 
     units = catalog.load()
     crows, keepers = Combatant(units.unit("crows"), 12), Combatant(units.unit("gold-keepers"), 6)
-    combat.simulate_fight(crows, keepers, charge=True, trials=1000, seed=1, threads=1)
+    simulate.simulate_fight(crows, keepers, charge=True, trials=1000, seed=1, threads=1)
     rng = random.Random(1)
 
     def twin() -> list[dict]:
         return [naive_fight(rng, crows, keepers, charge=True) for _ in range(NAIVE_FIGHTS)]
 
     (ours_s, ours), (twin_s, fights) = best_times([
-        lambda: combat.simulate_fight(crows, keepers, charge=True, trials=FIGHT_TRIALS, seed=1, threads=1),
+        lambda: simulate.simulate_fight(crows, keepers, charge=True, trials=FIGHT_TRIALS, seed=1, threads=1),
         twin,
     ])
     ours_rate, twin_rate = FIGHT_TRIALS / ours_s, NAIVE_FIGHTS / twin_s
@@ -384,7 +384,7 @@ def bench_fight() -> list[Row]:
     measured = (f"simulate_fight {ours_rate / 1e6:.2f} M fights/s; plain-Python twin {twin_rate / 1e3:.1f} k "
                 f"fights/s; {ratio:.0f}×; P(Crows win) {kernel_wins.value:.4f} vs twin {p_twin:.4f} "
                 f"(z = {z:+.1f}){'' if agree else ' (DISAGREE)'}")
-    label = ("Full Fight with morale, 12 Crows charge 6 Gold Keepers, 1 thread: `combat.simulate_fight` vs "
+    label = ("Full Fight with morale, 12 Crows charge 6 Gold Keepers, 1 thread: `simulate.simulate_fight` vs "
              "the plain-Python twin (tests/naive_fight.py on `random.Random`)")
     return [(label, measured, "≥ 5 M/s and ≥ 300×", ours_rate >= 5e6 and ratio >= 300 and agree)]
 
@@ -933,8 +933,8 @@ def bench_dragonbond_attack() -> list[Row]:
     from naive_dragonbond import NaiveUnit, Side, attack
 
     from rulesets.dragonbond.dice import parse_pool
-    from rulesets.dragonbond.duel import simulate_attack
     from rulesets.dragonbond.exact import Defense, Target, attack_distribution
+    from rulesets.dragonbond.simulate import simulate_attack
 
     pool, defense, healths = parse_pool("4G 2B"), Defense(1, 1), (2, 2, 2)
     exact_mean = attack_distribution(pool, defense, Target(healths)).mean_wounds()
@@ -1071,9 +1071,9 @@ def bench_warbound_attack() -> list[Row]:
     sys.path.insert(0, str(REPO / "tests"))
     from naive_warbound import roll_attack
 
-    from rulesets.warbound.duel import simulate_attack
     from rulesets.warbound.exact import HitRoll, Target, attack_outcome
     from rulesets.warbound.rules import WarboundRulings
+    from rulesets.warbound.simulate import simulate_attack
 
     roll, target = HitRoll(2, 7, aim=True), Target(2, 6, morale=4)
     exact_mean = attack_outcome(roll, target, WarboundRulings()).mean("wounds")

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from test_drakerys_fight import FIGHTS, unit
 
-from rulesets.drakerys import ActionRoll, DrakerysRulings, catalog, combat, simulate_action_roll
+from rulesets.drakerys import ActionRoll, DrakerysRulings, catalog, simulate, simulate_action_roll
 from rulesets.drakerys.fight import Combatant
 from rulesets.drakerys.magic import InvocationRoll, SpellCast, invocation_distribution, simulate_spell
 
@@ -22,10 +22,10 @@ WEAPONS = catalog.load().weapons
 @pytest.mark.parametrize("name", list(FIGHTS))
 def test_fight_and_engagement_in_every_situation(name, rulings):
     a, b, charge = FIGHTS[name]
-    fight = combat.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=WEAPONS, trials=TRIALS,
+    fight = simulate.simulate_fight(a, b, charge=charge, rulings=rulings, weapons=WEAPONS, trials=TRIALS,
                                   seed=1)
     assert fight.run.trials == TRIALS
-    duel = combat.engagement_records(a, b, rulings=rulings, weapons=WEAPONS, trials=TRIALS, seed=1)
+    duel = simulate.engagement_records(a, b, rulings=rulings, weapons=WEAPONS, trials=TRIALS, seed=1)
     assert duel.records.shape[0] == TRIALS
     assert ((duel.lost(0) >= 0) & (duel.lost(0) <= a.size)).all()
 
@@ -35,9 +35,9 @@ def test_fight_and_engagement_in_every_situation(name, rulings):
     ("noctis", "crushers", 20)])
 def test_shooting_and_opening_shots(shooter, target, distance):
     a, b = Combatant(unit(shooter), unit(shooter).standard_size.size, obstacles=1), Combatant(unit(target), 6)
-    shot = combat.simulate_shooting(a, b, distance_cm=distance, weapons=WEAPONS, trials=TRIALS, seed=2)
+    shot = simulate.simulate_shooting(a, b, distance_cm=distance, weapons=WEAPONS, trials=TRIALS, seed=2)
     assert shot.run.trials == TRIALS
-    duel = combat.simulate_engagement(a, b, shoot_from_cm=distance, weapons=WEAPONS, trials=TRIALS, seed=2)
+    duel = simulate.simulate_engagement(a, b, shoot_from_cm=distance, weapons=WEAPONS, trials=TRIALS, seed=2)
     assert duel.run.trials == TRIALS
 
 
@@ -61,5 +61,5 @@ def test_rounds_and_stress_situations():
     crows, banes = unit("crows"), unit("blood-banes")
     a = Combatant(crows, 12, stress=3)
     b = replace(Combatant(banes, 4), injuries=1)
-    duel = combat.simulate_engagement(a, b, rounds=1, trials=TRIALS, seed=5)
+    duel = simulate.simulate_engagement(a, b, rounds=1, trials=TRIALS, seed=5)
     assert duel.run.trials == TRIALS

@@ -17,9 +17,9 @@ from rulesets.base import RulesError
 from rulesets.dragonbond import catalog
 from rulesets.dragonbond import kernels as K
 from rulesets.dragonbond.battle import battle_args, battle_notes, simulate_battle, starting_engagements
-from rulesets.dragonbond.duel import Fighter, simulate_duel
 from rulesets.dragonbond.kernels_battle import N_BATTLE, BattleOutcome, BattleRecord, BattleState, _load
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
+from rulesets.dragonbond.simulate import Fighter, simulate_duel
 from simcore import runner
 from simcore.stats import chisquare_two_sample
 

@@ -12,9 +12,9 @@ import rulesets
 from rulesets.base import RulesError
 from rulesets.dragonbond.battle import battle_notes
 from rulesets.dragonbond.contest import METRIC_NAMES, force
-from rulesets.dragonbond.duel import Fighter, simulate_duel
 from rulesets.dragonbond.kernels_battle import BattleRecord
 from rulesets.dragonbond.rules import DEFAULT_BUDGET, MAX_BATTLE_UNITS, DragonbondRulings
+from rulesets.dragonbond.simulate import Fighter, simulate_duel
 
 RS = rulesets.get("dragonbond")
 CATALOG = RS.load_catalog()

@@ -11,8 +11,8 @@ from naive_dragonbond import NaiveUnit, duel
 
 from rulesets.dragonbond import catalog
 from rulesets.dragonbond import kernels as K
-from rulesets.dragonbond.duel import Fighter, duel_args
 from rulesets.dragonbond.rules import DragonbondRulings
+from rulesets.dragonbond.simulate import Fighter, duel_args
 from simcore import runner
 from simcore.stats import chisquare_two_sample
 
@@ -111,8 +111,8 @@ def test_simulated_attacks_follow_the_exact_distribution(notation, defense, heal
     """10^6 attacks, each two stage draws, against the exact wounds and models-killed PMFs (p > 1e-4);
     the same counts whatever the threads."""
     from rulesets.dragonbond.dice import parse_pool
-    from rulesets.dragonbond.duel import simulate_attack
     from rulesets.dragonbond.exact import Defense, Target, attack_distribution
+    from rulesets.dragonbond.simulate import simulate_attack
     from simcore.stats import chisquare_gof
 
     pool, d = parse_pool(notation), Defense(*defense)
@@ -133,7 +133,7 @@ def test_duel_result_views_read_their_named_columns():
     """DuelResult's named views are the means of the record's columns of that name, for each side; the
     outcomes' shares add up to 1 and a wrong side is refused."""
     from rulesets.base import RulesError
-    from rulesets.dragonbond.duel import simulate_duel
+    from rulesets.dragonbond.simulate import simulate_duel
 
     a = Fighter(CATALOG.unit("bucentaur-blades"), "attack")
     b = Fighter(CATALOG.unit("ogerron-phalanx"), "attack")

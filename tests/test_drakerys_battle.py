@@ -12,7 +12,7 @@ from naive_battle import BattleUnit, Token, active_unit, naive_battle, target_of
 from scipy import stats
 
 from rulesets.base import RulesError
-from rulesets.drakerys import DrakerysRulings, catalog, combat
+from rulesets.drakerys import DrakerysRulings, catalog, simulate
 from rulesets.drakerys.battle import battle_arrays, battle_notes, battle_records
 from rulesets.drakerys.fight import (
     N_SIDE,
@@ -70,7 +70,7 @@ def test_a_battle_of_one_unit_a_side_is_its_duel_record_for_record(name, tokens)
     same order, so every shared column of every trial is equal (not only in distribution)."""
     a, b, start = DUELS[name]
     r = rulings(f"DK-battle-tokens={tokens}", "DK-heroic-passive=own-ts")
-    duel = combat.engagement_records(a, b, start_cm=start, rulings=r, weapons=CATALOG.weapons, trials=2000,
+    duel = simulate.engagement_records(a, b, start_cm=start, rulings=r, weapons=CATALOG.weapons, trials=2000,
                                      seed=11)
     battle = battle_records([a], [b], start_cm=start, rulings=r, weapons=CATALOG.weapons, trials=2000,
                             seed=11)

@@ -12,7 +12,7 @@ from naive_fight import naive_engagement, naive_fight, naive_shooting
 
 from reports.drakerys.fight import fight_report, shooting_report
 from rulesets.base import RulesError
-from rulesets.drakerys import DrakerysRulings, catalog, combat
+from rulesets.drakerys import DrakerysRulings, catalog, simulate
 from rulesets.drakerys.fight import (
     BLOCK_ALWAYS,
     BlockIn,
@@ -96,7 +96,7 @@ def assert_same(kernel_rows: np.ndarray, naive: np.ndarray, labels: list[str]) -
 def test_fight_kernel_matches_naive_twin(name, rulings):
     a, b, charge = FIGHTS[name]
     seed = stable_seed(f"{name}, {rulings.describe()}")
-    result = combat.simulate_fight(a, b, charge=charge, rulings=rulings, trials=KERNEL_TRIALS, seed=seed)
+    result = simulate.simulate_fight(a, b, charge=charge, rulings=rulings, trials=KERNEL_TRIALS, seed=seed)
     rng = np.random.default_rng(seed)
     width = result.run.counts.shape[1]
     masks = block_masks(a, b, rulings)
@@ -127,7 +127,7 @@ SHOTS = {
 def test_shooting_kernel_matches_naive_twin(name):
     a, b, distance = SHOTS[name]
     weapon = CATALOG.weapons[a.unit.weapon]
-    result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=CATALOG.weapons,
+    result = simulate.simulate_shooting(a, b, distance_cm=distance, weapons=CATALOG.weapons,
                                       trials=KERNEL_TRIALS, seed=7)
     rng = np.random.default_rng(11)
     outcomes = [naive_shooting(rng, a, b, weapon, distance) for _ in range(NAIVE_TRIALS)]
@@ -165,7 +165,7 @@ NAIVE_OUTCOMES = {"a": EngagementOutcome.SIDE_0_WINS, "b": EngagementOutcome.SID
 def block_masks(a: Combatant, b: Combatant, rulings: DrakerysRulings | None = None) -> tuple[int, int]:
     """The kinds of Fight each side blocks in, as the kernels get them (DK-blocking, auto by default): the
     twin is handed the same choices (auto_block_mask is checked on its own below)."""
-    side = combat._sides(a, b, rulings or DrakerysRulings(), None)
+    side = simulate._sides(a, b, rulings or DrakerysRulings(), None)
     return int(side[0, Side.BLOCKING]), int(side[1, Side.BLOCKING])
 
 
@@ -198,7 +198,7 @@ def naive_duel_rows(a: Combatant, b: Combatant, n: int, seed: int, width: int, *
 @pytest.mark.parametrize("name", list(DUELS))
 def test_engagement_kernel_matches_naive_twin(name):
     a, b, shoot = DUELS[name]
-    result = combat.simulate_engagement(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
+    result = simulate.simulate_engagement(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
                                         trials=KERNEL_TRIALS // 2, seed=3)
     naive = naive_rows(naive_duels(name, NAIVE_TRIALS // 2), DUEL_KEYS, result.run.counts.shape[1])
     assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
@@ -209,8 +209,8 @@ def test_one_action_per_activation_matches_the_naive_twin():
     every unit of DUELS takes its Leader's Actions, two for most)."""
     a, b, shoot = DUELS["crows charge gold keepers"]
     one = DrakerysRulings().with_assignments(["DK-actions=one"])
-    result = combat.simulate_engagement(a, b, rulings=one, weapons=CATALOG.weapons, trials=KERNEL_TRIALS // 2,
-                                        seed=3)
+    result = simulate.simulate_engagement(a, b, rulings=one, weapons=CATALOG.weapons,
+                                          trials=KERNEL_TRIALS // 2, seed=3)
     naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 8, result.run.counts.shape[1], actions="one")
     assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
 
@@ -225,14 +225,14 @@ def test_a_units_actions_change_its_duels():
         u = unit("gold-keepers")
         return Combatant(replace(u, profile=replace(u.profile, actions=actions)), 6)
 
-    duels = {k: combat.simulate_engagement(crows, keepers(k), trials=40_000, seed=4) for k in (1, 2, 3)}
+    duels = {k: simulate.simulate_engagement(crows, keepers(k), trials=40_000, seed=4) for k in (1, 2, 3)}
     # most duels end in the first two activations, so the extra Actions show first in how many it takes
     taken = {k: d.activations() for k, d in duels.items()}
     assert taken[1].value > taken[2].value > taken[3].value
     assert taken[1].value - taken[3].value > 20 * max(taken[1].stderr, taken[3].stderr)
     assert not np.array_equal(duels[1].run.counts, duels[3].run.counts)
     one = DrakerysRulings().with_assignments(["DK-actions=one"])
-    counts = [combat.simulate_engagement(crows, keepers(k), rulings=one, trials=5_000, seed=4).run.counts
+    counts = [simulate.simulate_engagement(crows, keepers(k), rulings=one, trials=5_000, seed=4).run.counts
               for k in (1, 3)]
     assert np.array_equal(counts[0], counts[1])
     # a trace of the twin: the Crows charge, then attack in the same activation, for one Stress
@@ -247,7 +247,7 @@ def test_fight_probabilities_by_hand():
     kill probability of a single die at 6+ to hit and 6+ to wound: P(hit) = 0.5 + 0.1 * P(extra hits)."""
     striker = made_up("Striker", (1, 1, 1, 5, 3, None, 3, 3, 3, 10, 10), ())
     dummy = made_up("Dummy", (1, 0, 1, 1, 3, None, 0, 3, 3, 10, 10), ())
-    result = combat.simulate_fight(Combatant(striker, 1), Combatant(dummy, 1), charge=False,
+    result = simulate.simulate_fight(Combatant(striker, 1), Combatant(dummy, 1), charge=False,
                                    trials=400_000, seed=9)
     # attack 6+ with the crit chain: hits H has P(H >= 1) = 0.5; an injury needs a wound on each hit
     # P(kill) = sum_h P(H = h) (1 - P(no wound on h dice)); P(no wound on h dice at 6+) = 0.5^h
@@ -262,9 +262,9 @@ def test_fight_probabilities_by_hand():
 
 def test_fight_reproducible_across_threads_and_seeds():
     a, b, charge = FIGHTS["crows charge gold keepers"]
-    one = combat.simulate_fight(a, b, charge=charge, trials=70_001, seed=4, threads=1).run.counts
-    two = combat.simulate_fight(a, b, charge=charge, trials=70_001, seed=4, threads=2).run.counts
-    other = combat.simulate_fight(a, b, charge=charge, trials=70_001, seed=5, threads=2).run.counts
+    one = simulate.simulate_fight(a, b, charge=charge, trials=70_001, seed=4, threads=1).run.counts
+    two = simulate.simulate_fight(a, b, charge=charge, trials=70_001, seed=4, threads=2).run.counts
+    other = simulate.simulate_fight(a, b, charge=charge, trials=70_001, seed=5, threads=2).run.counts
     assert np.array_equal(one, two)
     assert not np.array_equal(one, other)
 
@@ -280,8 +280,8 @@ WHOLE = 10**6
                                   "salik (martial arts, hero) vs crushers", "soldiers block warriors"])
 def test_fights_drawn_by_stage_agree_with_fights_rolled_die_by_die(name):
     a, b, charge = FIGHTS[name]
-    staged = combat.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=21)
-    by_die = combat.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=22, by_die=True)
+    staged = simulate.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=21)
+    by_die = simulate.simulate_fight(a, b, charge=charge, trials=WHOLE, seed=22, by_die=True)
     assert_same(staged.run.counts, by_die.run.counts, [row.name for row in FightRow])
 
 
@@ -291,8 +291,8 @@ def test_fights_drawn_by_stage_agree_with_fights_rolled_die_by_die(name):
 def test_shootings_drawn_by_stage_agree_with_shootings_rolled_die_by_die(name):
     a, b, distance = SHOTS[name]
     kw = dict(distance_cm=distance, weapons=CATALOG.weapons, trials=WHOLE)
-    staged = combat.simulate_shooting(a, b, seed=23, **kw)
-    by_die = combat.simulate_shooting(a, b, seed=24, by_die=True, **kw)
+    staged = simulate.simulate_shooting(a, b, seed=23, **kw)
+    by_die = simulate.simulate_shooting(a, b, seed=24, by_die=True, **kw)
     assert_same(staged.run.counts, by_die.run.counts, [row.name for row in ShootingRow])
 
 
@@ -301,23 +301,23 @@ def test_shootings_drawn_by_stage_agree_with_shootings_rolled_die_by_die(name):
 def test_engagements_drawn_by_stage_agree_with_engagements_rolled_die_by_die(name):
     a, b, shoot = DUELS[name]
     kw = dict(shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=WHOLE)
-    staged = combat.simulate_engagement(a, b, seed=25, **kw)
-    by_die = combat.simulate_engagement(a, b, seed=26, by_die=True, **kw)
+    staged = simulate.simulate_engagement(a, b, seed=25, **kw)
+    by_die = simulate.simulate_engagement(a, b, seed=26, by_die=True, **kw)
     assert_same(staged.run.counts, by_die.run.counts, [row.name for row in EngagementRow])
 
 
 def test_a_fight_run_does_not_depend_on_the_tables_its_thread_held_before():
     a, b, charge = FIGHTS["blood banes stressed vs spearmen"]
-    first = combat.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
+    first = simulate.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
     c, d, other = FIGHTS["horror vs sniper (reach)"]
-    combat.simulate_fight(c, d, charge=other, trials=30_000, seed=9, threads=1)
-    again = combat.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
+    simulate.simulate_fight(c, d, charge=other, trials=30_000, seed=9, threads=1)
+    again = simulate.simulate_fight(a, b, charge=charge, trials=30_000, seed=8, threads=1).run.counts
     assert np.array_equal(again, first)
 
 
 def test_engagement_precision_stops_early():
     a, b, _ = DUELS["crows charge gold keepers"]
-    result = combat.simulate_engagement(a, b, trials=10**7, seed=1, precision=0.01)
+    result = simulate.simulate_engagement(a, b, trials=10**7, seed=1, precision=0.01)
     assert result.run.stopped_by_precision and result.run.trials < 10**7
     assert result.p_wins(0).half_width < 0.01
 
@@ -327,7 +327,7 @@ def test_shooting_ap_destroyed_counts_a_scattered_target_whole():
     the warriors the shot removed were counted)."""
     a, b = Combatant(unit("crossbowmen"), 6, stress=1), Combatant(unit("crows"), 12)
     ap = 160
-    result = combat.simulate_shooting(a, b, distance_cm=35, weapons=CATALOG.weapons, trials=200_000, seed=3)
+    result = simulate.simulate_shooting(a, b, distance_cm=35, weapons=CATALOG.weapons, trials=200_000, seed=3)
     scatter = result.morale()["scatter"].value
     assert scatter > 0.01  # the scenario does scatter the Crows
     lost = result.casualty_distribution()
@@ -345,18 +345,18 @@ def test_engaged_units_neither_shoot_nor_open_fire():
     """seed 002, SHOOTING: "Prerequisite: The Unit is not Engaged"; at 0 cm the units are in contact."""
     a, b = Combatant(unit("crossbowmen"), 6), Combatant(unit("crows"), 12)
     with pytest.raises(RulesError, match="in contact, so both are Engaged"):
-        combat.simulate_shooting(a, b, distance_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
+        simulate.simulate_shooting(a, b, distance_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
     with pytest.raises(RulesError, match="in contact, so both are Engaged"):
-        combat.simulate_engagement(a, b, shoot_from_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
-    assert combat.check_shot(a, CATALOG.weapons[a.unit.weapon], 1).name
+        simulate.simulate_engagement(a, b, shoot_from_cm=0, weapons=CATALOG.weapons, trials=10, seed=1)
+    assert simulate.check_shot(a, CATALOG.weapons[a.unit.weapon], 1).name
 
 
 def test_bad_inputs_name_the_value():
     with pytest.raises(RulesError, match="no ranged weapon"):
-        combat.simulate_shooting(Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6), distance_cm=10,
-                                 weapons=CATALOG.weapons, trials=10, seed=1)
+        simulate.simulate_shooting(Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6),
+                                   distance_cm=10, weapons=CATALOG.weapons, trials=10, seed=1)
     with pytest.raises(RulesError, match="reaches 50 cm, not 60 cm"):
-        combat.simulate_shooting(Combatant(unit("irosia-bowmen"), 5), Combatant(unit("crows"), 6),
+        simulate.simulate_shooting(Combatant(unit("irosia-bowmen"), 5), Combatant(unit("crows"), 6),
                                  distance_cm=60, weapons=CATALOG.weapons, trials=10, seed=1)
     with pytest.raises(RulesError, match="injury tokens"):
         Combatant(unit("blood-banes"), 4, injuries=2)
@@ -365,7 +365,7 @@ def test_bad_inputs_name_the_value():
     with pytest.raises(RulesError, match="no profile"):
         Combatant(unit("scouts"), 6)
     with pytest.raises(RulesError, match="rounds"):
-        combat.simulate_engagement(Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6), rounds=7,
+        simulate.simulate_engagement(Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6), rounds=7,
                                    trials=10, seed=1)
     assert replace(Combatant(unit("crows"), 6), stress=3).stress == 3
 
@@ -381,13 +381,13 @@ def test_heavy_loaded_ruling_sets_the_charge_cost():
     assert side_array(spearmen, none, None)[Side.CHARGE_TS] == 3
     # one round: Spearmen charge once (5 TS, then more Stress), the Crows answer; a round is 16 TS, so
     # with the ruling the Spearmen spend more TS per activation on average
-    jammed = combat.simulate_engagement(spearmen, Combatant(unit("crows"), 12), trials=20_000, seed=2)
-    free = combat.simulate_engagement(spearmen, Combatant(unit("crows"), 12), rulings=none, trials=20_000,
+    jammed = simulate.simulate_engagement(spearmen, Combatant(unit("crows"), 12), trials=20_000, seed=2)
+    free = simulate.simulate_engagement(spearmen, Combatant(unit("crows"), 12), rulings=none, trials=20_000,
                                       seed=2)
     assert jammed.ts_spent(0).value - free.ts_spent(0).value > 1.0
     # the opening Charge's TS, trial by trial (one Action per activation: the Charge alone)
     one = DrakerysRulings().with_assignments(["DK-actions=one"])
-    records = combat.engagement_records(spearmen, Combatant(unit("crows"), 12), rulings=one, trials=500,
+    records = simulate.engagement_records(spearmen, Combatant(unit("crows"), 12), rulings=one, trials=500,
                                         seed=2)
     assert set(records.opening_ts().tolist()) == {5}
 
@@ -412,7 +412,7 @@ def test_codes_line_up_as_the_kernels_rely_on():
 
 def test_fight_views_add_up():
     a, b, charge = FIGHTS["crows charge gold keepers"]
-    result = combat.simulate_fight(a, b, charge=charge, trials=50_000, seed=6)
+    result = simulate.simulate_fight(a, b, charge=charge, trials=50_000, seed=6)
     total = (result.p_wins(0).value + result.p_wins(1).value + result.p_draw().value
              + result.p_both_destroyed().value)
     assert total == pytest.approx(1.0, abs=1e-12)
@@ -435,7 +435,7 @@ def test_fight_views_add_up():
 
 def test_engagement_views_add_up():
     a, b, _ = DUELS["crows charge gold keepers"]
-    result = combat.simulate_engagement(a, b, trials=20_000, seed=6)
+    result = simulate.simulate_engagement(a, b, trials=20_000, seed=6)
     total = (result.p_wins(0).value + result.p_wins(1).value + result.p_neither().value
              + result.p_both_destroyed().value)
     assert total == pytest.approx(1.0, abs=1e-12)
@@ -458,9 +458,9 @@ def test_engagement_records_agree_exactly_with_the_histogram_driver(name):
     records' columns counted."""
     a, b, shoot = DUELS[name]
     trials = 2 * config.CHUNK_TRIALS + 123  # not a multiple of the chunk or block size
-    hist = combat.simulate_engagement(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=trials,
+    hist = simulate.simulate_engagement(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=trials,
                                       seed=21)
-    rec = combat.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=trials,
+    rec = simulate.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons, trials=trials,
                                     seed=21)
     assert rec.records.shape == (trials, len(Record)) and rec.run.trials == trials
     width = hist.run.counts.shape[1]
@@ -478,19 +478,19 @@ def test_engagement_records_agree_exactly_with_the_histogram_driver(name):
 @pytest.mark.skipif(not TWO_THREADS, reason="only one thread available")
 def test_engagement_records_do_not_depend_on_threads():
     a, b, _ = DUELS["soldiers charge warriors"]
-    one = combat.engagement_records(a, b, trials=30_001, seed=8, threads=1)
-    two = combat.engagement_records(a, b, trials=30_001, seed=8, threads=2)
+    one = simulate.engagement_records(a, b, trials=30_001, seed=8, threads=1)
+    two = simulate.engagement_records(a, b, trials=30_001, seed=8, threads=2)
     np.testing.assert_array_equal(one.records, two.records)
-    other = combat.engagement_records(a, b, trials=30_001, seed=9, threads=2)
+    other = simulate.engagement_records(a, b, trials=30_001, seed=9, threads=2)
     assert not np.array_equal(one.records, other.records)
 
 
 @pytest.mark.parametrize("name", ["crows charge gold keepers", "noctis shoots spearmen, heroic"])
 def test_engagement_records_match_naive_twin(name):
     a, b, shoot = DUELS[name]
-    rec = combat.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
+    rec = simulate.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
                                     trials=KERNEL_TRIALS // 2, seed=stable_seed(name))
-    width = combat._width(a, b)
+    width = simulate._width(a, b)
     naive = naive_rows(naive_duels(name, NAIVE_TRIALS // 2, seed=stable_seed(name)), DUEL_KEYS, width)
     kernel = np.vstack([record_histogram(rec.records, column, width) for column in RECORD_OF_ROW.values()])
     assert_same(kernel, naive, DUEL_KEYS)
@@ -504,7 +504,7 @@ def test_engagement_records_opening_matches_the_naive_opening_action(name):
     """The opening columns are side 0's first action alone: a Charge Fight with the loser's Morale (or a
     Shooting with the target's), as the twin's naive_fight (naive_shooting) plays it."""
     a, b, shoot = DUELS[name]
-    rec = combat.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
+    rec = simulate.engagement_records(a, b, shoot_from_cm=shoot, weapons=CATALOG.weapons,
                                     trials=KERNEL_TRIALS // 2, seed=stable_seed(name) + 1)
     rng = np.random.default_rng(stable_seed(name) + 1)
     naive = []
@@ -517,7 +517,7 @@ def test_engagement_records_opening_matches_the_naive_opening_action(name):
             o = naive_shooting(rng, a, b, CATALOG.weapons[a.unit.weapon], shoot)
             naive.append({"lost_a": 0, "lost_b": b.size - o["alive"], "injuries_a": 0,
                           "injuries_b": o["inflicted"]})
-    width = combat._width(a, b)
+    width = simulate._width(a, b)
     columns = {"lost_a": Record.OPENING_LOST_0, "lost_b": Record.OPENING_LOST_1,
                "injuries_a": Record.OPENING_INJURIES_0, "injuries_b": Record.OPENING_INJURIES_1}
     kernel = np.vstack([record_histogram(rec.records, column, width) for column in columns.values()])
@@ -541,16 +541,16 @@ def test_engagement_records_are_common_random_numbers():
     a, b, _ = DUELS["crows charge gold keepers"]
     assert a.unit.profile.combat == 3
     trials = 40_000
-    base = combat.engagement_records(a, b, trials=trials, seed=12)
-    again = combat.engagement_records(a, b, trials=trials, seed=12)
+    base = simulate.engagement_records(a, b, trials=trials, seed=12)
+    again = simulate.engagement_records(a, b, trials=trials, seed=12)
     np.testing.assert_array_equal(base.records, again.records)
-    stronger = combat.engagement_records(combat_variant(a, 4), b, trials=trials, seed=12)
+    stronger = simulate.engagement_records(combat_variant(a, 4), b, trials=trials, seed=12)
     win_base = base.outcome() == EngagementOutcome.SIDE_0_WINS
     win_strong = stronger.outcome() == EngagementOutcome.SIDE_0_WINS
     # measured at 40,000 trials: correlation 0.56 of the win indicators (seeds 12, 13, 14: 0.562, 0.564,
     # 0.564; standard error about 0.004); independent seeds: |correlation| <= 0.013
     assert np.corrcoef(win_base, win_strong)[0, 1] > 0.45
-    independent = combat.engagement_records(a, b, trials=trials, seed=13)
+    independent = simulate.engagement_records(a, b, trials=trials, seed=13)
     assert abs(np.corrcoef(win_base, independent.outcome() == EngagementOutcome.SIDE_0_WINS)[0, 1]) < 0.03
     # Combat +1 helps: P(win) rises, and trials where the stronger unit loses but the baseline wins are few
     assert win_strong.mean() > win_base.mean() + 0.03
@@ -559,15 +559,15 @@ def test_engagement_records_are_common_random_numbers():
 
 def test_engagement_records_precision_stops_where_the_duel_verb_does():
     a, b, _ = DUELS["crows charge gold keepers"]
-    rec = combat.engagement_records(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01)
-    hist = combat.simulate_engagement(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01)
+    rec = simulate.engagement_records(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01)
+    hist = simulate.simulate_engagement(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01)
     assert rec.run.stopped_by_precision and rec.run.trials < config.MAX_RECORD_TRIALS
     # the same trials on the same streams, batched alike: the same stop and the same estimate
     assert rec.run.trials == hist.run.trials
     wins = int(np.count_nonzero(rec.outcome() == EngagementOutcome.SIDE_0_WINS))
     assert wins == hist.run.counts[EngagementRow.OUTCOME, EngagementOutcome.SIDE_0_WINS]
     if TWO_THREADS:
-        one = combat.engagement_records(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01,
+        one = simulate.engagement_records(a, b, trials=config.MAX_RECORD_TRIALS, seed=1, precision=0.01,
                                         threads=1)
         np.testing.assert_array_equal(one.records, rec.records)
 
@@ -575,14 +575,14 @@ def test_engagement_records_precision_stops_where_the_duel_verb_does():
 def test_engagement_records_validate_like_the_duel():
     crows, warriors = Combatant(unit("crows"), 6), Combatant(unit("warriors"), 6)
     with pytest.raises(RulesError, match="rounds"):
-        combat.engagement_records(crows, warriors, rounds=7, trials=10, seed=1)
+        simulate.engagement_records(crows, warriors, rounds=7, trials=10, seed=1)
     with pytest.raises(RulesError, match="no ranged weapon"):
-        combat.engagement_records(crows, warriors, shoot_from_cm=10, weapons=CATALOG.weapons, trials=10,
+        simulate.engagement_records(crows, warriors, shoot_from_cm=10, weapons=CATALOG.weapons, trials=10,
                                   seed=1)
     with pytest.raises(RulesError, match="MAX_RECORD_TRIALS"):
-        combat.engagement_records(crows, warriors, trials=config.MAX_RECORD_TRIALS + 1, seed=1)
+        simulate.engagement_records(crows, warriors, trials=config.MAX_RECORD_TRIALS + 1, seed=1)
     with pytest.raises(RulesError, match="seed"):
-        combat.engagement_records(crows, warriors, trials=10, seed=-1)
+        simulate.engagement_records(crows, warriors, trials=10, seed=-1)
 
 
 def test_heroic_dice_join_the_active_units_action_only_by_default():
@@ -592,16 +592,16 @@ def test_heroic_dice_join_the_active_units_action_only_by_default():
     hero = Combatant(unit("salik"), 1, heroic=3)
     crushers = Combatant(unit("crushers"), 2)
     # Salik fights back against a Charge: its dice are not rolled by default, as if it had none
-    plain = combat.simulate_fight(crushers, replace(hero, heroic=0), charge=True, trials=50_000, seed=6)
-    passive = combat.simulate_fight(crushers, hero, charge=True, trials=50_000, seed=6)
+    plain = simulate.simulate_fight(crushers, replace(hero, heroic=0), charge=True, trials=50_000, seed=6)
+    passive = simulate.simulate_fight(crushers, hero, charge=True, trials=50_000, seed=6)
     assert np.array_equal(plain.run.counts, passive.run.counts)
     own = DrakerysRulings().with_assignments(["DK-heroic-passive=own-ts"])
-    paying = combat.simulate_fight(crushers, hero, charge=True, rulings=own, trials=50_000, seed=6)
+    paying = simulate.simulate_fight(crushers, hero, charge=True, rulings=own, trials=50_000, seed=6)
     assert paying.injuries_inflicted(1).value > passive.injuries_inflicted(1).value + 10 * (
         paying.injuries_inflicted(1).stderr + passive.injuries_inflicted(1).stderr)
     # in a duel, paying for them moves Salik's token: more TS spent, the same as the naive twin's
-    duel = combat.simulate_engagement(crushers, hero, rulings=own, trials=KERNEL_TRIALS // 4, seed=3)
-    free = combat.simulate_engagement(crushers, hero, trials=KERNEL_TRIALS // 4, seed=3)
+    duel = simulate.simulate_engagement(crushers, hero, rulings=own, trials=KERNEL_TRIALS // 4, seed=3)
+    free = simulate.simulate_engagement(crushers, hero, trials=KERNEL_TRIALS // 4, seed=3)
     assert duel.ts_spent(1).value > free.ts_spent(1).value + 5 * duel.ts_spent(1).stderr
     naive = naive_duel_rows(crushers, hero, NAIVE_TRIALS // 4, 12, duel.run.counts.shape[1],
                             heroic_passive="own-ts")
@@ -622,8 +622,8 @@ def test_frontage_in_contact_and_supporting_the_others_do_not_attack():
     three = DrakerysRulings().with_assignments(["DK-frontage=3"])
     row = side_array(crows, three, None)
     assert (row[Side.FRONTAGE], row[Side.SUPPORT]) == (3, -1)
-    few = combat.simulate_fight(crows, keepers, charge=True, rulings=rulings, trials=KERNEL_TRIALS, seed=5)
-    more = combat.simulate_fight(crows, keepers, charge=True, rulings=three, trials=KERNEL_TRIALS, seed=5)
+    few = simulate.simulate_fight(crows, keepers, charge=True, rulings=rulings, trials=KERNEL_TRIALS, seed=5)
+    more = simulate.simulate_fight(crows, keepers, charge=True, rulings=three, trials=KERNEL_TRIALS, seed=5)
     # 12 Crows: 3 x Power 1 + 1 supporting = 4 dice, against 3 + 9 = 12: far fewer injuries
     assert more.injuries_inflicted(0).value - few.injuries_inflicted(0).value > 20 * (
         more.injuries_inflicted(0).stderr + few.injuries_inflicted(0).stderr)
@@ -641,7 +641,7 @@ def test_blocking_is_a_policy_and_auto_takes_the_better_choice_per_kind_of_fight
     kind of Fight, block when that wins the Fight more often, on the same dice. Soldiers charging Warriors
     won 2.6% of duels blocking always (it was the only choice) and about 20% never blocking."""
     soldiers, warriors = Combatant(unit("soldiers"), 6), Combatant(unit("warriors"), 6)
-    duel = {policy: combat.simulate_engagement(
+    duel = {policy: simulate.simulate_engagement(
         soldiers, warriors, rulings=DrakerysRulings().with_assignments([f"DK-blocking={policy}"]),
         trials=40_000, seed=7).p_wins(0) for policy in ("always", "never", "auto")}
     assert duel["never"].value - duel["always"].value > 0.1
@@ -650,7 +650,7 @@ def test_blocking_is_a_policy_and_auto_takes_the_better_choice_per_kind_of_fight
     # other dice and more Fights)
     always = DrakerysRulings().with_assignments(["DK-blocking=always"])
     for other in (warriors, Combatant(unit("crows"), 12), Combatant(unit("gold-keepers"), 6)):
-        mask = combat.auto_block_mask(soldiers, other, DrakerysRulings())
+        mask = simulate.auto_block_mask(soldiers, other, DrakerysRulings())
         for kind in BlockIn:
             active = kind in (BlockIn.CHARGING, BlockIn.ATTACKING)
             charge = kind in (BlockIn.CHARGING, BlockIn.CHARGED)
@@ -658,7 +658,7 @@ def test_blocking_is_a_policy_and_auto_takes_the_better_choice_per_kind_of_fight
             for blocks in (True, False):
                 mine = replace(soldiers, blocking=blocks)
                 a, b = (mine, other) if active else (other, mine)
-                won.append(combat.simulate_fight(a, b, charge=charge, rulings=always, trials=100_000,
+                won.append(simulate.simulate_fight(a, b, charge=charge, rulings=always, trials=100_000,
                                                  seed=99).p_wins(0 if active else 1))
             if abs(won[0].value - won[1].value) > 5 * (won[0].stderr + won[1].stderr):
                 assert bool(mask >> kind & 1) == (won[0].value > won[1].value), (other.unit.name, kind.name)
@@ -675,18 +675,18 @@ def test_engagement_from_a_distance_matches_the_naive_twin(shooter, target, star
     Engaged, else Shooting in range, else Charge within reach, else March (DK-engagement-start)."""
     a, b = Combatant(unit(shooter), unit(shooter).standard_size.size), Combatant(unit(target), 12)
     weapons = [CATALOG.weapons[c.unit.weapon] if c.unit.weapon else None for c in (a, b)]
-    result = combat.simulate_engagement(a, b, start_cm=start, weapons=CATALOG.weapons,
+    result = simulate.simulate_engagement(a, b, start_cm=start, weapons=CATALOG.weapons,
                                         trials=KERNEL_TRIALS // 2, seed=11)
     naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 13, result.run.counts.shape[1], start_cm=start,
                             a_weapon=weapons[0], b_weapon=weapons[1], blocking_masks=block_masks(a, b))
     assert_same(result.run.counts[list(DUEL_ROWS)], naive, DUEL_KEYS)
     # a shooter starting in range opens fire: its first activation spends Shooting TS, not a Charge's
     if a.unit.weapon:
-        rec = combat.engagement_records(a, b, start_cm=start, weapons=CATALOG.weapons, trials=200, seed=1)
+        rec = simulate.engagement_records(a, b, start_cm=start, weapons=CATALOG.weapons, trials=200, seed=1)
         assert set(rec.opening_ts().tolist()) <= {1, 2}
     with pytest.raises(RulesError, match="not both"):
-        combat.simulate_engagement(a, b, start_cm=start, shoot_from_cm=20, weapons=CATALOG.weapons, trials=10,
-                                   seed=1)
+        simulate.simulate_engagement(a, b, start_cm=start, shoot_from_cm=20, weapons=CATALOG.weapons,
+                                     trials=10, seed=1)
 
 
 def test_heavy_crossbow_ignores_parry_as_the_twin_does():
@@ -698,7 +698,7 @@ def test_heavy_crossbow_ignores_parry_as_the_twin_does():
     a = Combatant(replace(unit("crossbowmen"), weapon="heavy-crossbow"), 6)
     b = Combatant(unit("spearmen"), 10)
     distance = min(30, heavy.max_range_cm)
-    result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=CATALOG.weapons,
+    result = simulate.simulate_shooting(a, b, distance_cm=distance, weapons=CATALOG.weapons,
                                       trials=KERNEL_TRIALS, seed=17)
     rng = np.random.default_rng(17)
     outcomes = [naive_shooting(rng, a, b, heavy, distance) for _ in range(NAIVE_TRIALS)]
@@ -708,7 +708,7 @@ def test_heavy_crossbow_ignores_parry_as_the_twin_does():
     naive = naive_rows(outcomes, ["kills", "inflicted", "morale_code"], result.run.counts.shape[1])
     assert_same(result.run.counts[rows], naive, [row.name for row in rows])
     parried = {**CATALOG.weapons, "heavy-crossbow": replace(heavy, ignores_parry=False)}
-    without = combat.simulate_shooting(a, b, distance_cm=distance, weapons=parried, trials=KERNEL_TRIALS,
+    without = simulate.simulate_shooting(a, b, distance_cm=distance, weapons=parried, trials=KERNEL_TRIALS,
                                        seed=17)
     assert result.injuries_inflicted().value > without.injuries_inflicted().value + 10 * (
         result.injuries_inflicted().stderr + without.injuries_inflicted().stderr)
@@ -721,11 +721,11 @@ def test_dreadful_units_are_immune_to_dreadful():
     # Horrors without the skill
     other = made_up("Other", (2, 3, 3, 2, 4, None, 5, 5, 4, 10, 15), (), ("Monster",))
     plain = made_up("Plain", (2, 3, 3, 2, 4, None, 5, 5, 4, 10, 15), (), ("Monster",))
-    horrors = combat.simulate_fight(Combatant(HORROR, 3), Combatant(HORROR, 3), charge=True,
+    horrors = simulate.simulate_fight(Combatant(HORROR, 3), Combatant(HORROR, 3), charge=True,
                                     trials=KERNEL_TRIALS, seed=23)
-    nobody = combat.simulate_fight(Combatant(plain, 3), Combatant(plain, 3), charge=True,
+    nobody = simulate.simulate_fight(Combatant(plain, 3), Combatant(plain, 3), charge=True,
                                    trials=KERNEL_TRIALS, seed=23)
-    scared = combat.simulate_fight(Combatant(HORROR, 3), Combatant(other, 3), charge=True,
+    scared = simulate.simulate_fight(Combatant(HORROR, 3), Combatant(other, 3), charge=True,
                                    trials=KERNEL_TRIALS, seed=23)
     assert np.array_equal(horrors.run.counts, nobody.run.counts)  # immune: the very same Fights
     scatter = [r.morale(1)["scatter"] for r in (nobody, scared)]
@@ -746,7 +746,7 @@ def test_a_duel_that_reaches_the_end_of_the_game(rounds):
     spends, trial by trial, exactly the TS and activations of the twin (which plays it deterministically)."""
     wall = made_up("Wall", (2, 1, 1, 3, 3, None, 1, 10, 10, 10, 15), ("expert_parry",))
     a, b = Combatant(wall, 3, authority=50), Combatant(wall, 3, authority=50)  # Authority: no Morale loss
-    rec = combat.engagement_records(a, b, rounds=rounds, trials=200, seed=5)
+    rec = simulate.engagement_records(a, b, rounds=rounds, trials=200, seed=5)
     twin = naive_engagement(np.random.default_rng(5), a, b, rounds=rounds, blocking_masks=(0, 0))
     assert twin["outcome"] == "neither" and twin["position_a"] == twin["position_b"] == 16 * rounds
     assert set(rec.outcome().tolist()) == {int(EngagementOutcome.NEITHER)}
@@ -764,7 +764,7 @@ def test_blocking_does_not_cancel_deadly_blow_injuries():
     blocker = made_up("Blocker", (1, 3, 1, 1, 9, None, 1, 3, 10, 10, 15), ("blocking",))
     a, b = Combatant(killer, 6), Combatant(blocker, 12)
     always = DrakerysRulings().with_assignments(["DK-blocking=always"])
-    result = combat.simulate_fight(a, b, charge=False, rulings=always, trials=KERNEL_TRIALS, seed=29)
+    result = simulate.simulate_fight(a, b, charge=False, rulings=always, trials=KERNEL_TRIALS, seed=29)
     # 12 dice at 2+ against at most a dozen hits: blocks cancel nearly every plain hit, so what the Killer
     # inflicts is its criticals (12 dice, about 1.33 tens each way with chains): well above zero
     assert result.injuries_inflicted(0).value > 0.8
@@ -787,7 +787,7 @@ def test_safeguard_with_a_guard_moves_injuries_on_six_to_nine():
     assert guarded.unit.has("safeguard")
     results = {}
     for name, target in (("guarded", guarded), ("alone", alone)):
-        results[name] = combat.simulate_shooting(shooters, target, distance_cm=20, weapons=CATALOG.weapons,
+        results[name] = simulate.simulate_shooting(shooters, target, distance_cm=20, weapons=CATALOG.weapons,
                                                  trials=KERNEL_TRIALS, seed=31)
     rng = np.random.default_rng(31)
     outcomes = [naive_shooting(rng, shooters, guarded, weapon, 20) for _ in range(NAIVE_TRIALS)]
@@ -827,7 +827,7 @@ def test_fight_report_numbers_from_a_tiny_histogram_by_hand():
                            (FightRow.INFLICTED_1, inf_b)):
             counts[row, value] += 1
     run = runner.RunResult(counts, 4, 0, 1, 4, None, False)
-    result = combat.FightResult(a, b, True, DrakerysRulings(), run)
+    result = simulate.FightResult(a, b, True, DrakerysRulings(), run)
     assert result.p_wins(0).value == 2 / 4 and result.p_wins(1).value == 1 / 4
     assert result.p_draw().value == 1 / 4 and result.p_both_destroyed().value == 0
     assert result.casualties(1).value == (6 + 6 + 0 + 1) / 4
@@ -851,7 +851,7 @@ def test_a_march_longer_than_the_charge_stops_short_of_contact():
     a, b = Combatant(runner, 12), Combatant(bowmen, bowmen.standard_size.size)
     one = DrakerysRulings().with_assignments(["DK-actions=one"])
     weapon = CATALOG.weapons[bowmen.weapon]
-    result = combat.simulate_engagement(a, b, start_cm=30, rulings=one, weapons=CATALOG.weapons,
+    result = simulate.simulate_engagement(a, b, start_cm=30, rulings=one, weapons=CATALOG.weapons,
                                         trials=KERNEL_TRIALS // 2, seed=12)
     naive = naive_duel_rows(a, b, NAIVE_TRIALS // 2, 14, result.run.counts.shape[1], start_cm=30,
                             b_weapon=weapon, blocking_masks=block_masks(a, b, one), actions="one")

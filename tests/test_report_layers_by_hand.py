@@ -19,7 +19,7 @@ import pytest
 from reports import efficiency as eff
 from reports.drakerys.fight import engagement_report, shooting_report
 from rulesets.base import Engagement
-from rulesets.drakerys import RULESET, DrakerysRulings, catalog, combat
+from rulesets.drakerys import RULESET, DrakerysRulings, catalog, simulate
 from rulesets.drakerys.battle import BattleRecords
 from rulesets.drakerys.contest import _fields, _linear
 from rulesets.drakerys.fight import (
@@ -79,7 +79,7 @@ def test_shooting_report_numbers_from_a_tiny_histogram_by_hand():
                            (ShootingRow.INFLICTED, inflicted), (ShootingRow.MORALE, morale)):
             counts[row, value] += 1
     run = runner.RunResult(counts, 5, 0, 1, 5, None, False)
-    result = combat.ShootingResult(shooter, target, weapon, 35, DrakerysRulings(), run)
+    result = simulate.ShootingResult(shooter, target, weapon, 35, DrakerysRulings(), run)
 
     # the scenario: the scatter makes casualties differ from the warriors the shot removed
     assert result.removed().value == pytest.approx((2 + 1 + 0 + 3 + 0) / 5)
@@ -175,13 +175,13 @@ IS_NEITHER = [0, 0, 1, 0, 0, 0, 0, 1, 0, 0]
 IS_BOTH = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]
 
 
-def duel_records() -> combat.EngagementRecords:
+def duel_records() -> simulate.EngagementRecords:
     records = np.zeros((len(DUELS), len(Record)), dtype=np.int64)
     for t, duel in enumerate(DUELS):
         for column, value in zip(COLUMNS, duel, strict=True):
             records[t, column] = value
     run = runner.RecordsResult(records, len(DUELS), 0, 1, len(DUELS), None, False)
-    return combat.EngagementRecords(records, run, Combatant(CATALOG.unit("crows"), 12),
+    return simulate.EngagementRecords(records, run, Combatant(CATALOG.unit("crows"), 12),
                                     Combatant(CATALOG.unit("gold-keepers"), 6), DrakerysRulings())
 
 
@@ -315,7 +315,7 @@ def test_duel_metrics_and_their_summaries_from_hand_made_records():
                            (EngagementRow.TS_1, ts1), (EngagementRow.ACTIVATIONS, acts)):
             counts[row, value] += 1
     run = runner.RunResult(counts, 10, 7, 1, 10, None, False)
-    result = combat.EngagementResult(rec.a, rec.b, None, 6, DrakerysRulings(), run, 30)
+    result = simulate.EngagementResult(rec.a, rec.b, None, 6, DrakerysRulings(), run, 30)
     report = engagement_report(result, 160, 150, "12 Crows (160 AP)", "6 Gold Keepers (150 AP)")
     table = report.sections[0].data.set_index("quantity")
 

@@ -12,8 +12,8 @@ from rulesets.base import RulesError
 from rulesets.warbound import kernels_warband as KW
 from rulesets.warbound.catalog import ANY_FACTION, REFERENCE_LEADER
 from rulesets.warbound.deck import Deck, DeckEntry, deck_problems
-from rulesets.warbound.duel import side_of
 from rulesets.warbound.rules import WarboundRulings
+from rulesets.warbound.simulate import side_of
 
 RS = rulesets.get("warbound")
 CATALOG = RS.load_catalog()

@@ -15,9 +15,9 @@ from naive_warbound import duel as naive_duel
 
 from rulesets.warbound import catalog as catalog_io
 from rulesets.warbound import kernels as K
-from rulesets.warbound.duel import Fighter, duel_args, fighter, simulate_attack, simulate_duel
 from rulesets.warbound.exact import HitRoll, Target, attack_pmf
 from rulesets.warbound.rules import WarboundRulings
+from rulesets.warbound.simulate import Fighter, duel_args, fighter, simulate_attack, simulate_duel
 from simcore import runner
 from simcore.stats import chisquare_gof, chisquare_two_sample
 

@@ -21,9 +21,9 @@ from test_warbound_duel import naive_profile
 from rulesets.warbound import catalog as catalog_io
 from rulesets.warbound import kernels as K
 from rulesets.warbound import kernels_warband as KW
-from rulesets.warbound.duel import default_leader, duel_args, fighter
 from rulesets.warbound.kernels_contest import warband_records
 from rulesets.warbound.rules import BOARD_COLUMNS, BOARD_ROWS, START_TILE, WarboundRulings
+from rulesets.warbound.simulate import default_leader, duel_args, fighter
 from rulesets.warbound.warband import (
     Warband,
     board_geometry,

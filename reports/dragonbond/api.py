@@ -160,8 +160,8 @@ def roll_attack(*, dice: str, models: int = 1, ranged: bool = False, charge: boo
             raise OptionError(f"{_flag('also_engaged')}, {_flag('engaged_enemies')}: a ranged attack into a "
                               f"melee is computed exactly; drop {_flag('trials')}, {_flag('precision')} and "
                               f"{_flag('seed')}")
-        from rulesets.dragonbond.duel import simulate_attack
         from rulesets.dragonbond.exact import Defense
+        from rulesets.dragonbond.simulate import simulate_attack
 
         d_up, d_down = setup.defense_totals(in_force)
         defended = Defense(setup.defense, setup.defense_die, d_up, d_down)
@@ -222,7 +222,7 @@ def duel(a: str, b: str, *, policy_a: str = "attack", policy_b: str = "attack", 
     config.MAX_RECORD_TRIALS), ``seed``, ``precision``, ``threads``; ``progress(done, total)``."""
     from reports.dragonbond.duel import duel_report
     from rulesets.dragonbond import catalog as catalog_io
-    from rulesets.dragonbond.duel import Fighter, simulate_duel
+    from rulesets.dragonbond.simulate import Fighter, simulate_duel
 
     policies = ("attack", "rest", "best")
     for name, policy in (("policy_a", policy_a), ("policy_b", policy_b)):
@@ -241,7 +241,7 @@ def duel(a: str, b: str, *, policy_a: str = "attack", policy_b: str = "attack", 
     policy_a, policy_b = policy_a.lower(), policy_b.lower()
     chosen = []
     if "best" in (policy_a, policy_b):
-        from rulesets.dragonbond.duel import best_policies
+        from rulesets.dragonbond.simulate import best_policies
 
         judged = BEST_TRIALS if precision is not None else trials
         policy_a, policy_b, wins = best_policies(ua, ub, policy_a, policy_b, in_force, trials=judged,

@@ -20,7 +20,7 @@ from reports.cli.options import (
 )
 from rulesets.dragonbond.rules import DragonbondRulings
 
-#: A duel policy, or the better of the two (rulesets.dragonbond.duel.best_policies).
+#: A duel policy, or the better of the two (rulesets.dragonbond.simulate.best_policies).
 POLICY_CHOICE = click.Choice(("attack", "rest", "best"), case_sensitive=False)
 
 COLOUR_CHOICE = click.Choice(("red", "white", "black"), case_sensitive=False)

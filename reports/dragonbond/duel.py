@@ -5,7 +5,7 @@ from __future__ import annotations
 from reports.formats import Report, Section, Table
 from reports.tables import estimates_view, share_text
 from rulesets.dragonbond.catalog import KEYWORDS
-from rulesets.dragonbond.duel import NOT_MODELLED, DuelResult
+from rulesets.dragonbond.simulate import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
 
 

@@ -99,7 +99,7 @@ def _spread_sections(setup: AttackSetup, defense: Defense, others: list[Defense]
 def attack_report(setup: AttackSetup, target: Target | None, rulings: DragonbondRulings,
                   others: list[Defense] | None = None, run=None, described: int | None = None) -> Report:
     """One attack: the dice collected and rolled, every modifier with its source, the exact wounds and
-    models killed; with ``run`` (rulesets.dragonbond.duel.AttackRun), the simulated ones beside them.
+    models killed; with ``run`` (rulesets.dragonbond.simulate.AttackRun), the simulated ones beside them.
     ``others``: for a ranged attack into a melee, the units after the target that share its hits
     (AttackSetup.melee_defenses), of which the first ``described`` (default all) were described."""
     rolled = setup.attack_pool(rulings)

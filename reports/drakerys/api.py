@@ -93,7 +93,7 @@ def roll_fight(*, a: str, b: str, charge: bool = False, size_a: int | None = Non
     """One Fight (`balance roll drakerys fight A B`): ``a`` attacks (or, ``charge``, charges) ``b``; both
     strike. The per-side options as the command's (``size_a``, ``heroic_b``, ...)."""
     from reports.drakerys.fight import fight_report
-    from rulesets.drakerys import combat
+    from rulesets.drakerys import simulate
 
     sides = {k: v for k, v in locals().items() if k[-2:] in ("_a", "_b")}
     catalog, in_force, (ca, ap_a), (cb, ap_b) = _sides(catalogs, rulings, a, b, sides)
@@ -101,7 +101,7 @@ def roll_fight(*, a: str, b: str, charge: bool = False, size_a: int | None = Non
         raise OptionError("heroic_b: B fights back, with no Action of its own whose cost Heroic Action dice "
                           "could raise, so under DK-heroic-passive=none (the default) it adds none")
     trials, seed = _mc(trials, precision, seed)
-    result = combat.simulate_fight(ca, cb, charge=charge, rulings=in_force, weapons=catalog.weapons,
+    result = simulate.simulate_fight(ca, cb, charge=charge, rulings=in_force, weapons=catalog.weapons,
                                    trials=trials, seed=seed, threads=threads, precision=precision)
     return fight_report(result, ap_a, ap_b, describe(ca, ap_a), describe(cb, ap_b))
 
@@ -117,7 +117,7 @@ def roll_shoot(*, a: str, b: str, distance: int, size_a: int | None = None, ap_a
     """One Shooting (`balance roll drakerys shoot SHOOTER TARGET`) of ``a`` at ``b`` from ``distance`` cm
     (at least 1: units in contact are Engaged and cannot shoot)."""
     from reports.drakerys.fight import shooting_report
-    from rulesets.drakerys import combat
+    from rulesets.drakerys import simulate
     from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
     if distance < 1:
@@ -125,8 +125,9 @@ def roll_shoot(*, a: str, b: str, distance: int, size_a: int | None = None, ap_a
     sides = {k: v for k, v in locals().items() if k[-2:] in ("_a", "_b")}
     catalog, in_force, (ca, ap_a), (cb, ap_b) = _sides(catalogs, rulings, a, b, sides, a_shoots=True)
     trials, seed = _mc(trials, precision, seed)
-    result = combat.simulate_shooting(ca, cb, distance_cm=distance, weapons=catalog.weapons, rulings=in_force,
-                                      trials=trials, seed=seed, threads=threads, precision=precision)
+    result = simulate.simulate_shooting(ca, cb, distance_cm=distance, weapons=catalog.weapons,
+                                        rulings=in_force, trials=trials, seed=seed, threads=threads,
+                                        precision=precision)
     return shooting_report(result, ap_b, describe(ca, ap_a), describe(cb, ap_b))
 
 
@@ -188,7 +189,7 @@ def engagement(options: dict) -> tuple[Report, str]:
     """The duel of :func:`duel` from its keywords (``options``), and a title for its plot (the units, their
     sizes, the trials and the seed): the one implementation of `balance duel drakerys` and of the API's."""
     from reports.cli.options import option_name
-    from rulesets.drakerys import combat  # numba: loaded for a duel, not for the exact tables and rolls
+    from rulesets.drakerys import simulate  # numba: loaded for a duel, not for the exact tables and rolls
     from rulesets.drakerys.rules import ENGAGED_CANNOT_SHOOT
 
     start, shoot_from = options["start"], options["shoot_from"]
@@ -202,7 +203,7 @@ def engagement(options: dict) -> tuple[Report, str]:
                                                             options["a"], options["b"], sides,
                                                             a_shoots=shoot_from is not None)
     trials, seed = _mc(options["trials"], options["precision"], options["seed"])
-    result = combat.simulate_engagement(ca, cb, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
+    result = simulate.simulate_engagement(ca, cb, shoot_from_cm=shoot_from, start_cm=start, rulings=in_force,
                                         weapons=catalog.weapons, rounds=options["rounds"], trials=trials,
                                         seed=seed, threads=options["threads"], precision=options["precision"],
                                         progress=options["progress"])

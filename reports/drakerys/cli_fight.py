@@ -61,7 +61,7 @@ def register(roll_drakerys: click.Group) -> None:
         """
         # numba (the combat kernels) and pandas (the report) load when a command runs, not with the tree
         from reports.drakerys.fight import fight_report
-        from rulesets.drakerys import combat
+        from rulesets.drakerys import simulate
 
         catalog, in_force, (a, ap_a), (b, ap_b) = sides_setup(catalogs, rulings, unit_a, unit_b, options)
         if b.heroic and in_force.heroic_passive == "none":
@@ -69,7 +69,7 @@ def register(roll_drakerys: click.Group) -> None:
                               "dice could raise, so under DK-heroic-passive=none (the default) it adds none; "
                               "--ruling DK-heroic-passive=own-ts lets it, paying 1 TS a die")
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
-        result = combat.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
+        result = simulate.simulate_fight(a, b, charge=charge, rulings=in_force, weapons=catalog.weapons,
                                        trials=trials, seed=seed, threads=threads, precision=precision,
                                        progress=mc_progress("fighting", precision))
         report = fight_report(result, ap_a, ap_b, describe(a, ap_a), describe(b, ap_b))
@@ -95,12 +95,12 @@ def register(roll_drakerys: click.Group) -> None:
         Example: balance roll drakerys shoot crossbowmen crows --distance 35 --obstacles-a 1
         """
         from reports.drakerys.fight import shooting_report
-        from rulesets.drakerys import combat
+        from rulesets.drakerys import simulate
 
         catalog, in_force, (a, ap_a), (b, ap_b) = sides_setup(catalogs, rulings, unit_a, unit_b, options,
                                                               a_shoots=True)
         _, trials, seed = monte_carlo_settings(trials, precision, seed)
-        result = combat.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
+        result = simulate.simulate_shooting(a, b, distance_cm=distance, weapons=catalog.weapons,
                                           rulings=in_force, trials=trials, seed=seed, threads=threads,
                                           precision=precision, progress=mc_progress("shooting", precision))
         report = shooting_report(result, ap_b, describe(a, ap_a), describe(b, ap_b))

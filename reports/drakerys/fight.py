@@ -12,7 +12,7 @@ from rulesets.drakerys.fight import modelling_notes
 from simcore.stats import Z95, Estimate
 
 if TYPE_CHECKING:
-    from rulesets.drakerys import combat
+    from rulesets.drakerys import simulate
 
 
 def _method(run) -> tuple[str, str]:
@@ -36,7 +36,7 @@ def _distribution(measure: str, estimates: list[Estimate]) -> list[dict]:
     return [_row(measure, k, e) for k, e in enumerate(estimates)]
 
 
-def fight_report(result: combat.FightResult, ap_a: int, ap_b: int, desc_a: str, desc_b: str) -> Report:
+def fight_report(result: simulate.FightResult, ap_a: int, ap_b: int, desc_a: str, desc_b: str) -> Report:
     """`balance roll drakerys fight`: outcome, morale and casualty distributions."""
     run = result.run
     rows = [
@@ -69,7 +69,7 @@ def fight_report(result: combat.FightResult, ap_a: int, ap_b: int, desc_a: str, 
                   notes=notes)
 
 
-def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_b: str) -> Report:
+def shooting_report(result: simulate.ShootingResult, ap_b: int, desc_a: str, desc_b: str) -> Report:
     """`balance roll drakerys shoot`: casualties, injuries and the target's morale."""
     run = result.run
     rows = [_row("morale_B", k, e) for k, e in result.morale().items()]
@@ -94,7 +94,7 @@ def shooting_report(result: combat.ShootingResult, ap_b: int, desc_a: str, desc_
                   notes=notes)
 
 
-def engagement_report(result: combat.EngagementResult, ap_a: int, ap_b: int, desc_a: str,
+def engagement_report(result: simulate.EngagementResult, ap_a: int, ap_b: int, desc_a: str,
                       desc_b: str) -> Report:
     """`balance duel drakerys`: who wins an engagement fought to the end, and at what cost."""
     run = result.run

@@ -80,7 +80,7 @@ def roll_attack(*, dice: int, target: int, aim: bool = False, formation: bool = 
     simulate, trials, seed = _mc(trials, precision, seed)
     run = None
     if simulate:
-        from rulesets.warbound.duel import simulate_attack
+        from rulesets.warbound.simulate import simulate_attack
 
         run = simulate_attack(hit, tgt, in_force, trials=trials, seed=seed, threads=threads,
                               precision=precision, add_wounds=add_wounds, progress=progress)
@@ -112,7 +112,7 @@ def duel(a: str, b: str, *, leader_a: str | None = None, leader_b: str | None = 
     from reports.warbound.duel import duel_report
     from rulesets.warbound import catalog as catalog_io
     from rulesets.warbound.contest import _split
-    from rulesets.warbound.duel import DEFAULT_DISTANCE, economy_leader, fighter, simulate_duel
+    from rulesets.warbound.simulate import DEFAULT_DISTANCE, economy_leader, fighter, simulate_duel
 
     if range not in ("near", "far"):
         raise OptionError(f"{_flag('range')} {range!r}: accepted near, far")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from reports.formats import Report, Section, Table
 from reports.tables import estimates_view, share_text
-from rulesets.warbound.duel import NOT_MODELLED, DuelResult
+from rulesets.warbound.simulate import NOT_MODELLED, DuelResult
 from simcore.stats import Z95
 
 RULESET = "warbound (seed 004)"

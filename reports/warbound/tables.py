@@ -50,7 +50,7 @@ def _describe_target(outcome: AttackOutcome) -> str:
 
 def attack_report(outcome: AttackOutcome, rulings: WarboundRulings, run=None) -> Report:
     """One attack: the exact joint distribution of the new Wound, Break and Stress tokens, its marginals,
-    P(removed) and P(Panic) at the end of the activation; with ``run`` (rulesets.warbound.duel.AttackRun)
+    P(removed) and P(Panic) at the end of the activation; with ``run`` (rulesets.warbound.simulate.AttackRun)
     the simulated marginals beside the exact ones."""
     pmf = outcome.pmf
     w, b, s = np.nonzero(pmf >= EXACT_ROW_FLOOR)

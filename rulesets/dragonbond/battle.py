@@ -42,7 +42,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
-from rulesets.dragonbond.duel import ROUNDS, Fighter, unit_arrays
 from rulesets.dragonbond.kernels_battle import (
     N_BATTLE_RECORD,
     BattleOutcome,
@@ -53,6 +52,7 @@ from rulesets.dragonbond.kernels_battle import (
     battle_records,
 )
 from rulesets.dragonbond.rules import BASE_TURNS, MAX_BATTLE_UNITS, TURNS_PER_UNIT, DragonbondRulings
+from rulesets.dragonbond.simulate import ROUNDS, Fighter, unit_arrays
 from simcore import config, runner
 from simcore.stats import Estimate, proportion, sample_mean
 

@@ -92,8 +92,8 @@ def _linear(rec, a: Contestant, b: Contestant) -> LinearScore:
     :func:`_fields` evaluates it trial by trial)."""
     import numpy as np
 
-    from rulesets.dragonbond.duel import Fighter
     from rulesets.dragonbond.kernels_battle import BattleOutcome, BattleRecord
+    from rulesets.dragonbond.simulate import Fighter
 
     f = {name: k for k, (name, _) in enumerate(_FEATURES)}
     outcome = {o: k for k, (name, o) in enumerate(_FEATURES) if name == "OUTCOME"}
@@ -157,7 +157,7 @@ def coverage(unit) -> Coverage:
     not its other weapons, unmodelled powers, Sacrifice (free text) or a General's Dragonriding (the mounted
     cards are not printed), all decisive, nor keywords whose worth cannot arise in a battle without
     distances or terrain."""
-    from rulesets.dragonbond.duel import Fighter
+    from rulesets.dragonbond.simulate import Fighter
 
     weapon = Fighter(unit).weapon
     played = ["profile", f"{weapon.name} ({weapon.kind})"]
@@ -270,7 +270,7 @@ class DragonbondRuleset(Ruleset):
                trials: int | None = None, precision: float | None = None,
                threads: int | None = None) -> Engagement:
         from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
-        from rulesets.dragonbond.duel import Fighter
+        from rulesets.dragonbond.simulate import Fighter
 
         trials = self.engagement_trials(trials, precision)
         rec = simulate_battle([Fighter(a.subject)] * force(a, rulings).units,
@@ -350,7 +350,7 @@ class DragonbondRuleset(Ruleset):
         units each, most beside the point in a battle with no distances) and the captains' modifiers.
         """
         from rulesets.dragonbond.dice import COLOURS, DEFENSE
-        from rulesets.dragonbond.duel import Fighter
+        from rulesets.dragonbond.simulate import Fighter
 
         unit = contestant.subject
         fighter = Fighter(unit)
@@ -409,7 +409,7 @@ class DragonbondRuleset(Ruleset):
 
         from rulesets.base import army_engagement
         from rulesets.dragonbond.battle import simulate_battle  # numba: loaded when a battle is fought
-        from rulesets.dragonbond.duel import Fighter
+        from rulesets.dragonbond.simulate import Fighter
 
         sides = self.checked_armies(force_a, force_b, rulings)
         trials = self.engagement_trials(trials, precision)

@@ -2,7 +2,7 @@
 attack pool, then the blocks of the defense pool), one 64-bit word each (simcore.sampling).
 
 The rules played are tests/naive_dragonbond.py's (its docstring): the twin rolls every die, this kernel
-draws each roll whole. rulesets.dragonbond.duel builds the tables and the side rows.
+draws each roll whole. rulesets.dragonbond.simulate builds the tables and the side rows.
 
 Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone.
 """
@@ -26,7 +26,7 @@ from simcore.sampling import guide_pick
 
 class Side(IntEnum):
     """Columns of a unit's side row (int64[2, N_SIDE] in a duel; int64[U, N_SIDE] in a battle), built by
-    rulesets.dragonbond.duel.unit_arrays."""
+    rulesets.dragonbond.simulate.unit_arrays."""
 
     MODELS = 0
     STAMINA = 1

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from rulesets.base import RulesError, whole_number
-from rulesets.drakerys.combat import _side, _sides, _stages
 from rulesets.drakerys.fight import (
     N_BATTLE_RECORD,
     N_SIDE,
@@ -26,6 +25,7 @@ from rulesets.drakerys.fight import (
 )
 from rulesets.drakerys.kernels_battle import _battle_records
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS, ROUNDS, DrakerysRulings
+from rulesets.drakerys.simulate import _side, _sides, _stages
 from rulesets.drakerys.units import Weapon
 from simcore import config, runner
 from simcore.stats import Estimate, proportion, sample_mean

@@ -59,7 +59,7 @@ from rulesets.drakerys.units import Unit, Weapon
 if TYPE_CHECKING:
     import numpy as np
 
-# --- every code the kernels (kernels_fight.py) read or emit, named once ------------------------------------
+# --- every code the kernels (kernels.py) read or emit, named once ------------------------------------
 # numba reads IntEnum members as compile-time integers, so kernels index arrays with them at no cost.
 
 

@@ -2,7 +2,7 @@
 the public wrapper, rulesets/drakerys/fight.py names every column and code, simcore/runner.py gives the
 records contract).
 
-A battle reuses the duel's per-pair steps of kernels_fight.py (``_choose_action``, ``_action_cost``,
+A battle reuses the duel's per-pair steps of kernels.py (``_choose_action``, ``_action_cost``,
 ``_act``, hence ``_fight`` and ``_shoot``): for each Action the active unit's and its target's rows are
 copied into a two-row scratch ``side``/``state`` (row = the unit's side, so a battle of one unit a side
 is its duel roll for roll), the helper runs, and the rows are copied back. What travels:
@@ -11,7 +11,7 @@ is its duel roll for roll), the helper runs, and the rows are copied back. What 
 * ``blocking``: int64[U, U], ``blocking[i, j]``: the kinds of Fight (bits BlockIn) unit i blocks in
   against unit j (DK-blocking, chosen per pair as the duel chooses it).
 * ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`.
-* ``dice``: kernels_fight's ``(stream, chain, rolls, bank)``; every trial on its own stream and every roll on
+* ``dice``: kernels's ``(stream, chain, rolls, bank)``; every trial on its own stream and every roll on
   its own substream, as ``_engagement_trial`` does.
 
 The battle, step by step (the naive twin tests/naive_battle.py takes the same steps):
@@ -89,7 +89,7 @@ from rulesets.drakerys.fight import (
     Targeting,
     Tokens,
 )
-from rulesets.drakerys.kernels_fight import _act, _action_cost, _block, _choose_action
+from rulesets.drakerys.kernels import _act, _action_cost, _block, _choose_action
 from rulesets.drakerys.rules import (
     CHARGE_TS,
     COMBINED_CHARGE_REACH_CM,
@@ -433,7 +433,7 @@ def _escort_charges(units_side, units, g, t):
 @nb.njit(**TRIAL_JIT)
 def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
     """The battle until one side has no unit standing or every token is done; returns (EngagementOutcome,
-    activations). The steps of ``kernels_fight._engagement``, for a token and the unit its player
+    activations). The steps of ``kernels._engagement``, for a token and the unit its player
     activates (see the module docstring)."""
     activations = 0
     end = rounds * TS_PER_ROUND

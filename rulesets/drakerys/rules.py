@@ -56,7 +56,7 @@ MULTIPLE_SHOTS_POWER = 2
 SAFEGUARD_GUARD_FACE = 6
 SAFEGUARD_CANCEL_FACE = 10
 #: A die of 6-9 shows 10 with probability 1/5, as a d10 shows 9 or 10: a die of the 6-9-or-10 count is a 10
-#: when a d10 rolled for it reaches this face (kernels_fight._receive splits the count without a die roll).
+#: when a d10 rolled for it reaches this face (kernels._receive splits the count without a die roll).
 SAFEGUARD_TEN_OF_SIX_UP = 9
 #: SAFEGUARD: "the Unit must comply with the cohesion of the Unit endowed with Guard (2.5 cm or less away
 #: from a fighter, 10 cm or less away from the Leader)": on the battle line, within 10 cm of it.

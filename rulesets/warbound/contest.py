@@ -275,7 +275,7 @@ class WarboundRuleset(Ruleset):
 
     def contestants(self, catalog: Any, only: Sequence[str] = ()) -> list[Contestant]:
         from rulesets.warbound.catalog import REFERENCE_LEADER
-        from rulesets.warbound.duel import default_leader
+        from rulesets.warbound.simulate import default_leader
 
         wanted = None
         if only:

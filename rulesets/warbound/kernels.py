@@ -2,7 +2,7 @@
 Stress tokens of one attack, simcore.sampling), and duels of two characters over the five turns.
 
 The duel played is tests/naive_warbound.py's (its docstring is the specification): the twin rolls every die,
-this kernel draws each attack whole. rulesets.warbound.duel builds the tables and the side rows.
+this kernel draws each attack whole. rulesets.warbound.simulate builds the tables and the side rows.
 
 Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone.
 """
@@ -44,7 +44,7 @@ N_KINDS = len(AttackKind)
 
 class Profile(enum.IntEnum):
     """Columns of a profile row (int64[2 sides, 2 profiles, N_PROFILE], built by
-    rulesets.warbound.duel._profile_row); -1: none."""
+    rulesets.warbound.simulate._profile_row); -1: none."""
 
     ATTACK = 0  # the Fight value, -1 when it cannot Fight
     SPEED = 1
@@ -68,7 +68,7 @@ class Side(enum.IntEnum):
 
 
 N_SIDE = len(Side)
-#: The profile a panicking side flips to (rulesets.warbound.duel.Fighter.profiles: its front again when it
+#: The profile a panicking side flips to (rulesets.warbound.simulate.Fighter.profiles: its front again when it
 #: has no panic side or keeps the front by --no-panic).
 PANIC_PROFILE = 1
 

@@ -3,9 +3,9 @@ their Leader's Order tokens by the game's sequence (seed 004; the rules played a
 tests/naive_warbound_warband.py's docstring, the compiled kernel is rulesets/warbound/kernels_contest.py).
 
 A :class:`Warband` is a side: its characters in warband order (the entry first), each a duel side
-(rulesets.warbound.duel.Fighter: both sides of its card, what an activation costs from its Leader's tokens,
-a Formation's +1 to hit) with its miniatures, and the Leader's Orders. What a contest does not model is
-listed in :data:`NOT_MODELLED`; reports print it.
+(rulesets.warbound.simulate.Fighter: both sides of its card, what an activation costs from its Leader's
+tokens, a Formation's +1 to hit) with its miniatures, and the Leader's Orders. What a contest does not
+model is listed in :data:`NOT_MODELLED`; reports print it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from rulesets.base import RulesError
-from rulesets.warbound.duel import Fighter, attack_table, board_arrays, side_of
 from rulesets.warbound.exact import HitRoll, Target
 from rulesets.warbound.rules import (
     BOARD_COLUMNS,
@@ -29,6 +28,7 @@ from rulesets.warbound.rules import (
     TURNS,
     WarboundRulings,
 )
+from rulesets.warbound.simulate import Fighter, attack_table, board_arrays, side_of
 from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 from simcore.stats import RecordStats
 
@@ -228,7 +228,7 @@ def _rolls(f: Fighter, profile) -> list[HitRoll | None]:
 @functools.lru_cache(maxsize=8192)
 def _attack_table(roll: HitRoll, armor_value: int | None, available: int, pool: bool,
                   rulings: WarboundRulings) -> tuple:
-    """rulesets.warbound.duel.attack_table of one attack on a target with ``available`` armor points left
+    """rulesets.warbound.simulate.attack_table of one attack on a target with ``available`` armor points left
     and a Morale pool or not, made once a process (contests share most of them)."""
     target = Target(available, armor_value if available else None, panicked=not pool)
     return attack_table(roll, target, rulings)
@@ -253,7 +253,7 @@ def warband_args(a: Warband, b: Warband, board, rulings: WarboundRulings, *, tur
     """The kernel's arguments before the seed (rulesets.warbound.kernels_contest.warband_records)."""
     from rulesets.warbound import kernels as K
     from rulesets.warbound import kernels_warband as KW
-    from rulesets.warbound.duel import _orders
+    from rulesets.warbound.simulate import _orders
     from simcore.sampling import TablePack
 
     fighters = [*a.members, *b.members]

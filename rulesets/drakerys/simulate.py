@@ -30,7 +30,7 @@ from rulesets.drakerys.fight import (
     Side,
     side_array,
 )
-from rulesets.drakerys.kernels_fight import (
+from rulesets.drakerys.kernels import (
     STAGES,
     STAGES_BY_DIE,
     _engagement_chunks,
