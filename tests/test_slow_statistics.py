@@ -11,8 +11,8 @@ from rulesets.drakerys import (
     ActionRoll,
     DrakerysRulings,
     catalog,
-    combat,
     exact_action_roll,
+    simulate,
     simulate_action_roll,
 )
 from rulesets.drakerys.fight import Combatant, FightRow, Side
@@ -38,8 +38,8 @@ def test_action_roll_at_ten_million_trials(roll, chain):
 def test_fight_kernel_and_twin_at_fifty_thousand_fights():
     units = catalog.load()
     a, b = Combatant(units.unit("blood-banes"), 6, stress=1), Combatant(units.unit("soldiers"), 9)
-    result = combat.simulate_fight(a, b, charge=True, trials=2 * 10**6, seed=8)
-    side = combat._sides(a, b, DrakerysRulings(), None)  # DK-blocking=auto: the twin blocks where they do
+    result = simulate.simulate_fight(a, b, charge=True, trials=2 * 10**6, seed=8)
+    side = simulate._sides(a, b, DrakerysRulings(), None)  # DK-blocking=auto: the twin blocks where they do
     masks = (int(side[0, Side.BLOCKING]), int(side[1, Side.BLOCKING]))
     rng = np.random.default_rng(8)
     width = result.run.counts.shape[1]
@@ -84,9 +84,10 @@ def test_duel_kernel_and_twin_agree_to_the_reports_precision(name):
     units = catalog.load()
     a, b = Combatant(units.unit(key_a), size_a), Combatant(units.unit(key_b), size_b)
     weapons = [units.weapons[c.unit.weapon] if c.unit.weapon else None for c in (a, b)]
-    side = combat._sides(a, b, DrakerysRulings(), None)
+    side = simulate._sides(a, b, DrakerysRulings(), None)
     masks = (int(side[0, Side.BLOCKING]), int(side[1, Side.BLOCKING]))
-    result = combat.simulate_engagement(a, b, weapons=units.weapons, trials=DUEL_KERNEL_TRIALS, seed=21, **kw)
+    result = simulate.simulate_engagement(a, b, weapons=units.weapons, trials=DUEL_KERNEL_TRIALS, seed=21,
+                                          **kw)
     counts, n_k = result.run.counts, DUEL_KERNEL_TRIALS
     rng = random.Random(21)
     twin = [naive_engagement(rng, a, b, a_weapon=weapons[0], b_weapon=weapons[1], blocking_masks=masks, **kw)

@@ -159,7 +159,7 @@ def battle_records(force_a: Sequence[Combatant], force_b: Sequence[Combatant], *
     """Battles of ``force_a`` (side 0, the First Player) against ``force_b`` (side 1), one record per trial.
 
     The sides start ``start_cm`` apart (None: in contact, so side 0's first unit charges), as
-    combat.engagement_records' ``start_cm``: a battle of one unit a side is that duel, record for record.
+    simulate.engagement_records' ``start_cm``: a battle of one unit a side is that duel, record for record.
     Trial t runs on the trial stream (seed, t), so the same seed gives the same battles for any thread
     count, and a variant meets the same dice (common random numbers). ``precision`` targets P(side 0
     wins); at most config.MAX_RECORD_TRIALS trials. Rulings DK-battle-targeting and DK-battle-tokens choose
