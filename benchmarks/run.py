@@ -1439,6 +1439,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def table_row(row: Row) -> str:
+    """One row of the Markdown table."""
+    label, measured, target, met = row
+    return f"| {label} | {measured} | {target} | {yes_no(met)} |"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     benches = [b for b in BENCHES if not args.only or b.name in args.only]
@@ -1446,14 +1452,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows: list[Row] = []
     for step, bench in enumerate(benches, 1):
         log(f"{step}/{len(benches)} {bench.title}")
+        done = len(rows)
         try:
             rows += bench.run()
         except Exception as exc:  # a project function mid-change must not hide the other rows
             rows.append((bench.title, f"n/a ({type(exc).__name__}: {exc})", "", None))
+        for row in rows[done:]:  # as each row ends: a run stopped part-way keeps what it measured
+            log("  " + table_row(row))
     print("| benchmark | measured | target | met |")
     print("|---|---|---|---|")
-    for label, measured, target, met in rows:
-        print(f"| {label} | {measured} | {target} | {yes_no(met)} |")
+    for row in rows:
+        print(table_row(row))
     print()
     print(machine_line(load_before, load_average(), host_before, host_speed()))
     for note in NOTES:
