@@ -504,8 +504,8 @@ def _pulled_apart(points: Points, tie: Tie) -> bool:
         return True
     if zero or not signs or len(tie.members) < 2:
         return False
-    gap = np.mean([_gap(points.ruleset, best.row(k), points.bounds[k]) for k in tie.members])
-    return bool(abs(gap) <= points.ruleset.cost_step / 2)
+    gaps = {k: _gap(points.ruleset, best.row(k), points.bounds[k]) for k in tie.members}
+    return _tie_gap(points.ruleset, tie, tie.members, gaps) is None
 
 
 def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play_near) -> dict:
