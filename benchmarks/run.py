@@ -28,7 +28,7 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
 * ``report-vs-baseline``: the same, warm, for this code and for the commit before the contests at equal
   points (BENCH_BASELINE), interleaved in one run;
 * ``startup``: ``balance --help`` and ``balance table drakerys action``, whole process, warm;
-* ``efficiency-threads``: ``balance efficiency drakerys`` on 1 and 2 threads, idle and beside a
+* ``efficiency-threads``: ``balance efficiency drakerys`` (eight units) on 1 and 2 threads, idle and beside a
   CPU-bound process (two rows); the JSON reports must be bit-identical; the engagements alone (in one
   process) for comparison;
 * ``threads``: ``simulate_action_roll`` on 1 and 2 threads; histograms must be bit-identical;
@@ -701,15 +701,22 @@ best = {1: [], 2: []}
 for _ in range(2):
     for threads in (1, 2):
         start = time.perf_counter()
-        api._efficiency("drakerys", (), (), None, None, None, None, threads, (), None)
+        api._efficiency("drakerys", UNITS, (), None, None, None, None, threads, (), None)
         best[threads].append(time.perf_counter() - start)
 print(json.dumps([min(best[1]), min(best[2])]))
 """
 
 
+#: The field of the threads row: eight Drakerys units of every kind (56 engagements, about a twentieth of
+#: the whole catalog's): enough work to spread over two threads, short enough to repeat twelve times.
+THREADS_FIELD = ("crows", "blood-banes", "scouts", "irosia-bowmen", "crushers", "spearmen", "soldiers",
+                 "gold-keepers")
+
+
 def _field_alone() -> str:
     """The engagements alone on 1 and 2 threads (information beside the whole-process ratio)."""
-    done = subprocess.run([sys.executable, "-c", _FIELD_PROBE], capture_output=True, text=True, cwd=REPO,
+    probe = f"UNITS = {list(THREADS_FIELD)!r}\n" + _FIELD_PROBE
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO,
                           env=_env())
     if done.returncode != 0:
         return _failure(done)
@@ -733,13 +740,15 @@ def _busy(copies: int) -> float:
 
 
 def _efficiency_report(threads: int) -> tuple[float, bytes | str]:
-    """Wall time of `balance efficiency drakerys --threads N --format json --output TMP/efficiency.json` and
-    the report it wrote (or why it failed): every section (ranking, meta-game, every engagement's metrics
-    with standard errors and trials, win matrix) at full precision, so two runs compare byte for byte."""
+    """Wall time of `balance efficiency drakerys --unit ... --threads N --format json --output
+    TMP/efficiency.json` (the units of THREADS_FIELD) and the report it wrote (or why it failed): every
+    section (ranking, meta-game, every engagement's metrics with standard errors and trials, win matrix) at
+    full precision, so two runs compare byte for byte."""
     with tempfile.TemporaryDirectory(prefix="bench-out-") as out:
         path = Path(out) / "efficiency.json"
-        wall, done = _balance(["efficiency", "drakerys", "--threads", str(threads), "--format", "json",
-                               "--output", str(path)])
+        units = [arg for key in THREADS_FIELD for arg in ("--unit", key)]
+        wall, done = _balance(["efficiency", "drakerys", *units, "--threads", str(threads), "--format",
+                               "json", "--output", str(path)])
         if done.returncode != 0:
             return wall, _failure(done)
         return wall, path.read_bytes()
@@ -747,9 +756,10 @@ def _efficiency_report(threads: int) -> tuple[float, bytes | str]:
 
 def bench_efficiency_threads() -> list[Row]:
     """`balance efficiency drakerys` on 1 and 2 threads, idle and beside one CPU-bound process."""
-    idle_label = ("`balance efficiency drakerys` (34 entries, all 1,122 engagements; the whole report "
-                  "written as JSON to a temporary file), warm, whole process, no load added (an idle machine "
-                  "wanted: see the load average): `--threads 2` vs `--threads 1`, best of "
+    idle_label = ("`balance efficiency drakerys` with eight units of every kind (THREADS_FIELD, 56 "
+                  "engagements; the whole report written as JSON to a temporary file), warm, whole process, "
+                  "no load added (an idle machine wanted: see the load average): `--threads 2` vs "
+                  "`--threads 1`, best of "
                   f"{EFFICIENCY_REPEATS} interleaved runs each; the reports compared byte for byte")
     loaded_label = ("The same beside one CPU-bound process (`python -c 'while True: pass'`): `--threads 2` "
                     "vs `--threads 1`")
