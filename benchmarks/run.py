@@ -28,8 +28,8 @@ Rows, by the name ``--only`` takes (comma-separated, repeatable):
 * ``report-vs-baseline``: the same, warm, for this code and for the commit before the contests at equal
   points (BENCH_BASELINE), interleaved in one run;
 * ``startup``: ``balance --help`` and ``balance table drakerys action``, whole process, warm;
-* ``efficiency-threads``: ``balance efficiency drakerys`` (eight units) on 1 and 2 threads, idle and beside a
-  CPU-bound process (two rows); the JSON reports must be bit-identical; the engagements alone (in one
+* ``efficiency-threads``: ``balance efficiency drakerys`` (twelve entries) on 1 and 2 threads, idle and
+  beside a CPU-bound process (two rows); the JSON reports must be bit-identical; the engagements alone (in one
   process) for comparison;
 * ``threads``: ``simulate_action_roll`` on 1 and 2 threads; histograms must be bit-identical;
 * ``memory``: peak RSS after 10^7 and 10^9 trials;
@@ -707,10 +707,12 @@ print(json.dumps([min(best[1]), min(best[2])]))
 """
 
 
-#: The field of the threads row: eight Drakerys units of every kind (56 engagements, about a twentieth of
-#: the whole catalog's): enough work to spread over two threads, short enough to repeat twelve times.
-THREADS_FIELD = ("crows", "blood-banes", "scouts", "irosia-bowmen", "crushers", "spearmen", "soldiers",
-                 "gold-keepers")
+#: The field of the threads row: twelve Drakerys entries of every kind, shooters and heroes' Guard units
+#: among them (132 engagements, about a ninth of the whole catalog's): enough work to spread over two
+#: threads, short enough to repeat twelve times.
+THREADS_FIELD = ("crows@12", "crows@6", "blood-banes@8", "bloodseekers@12", "warriors@12", "warriors@6",
+                 "crossbowmen@12", "crushers@4", "spearmen@10", "gold-keepers@12", "soldiers@12",
+                 "rockthrowers@9")
 
 
 def _field_alone() -> str:
@@ -756,7 +758,7 @@ def _efficiency_report(threads: int) -> tuple[float, bytes | str]:
 
 def bench_efficiency_threads() -> list[Row]:
     """`balance efficiency drakerys` on 1 and 2 threads, idle and beside one CPU-bound process."""
-    idle_label = ("`balance efficiency drakerys` with eight units of every kind (THREADS_FIELD, 56 "
+    idle_label = ("`balance efficiency drakerys` with twelve entries of every kind (THREADS_FIELD, 132 "
                   "engagements; the whole report written as JSON to a temporary file), warm, whole process, "
                   "no load added (an idle machine wanted: see the load average): `--threads 2` vs "
                   "`--threads 1`, best of "
