@@ -878,16 +878,16 @@ def _cli_row(label: str, args: Sequence[str], limit_s: float) -> list[Row]:
 
 
 def bench_whatif() -> list[Row]:
-    """A what-if of one stat: every engagement of the Crows (3 sizes), baseline and variant."""
-    label = ("`balance whatif drakerys --set crows.combat=4` (the 192 engagements of the Crows, baseline and "
-             "variant on the same dice), warm, whole process")
+    """A what-if of one stat: the field as baseline, every engagement of the Crows (3 sizes) as variant."""
+    label = ("`balance whatif drakerys --set crows.combat=4` (the whole field as baseline, then the Crows' "
+             "192 engagements as variant on the same dice), warm, whole process")
     return _cli_row(label, ["whatif", "drakerys", "--set", "crows.combat=4"], 10)
 
 
 def bench_sweep() -> list[Row]:
     """A 10-point cost sweep of one unit against the field."""
-    label = ("`balance sweep drakerys --cost crows=60..240/20` (the field once, then 10 cost points "
-             "re-scored), warm, whole process")
+    label = ("`balance sweep drakerys --cost crows=60..240/20` (the field once; each of the 10 costs that "
+             "buys other whole units plays the Crows' engagements again), warm, whole process")
     return _cli_row(label, ["sweep", "drakerys", "--cost", "crows=60..240/20"], 30)
 
 
