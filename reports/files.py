@@ -25,17 +25,23 @@ Rules, by what the output path is:
    the staged files, any file it had already created and any folder it created are removed again.
 
 There is no module-level registry of temporary files: each write and each :class:`OutputSet` cleans up
-after itself on ``BaseException`` and re-raises.
+after itself on ``BaseException`` and re-raises. A stop (Ctrl-C, SIGTERM, SIGHUP) can come between any two
+steps, so nothing is made before it is recorded for removal: the few steps from making a folder or a
+temporary file to recording it hold the stop back (:func:`_stops_held`), and a file is recorded as
+committed before it is renamed into place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
+import signal
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -46,6 +52,35 @@ Writer = Callable[[Path], object]
 
 class SharedOutputError(ValueError):
     """Two outputs of one run name the same file."""
+
+
+#: The signals that stop a run (reports/cli turns SIGTERM and SIGHUP into a stop as Ctrl-C is one).
+_STOPS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """A stop that arrives during the block takes effect when the block ends, as it would have.
+
+    For the few steps between making a folder or temporary file and recording it for removal: a stop
+    raised between them would leave it behind. Only the main thread receives Python's signal handlers, so
+    elsewhere the block runs as is; a signal whose handler Python did not install is left alone.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    before = {}
+    try:
+        for signum in _STOPS:
+            if signal.getsignal(signum) is not None:
+                before[signum] = signal.signal(signum, lambda number, _frame: held.append(number))
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        for signum in held:
+            signal.raise_signal(signum)  # now handled as it would have been: an exception here, usually
 
 
 def _quoted(path: Path | str) -> str:
@@ -113,13 +148,14 @@ def _probe_folder(shown: str, folder: Path) -> None:
     """Create and remove one empty file of a unique name in ``folder``: what writing the output will do
     first (some folders refuse it whatever their permissions say, e.g. /proc and /sys, and root passes
     every permission check)."""
-    try:
-        fd, name = tempfile.mkstemp(prefix=".balance-probe.", dir=folder)
-    except OSError as exc:
-        raise OSError(f"output {shown} cannot be written: no file can be created in its folder "
-                      f"{_quoted(folder)} ({exc.strerror or exc})") from None
-    os.close(fd)
-    os.unlink(name)
+    with _stops_held():
+        try:
+            fd, name = tempfile.mkstemp(prefix=".balance-probe.", dir=folder)
+        except OSError as exc:
+            raise OSError(f"output {shown} cannot be written: no file can be created in its folder "
+                          f"{_quoted(folder)} ({exc.strerror or exc})") from None
+        os.close(fd)
+        os.unlink(name)
 
 
 def fifo_waiting(path: Path) -> None:
@@ -177,11 +213,12 @@ class _Staged:
         self.tmp.unlink(missing_ok=True)
 
 
-def _stage(path: Path, writer: Writer) -> _Staged:
+def _stage(path: Path, writer: Writer, keep: Callable[[_Staged], object]) -> None:
     """Check ``path``, then run ``writer`` on a temporary file suited to it (see the module rules).
 
-    The temporary file keeps ``path``'s suffix, so writers that choose a format by suffix still work.
-    On any exception the temporary file is removed and the exception re-raised.
+    The temporary file keeps ``path``'s suffix, so writers that choose a format by suffix still work. It is
+    handed to ``keep`` as soon as it exists, before the writer runs: whoever keeps it removes it if the run
+    stops. On an exception here the temporary file is removed and the exception re-raised.
     """
     check_writable(path)
     target = _target(path)
@@ -190,9 +227,11 @@ def _stage(path: Path, writer: Writer) -> _Staged:
     # Next to the target so os.replace stays on one file system; a special file's folder (/dev) may be
     # read-only, and its content is copied, not renamed, so any temporary folder will do.
     folder = None if special else _folder(target)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=path.suffix, dir=folder)
-    os.close(fd)
-    tmp = Path(name)
+    with _stops_held():
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=path.suffix, dir=folder)
+        os.close(fd)
+        tmp = Path(name)
+        keep(_Staged(path, target, tmp, special, info is not None))
     try:
         writer(tmp)
         if not special:
@@ -210,7 +249,6 @@ def _stage(path: Path, writer: Writer) -> _Staged:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return _Staged(path, target, tmp, special, info is not None)
 
 
 def write_with(path: Path | str, writer: Writer) -> None:
@@ -220,7 +258,14 @@ def write_with(path: Path | str, writer: Writer) -> None:
         path: the output file.
         writer: writes the whole content to the path it is given (for example matplotlib's ``savefig``).
     """
-    _stage(Path(path), writer).commit()
+    staged: list[_Staged] = []
+    try:
+        _stage(Path(path), writer, staged.append)
+    except BaseException:
+        for each in staged:
+            each.discard()
+        raise
+    staged[0].commit()
 
 
 def write_bytes(path: Path | str, data: bytes) -> None:
@@ -331,8 +376,9 @@ class OutputSet:
     def __enter__(self) -> OutputSet:
         try:
             for folder in _missing_folders(self.folder):
-                folder.mkdir()
-                self._created.append(folder)
+                with _stops_held():
+                    folder.mkdir()
+                    self._created.append(folder)
             if not self.folder.is_dir():
                 raise NotADirectoryError("not a folder")
             if not os.access(self.folder, os.W_OK | os.X_OK):
@@ -369,10 +415,13 @@ class OutputSet:
         made = []
         try:
             for folder in _missing_folders(path.parent):
-                folder.mkdir()
-                made.append(folder)
-            self._staged.append(_stage(path, writer))
+                with _stops_held():
+                    folder.mkdir()
+                    made.append(folder)
+            _stage(path, writer, self._staged.append)
         except BaseException:
+            if self._staged and self._staged[-1].path == path:
+                self._staged.pop().discard()
             _remove_empty(made)
             raise
         self._created += made
@@ -392,19 +441,19 @@ class OutputSet:
         return OutputSubset(self, PurePath(prefix))
 
     def _commit(self) -> None:
-        done: list[_Staged] = []
         try:
-            while self._staged:
-                staged = self._staged[0]
+            for staged in self._staged:  # the list is left whole, so a stop at any step finds every file
                 staged.commit()
-                done.append(self._staged.pop(0))
         except BaseException:
-            for staged in done:
-                if not staged.existed and not staged.special:
-                    staged.target.unlink(missing_ok=True)  # a file this run created, not the user's
+            for staged in self._staged:
+                # A regular file whose temporary file is gone was renamed into place: if it is new, it is
+                # this run's, and goes; one that existed keeps the new content (the old one is gone).
+                if not staged.existed and not staged.special and not staged.tmp.exists():
+                    staged.target.unlink(missing_ok=True)
             self._roll_back()
             raise
-        self.written = [s.path for s in done]
+        self.written = [s.path for s in self._staged]
+        self._staged.clear()
 
     def _roll_back(self) -> None:
         for staged in self._staged:

@@ -4,7 +4,9 @@ and OutputSet's whole-or-nothing folders. Everything happens inside pytest's tmp
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import tempfile
 import threading
 from pathlib import Path
 
@@ -558,3 +560,65 @@ def test_cli_output_onto_symlink_writes_the_target(capsys, tmp_path):
     assert out == ""
     assert target.read_text(encoding="utf-8") == expected
     assert os.path.islink(link)
+
+
+@pytest.fixture
+def ctrl_c_after(monkeypatch):
+    """``ctrl_c_after(module, name, call)``: the ``call``-th call of ``module.name`` does its work, then
+    Ctrl-C arrives (SIGINT, raising KeyboardInterrupt as in a terminal) before the caller's next step."""
+    def raise_interrupt(_signum, _frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, raise_interrupt)
+
+    def arrange(module, name: str, call: int) -> None:
+        real = getattr(module, name)
+        calls = []
+
+        def then_stop(*args, **kwargs):
+            result = real(*args, **kwargs)
+            calls.append(1)
+            if len(calls) == call:
+                signal.raise_signal(signal.SIGINT)
+            return result
+
+        monkeypatch.setattr(module, name, then_stop)
+
+    yield arrange
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize(("where", "call"), [
+    pytest.param("mkdir", 1, id="a parent folder made"),
+    pytest.param("mkdir", 2, id="the set's folder made"),
+    pytest.param("mkdir", 3, id="a sub-folder made"),
+    pytest.param("mkstemp", 1, id="the probe made"),
+    pytest.param("mkstemp", 2, id="a temporary file made"),
+    pytest.param("replace", 1, id="the first file renamed into place"),
+    pytest.param("replace", 2, id="the last file renamed into place"),
+])
+def test_a_stop_right_after_any_step_leaves_nothing(tmp_path, ctrl_c_after, where, call):
+    """A signal can arrive between any two steps: whatever the set made just before it is removed too."""
+    module = {"mkdir": Path, "mkstemp": tempfile, "replace": os}[where]
+    ctrl_c_after(module, where, call)
+    with pytest.raises(KeyboardInterrupt):
+        with files.OutputSet(tmp_path / "a" / "out") as out:
+            out.write_text("plots/p.csv", "p")
+            out.write_text("q.csv", "q")
+    assert listing(tmp_path) == []
+
+
+def test_a_stop_right_after_a_single_file_is_staged_leaves_nothing(tmp_path, ctrl_c_after):
+    ctrl_c_after(tempfile, "mkstemp", 2)  # the first is the folder's probe
+    with pytest.raises(KeyboardInterrupt):
+        files.write_text(tmp_path / "out.csv", "x")
+    assert listing(tmp_path) == []
+
+
+def test_a_stop_held_back_takes_effect_when_the_step_ends(ctrl_c_after):
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with files._stops_held():
+            signal.raise_signal(signal.SIGINT)
+            steps.append("recorded")
+    assert steps == ["recorded"]
