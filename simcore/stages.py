@@ -50,15 +50,23 @@ from simcore.config import INLINE_JIT, TRIAL_JIT
 from simcore.dice import success_roll
 from simcore.exact import reroll_kind, success_powers, success_roll_closed
 from simcore.rng import next_u64
-from simcore.sampling import guide_pick, guide_table, joint_table
+from simcore.sampling import guide_table, joint_table
 
 #: Tail mass (over all dropped outcomes together) a stage table may leave out; it renormalizes.
 TAIL = 1e-20
 
-# bank params: its range, its fill, and the stage a trial asked for that it did not hold yet
-_SIDES, _MAX_N, _MAX_LIMIT, _CAPACITY, _BY_DIE, _USED, _GUIDE_USED, _MISSING = range(8)
-_REQUEST = 8  # n, threshold, top mode, chain, reroll failures, reroll limit, joint, key
-_N_PARAMS = _REQUEST + 8
+# The bank is one uint64 array (a kernel's helpers then pass one array, not six: numba counts references to
+# every array a call passes). Its header: the range, the fill, the stage a trial asked for that it did not
+# hold yet, where each section starts; then one slot of _SLOT words per stage key (table start + 1, 0 when
+# absent; guide start; k; w), the tables' entries (CDF word, value: side by side, read together) and the
+# guide tables.
+(_MAGIC, _SIDES, _MAX_N, _MAX_LIMIT, _CAPACITY, _BY_DIE, _USED, _GUIDE_USED, _MISSING, _KEYS_AT, _TABLE_AT,
+ _GUIDE_AT, _REQUEST) = range(13)
+_N_REQUEST = 8  # n, threshold, top mode, chain, reroll failures, reroll limit, joint, key
+_HEADER = _REQUEST + _N_REQUEST
+_SLOT = 4
+#: The first word of every bank: tells a bank among a kernel's arguments from its other uint64 arrays.
+_BANK_MARK = 0x5354_4147_4542_4E4B  # "STAGEBNK"
 
 
 # --- exact PMFs ------------------------------------------------------------------------------------------
@@ -98,20 +106,22 @@ class BankSpec:
     def n_keys(self) -> int:
         return 2 * 2 * 3 * (self.max_limit + 2) * (self.sides + 1) * (self.max_n + 1)
 
-    def new(self) -> tuple:
-        """A new, empty bank: (params, start, shape, cdf, values, guide), the arrays every stage function
-        takes (``start[key]`` and ``shape[key]`` = (guide start, k, w) place a stage's table)."""
-        params = np.zeros(_N_PARAMS, np.int64)
-        params[:_USED] = [self.sides, self.max_n, self.max_limit, self.capacity, int(self.by_die)]
-        return (params, np.full(self.n_keys, -1, np.int64), np.zeros((self.n_keys, 3), np.int64),
-                np.zeros(self.capacity, np.uint64), np.zeros(self.capacity, np.int32),
-                np.zeros(self.capacity, np.int32))
+    def new(self) -> np.ndarray:
+        """A new, empty bank: the one uint64 array every stage function takes (its layout: the comment at
+        the top of this module's bank section)."""
+        keys_at = _HEADER
+        table_at = keys_at + _SLOT * self.n_keys
+        guide_at = table_at + 2 * self.capacity
+        bank = np.zeros(guide_at + self.capacity, np.uint64)
+        bank[:_GUIDE_AT + 1] = [_BANK_MARK, self.sides, self.max_n, self.max_limit, self.capacity,
+                                int(self.by_die), 0, 0, 0, keys_at, table_at, guide_at]
+        return bank
 
 
 _local = threading.local()
 
 
-def thread_bank(spec: BankSpec) -> tuple:
+def thread_bank(spec: BankSpec) -> np.ndarray:
     """The calling thread's bank for ``spec`` (made on first use, kept for the thread's life)."""
     banks = getattr(_local, "banks", None)
     if banks is None:
@@ -128,7 +138,8 @@ def with_banks(args: tuple) -> tuple:
 
 
 def _is_bank(a: object) -> bool:
-    return isinstance(a, tuple) and len(a) == 6 and isinstance(a[0], np.ndarray) and a[0].size == _N_PARAMS
+    return (isinstance(a, np.ndarray) and a.dtype == np.uint64 and a.ndim == 1 and a.size > _HEADER
+            and a[_MAGIC] == _BANK_MARK)
 
 
 @functools.lru_cache(maxsize=2048)  # a report uses a few hundred; bounded, as tables of 255 dice are large
@@ -164,69 +175,83 @@ def fill(args: tuple) -> bool:
     """Put in each bank among ``args`` the table it was asked for and lacked; whether there was any."""
     built = False
     for bank in filter(_is_bank, args):
-        params, start, shape, cdf, values, guide = bank
-        if not params[_MISSING]:
+        if not bank[_MISSING]:
             continue
-        n, threshold, mode, chain, rf, rl, joint, key = (int(v) for v in params[_REQUEST:])
-        w, k, c, v, g = _stage_table(int(params[_SIDES]), n, threshold, mode, bool(chain), bool(rf), rl,
+        n, threshold, mode, chain, rf, rl, joint, key = (int(v) for v in bank[_REQUEST:_HEADER])
+        w, k, c, v, g = _stage_table(int(bank[_SIDES]), n, threshold, mode, bool(chain), bool(rf), rl,
                                      bool(joint))
-        if max(params[_USED] + c.size, params[_GUIDE_USED] + g.size) > params[_CAPACITY]:
-            start[:] = -1
-            params[_USED] = params[_GUIDE_USED] = 0
-        at, gat = int(params[_USED]), int(params[_GUIDE_USED])
-        cdf[at:at + c.size], values[at:at + c.size], guide[gat:gat + g.size] = c, v, g
-        params[_USED], params[_GUIDE_USED] = at + c.size, gat + g.size
-        start[key], shape[key] = at, (gat, k, w)
-        params[_MISSING] = 0
+        keys_at, table_at, guide_at = int(bank[_KEYS_AT]), int(bank[_TABLE_AT]), int(bank[_GUIDE_AT])
+        if max(int(bank[_USED]) + c.size, int(bank[_GUIDE_USED]) + g.size) > int(bank[_CAPACITY]):
+            bank[keys_at:table_at:_SLOT] = 0  # flushed: every stage absent
+            bank[_USED] = bank[_GUIDE_USED] = 0
+        at, gat = int(bank[_USED]), int(bank[_GUIDE_USED])
+        entries = bank[table_at + 2 * at:table_at + 2 * (at + c.size)]
+        entries[0::2], entries[1::2] = c, v
+        bank[guide_at + gat:guide_at + gat + g.size] = g
+        bank[_USED], bank[_GUIDE_USED] = at + c.size, gat + g.size
+        slot = keys_at + _SLOT * key
+        bank[slot:slot + _SLOT] = (at + 1, gat, k, w)
+        bank[_MISSING] = 0
         built = True
     return built
 
 
 @nb.njit(**TRIAL_JIT)
-def _key(params, n, threshold, top_mode, chain, kind, joint):
-    return (((((joint * 2 + chain) * 3 + top_mode) * (params[_MAX_LIMIT] + 2) + kind)
-             * (params[_SIDES] + 1) + threshold) * (params[_MAX_N] + 1) + n)
+def _key(bank, n, threshold, top_mode, chain, kind, joint):
+    return (((((joint * 2 + chain) * 3 + top_mode) * (np.int64(bank[_MAX_LIMIT]) + 2) + kind)
+             * (np.int64(bank[_SIDES]) + 1) + threshold) * (np.int64(bank[_MAX_N]) + 1) + n)
 
 
 @nb.njit(**TRIAL_JIT)
-def _covers(params, n, threshold, reroll_failures, reroll_limit):
+def _covers(bank, n, threshold, reroll_failures, reroll_limit):
     """Whether the bank draws this stage from a table (else die by die)."""
-    return not (params[_BY_DIE] or n > params[_MAX_N] or threshold < 1 or threshold > params[_SIDES]
-                or (not reroll_failures and params[_MAX_LIMIT] < reroll_limit < n))
+    return not (bank[_BY_DIE] != 0 or n > np.int64(bank[_MAX_N]) or threshold < 1
+                or threshold > np.int64(bank[_SIDES])
+                or (not reroll_failures and np.int64(bank[_MAX_LIMIT]) < reroll_limit < n))
 
 
 @nb.njit(**INLINE_JIT)
 def stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint):
-    """(start, guide start, k, w) of the table of one stage (simcore.sampling.guide_pick draws from it);
-    start -1 when the bank does not cover it, or lacks it (then noted in the bank: see :func:`missing`).
-    Outcome ``index`` of a table is successes ``index >> w`` and criticals ``index & (2**w - 1)``."""
-    params, start, shape = bank[0], bank[1], bank[2]
-    if n <= 0 or not _covers(params, n, threshold, reroll_failures, reroll_limit):
+    """(start, guide start, k, w) of the table of one stage (:func:`success_draw` draws from it); start -1
+    when the bank does not cover it, or lacks it (then noted in the bank: see :func:`missing`). Outcome
+    ``index`` of a table is successes ``index >> w`` and criticals ``index & (2**w - 1)``."""
+    if n <= 0 or not _covers(bank, n, threshold, reroll_failures, reroll_limit):
         return -1, 0, 0, 0
-    key = _key(params, n, threshold, top_mode, np.int64(chain != 0),
+    key = _key(bank, n, threshold, top_mode, np.int64(chain != 0),
                _reroll_kind(n, reroll_failures, reroll_limit), np.int64(joint != 0))
-    at = start[key]
+    slot = np.int64(bank[_KEYS_AT]) + _SLOT * key
+    at = np.int64(bank[slot]) - 1
     if at < 0:
-        if params[_MISSING]:  # the trial is void already: the first stage it lacked is built first
+        if bank[_MISSING]:  # the trial is void already: the first stage it lacked is built first
             return -1, 0, 0, 0
-        params[_MISSING] = 1
-        r = params[_REQUEST:]
-        r[0] = n
-        r[1] = threshold
-        r[2] = top_mode
-        r[3] = chain
-        r[4] = reroll_failures
-        r[5] = reroll_limit
-        r[6] = joint
-        r[7] = key
+        bank[_MISSING] = 1
+        bank[_REQUEST] = n
+        bank[_REQUEST + 1] = threshold
+        bank[_REQUEST + 2] = top_mode
+        bank[_REQUEST + 3] = chain
+        bank[_REQUEST + 4] = reroll_failures
+        bank[_REQUEST + 5] = reroll_limit
+        bank[_REQUEST + 6] = joint
+        bank[_REQUEST + 7] = key
         return -1, 0, 0, 0
-    return at, shape[key, 0], shape[key, 1], shape[key, 2]
+    return at, np.int64(bank[slot + 1]), np.int64(bank[slot + 2]), np.int64(bank[slot + 3])
 
 
 @nb.njit(**TRIAL_JIT)
-def missing(params):
-    """Whether a trial asked the bank whose ``params`` (its first array) these are for a table it lacked."""
-    return params[_MISSING] != 0
+def missing(bank):
+    """Whether a trial asked ``bank`` for a table it lacked."""
+    return bank[_MISSING] != 0
+
+
+@nb.njit(**INLINE_JIT)
+def _pick(bank, word, at, gat, k):
+    """The outcome ``word`` draws from the bank's table at entry ``at``, guide ``gat``, ``2**k`` buckets
+    (simcore.sampling.guide_pick on the bank's layout)."""
+    entries = np.int64(bank[_TABLE_AT])
+    i = at + np.int64(bank[np.int64(bank[_GUIDE_AT]) + gat + np.int64(word >> np.uint64(64 - k))])
+    while word > bank[entries + 2 * i]:
+        i += 1
+    return np.int64(bank[entries + 2 * i + 1])
 
 
 @nb.njit(**INLINE_JIT)
@@ -238,15 +263,14 @@ def success_draw(bank, state, n, threshold, top_mode, chain, reroll_failures, re
     When the bank lacks the table, the stage is noted in the bank and (0, 0) returned without drawing: the
     kernel must stop the trial's results there (see the module docstring).
     """
-    params = bank[0]
     if n <= 0:
         return 0, 0
-    if not _covers(params, n, threshold, reroll_failures, reroll_limit):
-        s, c, _ = success_roll(state, n, params[_SIDES], threshold, top_mode, chain, reroll_failures,
+    if not _covers(bank, n, threshold, reroll_failures, reroll_limit):
+        s, c, _ = success_roll(state, n, np.int64(bank[_SIDES]), threshold, top_mode, chain, reroll_failures,
                                reroll_limit)
         return s, (c if joint else 0)
     at, gat, k, w = stage_at(bank, n, threshold, top_mode, chain, reroll_failures, reroll_limit, joint)
     if at < 0:
         return 0, 0
-    index = guide_pick(next_u64(state), bank[3], bank[4], bank[5], at, gat, k)
+    index = _pick(bank, next_u64(state), at, gat, k)
     return index >> w, index & ((1 << w) - 1)

@@ -59,11 +59,10 @@ def test_stage_pmf_by_hand():
 def _draws(bank, state, trials, n, threshold, mode, chain, reroll_failures, reroll_limit, joint, out):
     """Up to ``trials`` draws of one stage from ``bank``; returns how many were made (fewer when the bank
     lacks the table: the caller builds it and goes on)."""
-    params = bank[0]
     for done in range(trials):
         s, c = stages.success_draw(bank, state, n, threshold, mode, chain, reroll_failures, reroll_limit,
                                    joint)
-        if stages.missing(params):
+        if stages.missing(bank):
             return done
         out[min(s, out.shape[0] - 1), min(c, out.shape[1] - 1)] += 1
     return trials
@@ -136,10 +135,10 @@ def test_stages_beyond_the_bank_roll_die_by_die():
     shape = (pmf.shape[0] + 1, pmf.shape[1] + 1)
     out = draw(small, 200_000, args, shape)
     assert chisquare_gof(out.ravel(), padded(pmf, shape).ravel()).pvalue > P_MIN
-    assert small.new()[0][stages._USED] == 0
+    assert small.new()[stages._USED] == 0
     bank = small.new()
     draw(bank, 10, args, (60, 30))
-    assert bank[0][stages._USED] == 0  # no table was built
+    assert bank[stages._USED] == 0  # no table was built
 
 
 def test_thread_banks_are_per_thread_and_per_spec():

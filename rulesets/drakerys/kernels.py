@@ -7,10 +7,12 @@ Three things travel through every helper:
 * ``side``: int64[2, N_SIDE], one row per side, columns :class:`Side` (built by ``fight.side_array``).
 * ``state``: int64[2, N_STATE], the trial's state, one row per side, columns :class:`State`; allocated once
   per chunk or block of trials and reset by :func:`_start`.
-* ``dice``: the tuple ``(stream, chain, rolls, bank)``: the random stream (uint64[4]), the DK-crit-chain
-  ruling, the per-roll substream keys (engagements) and the stage bank (simcore.stages): every roll of
-  known dice (an attack, a block, an injury roll, a Morale roll, the Safeguard dice) is one draw from its
-  exact distribution, die by die only beyond the bank's range or with a ``by_die`` bank.
+* ``dice``: the tuple ``(words, chain, bank)``: the trial's words (the random stream, then the per-roll
+  substream keys of engagements: :data:`TRIAL_KEY`), the DK-crit-chain ruling and the stage bank
+  (simcore.stages, one array): two arrays in all, as numba counts references to each array a call
+  passes. Every roll of known dice (an attack, a block, an injury roll, a Morale roll, the Safeguard
+  dice) is one draw from its exact distribution, die by die only beyond the bank's range or with a
+  ``by_die`` bank.
 
 Fights and Shootings draw a chunk's trials from the chunk's stream. Engagements draw every trial from its
 own stream (``simcore.rng.seed_trial_stream``), in both drivers, so that trial t meets the same dice in a
@@ -90,14 +92,30 @@ def _threshold(action, opposition):
     return min(MAX_THRESHOLD, max(MIN_THRESHOLD, EVEN_THRESHOLD - (action - opposition)))
 
 
+#: ``dice[0]``, uint64[DICE_WORDS]: the random stream in its first STATE_WORDS words (simcore.rng reads and
+#: writes only those), then the trial's key, the rolls it made, and whether each roll draws from its own
+#: substream (simcore.rng.seed_substream: engagements), so that a variant whose earlier roll used other dice
+#: still meets the same dice roll by roll (common random numbers).
+(TRIAL_KEY, ROLLS_MADE, BY_ROLL) = range(STATE_WORDS, STATE_WORDS + 3)
+DICE_WORDS = STATE_WORDS + 3
+
+
 @nb.njit(**JIT)
 def _dice(stream, chain, bank):
-    """The ``dice`` tuple around ``stream``.
+    """The ``dice`` tuple around ``stream`` (its words copied), one stream for every roll."""
+    words = np.zeros(DICE_WORDS, np.uint64)
+    words[:STATE_WORDS] = stream
+    return words, chain, bank
 
-    ``rolls`` = [trial key, rolls made, on]: when on (engagements), every roll of a trial draws from its own
-    substream (simcore.rng.seed_substream), so a variant whose earlier roll used other dice still meets the
-    same dice roll by roll (common random numbers)."""
-    return stream, chain, np.zeros(3, np.uint64), bank
+
+@nb.njit(**TRIAL_JIT)
+def _start_trial(dice, seed, trial):
+    """``dice`` set for trial ``trial`` of a run seeded ``seed``: its own stream, a substream per roll."""
+    words = dice[0]
+    seed_trial_stream(seed, trial, words)
+    words[TRIAL_KEY] = trial_key(seed, trial)
+    words[ROLLS_MADE] = 0
+    words[BY_ROLL] = 1
 
 
 @nb.njit(**INLINE_JIT)
@@ -105,11 +123,11 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
     """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
         return 0, 0
-    stream, chain, rolls, bank = dice
-    if rolls[2]:
-        seed_substream(rolls[0], rolls[1], stream)
-        rolls[1] += np.uint64(1)
-    return success_draw(bank, stream, n, threshold, mode, chain, swashbuckler, rerolls, crits)
+    words, chain, bank = dice
+    if words[BY_ROLL]:
+        seed_substream(words[TRIAL_KEY], words[ROLLS_MADE], words)
+        words[ROLLS_MADE] += np.uint64(1)
+    return success_draw(bank, words, n, threshold, mode, chain, swashbuckler, rerolls, crits)
 
 
 # --- step 1: characteristics in this Fight ---------------------------------------------------------------
@@ -248,9 +266,9 @@ def _receive(dice, side, state, s, injuries):
     if side[s, Side.SAFEGUARD] and injuries > 0:
         leaves_from = SAFEGUARD_GUARD_FACE if room > 0 else SAFEGUARD_CANCEL_FACE
         # the injuries that stay are the dice below leaves_from: the failures of a roll at that threshold
-        leave, _ = success_draw(dice[3], dice[0], injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
+        leave, _ = success_draw(dice[2], dice[0], injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
         if 0 < room < GUARD_UNLIMITED and leave > 0:
-            tens, _ = success_draw(dice[3], dice[0], leave, SAFEGUARD_TEN_OF_SIX_UP, _PLAIN_TOP, _NO, _NO, _0,
+            tens, _ = success_draw(dice[2], dice[0], leave, SAFEGUARD_TEN_OF_SIX_UP, _PLAIN_TOP, _NO, _NO, _0,
                                    _NO)
             moved = min(leave - tens, room)
             leave = tens + moved
@@ -650,13 +668,12 @@ def _fight_chunks(bank, side, charged, chain, seed, first_chunk, total_trials, c
 
     out: int64[n_chunks, len(FightRow), L], rows FightRow. Values >= L - 1 share the last column.
     """
-    params = bank[0]
     for i in range(out.shape[0]):
         out[i] = 0
         dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
             winner, morale = _fight_trial(dice, side, state, charged)
-            if missing(params):
+            if missing(bank):
                 return i
             _count(out, i, FightRow.REMOVED_0, state[0, State.REMOVED])
             _count(out, i, FightRow.REMOVED_1, state[1, State.REMOVED])
@@ -674,13 +691,12 @@ def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trial
 
     out: int64[n_chunks, len(ShootingRow), L], rows ShootingRow (MORALE: a Morale code, NO_ROLL included).
     """
-    params = bank[0]
     for i in range(out.shape[0]):
         out[i] = 0
         dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
             morale = _shooting_trial(dice, side, state, distance)
-            if missing(params):
+            if missing(bank):
                 return i
             _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
             _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
@@ -692,11 +708,7 @@ def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trial
 @nb.njit(**TRIAL_JIT)
 def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
     """Trial ``trial`` of an engagement run seeded ``seed``, on the trial's own stream."""
-    seed_trial_stream(seed, trial, dice[0])
-    rolls = dice[2]
-    rolls[0] = trial_key(seed, trial)
-    rolls[1] = 0
-    rolls[2] = 1
+    _start_trial(dice, seed, trial)
     _start(side, state)
     return _engagement(dice, side, state, shoot_from, rounds)
 
@@ -709,14 +721,13 @@ def _engagement_chunks(bank, side, shoot_from, rounds, chain, seed, first_chunk,
 
     out: int64[n_chunks, len(EngagementRow), L], rows EngagementRow. Values >= L - 1 share the last column.
     """
-    params = bank[0]
     dice, state = _block(bank, chain)
     for i in range(out.shape[0]):
         out[i] = 0
         start = (first_chunk + i) * chunk_trials
         for trial in range(start, min(start + chunk_trials, total_trials)):
             outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
-            if missing(params):
+            if missing(bank):
                 return i
             _count(out, i, EngagementRow.OUTCOME, outcome)
             _count(out, i, EngagementRow.INJURIES_0, state[1, State.INFLICTED])
@@ -736,11 +747,10 @@ def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial
 
     out: int64[n, len(Record)]; ``out[k]`` is trial ``first_trial + k``, columns Record.
     """
-    params = bank[0]
     dice, state = _block(bank, chain)
     for k in range(out.shape[0]):
         outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, first_trial + k)
-        if missing(params):
+        if missing(bank):
             return k
         out[k, Record.OUTCOME] = outcome
         out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]

@@ -11,7 +11,7 @@ is its duel roll for roll), the helper runs, and the rows are copied back. What 
 * ``blocking``: int64[U, U], ``blocking[i, j]``: the kinds of Fight (bits BlockIn) unit i blocks in
   against unit j (DK-blocking, chosen per pair as the duel chooses it).
 * ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`.
-* ``dice``: kernels's ``(stream, chain, rolls, bank)``; every trial on its own stream and every roll on
+* ``dice``: kernels's ``(words, chain, bank)``; every trial on its own stream and every roll on
   its own substream, as ``_engagement_trial`` does.
 
 The battle, step by step (the naive twin tests/naive_battle.py takes the same steps):
@@ -89,7 +89,7 @@ from rulesets.drakerys.fight import (
     Targeting,
     Tokens,
 )
-from rulesets.drakerys.kernels import _act, _action_cost, _block, _choose_action
+from rulesets.drakerys.kernels import _act, _action_cost, _block, _choose_action, _start_trial
 from rulesets.drakerys.rules import (
     CHARGE_TS,
     COMBINED_CHARGE_REACH_CM,
@@ -99,7 +99,6 @@ from rulesets.drakerys.rules import (
     TS_PER_ROUND,
 )
 from simcore.config import JIT, TRIAL_JIT
-from simcore.rng import seed_trial_stream, trial_key
 from simcore.stages import missing
 
 _NO = np.bool_(False)
@@ -492,11 +491,7 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
 def _battle_trial(dice, units_side, owner, blocking, units, side, state, start, rounds, targeting, tokens,
                   seed, trial):
     """Trial ``trial`` of a battle run seeded ``seed``, on the trial's own stream (as _engagement_trial)."""
-    seed_trial_stream(seed, trial, dice[0])
-    rolls = dice[2]
-    rolls[0] = trial_key(seed, trial)
-    rolls[1] = 0
-    rolls[2] = 1
+    _start_trial(dice, seed, trial)
     _battle_start(units_side, owner, units, start, tokens)
     return _battle(dice, units_side, blocking, units, side, state, rounds, targeting)
 
@@ -511,14 +506,13 @@ def _battle_records(bank, units_side, owner, blocking, start, rounds, chain, tar
     int64[U, U]; start: cm between the sides (0: contact); targeting: a Targeting code; tokens: a Tokens
     code. out: int64[n, len(BattleRecord)]; ``out[k]`` is trial ``first_trial + k``.
     """
-    params = bank[0]
     dice, state = _block(bank, chain)
     side = np.empty((2, N_SIDE), np.int64)
     units = np.empty((units_side.shape[0], N_BATTLE), np.int64)
     for k in range(out.shape[0]):
         outcome, activations = _battle_trial(dice, units_side, owner, blocking, units, side, state, start,
                                              rounds, targeting, tokens, seed, first_trial + k)
-        if missing(params):
+        if missing(bank):
             return k
         out[k, :] = 0
         out[k, BattleRecord.OUTCOME] = outcome
