@@ -49,23 +49,28 @@ import numpy as np
 from simcore.config import INLINE_JIT, TRIAL_JIT
 from simcore.dice import success_roll
 from simcore.exact import reroll_kind, success_powers, success_roll_closed
-from simcore.rng import next_u64
+from simcore.rng import STATE_WORDS, next_u64
 from simcore.sampling import guide_table, joint_table
 
 #: Tail mass (over all dropped outcomes together) a stage table may leave out; it renormalizes.
 TAIL = 1e-20
 
-# The bank is one uint64 array (a kernel's helpers then pass one array, not six: numba counts references to
-# every array a call passes). Its header: the range, the fill, the stage a trial asked for that it did not
-# hold yet, where each section starts; then one slot of _SLOT words per stage key (table start + 1, 0 when
-# absent; guide start; k; w), the tables' entries (CDF word, value: side by side, read together) and the
-# guide tables.
+# The bank is one uint64 array, and it is also the thread's dice: a kernel's helpers then pass one array
+# for all their dice (numba counts references to every array a call passes). Its first STATE_WORDS words
+# are a random stream (simcore.rng reads and writes only those: the bank is the stream), then KERNEL_WORDS
+# words a kernel keeps per trial (per-roll substream keys, a ruling), then the header: the range, the fill,
+# the stage a trial asked for that it did not hold yet, where each section starts; then one slot of _SLOT
+# words per stage key (table start + 1, 0 when absent; guide start; k; w), the tables' entries (CDF word,
+# value: side by side, read together) and the guide tables.
+KERNEL_WORDS = 4
+#: Where a bank's header starts: its stream and its kernel words come first.
+DICE_WORDS = STATE_WORDS + KERNEL_WORDS
 (_MAGIC, _SIDES, _MAX_N, _MAX_LIMIT, _CAPACITY, _BY_DIE, _USED, _GUIDE_USED, _MISSING, _KEYS_AT, _TABLE_AT,
- _GUIDE_AT, _REQUEST) = range(13)
+ _GUIDE_AT, _REQUEST) = range(DICE_WORDS, DICE_WORDS + 13)
 _N_REQUEST = 8  # n, threshold, top mode, chain, reroll failures, reroll limit, joint, key
 _HEADER = _REQUEST + _N_REQUEST
 _SLOT = 4
-#: The first word of every bank: tells a bank among a kernel's arguments from its other uint64 arrays.
+#: The header's first word: tells a bank among a kernel's arguments from its other uint64 arrays.
 _BANK_MARK = 0x5354_4147_4542_4E4B  # "STAGEBNK"
 
 
@@ -113,7 +118,7 @@ class BankSpec:
         table_at = keys_at + _SLOT * self.n_keys
         guide_at = table_at + 2 * self.capacity
         bank = np.zeros(guide_at + self.capacity, np.uint64)
-        bank[:_GUIDE_AT + 1] = [_BANK_MARK, self.sides, self.max_n, self.max_limit, self.capacity,
+        bank[_MAGIC:_GUIDE_AT + 1] = [_BANK_MARK, self.sides, self.max_n, self.max_limit, self.capacity,
                                 int(self.by_die), 0, 0, 0, keys_at, table_at, guide_at]
         return bank
 

@@ -7,10 +7,10 @@ Three things travel through every helper:
 * ``side``: int64[2, N_SIDE], one row per side, columns :class:`Side` (built by ``fight.side_array``).
 * ``state``: int64[2, N_STATE], the trial's state, one row per side, columns :class:`State`; allocated once
   per chunk or block of trials and reset by :func:`_start`.
-* ``dice``: the tuple ``(words, chain, bank)``: the trial's words (the random stream, then the per-roll
-  substream keys of engagements: :data:`TRIAL_KEY`), the DK-crit-chain ruling and the stage bank
-  (simcore.stages, one array): two arrays in all, as numba counts references to each array a call
-  passes. Every roll of known dice (an attack, a block, an injury roll, a Morale roll, the Safeguard
+* ``dice``: the thread's stage bank (simcore.stages), one uint64 array that is also the trial's random
+  stream, followed by its per-roll substream keys and the DK-crit-chain ruling (:data:`TRIAL_KEY` ...):
+  one array for all the dice, as numba counts references to each array a call passes. Every roll of known
+  dice (an attack, a block, an injury roll, a Morale roll, the Safeguard
   dice) is one draw from its exact distribution, die by die only beyond the bank's range or with a
   ``by_die`` bank.
 
@@ -66,7 +66,7 @@ from rulesets.drakerys.rules import (
 from simcore.config import INLINE_JIT, JIT, TRIAL_JIT
 from simcore.dice import TOP_EXPLODE, TOP_FAIL, TOP_SUCCESS
 from simcore.rng import STATE_WORDS, chunk_stream, seed_substream, seed_trial_stream, trial_key
-from simcore.stages import BankSpec, missing, success_draw
+from simcore.stages import KERNEL_WORDS, BankSpec, missing, success_draw
 
 #: The stage tables of every Drakerys roll (d10).
 STAGES = BankSpec(SIDES)
@@ -92,30 +92,31 @@ def _threshold(action, opposition):
     return min(MAX_THRESHOLD, max(MIN_THRESHOLD, EVEN_THRESHOLD - (action - opposition)))
 
 
-#: ``dice[0]``, uint64[DICE_WORDS]: the random stream in its first STATE_WORDS words (simcore.rng reads and
-#: writes only those), then the trial's key, the rolls it made, and whether each roll draws from its own
-#: substream (simcore.rng.seed_substream: engagements), so that a variant whose earlier roll used other dice
-#: still meets the same dice roll by roll (common random numbers).
-(TRIAL_KEY, ROLLS_MADE, BY_ROLL) = range(STATE_WORDS, STATE_WORDS + 3)
-DICE_WORDS = STATE_WORDS + 3
+#: The kernel's words of ``dice`` (simcore.stages.KERNEL_WORDS, after the stream's): the trial's key, the
+#: rolls it made, whether each roll draws from its own substream (simcore.rng.seed_substream: engagements,
+#: so that a variant whose earlier roll used other dice still meets the same dice roll by roll: common
+#: random numbers), and the DK-crit-chain ruling.
+(TRIAL_KEY, ROLLS_MADE, BY_ROLL, CRIT_CHAIN) = range(STATE_WORDS, STATE_WORDS + KERNEL_WORDS)
 
 
 @nb.njit(**JIT)
 def _dice(stream, chain, bank):
-    """The ``dice`` tuple around ``stream`` (its words copied), one stream for every roll."""
-    words = np.zeros(DICE_WORDS, np.uint64)
-    words[:STATE_WORDS] = stream
-    return words, chain, bank
+    """The ``dice`` of a chunk: ``bank`` holding ``stream``'s words, one stream for every roll."""
+    bank[:STATE_WORDS] = stream
+    bank[TRIAL_KEY] = 0
+    bank[ROLLS_MADE] = 0
+    bank[BY_ROLL] = 0
+    bank[CRIT_CHAIN] = np.uint64(chain)
+    return bank
 
 
 @nb.njit(**TRIAL_JIT)
 def _start_trial(dice, seed, trial):
     """``dice`` set for trial ``trial`` of a run seeded ``seed``: its own stream, a substream per roll."""
-    words = dice[0]
-    seed_trial_stream(seed, trial, words)
-    words[TRIAL_KEY] = trial_key(seed, trial)
-    words[ROLLS_MADE] = 0
-    words[BY_ROLL] = 1
+    seed_trial_stream(seed, trial, dice)
+    dice[TRIAL_KEY] = trial_key(seed, trial)
+    dice[ROLLS_MADE] = 0
+    dice[BY_ROLL] = 1
 
 
 @nb.njit(**INLINE_JIT)
@@ -123,11 +124,11 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
     """An Action-Table roll of n d10: (successes, criticals), criticals drawn only when ``crits``."""
     if n <= 0:
         return 0, 0
-    words, chain, bank = dice
-    if words[BY_ROLL]:
-        seed_substream(words[TRIAL_KEY], words[ROLLS_MADE], words)
-        words[ROLLS_MADE] += np.uint64(1)
-    return success_draw(bank, words, n, threshold, mode, chain, swashbuckler, rerolls, crits)
+    if dice[BY_ROLL]:
+        seed_substream(dice[TRIAL_KEY], dice[ROLLS_MADE], dice)
+        dice[ROLLS_MADE] += np.uint64(1)
+    return success_draw(dice, dice, n, threshold, mode, np.int64(dice[CRIT_CHAIN]), swashbuckler, rerolls,
+                        crits)
 
 
 # --- step 1: characteristics in this Fight ---------------------------------------------------------------
@@ -266,9 +267,9 @@ def _receive(dice, side, state, s, injuries):
     if side[s, Side.SAFEGUARD] and injuries > 0:
         leaves_from = SAFEGUARD_GUARD_FACE if room > 0 else SAFEGUARD_CANCEL_FACE
         # the injuries that stay are the dice below leaves_from: the failures of a roll at that threshold
-        leave, _ = success_draw(dice[2], dice[0], injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
+        leave, _ = success_draw(dice, dice, injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
         if 0 < room < GUARD_UNLIMITED and leave > 0:
-            tens, _ = success_draw(dice[2], dice[0], leave, SAFEGUARD_TEN_OF_SIX_UP, _PLAIN_TOP, _NO, _NO, _0,
+            tens, _ = success_draw(dice, dice, leave, SAFEGUARD_TEN_OF_SIX_UP, _PLAIN_TOP, _NO, _NO, _0,
                                    _NO)
             moved = min(leave - tens, room)
             leave = tens + moved

@@ -11,8 +11,8 @@ is its duel roll for roll), the helper runs, and the rows are copied back. What 
 * ``blocking``: int64[U, U], ``blocking[i, j]``: the kinds of Fight (bits BlockIn) unit i blocks in
   against unit j (DK-blocking, chosen per pair as the duel chooses it).
 * ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`.
-* ``dice``: kernels's ``(words, chain, bank)``; every trial on its own stream and every roll on
-  its own substream, as ``_engagement_trial`` does.
+* ``dice``: kernels's (the thread's stage bank, holding the trial's stream); every trial on its own stream
+  and every roll on its own substream, as ``_engagement_trial`` does.
 
 The battle, step by step (the naive twin tests/naive_battle.py takes the same steps):
 
