@@ -123,12 +123,12 @@ def _shot_kind(aim, near):
 def _situation(game, state, c):
     """(:class:`Branch`, target, whether it is among the closest, reach, steps the walk can take) of c as
     the state stands."""
-    prof = game[0]
-    st = state[0]
+    prof, chars, targeting = game[0], game[1], game[6]
+    st, cd = state[0], state[2]
     p = st[c, CharState.PROFILE]
-    if nearest_enemy(state, c) == 1:
+    if nearest_enemy(st, cd, c) == 1:
         if prof[c, p, Prof.ATTACK] >= 0:
-            target, _ = pick(game, state, c, ADJACENT)
+            target, _ = pick(prof, chars, targeting, st, cd, c, ADJACENT)
             return Branch.FIGHT, target, False, 0, 0
         if prof[c, p, Prof.ACC_NEAR] >= 0:
             _, n = flee(game, state, c, 1)
@@ -136,12 +136,12 @@ def _situation(game, state, c):
                 return Branch.FLEE, -1, False, 0, n
         return Branch.NONE, -1, False, 0, 0
     if prof[c, p, Prof.ACC_NEAR] >= 0:
-        target, near = pick(game, state, c, VALID_SHOT)
+        target, near = pick(prof, chars, targeting, st, cd, c, VALID_SHOT)
         if target >= 0:
             return Branch.SHOOT, target, near, 0, 0
     if prof[c, p, Prof.ATTACK] < 0:
         return Branch.NONE, -1, False, 0, 0
-    target, _ = pick(game, state, c, ANY_ENEMY)
+    target, _ = pick(prof, chars, targeting, st, cd, c, ANY_ENEMY)
     if target < 0:
         return Branch.NONE, -1, False, 0, 0
     _, n, reach = approach(game, state, c, target, prof[c, p, Prof.SPEED] + prof[c, p, Prof.RUN])
@@ -149,11 +149,12 @@ def _situation(game, state, c):
 
 
 @nb.njit(**TRIAL_JIT)
-def _space_of(game, state, c, branch, near, reach, n, is_open):
+def _space_of(prof, spaces, st, c, branch, near, reach, n, is_open):
     """(space, :class:`Plan`, Kind, steps) of c's plan in its situation on the open spaces (space -1: no
-    plan)."""
-    prof, spaces = game[0], game[5]
-    p = state[0][c, CharState.PROFILE]
+    plan). Like every helper called many times a contest, it takes only the arrays it reads: numba counts
+    a reference to each array a call passes, and passing the ``game`` and ``state`` tuples whole (twelve
+    arrays) made most of a contest's time."""
+    p = st[c, CharState.PROFILE]
     speed, run = prof[c, p, Prof.SPEED], prof[c, p, Prof.SPEED] + prof[c, p, Prof.RUN]
     if branch == Branch.FIGHT:
         for want in (A_FIGHT, A_MOVE_FIGHT, A_RUN_FIGHT):
@@ -222,38 +223,32 @@ def _may_act(prof, st, c, fresh):
 
 
 @nb.njit(**TRIAL_JIT)
-def _price(game, st, c, space):
+def _price(prof, board, st, c, space):
     """Order tokens c pays to activate on ``space``: the Move space waives colourless costs (line 157)."""
-    prof, board = game[0], game[4]
     p = st[c, CharState.PROFILE]
     return prof[c, p, Prof.MOVE_PRICE] if board[space] == A_MOVE else prof[c, p, Prof.PRICE]
 
 
 @nb.njit(**TRIAL_JIT)
-def _known(game, state, c):
-    """c's situation (:func:`_situation`), made once while the state stands and kept in ``plans``."""
+def _know(game, state, c):
+    """Make c's situation (:func:`_situation`) and keep it in ``plans`` while the state stands (its callers
+    call it only while ``plans[c, KNOWN]`` is 0)."""
     plans = state[4]
-    if plans[c, Planned.KNOWN] == 0:
-        branch, target, near, reach, n = _situation(game, state, c)
-        plans[c, Planned.KNOWN], plans[c, Planned.BRANCH], plans[c, Planned.TARGET] = 1, branch, target
-        plans[c, Planned.NEAR], plans[c, Planned.REACH], plans[c, Planned.WALK] = near, reach, n
-        plans[c, Planned.SPACE] = -2
-    return (plans[c, Planned.BRANCH], plans[c, Planned.NEAR] != 0, plans[c, Planned.REACH],
-            plans[c, Planned.WALK])
+    branch, target, near, reach, n = _situation(game, state, c)
+    plans[c, Planned.KNOWN], plans[c, Planned.BRANCH], plans[c, Planned.TARGET] = 1, branch, target
+    plans[c, Planned.NEAR], plans[c, Planned.REACH], plans[c, Planned.WALK] = near, reach, n
+    plans[c, Planned.SPACE] = -2
 
 
 @nb.njit(**TRIAL_JIT)
-def _planned(game, state, c, is_open):
-    """c's plan's space (:func:`_known`, :func:`_space_of`), made once and kept in ``plans``."""
-    plans = state[4]
-    _known(game, state, c)
-    if plans[c, Planned.SPACE] == -2:
-        space, plan, kind, steps = _space_of(game, state, c, plans[c, Planned.BRANCH],
-                                             plans[c, Planned.NEAR] != 0, plans[c, Planned.REACH],
-                                             plans[c, Planned.WALK], is_open)
-        plans[c, Planned.SPACE], plans[c, Planned.PLAN] = space, plan
-        plans[c, Planned.KIND], plans[c, Planned.STEPS] = kind, steps
-    return plans[c, Planned.SPACE]
+def _plan(prof, spaces, st, plans, c, is_open):
+    """Make c's plan on the open spaces from its known situation (:func:`_space_of`) and keep it in
+    ``plans`` (its callers call it only while ``plans[c, SPACE]`` is -2)."""
+    space, plan, kind, steps = _space_of(prof, spaces, st, c, plans[c, Planned.BRANCH],
+                                         plans[c, Planned.NEAR] != 0, plans[c, Planned.REACH],
+                                         plans[c, Planned.WALK], is_open)
+    plans[c, Planned.SPACE], plans[c, Planned.PLAN] = space, plan
+    plans[c, Planned.KIND], plans[c, Planned.STEPS] = kind, steps
 
 
 @nb.njit(**TRIAL_JIT)
@@ -262,7 +257,7 @@ def _side_choice(game, state, s, is_open, ranking, fresh, keep):
     ``plans``); ``ranking``: tokens not counted; ``fresh``: as if no character had activated. ``keep``: the
     last call was on these open spaces, some closed since, so every plan whose space is open holds (a plan
     is the first open space of a list its situation fixes)."""
-    prof, chars = game[0], game[1]
+    prof, chars, board, spaces = game[0], game[1], game[4], game[5]
     st, sst, plans = state[0], state[1], state[4]
     for c in range(st.shape[0]):
         if not keep or (plans[c, Planned.SPACE] >= 0 and is_open[plans[c, Planned.SPACE]] == 0):
@@ -275,10 +270,15 @@ def _side_choice(game, state, s, is_open, ranking, fresh, keep):
             acted = st[c, CharState.TURN_ACTS] > 0 and not fresh
             if acted != again or not _may_act(prof, st, c, fresh):
                 continue
-            space = _planned(game, state, c, is_open)
+            # c's plan: its situation made once while the state stands, its space once while it is open
+            if plans[c, Planned.KNOWN] == 0:
+                _know(game, state, c)
+            if plans[c, Planned.SPACE] == -2:
+                _plan(prof, spaces, st, plans, c, is_open)
+            space = plans[c, Planned.SPACE]
             if space < 0 or _attacks(plans[c, Planned.PLAN]) != attack:
                 continue
-            if not ranking and sst[s, SideState.TOKENS] < _price(game, st, c, space):
+            if not ranking and sst[s, SideState.TOKENS] < _price(prof, board, st, c, space):
                 continue
             return c
     return -1
@@ -347,7 +347,7 @@ def _activate(game, state, tables, stream, s, is_open):
         return -1, -1
     space, plan, kind = plans[c, Planned.SPACE], plans[c, Planned.PLAN], plans[c, Planned.KIND]
     target, steps = plans[c, Planned.TARGET], plans[c, Planned.STEPS]
-    price = _price(game, st, c, space)
+    price = _price(game[0], game[4], st, c, space)
     sst[s, SideState.TOKENS] -= price
     sst[s, SideState.SPENT] += price
     is_open[space] = 0
@@ -367,8 +367,8 @@ def _activate(game, state, tables, stream, s, is_open):
         lead, n = flee(game, state, c, steps)
         walk(state, c, lead, n)
         measure(game, state, c)
-        if plan == Plan.FLEE_SHOOT and nearest_enemy(state, c) > 1:
-            e, near = pick(game, state, c, VALID_SHOT)
+        if plan == Plan.FLEE_SHOOT and nearest_enemy(st, state[2], c) > 1:
+            e, near = pick(game[0], game[1], game[6], st, state[2], c, VALID_SHOT)
             if e >= 0:
                 _attack(game, state, tables, stream, c, _shot_kind(False, near), e)
     won = _end_of_activation(game, state)
@@ -388,18 +388,21 @@ def _place_hourglass(game, state, h, is_open, spare):
     A plan is the first open space of a list its situation fixes, so the ranking closes exactly the open
     spaces each character's list takes alone, one after another: their union is found first, and the
     ranking itself is played only when it takes every open space (for its last)."""
-    prof, chars = game[0], game[1]
+    prof, chars, spaces = game[0], game[1], game[5]
     st, plans = state[0], state[4]
     ranked, trial = spare[0], spare[1]
     ranked[:] = 0
     for c in range(st.shape[0]):
         if st[c, CharState.ALIVE] == 0 or chars[c, Char.SIDE] != h or not _may_act(prof, st, c, False):
             continue
-        branch, near, reach, n = _known(game, state, c)
+        if plans[c, Planned.KNOWN] == 0:
+            _know(game, state, c)
+        branch, near = plans[c, Planned.BRANCH], plans[c, Planned.NEAR] != 0
+        reach, n = plans[c, Planned.REACH], plans[c, Planned.WALK]
         for i in range(is_open.shape[0]):
             trial[i] = is_open[i]
         while True:
-            i, _, _, _ = _space_of(game, state, c, branch, near, reach, n, trial)
+            i, _, _, _ = _space_of(prof, spaces, st, c, branch, near, reach, n, trial)
             if i < 0:
                 break
             trial[i] = 0

@@ -257,9 +257,8 @@ def measure(game, state, moved):
 
 
 @nb.njit(**TRIAL_JIT)
-def nearest_enemy(state, c):
-    """The distance from c to its nearest living enemy."""
-    st, _, cd, _, _, _ = state
+def nearest_enemy(st, cd, c):
+    """The distance from c to its nearest living enemy (``state``'s ``st`` and ``cd``)."""
     return cd[c, st.shape[0] + Around.NEAREST_ENEMY]
 
 
@@ -279,12 +278,11 @@ def _next_to_ally(chars, st, cd, c, e):
 
 
 @nb.njit(**TRIAL_JIT)
-def pick(game, state, c, mode):
+def pick(prof, chars, targeting, st, cd, c, mode):
     """(target, whether it is among the closest) by WB-targeting among c's adjacent enemies, valid Shoot
-    targets or living enemies (``mode``); ties to the first in the enemy's warband order; target -1: none."""
-    prof, chars, _, _, _, _, targeting = game
-    st, _, cd, _, _, _ = state
-    least = nearest_enemy(state, c)
+    targets or living enemies (``mode``); ties to the first in the enemy's warband order; target -1: none.
+    It takes ``game``'s and ``state``'s arrays it reads, not the tuples (see kernels_contest._space_of)."""
+    least = nearest_enemy(st, cd, c)
     p = st[c, CharState.PROFILE]
     best, k1, k2, k3 = -1, 0, 0, 0
     for e in range(st.shape[0]):
