@@ -19,6 +19,8 @@ rerolls, and whether criticals are wanted). A table depends on its key alone, so
 on which tables a bank held before, on which thread owns it, or on how often it was flushed (it is emptied
 when full and refilled on demand). Kernels receive a bank as an argument; :class:`BankSpec` in a runner's
 ``args`` is replaced by the calling thread's own bank (:func:`thread_bank`), so threads never share one.
+A bank is one array whose first words are a random stream (see the layout below), so a kernel may pass it
+as its trial's dice: the stream is seeded again at each chunk or trial, never carried between calls.
 
 Tables are built in Python (numpy), not in the kernels: a cold start then compiles no table code, and a
 whole balance report needs a few hundred tables. A trial's code (compiled with

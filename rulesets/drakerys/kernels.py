@@ -10,9 +10,8 @@ Three things travel through every helper:
 * ``dice``: the thread's stage bank (simcore.stages), one uint64 array that is also the trial's random
   stream, followed by its per-roll substream keys and the DK-crit-chain ruling (:data:`TRIAL_KEY` ...):
   one array for all the dice, as numba counts references to each array a call passes. Every roll of known
-  dice (an attack, a block, an injury roll, a Morale roll, the Safeguard
-  dice) is one draw from its exact distribution, die by die only beyond the bank's range or with a
-  ``by_die`` bank.
+  dice (an attack, a block, an injury roll, a Morale roll, the Safeguard dice) is one draw from its exact
+  distribution, die by die only beyond the bank's range or with a ``by_die`` bank.
 
 Fights and Shootings draw a chunk's trials from the chunk's stream. Engagements draw every trial from its
 own stream (``simcore.rng.seed_trial_stream``), in both drivers, so that trial t meets the same dice in a
