@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from simcore import parallel
+
 Writer = Callable[[Path], object]
 """Writes the content to the path it is given (for example ``lambda tmp: fig.savefig(tmp)``)."""
 
@@ -265,6 +267,11 @@ def write_with(path: Path | str, writer: Writer) -> None:
         for each in staged:
             each.discard()
         raise
+    try:
+        parallel.check_stop()  # a stop a library swallowed while the file was written
+    except BaseException:
+        staged[0].discard()
+        raise
     staged[0].commit()
 
 
@@ -275,6 +282,7 @@ def write_bytes(path: Path | str, data: bytes) -> None:
     target = _target(path)
     info = _stat(target)
     if info is not None and not stat.S_ISREG(info.st_mode):
+        parallel.check_stop()
         with _open_special(path, target) as out:
             out.write(data)
     else:
@@ -394,6 +402,11 @@ class OutputSet:
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is None:
+            try:
+                parallel.check_stop()  # a stop a library swallowed while the files were made
+            except BaseException:
+                self._roll_back()
+                raise
             self._commit()
         else:
             self._roll_back()

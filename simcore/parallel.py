@@ -25,6 +25,8 @@ _running = 0
 #: While set (:func:`simcore.distributed.installed` sets it), ``_backend(fn, items, done)`` runs the calls of
 #: :func:`map_ordered` (not nested in another's) instead of the threads and returns their results in order.
 _backend: Callable[[Callable, list, Callable[[int], None] | None], list] | None = None
+#: The stop (Ctrl-C, SIGTERM) this process was asked for, noted by the signal's handler (:func:`note_stop`).
+_stop: BaseException | None = None
 
 
 def available_threads() -> int:
@@ -60,6 +62,30 @@ def running() -> int:
     return _running
 
 
+def note_stop(exc: BaseException) -> None:
+    """Remember that the process was asked to stop with ``exc``, which the SIGINT or SIGTERM handler raises.
+
+    The exception a handler raises goes wherever the main thread is, and some libraries swallow it there (a
+    compiled module being imported, e.g. pandas', runs the handler and clears the error). The stop is then
+    taken up again by :func:`check_stop`, which the runner calls before and between calls and the output
+    folders before they put files in place.
+    """
+    global _stop
+    _stop = exc
+
+
+def clear_stop() -> None:
+    """Forget a noted stop (a new command starts in this process)."""
+    global _stop
+    _stop = None
+
+
+def check_stop() -> None:
+    """Raise the noted stop again (a fresh exception of its type), if there is one."""
+    if _stop is not None:
+        raise type(_stop)(*_stop.args)
+
+
 def _in_worker(fn: Callable[[T], R], x: T) -> R:
     global _running
     _worker.busy = True
@@ -92,12 +118,14 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
     like a call's, cancels the calls not yet started.
     """
     items = list(items)
+    check_stop()
     if _backend is not None and not getattr(_worker, "busy", False):
         return _backend(fn, items, done)
     if threads <= 1 or len(items) <= 1 or getattr(_worker, "busy", False):
         out = []
         for k, x in enumerate(items):
             out.append(fn(x))
+            check_stop()
             if done is not None:
                 done(k + 1)
         return out
@@ -106,6 +134,7 @@ def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int,
         # as_completed waits on every future with one waiter (a wait() per completion would cost O(n) each)
         for finished, f in enumerate(as_completed(futures), start=1):
             f.result()  # raises the call's exception
+            check_stop()
             if done is not None:
                 done(finished)
             if finished == 1 and meanwhile is not None:

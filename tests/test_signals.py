@@ -133,3 +133,55 @@ def test_a_stopped_run_does_not_wait_for_the_calls_still_running():
                           timeout=STOPS_WITHIN)
     assert done.returncode == 130, done.stderr
     assert done.stderr.startswith("balance: error: interrupted"), done.stderr
+
+
+def _swallowed(signum: int) -> None:
+    """A signal that arrives while a library swallows every exception (a compiled module being imported, e.g.
+    pandas', runs the handler and clears the error it raised)."""
+    try:
+        signal.raise_signal(signum)
+    except BaseException:  # noqa: BLE001 - the library's doing, not ours
+        pass
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_a_library_swallowed_is_raised_again_by_the_runner(signum):
+    from reports.cli import Terminated, _signals_end_the_run
+    from simcore import parallel
+
+    calls = []
+    expected = KeyboardInterrupt if signum == signal.SIGINT else Terminated
+    with contextlib.ExitStack() as stack:
+        if signum == signal.SIGINT:  # as in a terminal, whatever started the tests
+            before = signal.signal(signal.SIGINT, signal.default_int_handler)
+            stack.callback(signal.signal, signal.SIGINT, before)
+        with _signals_end_the_run():
+            _swallowed(signum)
+            with pytest.raises(expected) as raised:
+                parallel.map_ordered(calls.append, [1, 2, 3], 1)
+            with pytest.raises(expected):
+                parallel.map_ordered(calls.append, [1, 2, 3], 2)
+        assert calls == []
+        if expected is Terminated:
+            assert raised.value.signum == signum
+        parallel.map_ordered(calls.append, [1, 2], 1)  # the run is over: the stop is forgotten
+    assert calls == [1, 2]
+
+
+def test_a_stop_a_library_swallowed_writes_no_file(tmp_path):
+    """Nothing is put in place after a swallowed stop: the set's files and folder and a single file."""
+    from reports import files
+    from simcore import parallel
+
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with files.OutputSet(parent / "out" / "deeper") as out:
+                out.write_text("a/page.txt", "text")
+                parallel.note_stop(KeyboardInterrupt())
+        with pytest.raises(KeyboardInterrupt):
+            files.write_text(parent / "one.txt", "text")
+    finally:
+        parallel.clear_stop()
+    assert list(parent.iterdir()) == []

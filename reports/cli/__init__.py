@@ -155,23 +155,34 @@ class Terminated(KeyboardInterrupt):
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _terminate(signum: int, _frame) -> None:
-    raise Terminated(signum)
+def _stop(signum: int, _frame) -> None:
+    """The handler of the ending signals: Ctrl-C raises KeyboardInterrupt, the others :class:`Terminated`.
+    The stop is noted as well, in case the library the main thread is in swallows the exception."""
+    exc = KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+    parallel.note_stop(exc)
+    raise exc
 
 
 @contextlib.contextmanager
 def _signals_end_the_run():
-    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread while the command runs (the
-    handlers in place before are put back after)."""
+    """While the command runs, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread, and Ctrl-C
+    raises KeyboardInterrupt as Python's own handler does (left alone where SIGINT is ignored, as in a
+    shell's background job); each stop is noted (:func:`simcore.parallel.note_stop`). The handlers in
+    place before are put back after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = {s: signal.signal(s, _terminate) for s in ENDING_SIGNALS}
+    ending = list(ENDING_SIGNALS)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        ending.append(signal.SIGINT)
+    parallel.clear_stop()
+    before = {s: signal.signal(s, _stop) for s in ending}
     try:
         yield
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
+        parallel.clear_stop()
 
 
 def _interrupted(exc: BaseException) -> None:

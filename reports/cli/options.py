@@ -22,7 +22,7 @@ import click
 
 from reports import files
 from reports.format_names import FORMATS
-from simcore import config
+from simcore import config, parallel
 
 if TYPE_CHECKING:
     from reports.formats import Report
@@ -549,6 +549,7 @@ def emit(report: Report, fmt: str, output: Path | None) -> None:
         others = ", ".join(s.name for s in report.sections[1:])
         click.echo(f"note: CSV holds the {report.sections[0].name!r} table only; the other tables "
                    f"({others}) are in the JSON, Markdown, LaTeX, HTML and table formats", err=True)
+    parallel.check_stop()  # a stop a library swallowed while the report was made: nothing is sent
     if output is None:
         click.echo(text, nl=False)
     else:
