@@ -619,10 +619,17 @@ def cast_step(game: Game, player: Player, opponent: Player) -> None:
 def read_trick(card) -> tuple[str, int] | None:
     """Spec step 6b: ("atk", N) for "A creature gets +N/+0 until the end of the turn.", ("edr", N) for
     "+0/+N", ("ambush", N) for an Ambush spell "If this card is an ambush: when an opposing creature attacks
-    this fort, it gets -N/-0 until the end of the battle."; None for any other card."""
+    this fort, it gets -N/-0 until the end of the battle.", ("ambusher", 0) for an Ambush creature "If this
+    card is an ambush: when an opposing creature attacks this fort, summon this creature to it; it blocks
+    that attack."; None for any other card."""
+    words = " ".join(card.text.lower().split())
+    ambush = any(k.name == "ambush" for k in card.keywords)
+    if card.type == "creature":
+        m = re.fullmatch(r"if this card is an ambush: when an opposing creature attacks this fort, summon this "
+                         r"creature to it; it blocks that attack\.", words)
+        return ("ambusher", 0) if m and ambush else None
     if card.type != "spell":
         return None
-    words = " ".join(card.text.lower().split())
     m = re.fullmatch(r"a creature gets \+(\d+)/\+0 until the end of the turn\.", words)
     if m:
         return "atk", int(m.group(1))
@@ -631,7 +638,7 @@ def read_trick(card) -> tuple[str, int] | None:
         return "edr", int(m.group(1))
     m = re.fullmatch(r"if this card is an ambush: when an opposing creature attacks this fort, it gets "
                      r"-(\d+)/-0 until the end of the battle\.", words)
-    if m and any(k.name == "ambush" for k in card.keywords):
+    if m and ambush:
         return "ambush", int(m.group(1))
     return None
 
@@ -671,7 +678,8 @@ def trick_step(game: Game, player: Player, pumps: bool) -> None:
                 target.pump_edr += n
     while sum(unrested_by_colour(player).values()) >= AMBUSH_COST:
         forts = [f for f in range(FORTS) if player.barriers[f] and player.ambush[f] is None]
-        cards = sorted(i for i in set(player.hand) if (read_trick(game.cards[i]) or ("",))[0] == "ambush"
+        cards = sorted(i for i in set(player.hand) if (read_trick(game.cards[i]) or ("",))[0] in ("ambush",
+                                                                                                    "ambusher")
                        and game.cards[i].colour in player.banners)
         if not forts or not cards:
             return
@@ -911,8 +919,22 @@ def spring_ambush(game: Game, attacker_player: Player, defender: Player, attacke
     index = defender.ambush[f] if option.kind != "assassinate" else None
     if index is None or immune_to(game, attacker, game.cards[index].colour):
         return option, 0
-    loss = read_trick(game.cards[index])[1]
+    kind, loss = read_trick(game.cards[index])
     defender.ambush[f] = None
+    if kind == "ambusher":
+        # summoned to the fort: its lowest free slot, else in place of the one of lower base ATK + EDR (ties:
+        # slot 1), discarded, not destroyed (line 205); it blocks, in place of a dragoshield too, unless the
+        # attacker has Invade for the fort's colour (line 320)
+        if None not in defender.board[f]:
+            first, second = defender.board[f]
+            remove_creature(game, defender, first if base_sum(game, first) < base_sum(game, second) else second)
+        slot = defender.board[f].index(None)
+        creature = Creature(index, f, slot, summoned_turn=game.turn)
+        defender.board[f][slot] = creature
+        defender.summoned += 1
+        if defender.fort_colours[f] in stats(game, attacker_player, attacker).invade:
+            return option, 0
+        return Option(option.score, "block", f, creature), 0
     defender.discard.append(index)
     if option.kind == "shield":
         return option, loss

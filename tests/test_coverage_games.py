@@ -225,22 +225,27 @@ def test_dragoborne_stats_keywords_and_bonuses_the_game_plays(coverages):
 
 def test_dragoborne_ambush_fort_burst_and_immune_are_decisive(coverages):
     by_key = coverages["dragoborne"]
-    ambusher = by_key["flame-ambusher"]
-    assert not ambusher.measured
-    assert ambusher.decisive[0] == "Ambush (never set: the card is summoned for its cost)"
-    assert ambusher.decisive[1].startswith("\"If this card is an ambush:")
-    treant = by_key["elder-treant"]
-    assert treant.decisive == ("Fort Burst \"Summon this creature to the attacked fort.\" (never played)",)
-    # Immune acts against spells: played by default (DG-spells=all casts spells that respect it),
-    # decisive where no spell is cast (DG-spells=none)
+    # Flame Ambusher's Ambush text is the one the game plays under DG-spells=all (the default): set when it
+    # stays in hand, summoned to the fort attacked, it blocks; under removal it is never set
     from rulesets.dragoborne.contest import coverage
 
     rs, contestants = _game("dragoborne")
     cards = {c.key: c.subject[0] for c in contestants}
+    ambusher = by_key["flame-ambusher"]
+    assert ambusher.measured and ambusher.played[-1] == "Ambush" and ambusher.unplayed == ()
+    removal = coverage(cards["flame-ambusher"], "removal")
+    assert not removal.measured
+    assert removal.decisive[0] == ("Ambush (never set: the card is summoned for its cost; DG-spells=all sets one "
+                                   "whose text the game reads)")
+    assert removal.decisive[1].startswith("\"If this card is an ambush:")
+    treant = by_key["elder-treant"]
+    assert treant.decisive == ("Fort Burst \"Summon this creature to the attacked fort.\" (never played)",)
+    # Immune acts against spells: played by default (DG-spells=all casts spells that respect it),
+    # decisive where no spell is cast (DG-spells=none)
     for key, colour in (("grove-warden", "red"), ("inferno-wyrm", "green")):
         assert by_key[key].measured and f"Immune ({colour})" in by_key[key].played, key
         assert coverage(cards[key], "none").decisive[0].startswith(f"Immune ({colour}) (no effect"), key
-    assert {k for k, c in by_key.items() if not c.measured} == {"flame-ambusher", "elder-treant"}
+    assert {k for k, c in by_key.items() if not c.measured} == {"elder-treant"}
     assert all(c.unplayed == c.decisive for c in by_key.values())
 
 

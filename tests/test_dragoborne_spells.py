@@ -190,7 +190,7 @@ def test_immune_is_played_under_removal_only():
 # --- DG-spells=all: the pump and Ambush spells (game.py step 6b, step 7 "Ambush") -------------------------
 
 ALL = DragoborneRulings().with_assignments(["DG-spells=all"])
-TRICKS = ("blazing-fury", "verdant-growth", "vine-snare", "wild-charge")
+TRICKS = ("blazing-fury", "flame-ambusher", "verdant-growth", "vine-snare", "wild-charge")
 
 
 def _trick_cards():
@@ -226,6 +226,20 @@ TRICK_CASES = [
     ("vine-snare-no-damage", ("red", "green", "green"), ("vine-snare",),
      {(1, 0, 0): "w1"}, ((2, 1, 2), (2, 2, 2)), 1,
      ({}, {(0, 0): ("w1", 0, 1)}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
+    # Flame Ambusher (red creature 2/2, Ambush) is set at fort 1 like Vine Snare; big attacks fort 1
+    # unblocked (99), the ambusher is summoned there and blocks: it dies, big takes 2, the barrier is kept
+    ("flame-ambusher", ("red", "green", "green"), ("flame-ambusher",),
+     {(1, 0, 0): "big"}, ((2, 1, 2), (2, 2, 2)), 1,
+     ({}, {(0, 0): ("big", 2, 1)}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
+    # ... at a fort holding two (w1, tough: neither blocks big, 99): the weaker, w1 (base 2 < 6), is
+    # discarded for it (line 205); tough stays standing in slot 1
+    ("flame-ambusher-full-fort", ("red", "green", "green"), ("flame-ambusher",),
+     {(0, 1, 0): "w1", (0, 1, 1): "tough", (1, 0, 0): "big"}, ((2, 1, 2), (2, 2, 2)), 1,
+     ({(1, 1): ("tough", 0, 0)}, {(0, 0): ("big", 2, 1)}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
+    # ... and k3 (3/2) blocked by it trades: both destroyed
+    ("flame-ambusher-trade", ("red", "green", "green"), ("flame-ambusher",),
+     {(1, 0, 0): "k3"}, ((2, 1, 2), (2, 2, 2)), 1,
+     ({}, {}, (5, 6), [], (0, 1, 0), (0, 0, 0), 1)),
     # Wild Charge is never cast (game.py step 6b): nothing changes, k3 attacks an open fort
     ("wild-charge", ("red", "green", "green"), ("wild-charge",),
      {(0, 0, 0): "k3"}, ((2, 2, 2), (2, 2, 1)), 0,
@@ -363,5 +377,6 @@ def test_kernel_and_twin_agree_on_random_positions():
         assert kernel == _twin_tricks(*case), case
         played += len(kernel[3]) < len(case[1])  # a spell cast or set
         sprung += sum(kernel[4]) > sum(kernel[5])  # an ambush played in the combat
-    # (seed 6: 153 positions cast or set a spell, 22 play an ambush)
-    assert played > 100 and sprung > 10
+    # (seed 6: 183 positions cast or set a spell, 47 play an ambush, 19 of them with Flame Ambusher and no
+    # Vine Snare in hand)
+    assert played > 120 and sprung > 30

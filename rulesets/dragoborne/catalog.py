@@ -70,6 +70,10 @@ KEYWORDS = {"ambush": "lines 300-304", "assassin": "lines 306-308", "deadly": "l
 #: Keywords only a creature has ("Creatures with the Assassin ability", line 308; 312; 316; 320); Ambush is
 #: any card's (lines 158, 209, 302).
 CREATURE_KEYWORDS = ("assassin", "deadly", "immune", "invade")
+#: The one creature text the game plays: an Ambush creature's (kernels.Spell.AMBUSHER, DG-spells=all), the
+#: whole text matched, case and surrounding blanks aside.
+AMBUSHER_TEXT = re.compile(r"if this card is an ambush: when an opposing creature attacks this fort, summon this "
+                           r"creature to it; it blocks that attack\.")
 #: Keywords naming a colour or a trait ("the color or trait specified", lines 308, 316) or a colour only
 #: ("a fort of the specified color", line 320); the others name neither.
 TARGETED = {"assassin": "colour or trait", "immune": "colour or trait", "invade": "colour"}
@@ -202,6 +206,12 @@ class Card(Provenance):
     def keyword(self, name: str) -> Keyword | None:
         """Its printed keyword of this name (gains from dragocross or DICE X-Y not counted), or None."""
         return next((k for k in self.keywords if k.name == name.lower()), None)
+
+    @property
+    def ambusher(self) -> bool:
+        """A creature with a printed Ambush whose text is the one the game plays (AMBUSHER_TEXT)."""
+        return self.is_creature and self.keyword("ambush") is not None and bool(
+            AMBUSHER_TEXT.fullmatch(" ".join(self.text.lower().split())))
 
     @property
     def curve_class(self) -> int:

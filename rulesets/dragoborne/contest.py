@@ -94,7 +94,8 @@ def _samples(records, a: Contestant, b: Contestant):
 #: Keywords the game does not play, with why (rulesets.dragoborne.simulate.NOT_MODELLED): each can change a
 #: card's worth in its deck's games, so each is decisive.
 _UNPLAYED_KEYWORDS = {
-    "ambush": "never set: the card is summoned for its cost",
+    "ambush": "never set: the card is summoned for its cost; DG-spells=all sets one whose text the game "
+              "reads",
     "immune": "no effect: it acts against spells and abilities, which the game never casts or plays "
               "under DG-spells=none",
 }
@@ -102,17 +103,20 @@ _UNPLAYED_KEYWORDS = {
 
 def coverage(card, spells: str = "all") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
-    its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Ambush, Immune, a trait condition, Fort
-    Burst or other card text (decisive). Under DG-spells=removal or all (``spells``) a printed Immune of a
+    its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Immune, a trait condition, Fort Burst or
+    other card text (decisive), nor Ambush but under DG-spells=all for the Ambush text the game plays
+    (catalog.AMBUSHER_TEXT: summoned to the fort attacked, it blocks). Under DG-spells=removal or all (``spells``) a printed Immune of a
     colour is played: the removal spells the game casts neither choose nor damage it, nor does an Ambush
     spell of that colour lower its ATK under all (the only spells and abilities the game plays)."""
     played, unplayed = ["ATK/EDR", "dragocross +1/+1"], []
+    ambusher = spells == "all" and card.ambusher
 
     def keywords(where: str, found) -> list[str]:
         out = []
         for k in found:
             printed_immune = spells != "none" and k.name == "immune" and not where and not k.trait
-            why = "" if printed_immune else _UNPLAYED_KEYWORDS.get(k.name) or (
+            played_ambush = ambusher and k.name == "ambush" and not where
+            why = "" if printed_immune or played_ambush else _UNPLAYED_KEYWORDS.get(k.name) or (
                 "trait conditions never match: the catalog's cards have no traits" if k.trait else "")
             if why:
                 unplayed.append(f"{where}{k.label} ({why})")
@@ -130,7 +134,7 @@ def coverage(card, spells: str = "all") -> Coverage:
             unplayed.append(f"{name}: \"{gain.text}\" (card text does nothing in the game)")
     if card.fort_burst:
         unplayed.append(f"Fort Burst \"{card.fort_burst}\" (never played)")
-    if card.text:
+    if card.text and not ambusher:
         unplayed.append(f"\"{card.text}\" (card text does nothing in the game)")
     return Coverage(tuple(played), tuple(unplayed), tuple(unplayed))
 

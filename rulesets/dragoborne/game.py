@@ -12,8 +12,9 @@ EDR, keywords, dragocross colour bonuses and DICE X-Y conditions (catalog.py). *
 are free text, no machine reading of them exists): only the spells whose text the game reads are cast
 (DG-spells=all, the default: the removal spells, step 5, the pump spells and the Ambush spell, step 6b,
 which says why "Stand a creature in rest." stays dead; removal: the removal spells only; under
-DG-spells=none none is: held in hand, they count toward the hand limit), a creature with Ambush is never
-set as an ambush (it is summoned normally for its cost),
+DG-spells=none none is: held in hand, they count toward the hand limit), a creature with Ambush is set as
+an ambush only under DG-spells=all, when its text is the one the game reads (summoned to the fort attacked,
+it blocks) and it is still in hand after the summons (step 6b); otherwise it is summoned for its cost,
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
@@ -109,8 +110,10 @@ A turn of the active player P against O (lines 176-257); game turns count both p
      such a card and creature; then the same for "A creature gets +0/+N until the end of the turn.",
      among such creatures with effective ATK >= 1. The creature has +N ATK (or EDR) until the End Phase;
      the card goes to the discard pile.
-   - then repeat: an Ambush spell (printed keyword) of P's hand reading "If this card is an ambush: when
-     an opposing creature attacks this fort, it gets -N/-0 until the end of the battle." whose colour is
+   - then repeat: an Ambush card (printed keyword) of P's hand, a spell reading "If this card is an ambush:
+     when an opposing creature attacks this fort, it gets -N/-0 until the end of the battle." or a creature
+     reading "If this card is an ambush: when an opposing creature attacks this fort, summon this creature
+     to it; it blocks that attack." (one left in hand by step 5: its cost could not be paid), whose colour is
      one of P's banners (line 209: "usable only if you have a banner of the same color"), the lowest card
      index, is set face-down at P's fort with barriers and no ambush (one per fort, line 116) with the
      fewest barriers (ties: the lower fort), for two resources of any colour (line 209; each from the
@@ -144,9 +147,13 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    category the lowest cost (ties: the first in slot order). None: no block.
    Ambush (DG-spells=all; lines 230, 303): when the option taken attacks a fort (not an assassination)
    holding an ambush of O's and the attacker is not Immune (printed) to the ambush's colour, O plays it
-   as the attack is declared: the attacker has -N ATK for this attack (its score, above, ignored the
-   face-down card); the ambush goes to O's discard pile. Then, if no dragoshield is at the fort and the
-   attacker has no Invade for its colour, O makes its block choice again against the lowered ATK. An
+   as the attack is declared (its score, above, ignored the face-down card). A spell: the attacker has -N
+   ATK for this attack; the ambush goes to O's discard pile; then, if no dragoshield is at the fort and the
+   attacker has no Invade for its colour, O makes its block choice again against the lowered ATK. A
+   creature: it is summoned to the fort, standing, in its first open slot; at a fort holding two it takes
+   the place of the one of lower base ATK + EDR (ties: slot 1), which goes to the discard pile, not destroyed
+   (line 205); it blocks the attack, in place of a dragoshield too (its text names the blocker), unless the
+   attacker has Invade for the fort's colour (line 320: it then stands, and the attack goes on as below). An
    attacker with ATK below 1 deals no damage (to a blocker, a dragoshield or the fort, line 246).
    Resolution: the attacker rests. A dragoshield: its value drops by the attacker's ATK; at 0 or below it is
    destroyed and its die discarded (line 215); nothing reaches the fort or the attacker (line 246). A

@@ -94,7 +94,7 @@ class Spells(IntEnum):
 
     NONE = 0
     REMOVAL = 1  # the removal texts (Spell.DAMAGE .. Spell.SWEEP)
-    ALL = 2  # the removal texts, the pumps (Spell.PUMP_ATK, PUMP_EDR) and Spell.SNARE set as an ambush
+    ALL = 2  # the removal texts, the pumps (Spell.PUMP_ATK, PUMP_EDR); Spell.SNARE, AMBUSHER set as ambushes
 
 
 class Spell(IntEnum):
@@ -109,6 +109,9 @@ class Spell(IntEnum):
     PUMP_EDR = 6  # "A creature gets +0/+N until the end of the turn." (DG-spells=all)
     SNARE = 7  # Ambush, "If this card is an ambush: when an opposing creature attacks this fort, it gets
     # -N/-0 until the end of the battle." (DG-spells=all: set as an ambush, line 209)
+    AMBUSHER = 8  # a creature with Ambush, "If this card is an ambush: when an opposing creature attacks
+    # this fort, summon this creature to it; it blocks that attack." (DG-spells=all: set as an ambush when it
+    # is still in hand after the summons; otherwise summoned as any creature)
 
 
 class Mulligan(IntEnum):
@@ -357,6 +360,32 @@ def _exchange(st, p, s, o, b, atk, deadly, ct, zone_only):
 
 
 @nb.njit(**TRIAL_JIT)
+def _ambush_summon(st, o, f, card, ct):
+    """Player o's ambush ``card`` (a Spell.AMBUSHER) is summoned to its fort f: to the first open slot, or,
+    at a fort holding two, in place of the one of lower base ATK + EDR (G_BASE; ties: slot 1), which is
+    discarded, not destroyed (line 205). Returns its place."""
+    t = -1
+    for k in range(PER_FORT - 1, -1, -1):
+        if st[o, CRB + (f * PER_FORT + k) * N_PLACE + CR_CARD] < 0:
+            t = f * PER_FORT + k
+    if t < 0:
+        t = f * PER_FORT + 1
+        if ct[st[o, CRB + (f * PER_FORT) * N_PLACE + CR_CARD], G_BASE] < ct[st[o, CRB + t * N_PLACE + CR_CARD],
+                                                                              G_BASE]:
+            t = f * PER_FORT
+        _leave(st, o, t)
+    st[o, CRB + t * N_PLACE + CR_CARD] = card
+    st[o, CRB + t * N_PLACE + CR_DMG] = 0
+    st[o, CRB + t * N_PLACE + CR_RESTED] = 0
+    st[o, CRB + t * N_PLACE + CR_NEW] = 0  # summoned in the opponent's turn: not new in o's next one
+    st[o, CRB + t * N_PLACE + CR_DIE] = -1
+    st[o, CRB + t * N_PLACE + CR_PUMP_ATK] = 0
+    st[o, CRB + t * N_PLACE + CR_PUMP_EDR] = 0
+    st[o, PL_SUMMONED] += 1
+    return t
+
+
+@nb.njit(**TRIAL_JIT)
 def _combat(st, p, ct):
     """Player p's combat phase (game.py step 7)."""
     o = 1 - p
@@ -442,14 +471,23 @@ def _combat(st, p, ct):
         # triggers as the attack is declared (line 230), before the block (line 236), unless the attacker is
         # Immune to its colour (line 316); it goes to the discard pile. The attacker chose its fort not
         # knowing the face-down card; O chooses its blocker again, against the lowered ATK.
+        # A Spell.AMBUSHER is summoned to the fort (line 205: to a fort holding two, the weaker of them is
+        # discarded) and blocks the attack, in place of the dragoshield too (its text names the blocker),
+        # unless the attacker has Invade for the fort's colour ("cannot be blocked by creatures", line 320).
         amb = st[o, FB + best_f * N_FORT + F_AMBUSH] - 1 if best_r < 0 else -1
+        sprung = -1
         if amb >= 0 and not (ct[st[p, CRB + s * N_PLACE + CR_CARD], C_IMMUNE] >> ct[amb, C_COLOUR]) & 1:
-            atk -= ct[amb, C_AMOUNT]
             st[o, FB + best_f * N_FORT + F_AMBUSH] = 0
-            if _oldest_shield(st, o, best_f) < 0 and not (inv >> st[o, FB + best_f * N_FORT + F_COLOUR]) & 1:
-                best_b = _block_choice(st, o, best_f, atk, deadly, edr_left, ct, zone_only)[0]
-        if best_r >= 0:
-            _exchange(st, p, s, o, best_r, atk, deadly, ct, zone_only)
+            invaded = (inv >> st[o, FB + best_f * N_FORT + F_COLOUR]) & 1
+            if ct[amb, C_SPELL] == Spell.AMBUSHER:
+                placed = _ambush_summon(st, o, best_f, amb, ct)
+                sprung = -1 if invaded else placed
+            else:
+                atk -= ct[amb, C_AMOUNT]
+                if _oldest_shield(st, o, best_f) < 0 and not invaded:
+                    best_b = _block_choice(st, o, best_f, atk, deadly, edr_left, ct, zone_only)[0]
+        if best_r >= 0 or sprung >= 0:
+            _exchange(st, p, s, o, best_r if best_r >= 0 else sprung, atk, deadly, ct, zone_only)
             hurt = True
         else:
             f = best_f
@@ -677,7 +715,7 @@ def _cast(st, p, ct, ncol):
 def _tricks(st, p, ct, ncol, pumps):
     """DG-spells=all (game.py step 6b): player p, from the unrested resources FRB, casts its pumps on the
     creatures that may attack this turn (only when ``pumps``: p has a combat phase this turn), then sets
-    its Spell.SNARE ambushes."""
+    its Spell.SNARE and Spell.AMBUSHER ambushes."""
     zone_only = st[0, LB + RL_ZONE_ONLY] != 0
     sickness = st[p, LB + RL_SICKNESS] != 0
     for kind in range(Spell.PUMP_ATK, Spell.PUMP_EDR + 1):  # +N/+0 first, then +0/+N
@@ -716,7 +754,7 @@ def _tricks(st, p, ct, ncol, pumps):
                 break
             _play_from_hand(st, p, bi, ct[bcard, C_COLOUR], ct[bcard, C_COST], ncol)
             st[p, CRB + target * N_PLACE + field] += ct[bcard, C_AMOUNT]
-    # ambushes (line 209): a Spell.SNARE card whose colour is one of p's banners (the forts' colours), on
+    # ambushes (line 209): a Spell.SNARE or AMBUSHER card whose colour is one of p's banners (the forts' colours), on
     # p's fort with barriers and no ambush with the fewest barriers (ties: the lower fort), for
     # AMBUSH_COST resources of any colour, each from the colour with most unrested (ties: the lower index)
     while True:
@@ -738,7 +776,7 @@ def _tricks(st, p, ct, ncol, pumps):
         bi, bcard = -1, BIG
         for i in range(st[p, PL_HAND]):
             c = st[p, HB + i]
-            if ct[c, C_SPELL] != Spell.SNARE or c >= bcard:
+            if (ct[c, C_SPELL] != Spell.SNARE and ct[c, C_SPELL] != Spell.AMBUSHER) or c >= bcard:
                 continue
             banner = False
             for f in range(FORTS):

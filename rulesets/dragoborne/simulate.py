@@ -32,7 +32,10 @@ NOT_MODELLED = (
     "a creature in rest.\" is never cast: spells are cast in the Main Phase only (line 207), when every "
     "creature of the caster stands (Stand Phase, line 182), and standing an opposing creature only lets it "
     "block",
-    "a creature with Ambush is never set as an ambush (it is summoned for its cost)",
+    "a creature with Ambush is set as an ambush only under DG-spells=all, when it is still in hand after the "
+    "summons (its cost not paid) and its text is the one the game reads (\"If this card is an ambush: when "
+    "an opposing creature attacks this fort, summon this creature to it; it blocks that attack.\"); "
+    "otherwise it is summoned for its cost",
     "Fort Burst is never played (every broken barrier goes to hand: both DG-fort-burst readings agree then)",
     "Immune has no effect (it acts against spells and abilities, line 316)",
     "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
@@ -66,19 +69,20 @@ SPELL_TEXTS = (
     (re.compile(r"if this card is an ambush: when an opposing creature attacks this fort, it gets -(\d+)/-0 "
                 r"until the end of the battle\."), K.Spell.SNARE),
 )
-#: The spell effects each DG-spells choice casts (Spell.SNARE: set as an ambush).
+#: The spell effects each DG-spells choice casts (Spell.SNARE, Spell.AMBUSHER: set as an ambush).
 CAST = {"none": frozenset(),
         "removal": frozenset({K.Spell.DAMAGE, K.Spell.SPLASH, K.Spell.DESTROY, K.Spell.SWEEP})}
-CAST["all"] = CAST["removal"] | {K.Spell.PUMP_ATK, K.Spell.PUMP_EDR, K.Spell.SNARE}
+CAST["all"] = CAST["removal"] | {K.Spell.PUMP_ATK, K.Spell.PUMP_EDR, K.Spell.SNARE, K.Spell.AMBUSHER}
 INSTEAD = re.compile(r"deal (\d+) damage instead\.")
 
 
 def spell_effect(card: Card) -> tuple[int, tuple[int, ...]]:
-    """(kernels.Spell, its numbers) of a card's text; (Spell.NONE, ()) for a creature or a text the game
-    does not read (the whole text must match, case and surrounding blanks aside)."""
-    if card.is_creature:
-        return K.Spell.NONE, ()
+    """(kernels.Spell, its numbers) of a card's text; (Spell.NONE, ()) for a text the game does not read
+    (the whole text must match, case and surrounding blanks aside). A creature's only text read is its
+    Ambush (Spell.AMBUSHER, printed keyword ambush)."""
     text = " ".join(card.text.lower().split())
+    if card.is_creature:
+        return (K.Spell.AMBUSHER if card.ambusher else K.Spell.NONE), ()
     for pattern, effect in SPELL_TEXTS:
         m = pattern.fullmatch(text)
         if m and (effect != K.Spell.SNARE or card.keyword("ambush")):
@@ -188,7 +192,7 @@ def card_table(cards: Sequence[Card], banners: Sequence[str] = ()) -> Table:
                 ctab[i, K.C_IMMUNE] |= 1 << colours.index(k.colour)
         effect, numbers = spell_effect(c)
         ctab[i, K.C_SPELL] = effect
-        if effect != K.Spell.NONE:
+        if numbers:
             ctab[i, K.C_AMOUNT] = numbers[0]
             ctab[i, K.C_SPLASH] = numbers[1] if effect == K.Spell.SPLASH else 0
         if effect == K.Spell.SWEEP:
