@@ -625,8 +625,8 @@ def read_trick(card) -> tuple[str, int] | None:
     words = " ".join(card.text.lower().split())
     ambush = any(k.name == "ambush" for k in card.keywords)
     if card.type == "creature":
-        m = re.fullmatch(r"if this card is an ambush: when an opposing creature attacks this fort, summon this "
-                         r"creature to it; it blocks that attack\.", words)
+        m = re.fullmatch(r"if this card is an ambush: when an opposing creature attacks this fort, "
+                         r"summon this creature to it; it blocks that attack\.", words)
         return ("ambusher", 0) if m and ambush else None
     if card.type != "spell":
         return None
@@ -927,7 +927,8 @@ def spring_ambush(game: Game, attacker_player: Player, defender: Player, attacke
         # attacker has Invade for the fort's colour (line 320)
         if None not in defender.board[f]:
             first, second = defender.board[f]
-            remove_creature(game, defender, first if base_sum(game, first) < base_sum(game, second) else second)
+            weaker = first if base_sum(game, first) < base_sum(game, second) else second
+            remove_creature(game, defender, weaker)
         slot = defender.board[f].index(None)
         creature = Creature(index, f, slot, summoned_turn=game.turn)
         defender.board[f][slot] = creature

@@ -235,8 +235,8 @@ def test_dragoborne_ambush_fort_burst_and_immune_are_decisive(coverages):
     assert ambusher.measured and ambusher.played[-1] == "Ambush" and ambusher.unplayed == ()
     removal = coverage(cards["flame-ambusher"], "removal")
     assert not removal.measured
-    assert removal.decisive[0] == ("Ambush (never set: the card is summoned for its cost; DG-spells=all sets one "
-                                   "whose text the game reads)")
+    assert removal.decisive[0] == ("Ambush (never set: the card is summoned for its cost; DG-spells=all sets "
+                                   "one whose text the game reads)")
     assert removal.decisive[1].startswith("\"If this card is an ambush:")
     treant = by_key["elder-treant"]
     assert treant.decisive == ("Fort Burst \"Summon this creature to the attacked fort.\" (never played)",)

@@ -72,8 +72,8 @@ KEYWORDS = {"ambush": "lines 300-304", "assassin": "lines 306-308", "deadly": "l
 CREATURE_KEYWORDS = ("assassin", "deadly", "immune", "invade")
 #: The one creature text the game plays: an Ambush creature's (kernels.Spell.AMBUSHER, DG-spells=all), the
 #: whole text matched, case and surrounding blanks aside.
-AMBUSHER_TEXT = re.compile(r"if this card is an ambush: when an opposing creature attacks this fort, summon this "
-                           r"creature to it; it blocks that attack\.")
+AMBUSHER_TEXT = re.compile(r"if this card is an ambush: when an opposing creature attacks this fort, "
+                           r"summon this creature to it; it blocks that attack\.")
 #: Keywords naming a colour or a trait ("the color or trait specified", lines 308, 316) or a colour only
 #: ("a fort of the specified color", line 320); the others name neither.
 TARGETED = {"assassin": "colour or trait", "immune": "colour or trait", "invade": "colour"}

@@ -105,9 +105,10 @@ def coverage(card, spells: str = "all") -> Coverage:
     """Which of a creature card's rules the game plays: ATK/EDR, the dragocross +1/+1 and colour bonuses,
     its DICE X-Y gains, Deadly, Assassin and Invade of a colour; not Immune, a trait condition, Fort Burst or
     other card text (decisive), nor Ambush but under DG-spells=all for the Ambush text the game plays
-    (catalog.AMBUSHER_TEXT: summoned to the fort attacked, it blocks). Under DG-spells=removal or all (``spells``) a printed Immune of a
-    colour is played: the removal spells the game casts neither choose nor damage it, nor does an Ambush
-    spell of that colour lower its ATK under all (the only spells and abilities the game plays)."""
+    (catalog.AMBUSHER_TEXT: summoned to the fort attacked, it blocks). Under DG-spells=removal or all
+    (``spells``) a printed Immune of a colour is played: the removal spells the game casts neither choose
+    nor damage it, nor does an Ambush of that colour act on it under all (the only spells and abilities
+    the game plays)."""
     played, unplayed = ["ATK/EDR", "dragocross +1/+1"], []
     ambusher = spells == "all" and card.ambusher
 

@@ -369,10 +369,9 @@ def _ambush_summon(st, o, f, card, ct):
         if st[o, CRB + (f * PER_FORT + k) * N_PLACE + CR_CARD] < 0:
             t = f * PER_FORT + k
     if t < 0:
-        t = f * PER_FORT + 1
-        if ct[st[o, CRB + (f * PER_FORT) * N_PLACE + CR_CARD], G_BASE] < ct[st[o, CRB + t * N_PLACE + CR_CARD],
-                                                                              G_BASE]:
-            t = f * PER_FORT
+        first, second = f * PER_FORT, f * PER_FORT + 1
+        base_first = ct[st[o, CRB + first * N_PLACE + CR_CARD], G_BASE]
+        t = first if base_first < ct[st[o, CRB + second * N_PLACE + CR_CARD], G_BASE] else second
         _leave(st, o, t)
     st[o, CRB + t * N_PLACE + CR_CARD] = card
     st[o, CRB + t * N_PLACE + CR_DMG] = 0
@@ -754,8 +753,8 @@ def _tricks(st, p, ct, ncol, pumps):
                 break
             _play_from_hand(st, p, bi, ct[bcard, C_COLOUR], ct[bcard, C_COST], ncol)
             st[p, CRB + target * N_PLACE + field] += ct[bcard, C_AMOUNT]
-    # ambushes (line 209): a Spell.SNARE or AMBUSHER card whose colour is one of p's banners (the forts' colours), on
-    # p's fort with barriers and no ambush with the fewest barriers (ties: the lower fort), for
+    # ambushes (line 209): a Spell.SNARE or AMBUSHER card whose colour is one of p's banners (the forts'
+    # colours), on p's fort with barriers and no ambush with the fewest barriers (ties: the lower fort), for
     # AMBUSH_COST resources of any colour, each from the colour with most unrested (ties: the lower index)
     while True:
         nfree = 0
