@@ -110,15 +110,15 @@ def test_twin_moves_as_the_ruling_says(move, barriers, before, after, b_at):
         assert (b.fort, b.slot) == b_at
 
 
-def test_the_default_plays_no_move_and_guard_changes_games():
-    """DG-move=none is the default (the games are the ones before the ruling existed: the same records
-    with the ruling's code absent); guard changes some games (a creature left at a destroyed fort is
-    rare: games mostly end soon after a fort falls)."""
+def test_the_default_plays_the_moves_and_they_change_games():
+    """DG-move=guard is the default (the free moves a player makes); none, creatures staying where they
+    were summoned, plays some games otherwise (a creature left at a destroyed fort is rare: games mostly
+    end soon after a fort falls)."""
     cat = catalog_io.load()
-    assert DragoborneRulings().move == "none"
-    base = S.run(S.matchup(cat, "red-blaze", "green-grove"), 3000, 21, threads=1).records
-    guard = S.run(S.matchup(cat, "red-blaze", "green-grove",
-                            rulings=DragoborneRulings().with_assignments(["DG-move=guard"])), 3000, 21,
-                  threads=1).records
+    assert DragoborneRulings().move == "guard"
+    guard = S.run(S.matchup(cat, "red-blaze", "green-grove"), 3000, 21, threads=1).records
+    base = S.run(S.matchup(cat, "red-blaze", "green-grove",
+                           rulings=DragoborneRulings().with_assignments(["DG-move=none"])), 3000, 21,
+                 threads=1).records
     changed = (base[:, :K.Record.BASE_WINNER_0] != guard[:, :K.Record.BASE_WINNER_0]).any(axis=1).mean()
     assert 0 < changed < 0.5

@@ -970,13 +970,10 @@ def test_every_ruling_value_runs_and_matters(packaged, default_records, key, val
     if key == "DG-fort-burst":
         # Fort Burst is never played: both readings put every broken barrier in hand (spec "Cards")
         assert records == default_records
-    elif key == "DG-spells" and {value, R().spells} == {"removal", "all"}:
-        # the pumps and ambushes are cast with what summoning leaves (spec step 6b): about 1 game in 90 of
-        # these decks changes between removal and all, so none may in 150; in 1500 some do (most do not)
-        more = N.play_games(cat, red, green, ruled, 1500, seed=2)
-        base = N.play_games(cat, red, green, R(), 1500, seed=2)
-        assert 0 < sum(a != b for a, b in zip(more, base, strict=True)) < 150
     else:
+        # (DG-spells=removal against all: the pumps and ambushes are cast with what summoning leaves, spec
+        # step 6b; Flame Ambusher, a cost-3 creature, is often still in hand with 2 resources left on an
+        # early turn and set as an ambush: 277 of 1,500 games of seed 2 change)
         assert records != default_records
     print(f"\n{key}={value}: P(deck 0) {sum(r['winner'] == 0 for r in records) / n:.3f}, P(first) "
           f"{sum(r['winner'] == r['first'] for r in records) / n:.3f}, mean turns "

@@ -18,7 +18,7 @@ it blocks) and it is still in hand after the summons (step 6b); otherwise it is 
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
-does nothing, and creatures never move under DG-move=none (the default; line 226's moves: step 5).
+does nothing, and creatures never switch places (line 226's moves: step 5, DG-move=guard by default).
 
 Effective stats of a creature on the board: its base ATK/EDR; if dragocrossed, +1/+1 (line 217) plus the
 bonus the card gives for the crossing die's colour (a ``white`` bonus applies to every colour; a card with
@@ -85,13 +85,13 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    enters standing. A creature summoned this turn cannot attack under
    DG-summoning-sickness=true. The loop ends when no creature can be paid for. **Moves** (line 226: "You
    may switch the position of creatures, or move a creature from one fort to another fort with an
-   opening"), DG-move: ``none``: no creature moves; ``guard``: then each of P's creatures at a fort with
+   opening"), DG-move: ``guard`` (the default): then each of P's creatures at a fort with
    no barriers (it can never block there), in fort, slot order, moves to a fort with barriers and an
    opening (the fewest creatures; ties: fewer barriers, then the lower fort; its lowest free slot);
    none moves when no such fort has an opening. Then each fort with barriers and no creature, in fort
    order, takes the creature in slot 1 of the lowest fort holding two (its slot 0): a creature blocks
-   only at its own fort (line 238). A moved creature keeps its damage, rest and dragocross die.
-   Creatures never switch places.
+   only at its own fort (line 238). A moved creature keeps its damage, rest and dragocross die. ``none``:
+   no creature moves. Creatures never switch places.
 6. **Dice assignment** (lines 210-217): each of P's dice in the Dice Zone, by value from highest (ties: the
    lower die index), once:
    - shield candidates: P's forts of the die's colour that have barriers and no dragoshield (under

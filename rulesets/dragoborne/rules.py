@@ -76,15 +76,15 @@ class DragoborneRulings(Rulings):
         meaning="whether a creature summoned this turn may not attack (no rule says so: default false)",
         source="seed 001, lines 226-238")
     move: str = ruling(
-        "DG-move", "none",
+        "DG-move", "guard",
         meaning="the Main Phase's moves (\"You may switch the position of creatures, or move a creature from "
-                "one fort to another fort with an opening\", line 226), a policy of ours: none, a creature "
-                "stays where it was summoned; guard: after summoning, each creature at a destroyed fort (it "
-                "can never block there: attacks go to forts with barriers) moves to a fort with barriers and "
-                "an opening (the fewest creatures; ties: fewer barriers, then the lower fort), in fort, slot "
-                "order; then each fort with barriers and no creature takes the second creature of the lowest "
-                "fort holding two (a creature blocks only at its fort, line 238); creatures never switch "
-                "places",
+                "one fort to another fort with an opening\", line 226), a policy of ours: guard (the "
+                "default: the free moves a player would make): after summoning, each creature at a destroyed "
+                "fort (it can never block there: attacks go to forts with barriers) moves to a fort with "
+                "barriers and an opening (the fewest creatures; ties: fewer barriers, then the lower fort), "
+                "in fort, slot order; then each fort with barriers and no creature takes the second creature "
+                "of the lowest fort holding two (a creature blocks only at its fort, line 238); creatures "
+                "never switch places; none: a creature stays where it was summoned",
         source="seed 001, lines 122, 226, 238", choices=("none", "guard"))
     spells: str = ruling(
         "DG-spells", "all",
