@@ -675,6 +675,12 @@ def _fair_text(f: float, lo: float, hi: float, digits: int = 0) -> str:
     return f"{_cost_text(f, digits)} [{_cost_text(lo, digits)}, {_cost_text(hi, digits)}]"
 
 
+def _bounded(mark: str, text: str) -> str:
+    """A fair cost's text marked as a lower bound (``mark`` "≥ ": the entry is not measured); a side of
+    today's cost ("above 4") needs no mark when it is above: a bound above today's cost is above it."""
+    return text if text.startswith("above") else mark + text
+
+
 def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Ruleset,
                  exact: bool = False) -> pd.DataFrame:
     """The ranking for reading: estimates with their 95% half-widths, fair cost with its interval (exact:
@@ -696,7 +702,7 @@ def ranking_view(rank: pd.DataFrame, label_columns: Sequence[str], ruleset: Rule
                                                                                     strict=True)]
     else:
         d = cost_digits(rank["cost"])
-        out["fair cost [95%]"] = [b + _fair_text(f, lo, hi, d) for b, f, lo, hi in
+        out["fair cost [95%]"] = [_bounded(b, _fair_text(f, lo, hi, d)) for b, f, lo, hi in
                                   zip(bound, rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
                                       strict=True)]
     if not rank["off_by"].isna().all():  # its interval: the fair cost's over the cost (off_by_low, _high)
@@ -741,11 +747,11 @@ def narrow_ranking(rank: pd.DataFrame, ruleset: Ruleset, exact: bool = False) ->
         out["fair cost"] = [b + ("∞" if np.isinf(f) else f"{f:.2f}")
                             for b, f in zip(bound, rank["fair_cost"], strict=True)]
     else:
-        out["fair cost [95%]"] = [b + _fair_text(f, lo, hi, d) for b, f, lo, hi in
+        out["fair cost [95%]"] = [_bounded(b, _fair_text(f, lo, hi, d)) for b, f, lo, hi in
                                   zip(bound, rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"],
                                       strict=True)]
-        out["fair cost"] = [b + ("above" if np.isnan(f) and np.isinf(hi) else "below" if np.isnan(f)
-                                 else _cost_text(f, d))
+        out["fair cost"] = [_bounded(b, "above" if np.isnan(f) and np.isinf(hi) else "below" if np.isnan(f)
+                                     else _cost_text(f, d))
                             for b, f, hi in zip(bound, rank["fair_cost"], rank["fair_cost_high"],
                                                 strict=True)]
     if not rank["off_by"].isna().all():
@@ -904,9 +910,10 @@ def by_budget(ruleset: Ruleset, reports: Sequence[tuple[int, object]]):
     for budget, rank in zip((b for b, _ in reports), ranks, strict=True):
         by_key = rank.set_index("key")
         fair = [by_key.loc[k] for k in first["key"]]
-        side[f"fair at {budget}"] = [("" if r["measured"] else "≥ ")
-                                     + _fair_text(r["fair_cost"], r["fair_cost_low"], r["fair_cost_high"], d)
-                                     for r in fair]
+        side[f"fair at {budget}"] = [
+            _bounded("" if r["measured"] else "≥ ", _fair_text(r["fair_cost"], r["fair_cost_low"],
+                                                               r["fair_cost_high"], d))
+            for r in fair]
         side[f"verdict at {budget}"] = [r["verdict"] for r in fair]
     changed = [first["name"].iloc[i] for i in range(len(first))
                if len({side[f"verdict at {b}"][i] for b, _ in reports}) > 1]
@@ -987,9 +994,9 @@ def budgets_terminal(ruleset: Ruleset, reports: Sequence[tuple[int, object]], ra
     for budget, rank in zip(budgets, rows, strict=True):
         bound = ["" if m else "≥ " for m in rank["measured"]]
         cells = _fair_cells(rank["fair_cost"], rank["fair_cost_low"], rank["fair_cost_high"])
-        table[f"at {budget} [95%]"] = [b + (f"{v} {i}" if i else v) for b, (v, i) in
+        table[f"at {budget} [95%]"] = [_bounded(b, f"{v} {i}" if i else v) for b, (v, i) in
                                        zip(bound, cells, strict=True)]
-        table[f"at {budget}"] = [b + v for b, (v, _) in zip(bound, cells, strict=True)]
+        table[f"at {budget}"] = [_bounded(b, v) for b, (v, _) in zip(bound, cells, strict=True)]
     verdicts = list(zip(*(rank["verdict"].astype(str).tolist() for rank in rows), strict=True))
     table["verdict"] = [v[0] if len(set(v)) == 1 else " → ".join(_SHORT_VERDICT.get(x, x) for x in v)
                         for v in verdicts]

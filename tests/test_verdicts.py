@@ -344,3 +344,13 @@ def test_plus_minus_never_reads_minus_zero(value, digits, exact, text):
     from reports.efficiency import plus_minus
 
     assert plus_minus(value, 0.001, digits, exact) == text
+
+
+def test_a_fair_cost_bound_above_today_reads_above_and_one_below_keeps_its_mark():
+    """A not measured entry's fair cost is what the played rules give, marked "≥"; under the zero rule it is
+    a side of today's cost: "above 4" is then certain (a bound above today's cost is above it), while
+    "below 4" may not hold and keeps the mark."""
+    assert eff._bounded("≥ ", eff._fair_text(np.nan, 4.0, np.inf)) == "above 4"
+    assert eff._bounded("≥ ", eff._fair_text(np.nan, -np.inf, 4.0)) == "≥ below 4"
+    assert eff._bounded("≥ ", eff._fair_text(5.0, 4.5, 5.5, 1)) == "≥ 5.0 [4.5, 5.5]"
+    assert eff._bounded("", eff._fair_text(np.nan, 4.0, np.inf)) == "above 4"
