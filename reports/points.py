@@ -876,6 +876,9 @@ class PricingRule:
     rmse: float
     fitted_on: str
     left_out: tuple[str, ...]
+    #: The median profile a model is priced at (Ruleset.price_models): each centred stat's median per
+    #: model over the fitted entries; empty when the game's features are not centred.
+    profile: tuple[tuple[str, float], ...] = ()
 
 
 def pricing_rule(points: Points) -> PricingRule:
@@ -906,6 +909,7 @@ def pricing_rule(points: Points) -> PricingRule:
         xs.append([float(features.get(n, 0.0)) for n in names])
         ys.append(y)
     x, y = np.array(xs), np.array(ys)
+    profile = _centre(rs, names, x)
     n, p = x.shape
     if n <= p + 1:
         raise RulesError(f"the pricing rule needs more entries than its {p} features plus one; {n} entries "
@@ -928,7 +932,28 @@ def pricing_rule(points: Points) -> PricingRule:
                               "share": np.divide(resid, fitted, out=np.full_like(resid, np.nan),
                                                  where=np.abs(fitted) > 1e-9)})
     fitted_on = "the proposed costs" if zero else "the fair costs at the proposed costs"
-    return PricingRule(prices, residuals, n, r2, float(np.sqrt(sigma2)), fitted_on, tuple(left_out))
+    return PricingRule(prices, residuals, n, r2, float(np.sqrt(sigma2)), fitted_on, tuple(left_out),
+                       profile)
+
+
+def _centre(rs: Ruleset, names: list[str], x: np.ndarray) -> tuple[tuple[str, float], ...]:
+    """Centre the per-model stats of ``x`` (in place) on the entries' median profile (Ruleset.price_models):
+    each such column less its median per model times the models column, so that the models column prices a
+    model of that profile. A linear change of the features: the fit, its R² and residuals do not change, nor
+    do the stats' prices. Returns the profile, (stat, median per model) each."""
+    if rs.price_models not in names or len(x) == 0:
+        return ()
+    models = x[:, names.index(rs.price_models)]
+    if (models <= 0).any():
+        return ()
+    profile = []
+    for stat in rs.price_per_model:
+        if stat in names:
+            j = names.index(stat)
+            median = float(np.median(x[:, j] / models))
+            x[:, j] -= median * models
+            profile.append((stat, median))
+    return tuple(profile)
 
 
 def rule_sections(points: Points, rule: PricingRule):
@@ -950,8 +975,13 @@ def rule_sections(points: Points, rule: PricingRule):
         "by the rule": [f"{v:.{d}f}" for v in off["rule"]],
         "priced off the rule": [f"{v:+.{d}f}" + ("" if s != s else f" ({100 * s:+.0f}%)") for v, s in
                                 zip(off["residual"], off["share"], strict=True)]})
+    centred = ("" if not rule.profile else
+               f"; centred: {rs.price_models} prices a model of the entries' median profile ("
+               + ", ".join(f"{stat} {median:g}" for stat, median in rule.profile)
+               + "), each stat the points a model has above or below it")
     notes = [f"pricing rule: least squares over {rule.fitted_on} of {rule.n} entries, no intercept; R² "
-             f"{rule.r2:.2f}, typical error {rule.rmse:.{d}f} {unit}; features: {rs.price_features_text}",
+             f"{rule.r2:.2f}, typical error {rule.rmse:.{d}f} {unit}; features: {rs.price_features_text}"
+             f"{centred}",
              *([f"left out of the fit (not measured: a lower bound only): {', '.join(rule.left_out)}"]
                if rule.left_out else [])]
     tidy = [Section("rule", "The pricing rule", rule.prices), Section("rule_residuals", "Priced off the rule",

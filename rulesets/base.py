@@ -734,6 +734,13 @@ class Ruleset:
     #: How :meth:`price_features` counts an entry's characteristics, for the pricing rule's report (e.g.
     #: "each stat times the unit's models; a skill or keyword counts the models that have it").
     price_features_text: str = ""
+    #: The feature of :meth:`price_features` that counts an entry's models, and the features that are a
+    #: stat of each model times the models. The pricing rule then prices a model of the fitted entries'
+    #: median profile (the models feature) and each stat by the points a model has above or below that
+    #: median: every model has some of each stat, so an uncentred base price absorbs them and can read
+    #: negative. The same fit, read another way. None: no such centring.
+    price_models: str | None = None
+    price_per_model: tuple[str, ...] = ()
 
     def price_features(self, contestant: Contestant) -> dict[str, float]:
         """The entry's characteristics the pricing rule (``balance points --rule``) fits costs on: a short

@@ -319,6 +319,41 @@ def test_the_pricing_rule_recovers_the_exchange_rate_within_its_interval():
     np.testing.assert_allclose(prices["price"].to_numpy(), np.linalg.lstsq(x, y, rcond=None)[0])
 
 
+class PerModel(Priced):
+    """The priced toy with units of models: a piece of ``SIZE`` models, each with its strength."""
+
+    SIZE = {"ant": 2, "bee": 3, "cat": 1, "eel": 2, "fox": 4, "gnu": 1}
+    price_features_text = "models: 1 a model; strength: a model's strength times the models"
+
+    def price_features(self, contestant):
+        size = self.SIZE[contestant.key]
+        return {"models": float(size), "strength": contestant.subject.strength * size}
+
+
+class Centred(PerModel):
+    price_models = "models"
+    price_per_model = ("strength",)
+
+
+def test_the_pricing_rule_prices_a_model_of_the_median_profile():
+    """Centring the per-model stats on the entries' median profile reads the same fit another way: the
+    stat's price, R² and residuals are unchanged, and the models feature prices a model of median
+    strength (the uncentred base price plus the median strength times the strength's price)."""
+    pieces = [Piece(k, s, c) for k, s, c in PRICED]
+    plain = pts.pricing_rule(propose(PerModel(pieces), fix=["ant"]))
+    centred = pts.pricing_rule(propose(Centred(pieces), fix=["ant"]))
+    median = float(np.median([s for _, s, _ in PRICED]))  # strength per model: each piece's own
+    assert centred.profile == (("strength", median),) and plain.profile == ()
+    a, b = plain.prices.set_index("feature"), centred.prices.set_index("feature")
+    assert b.loc["strength", "price"] == pytest.approx(a.loc["strength", "price"], rel=1e-9)
+    assert b.loc["models", "price"] == pytest.approx(a.loc["models", "price"] + median
+                                                     * a.loc["strength", "price"], rel=1e-9)
+    assert centred.r2 == pytest.approx(plain.r2, rel=1e-9)
+    np.testing.assert_allclose(centred.residuals["residual"], plain.residuals["residual"], atol=1e-9)
+    notes = pts.rule_sections(propose(Centred(pieces), fix=["ant"]), centred)
+    assert "centred: models prices a model of the entries' median profile (strength 1.75)" in str(notes)
+
+
 def test_the_pricing_rule_needs_more_entries_than_features():
     rs = Priced([Piece(k, s, c) for k, s, c in PRICED[:3]])
     with pytest.raises(RulesError, match="more entries than its 2 features"):

@@ -323,6 +323,8 @@ class DragonbondRuleset(Ruleset):
     def coverage(self, contestant: Contestant, rulings: DragonbondRulings) -> Coverage:
         return coverage(contestant.subject)
 
+    price_models = "models"
+    price_per_model = ("Health", "Attack", "Defense")
     price_features_text = ("models: 1 a model (the base price of a model; a Huge creature is one); Health: "
                            "the wounds a model takes (a Huge creature's health slots times its injury slots) "
                            "times the models; Attack: a model's attack dice by tier (white 1, grey 2, black "

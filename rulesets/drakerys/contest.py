@@ -492,6 +492,8 @@ class DrakerysRuleset(Ruleset):
         entry = contestant.subject
         return coverage(entry.unit, rulings, entry.allies or None)
 
+    price_models = "models"
+    price_per_model = ("Actions", "Power", "Health", "Combat", "Strength", "Resistance")
     price_features_text = ("models: 1 a model (the base price of a model); Actions, Power, Health, Combat, "
                            "Strength, Resistance: the stat of its profile times the unit's models (a price "
                            "reads: AP per point per model)")
