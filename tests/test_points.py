@@ -618,3 +618,12 @@ def test_a_battle_scored_at_another_cost_of_the_same_units_equals_the_battle_pla
     for pair, sides in fresh.pairs.items():
         for got, want in zip(again.pairs[pair], sides, strict=True):
             assert np.array_equal(got.mean, want.mean) and np.array_equal(got.cov, want.cov)
+
+
+def test_the_rule_in_a_sentence_names_a_model_of_the_median_profile():
+    pieces = [Piece(k, s, c) for k, s, c in PRICED]
+    centred = propose(Centred(pieces), fix=["ant"])
+    text = pts.rule_answer(centred.ruleset, pts.pricing_rule(centred))
+    plain = propose(PerModel(pieces), fix=["ant"])
+    assert "a model of the median profile" in text and "of models" not in text
+    assert "a model of the median profile" not in pts.rule_answer(plain.ruleset, pts.pricing_rule(plain))
