@@ -373,15 +373,22 @@ def _ambush_summon(st, o, f, card, ct):
         base_first = ct[st[o, CRB + first * N_PLACE + CR_CARD], G_BASE]
         t = first if base_first < ct[st[o, CRB + second * N_PLACE + CR_CARD], G_BASE] else second
         _leave(st, o, t)
-    st[o, CRB + t * N_PLACE + CR_CARD] = card
-    st[o, CRB + t * N_PLACE + CR_DMG] = 0
-    st[o, CRB + t * N_PLACE + CR_RESTED] = 0
-    st[o, CRB + t * N_PLACE + CR_NEW] = 0  # summoned in the opponent's turn: not new in o's next one
-    st[o, CRB + t * N_PLACE + CR_DIE] = -1
-    st[o, CRB + t * N_PLACE + CR_PUMP_ATK] = 0
-    st[o, CRB + t * N_PLACE + CR_PUMP_EDR] = 0
-    st[o, PL_SUMMONED] += 1
+    _place(st, o, t, card, 0)  # summoned in the opponent's turn: not new in o's next one
     return t
+
+
+@nb.njit(**TRIAL_JIT)
+def _place(st, p, s, card, new):
+    """Player p summons ``card`` to the empty place s: standing, undamaged, no die, no pump; ``new``: 1
+    when summoned in p's own turn (DG-summoning-sickness)."""
+    st[p, CRB + s * N_PLACE + CR_CARD] = card
+    st[p, CRB + s * N_PLACE + CR_DMG] = 0
+    st[p, CRB + s * N_PLACE + CR_RESTED] = 0
+    st[p, CRB + s * N_PLACE + CR_NEW] = new
+    st[p, CRB + s * N_PLACE + CR_DIE] = -1
+    st[p, CRB + s * N_PLACE + CR_PUMP_ATK] = 0
+    st[p, CRB + s * N_PLACE + CR_PUMP_EDR] = 0
+    st[p, PL_SUMMONED] += 1
 
 
 @nb.njit(**TRIAL_JIT)
@@ -587,14 +594,7 @@ def _summon(st, p, ct, ncol):
             slot = weakest
         _play_from_hand(st, p, bi, ct[best, C_COLOUR], bcost, ncol)
         nfree -= bcost
-        st[p, CRB + (slot) * N_PLACE + CR_CARD] = best
-        st[p, CRB + (slot) * N_PLACE + CR_DMG] = 0
-        st[p, CRB + (slot) * N_PLACE + CR_RESTED] = 0
-        st[p, CRB + (slot) * N_PLACE + CR_NEW] = 1
-        st[p, CRB + (slot) * N_PLACE + CR_DIE] = -1
-        st[p, CRB + (slot) * N_PLACE + CR_PUMP_ATK] = 0
-        st[p, CRB + (slot) * N_PLACE + CR_PUMP_EDR] = 0
-        st[p, PL_SUMMONED] += 1
+        _place(st, p, slot, best, 1)
         played += 1
 
 
