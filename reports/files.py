@@ -197,7 +197,13 @@ class _Staged:
     existed: bool
 
     def commit(self) -> None:
-        """Put the content in place: rename over a regular file, copy into a special one."""
+        """Put the content in place: rename over a regular file, copy into a special one; not when a stop
+        was noted meanwhile (one a library swallowed, :func:`simcore.parallel.check_stop`)."""
+        try:
+            parallel.check_stop()
+        except BaseException:
+            self.discard()
+            raise
         if self.special:
             try:
                 with open(self.tmp, "rb") as src, _open_special(self.path, self.target) as dst:
@@ -266,11 +272,6 @@ def write_with(path: Path | str, writer: Writer) -> None:
     except BaseException:
         for each in staged:
             each.discard()
-        raise
-    try:
-        parallel.check_stop()  # a stop a library swallowed while the file was written
-    except BaseException:
-        staged[0].discard()
         raise
     staged[0].commit()
 
@@ -402,11 +403,6 @@ class OutputSet:
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is None:
-            try:
-                parallel.check_stop()  # a stop a library swallowed while the files were made
-            except BaseException:
-                self._roll_back()
-                raise
             self._commit()
         else:
             self._roll_back()
