@@ -1010,17 +1010,19 @@ def rule_answer(rs: Ruleset, rule: PricingRule) -> str:
             told.append((str(p["feature"]), " ".join(cells).rstrip()))
         else:
             untold.append(str(p["feature"]))
-    def what(feature: str, first: bool) -> str:  # the centred models feature: a model of the median profile
-        if rule.profile and feature == rs.price_models:
+    def model(feature: str) -> bool:  # the centred models feature prices a model of the median profile
+        return bool(rule.profile) and feature == rs.price_models
+
+    def what(feature: str, first: bool) -> str:
+        if model(feature):
             return "a model of the median profile"
         return f"one point of {feature}" if first else f"of {feature}"
 
     if told:
         (feature, price), *others = told
         # after "a model ... is worth", a stat reads "one point of X" again ("of X" follows a stat)
-        spelled = what(feature, True) == "a model of the median profile"
         worth = f"{what(feature, True)} is worth {price} {rs.cost_unit}" + "".join(
-            f", {what(f, spelled)} {p}" for f, p in others)
+            f", {what(f, model(feature))} {p}" for f, p in others)
     else:
         worth = "no characteristic's price is told apart from 0"
     rest = f"; {_listed(untold)}: not told apart from 0 (95%)" if told and untold else ""
