@@ -149,9 +149,14 @@ def test_armies_fill_the_budget():
     assert space.fill(((0, 1),)) == ((0, 4),)
 
 
-def test_a_game_that_plays_no_army_is_refused(capsys):
-    assert_one_line_error(capsys, ["army", "dragoborne"], 1, "dragoborne: armies of several entries are "
-                                                            "not played")
+@pytest.mark.parametrize("game, why", [
+    ("dragoborne", "a deck is 50 or more cards with at most 4 of a name (seed 001 lines 145-146)"),
+    ("uberdrakes", "a dragon's hoard is gathered in play"),
+    ("warbound", 'seed 004 lines 65-79: "no need to calculate army lists"'),
+])
+def test_a_game_that_plays_no_army_is_refused_with_its_rulebook_reason(capsys, game, why):
+    assert_one_line_error(capsys, ["army", game], 1, f"{game}: armies of several entries are not played: ")
+    assert_one_line_error(capsys, ["army", game], 1, why)
 
 
 def test_the_default_ruleset_plays_no_army():

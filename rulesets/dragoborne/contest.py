@@ -153,6 +153,9 @@ class DragoborneRuleset(Ruleset):
                   "of A replacing an average card of its cost class, against card B's home deck with B; each "
                   "game played again from the same shuffles and dice with either deck unchanged")
     roles = ("deck with A", "deck with B")
+    army_text = ("a deck is 50 or more cards with at most 4 of a name (seed 001 lines 145-146), "
+                 "not bought from a budget; its contests price one card in its deck, and no "
+                 "search over decks is written")
     metrics = (
         Metric("win", "P(this side's deck wins)"),
         Metric("loss", "P(this side's deck loses)"),

@@ -412,6 +412,10 @@ class UberDrakesRuleset(Ruleset):
                   "each situation of the grid (Rage 0..2 each, bonus difference -2, 0, +2; equally "
                   "weighted), and again with each side's resource taken away")
     roles = ("initiates", "defends")
+    army_text = ("a dragon's hoard is gathered in play (coins from deserts, caves and villages, "
+                 "seed 003 lines 162, 179, 215, 235), not bought from a budget before the game; "
+                 "its contests price one resource in a combat, and no search over hoards is "
+                 "written")
     metrics = (
         Metric("value", "the combat's worth to this side (UD-value: by default blood points gained + "
                         "UD-damage-bp x (damage dealt - taken) + UD-win-bp x P(win)) with its resource - "

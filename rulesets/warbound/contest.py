@@ -232,6 +232,11 @@ class WarboundRuleset(Ruleset):
                   "additional activations while they add no Panic); targets by WB-targeting; the Hand and "
                   "the Hourglass change hands by WB-hourglass-policy")
     roles = ("starts with the Hand", "starts with the Hourglass")
+    army_text = ("a side is a Warband built as an 8-card Exploration deck (one Leader, at least "
+                 '2 Upgrades, no two cards of one name; seed 004 lines 65-79: "no need to '
+                 'calculate army lists"), not bought from a budget, and the army search buys '
+                 "armies from a budget; a search over decks is not written (each entry is played "
+                 "in the deck WB-warband states)")
     metrics = (
         Metric("win", "P(this side ends ahead: it removes every enemy, or destroys more tokens' worth than "
                       "it loses)"),
