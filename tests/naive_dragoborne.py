@@ -29,7 +29,8 @@ Points where game.py's text can be read more than one way are marked ``# SPEC-AM
 reading taken (the most literal one that gives a playable game).
 
 Single steps (:func:`stand_step`, :func:`dice_step`, :func:`draw_step`, :func:`resource_step`,
-:func:`summon_step`, :func:`assign_dice`, :func:`trick_step`, :func:`combat_phase`, :func:`end_phase`, and
+:func:`summon_step`, :func:`move_step`, :func:`assign_dice`, :func:`trick_step`, :func:`switch_step`,
+:func:`combat_phase`, :func:`end_phase`, and
 inside combat :func:`attack_options`, :func:`block_choice`, :func:`spring_ambush`, :func:`resolve_attack`,
 :func:`destroy_dead`) take a
 :class:`Game` and can be called on a hand-built one (:func:`blank_game`, :func:`put_creature`).
@@ -693,14 +694,14 @@ def trick_step(game: Game, player: Player, pumps: bool) -> None:
 
 
 def move_step(game: Game, player: Player) -> None:
-    """Spec step 5, Moves (line 226), DG-move: ``guard``: each creature at a fort with no barriers, in fort,
-    slot order, moves to a fort with barriers and an opening (fewest creatures; ties: fewer barriers, then
-    the lower fort; its lowest free slot); then each fort with barriers and no creature, in fort order,
-    takes the creature in slot 1 of the lowest fort holding two. A creature keeps its damage, rest and
-    dragocross die."""
+    """Spec step 5, Moves (line 226), DG-move ``guard`` and ``switch``: each creature at a fort with no
+    barriers, in fort, slot order, moves to a fort with barriers and an opening (fewest creatures; ties:
+    fewer barriers, then the lower fort; its lowest free slot); then each fort with barriers and no
+    creature, in fort order, takes the creature in slot 1 of the lowest fort holding two. A creature keeps
+    its damage, rest and dragocross die."""
     if game.rulings.move == "none":
         return
-    if game.rulings.move != "guard":
+    if game.rulings.move not in ("guard", "switch"):
         raise ValueError(f"DG-move {game.rulings.move!r}")
 
     def count(f):
@@ -723,6 +724,41 @@ def move_step(game: Game, player: Player) -> None:
             full = [g for g in range(FORTS) if count(g) == PER_FORT]
             if full:
                 move(player.board[full[0]][1], f, 0)
+
+
+def switch_step(game: Game, player: Player, attacks: bool) -> None:
+    """Spec step 6c, Switches (line 226), DG-move=switch only: the stayers (the creatures spec step 7 will
+    not list as attackers, so standing through O's next turn: all of them when P has no combat phase this
+    turn, else those of effective ATK below 1 and, under DG-summoning-sickness=true, those summoned this
+    turn) guard P's exposed forts: while there is one (barriers, no dragoshield, no stayer; the fewest
+    barriers, ties: the lower fort), the spare stayer (at a fort with no barriers, with a dragoshield or
+    with another stayer) of highest effective EDR (ties: fort, slot order) switches places with the
+    creature in the exposed fort's slot 1, else in its slot 0, or moves to its slot 0 when it holds none."""
+    if game.rulings.move != "switch":
+        return
+    sick = game.rulings.summoning_sickness
+    stayers = [c for c in creatures(player)
+               if not attacks or (sick and c.summoned_turn == game.turn) or stats(game, player, c).atk < 1]
+
+    def held(f):
+        return [c for c in player.board[f] if c is not None and c in stayers]
+
+    while True:
+        exposed = [f for f in range(FORTS) if player.barriers[f] and not player.shields[f] and not held(f)]
+        spares = [c for c in creatures(player) if c in stayers and (
+            not player.barriers[c.fort] or player.shields[c.fort] or len(held(c.fort)) == PER_FORT)]
+        if not exposed or not spares:
+            return
+        to = min(exposed, key=lambda f: (len(player.barriers[f]), f))
+        edr = max(stats(game, player, c).edr for c in spares)
+        spare = next(c for c in spares if stats(game, player, c).edr == edr)
+        slot = 1 if player.board[to][1] is not None else 0
+        other = player.board[to][slot]
+        player.board[spare.fort][spare.slot] = other
+        player.board[to][slot] = spare
+        if other is not None:
+            other.fort, other.slot = spare.fort, spare.slot
+        spare.fort, spare.slot = to, slot
 
 
 def cross_gain(game: Game, creature: Creature, colour: str) -> int:
@@ -1049,6 +1085,7 @@ def play_turn(game: Game) -> bool:
     assign_dice(game, player)
     attacks = combat_allowed(game, player)
     trick_step(game, player, attacks)
+    switch_step(game, player, attacks)
     if attacks:
         combat_phase(game, player, opponent)
     if end_phase(game, player, opponent):

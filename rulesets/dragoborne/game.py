@@ -18,7 +18,8 @@ it blocks) and it is still in hand after the summons (step 6b); otherwise it is 
 Fort Burst is never played (every broken barrier goes to hand, which is what both DG-fort-burst readings do
 when it is not played), Immune has no effect (it acts against spells and abilities only, line 316), trait
 conditions (``assassin:trait=...``) never match (cards have no traits in the catalog), other card text
-does nothing, and creatures never switch places (line 226's moves: step 5, DG-move=guard by default).
+does nothing. Line 226's moves (moving to a fort with an opening, and switching the position of creatures)
+are played by the policy of DG-move (steps 5 and 6c).
 
 Effective stats of a creature on the board: its base ATK/EDR; if dragocrossed, +1/+1 (line 217) plus the
 bonus the card gives for the crossing die's colour (a ``white`` bonus applies to every colour; a card with
@@ -85,13 +86,13 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    enters standing. A creature summoned this turn cannot attack under
    DG-summoning-sickness=true. The loop ends when no creature can be paid for. **Moves** (line 226: "You
    may switch the position of creatures, or move a creature from one fort to another fort with an
-   opening"), DG-move: ``guard`` (the default): then each of P's creatures at a fort with
+   opening"), DG-move: ``guard`` (the default) and ``switch``: then each of P's creatures at a fort with
    no barriers (it can never block there), in fort, slot order, moves to a fort with barriers and an
    opening (the fewest creatures; ties: fewer barriers, then the lower fort; its lowest free slot);
    none moves when no such fort has an opening. Then each fort with barriers and no creature, in fort
    order, takes the creature in slot 1 of the lowest fort holding two (its slot 0): a creature blocks
    only at its own fort (line 238). A moved creature keeps its damage, rest and dragocross die. ``none``:
-   no creature moves. Creatures never switch places.
+   no creature moves (nor switches, step 6c). Under ``guard`` creatures never switch places.
 6. **Dice assignment** (lines 210-217): each of P's dice in the Dice Zone, by value from highest (ties: the
    lower die index), once:
    - shield candidates: P's forts of the die's colour that have barriers and no dragoshield (under
@@ -122,6 +123,21 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    - "Stand a creature in rest." is never cast: spells are cast in the Main Phase only (line 207, spec
      steps 5-6b), when every creature of P stands (Stand, step 1; a summoned creature enters standing); only
      O's creatures can be rested then, and standing one of them only lets it block P's attacks.
+6c. **Switches** (line 226: "You may switch the position of creatures"; DG-move=switch only; the Main
+   Phase's actions come in any order, line 198, so this follows the dice and the spells): P's *stayers*
+   are its creatures step 7 will not list as attackers, which will still stand in O's next turn (P's
+   creatures stand only in P's Stand Step, line 182): every one of them when P has no combat phase this
+   turn, else those of effective ATK below 1 and, under DG-summoning-sickness=true, those summoned this
+   turn. A stayer guards its fort in O's turn (line 238: a standing creature at the fort attacked may
+   block), unless a dragoshield is there (it blocks first, line 238). Repeat: the *exposed* fort - P's fort
+   with barriers, no dragoshield and no stayer, the one with the fewest barriers (ties: the lower fort),
+   which O's attackers take first (step 7: unblocked scores 100 less the barriers, above every other
+   option) - takes the *spare* stayer of highest effective EDR (ties: fort, slot order); a stayer is
+   spare at a fort with no barriers, at a fort with a dragoshield, or beside another stayer. The spare
+   switches places with the creature in the exposed fort's slot 1, else its slot 0; when the fort holds
+   none it moves to its slot 0 (line 226's move: the fort has an opening). Each creature keeps its
+   damage, pumps and dragocross die. The repeat ends when no fort is exposed or no stayer is spare (each
+   pass guards one more fort, so it ends within three).
 7. **Combat** (lines 228-249), skipped on game turn 1 (DG-first-turn=game-turn-1) or on each player's first
    turn (each-player-first). Attackers: P's standing creatures with effective ATK >= 1 (summoned this turn
    excluded under DG-summoning-sickness=true), each once, in order of effective ATK at the start of combat

@@ -51,6 +51,8 @@ from simcore.config import JIT, TRIAL_JIT
 from simcore.rng import STATE_WORDS, seed_trial_stream, uniform_int
 
 PLACES = FORTS * PER_FORT
+#: A fort's places in a bit set of places (bit s: place s): FORT_BITS << fort * PER_FORT.
+FORT_BITS = (1 << PER_FORT) - 1
 OPENING = HAND
 BIG = 1 << 30
 
@@ -112,6 +114,14 @@ class Spell(IntEnum):
     AMBUSHER = 8  # a creature with Ambush, "If this card is an ambush: when an opposing creature attacks
     # this fort, summon this creature to it; it blocks that attack." (DG-spells=all: set as an ambush when it
     # is still in hand after the summons; otherwise summoned as any creature)
+
+
+class Move(IntEnum):
+    """DG-move (RL_MOVE; game.py steps 5 and 6c): which of the Main Phase's moves (line 226) are played."""
+
+    NONE = 0  # no creature moves
+    GUARD = 1  # step 5: off destroyed forts, onto forts with barriers and no creature
+    SWITCH = 2  # GUARD, then step 6c: the creatures that stay standing switch onto exposed forts
 
 
 class Mulligan(IntEnum):
@@ -791,10 +801,11 @@ def _tricks(st, p, ct, ncol, pumps):
 
 @nb.njit(**TRIAL_JIT)
 def _move(st, p):
-    """DG-move=guard (game.py step 5, line 226): each of player p's creatures at a destroyed fort, in fort,
-    slot order, moves to a fort with barriers and an opening (the fewest creatures; ties: fewer barriers,
-    then the lower fort); then each fort with barriers and no creature, in fort order, takes the creature
-    in slot 1 of the lowest fort holding two. A creature keeps its damage, rest and dragocross die."""
+    """DG-move=guard and switch (game.py step 5, line 226): each of player p's creatures at a destroyed
+    fort, in fort, slot order, moves to a fort with barriers and an opening (the fewest creatures; ties:
+    fewer barriers, then the lower fort); then each fort with barriers and no creature, in fort order, takes
+    the creature in slot 1 of the lowest fort holding two. A creature keeps its damage, rest and dragocross
+    die."""
     for s in range(PLACES):
         if st[p, CRB + s * N_PLACE + CR_CARD] < 0 or st[p, FB + (s // PER_FORT) * N_FORT + F_BARRIERS] > 0:
             continue
@@ -821,6 +832,64 @@ def _move(st, p):
             if _count(st, p, g) == PER_FORT:
                 _relocate(st, p, g * PER_FORT + 1, f * PER_FORT)
                 break
+
+
+@nb.njit(**TRIAL_JIT)
+def _switch(st, p, ct, attacks):
+    """DG-move=switch (game.py step 6c, line 226): player p's stayers (its creatures that step 7 will not list
+    as attackers: every one on a turn without combat, ``attacks`` false; else those of effective ATK below 1
+    and, under DG-summoning-sickness=true, those summoned this turn) guard the exposed forts. Repeat: the
+    exposed fort (barriers, no dragoshield, no stayer; the fewest barriers, ties: the lower fort) takes the
+    spare stayer (at a destroyed fort, a fort with a dragoshield or a fort with another stayer) of highest
+    effective EDR (ties: fort, slot order): it switches places with the creature in the fort's slot 1, else
+    its slot 0 (it moves there if the fort holds none); until no fort is exposed or no stayer is spare."""
+    zone_only = st[0, LB + RL_ZONE_ONLY] != 0
+    sickness = st[p, LB + RL_SICKNESS] != 0
+    stay = 0  # bit s: the creature at place s stays standing
+    for s in range(PLACES):
+        q = CRB + s * N_PLACE
+        if st[p, q + CR_CARD] >= 0 and (not attacks or (sickness and st[p, q + CR_NEW])
+                                         or _eff(st, p, s, ct, zone_only)[0] < 1):
+            stay |= 1 << s
+    while True:
+        to, to_b = -1, BIG
+        for f in range(FORTS):
+            b = st[p, FB + f * N_FORT + F_BARRIERS]
+            held = (stay >> (f * PER_FORT)) & FORT_BITS
+            if b > 0 and b < to_b and _oldest_shield(st, p, f) < 0 and not held:
+                to, to_b = f, b
+        if to < 0:
+            return
+        spare, spare_edr = -1, -BIG
+        for s in range(PLACES):
+            f = s // PER_FORT
+            both = ((stay >> (f * PER_FORT)) & FORT_BITS) == FORT_BITS
+            if not (stay >> s) & 1 or not (st[p, FB + f * N_FORT + F_BARRIERS] <= 0
+                                            or _oldest_shield(st, p, f) >= 0 or both):
+                continue
+            edr = _eff(st, p, s, ct, zone_only)[1]
+            if edr > spare_edr:
+                spare, spare_edr = s, edr
+        if spare < 0:
+            return
+        t = to * PER_FORT + 1
+        if st[p, CRB + t * N_PLACE + CR_CARD] < 0:
+            t -= 1
+        _swap_places(st, p, spare, t)
+        stay = (stay & ~(1 << spare)) | (1 << t)
+
+
+@nb.njit(**TRIAL_JIT)
+def _swap_places(st, p, s, t):
+    """Player p's creatures at places s and t switch places (t may be empty), each with its damage, rest,
+    pumps and dragocross die."""
+    for j in range(N_PLACE):
+        st[p, CRB + s * N_PLACE + j], st[p, CRB + t * N_PLACE + j] = \
+            st[p, CRB + t * N_PLACE + j], st[p, CRB + s * N_PLACE + j]
+    for r in (s, t):
+        d = st[p, CRB + r * N_PLACE + CR_DIE]
+        if st[p, CRB + r * N_PLACE + CR_CARD] >= 0 and d >= 0:
+            st[p, DB + d * N_DIE + D_SLOT] = r
 
 
 @nb.njit(**TRIAL_JIT)
@@ -1017,7 +1086,6 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
-    move = st[0, LB + RL_MOVE] != 0
     spells = st[0, LB + RL_SPELLS] != Spells.NONE
     tricks = st[0, LB + RL_SPELLS] == Spells.ALL
     winner, end, turn = DRAW, End.DRAW, 0
@@ -1049,12 +1117,15 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                 curve0 |= bits
             else:
                 curve1 |= bits
-        if move:
+        move = st[p, LB + RL_MOVE]
+        if move != Move.NONE:
             _move(st, p)
         _assign(st, p, ct)
         attacks = not (st[p, PL_OWN_TURNS] == 1 if each_first else turn == 1)
         if tricks:
             _tricks(st, p, ct, ncol, attacks)
+        if move == Move.SWITCH:
+            _switch(st, p, ct, attacks)
         if attacks:
             _combat(st, p, ct)
         _discard(st, p, ct)

@@ -239,7 +239,7 @@ def rulings_row(rulings: DragoborneRulings, mulligan: str = "policy") -> np.ndar
     row[K.RL_CROSS_DISCARD] = int(rulings.cross_die == "discard")
     row[K.RL_EACH_FIRST] = int(rulings.first_turn == "each-player-first")
     row[K.RL_SICKNESS] = int(rulings.summoning_sickness)
-    row[K.RL_MOVE] = int(rulings.move == "guard")
+    row[K.RL_MOVE] = K.Move[rulings.move.upper()]
     row[K.RL_SPELLS] = K.Spells[rulings.spells.upper()]
     return row
 
