@@ -848,9 +848,14 @@ def _switch(st, p, ct, attacks):
     stay = 0  # bit s: the creature at place s stays standing
     for s in range(PLACES):
         q = CRB + s * N_PLACE
-        if st[p, q + CR_CARD] >= 0 and (not attacks or (sickness and st[p, q + CR_NEW])
-                                         or _eff(st, p, s, ct, zone_only)[0] < 1):
+        c = st[p, q + CR_CARD]
+        # dragocross and DICE X-Y gains are never negative (catalog.py), so a creature whose printed ATK
+        # and pump reach 1 attacks: its effective ATK is read only when they do not
+        if c >= 0 and (not attacks or (sickness and st[p, q + CR_NEW]) or (
+                ct[c, C_ATK] + st[p, q + CR_PUMP_ATK] < 1 and _eff(st, p, s, ct, zone_only)[0] < 1)):
             stay |= 1 << s
+    if stay == 0:
+        return
     while True:
         to, to_b = -1, BIG
         for f in range(FORTS):
