@@ -258,9 +258,9 @@ GREEN_GROVE_UNREAD = "Green Grove 8 of 50: Verdant Growth x2, Vine Snare x4, Wil
 GREEN_GROVE_STAND = "Green Grove 2 of 50: Wild Charge x2"
 
 
-def test_notes_say_creatures_never_switch_places_and_name_the_dead_cards(capsys):
-    """`duel`, `efficiency` (and `report`, which prints the same ruleset notes) say that creatures never
-    switch places (line 226; they move under DG-move=guard, the default) and name, per deck, the spell
+def test_notes_say_how_creatures_switch_places_and_name_the_dead_cards(capsys):
+    """`duel`, `efficiency` (and `report`, which prints the same ruleset notes) say that creatures move and
+    switch places by one policy (line 226; DG-move=switch, the default) and name, per deck, the spell
     cards that are dead cards in the game (by default the stand spell, the only one whose text is not read;
     under DG-spells=none every spell)."""
     import json
@@ -274,7 +274,8 @@ def test_notes_say_creatures_never_switch_places_and_name_the_dead_cards(capsys)
         code, out, err = run(capsys, *args, "--format", "json")
         assert code == 0, err
         notes = " ".join(json.loads(out)["notes"])
-        assert "creatures never switch places" in notes and "(line 226)" in notes, args
+        assert "creatures move and switch places by one policy only" in notes and "(line 226)" in notes, args
+        assert "DG-move=switch (the default)" in notes and "never switch places" not in notes, args
         assert GREEN_GROVE_STAND + ";" not in notes and notes.count(GREEN_GROVE_STAND) == 1, args
         assert "Red Blaze" not in notes.split("dead cards")[1].split(";")[0], args
     # a card of one deck only: only its home deck is named, and a note that cannot see the rulings says

@@ -144,7 +144,7 @@ def test_a_catalog_with_more_cards_than_the_keys_hold_is_refused(cat, monkeypatc
     {"DG-die": "8"}, {"DG-reroll-assigned": "all-keep"}, {"DG-reroll-assigned": "all-return"},
     {"DG-shield-persist": "false"}, {"DG-condition-dice": "unassigned"}, {"DG-shield-stack": "stack"},
     {"DG-cross-die": "discard"}, {"DG-first-turn": "each-player-first"}, {"DG-summoning-sickness": "true"},
-    {"DG-move": "none"}, {"DG-move": "switch"}, {"DG-spells": "none"},
+    {"DG-move": "none"}, {"DG-move": "guard"}, {"DG-spells": "none"},
 ])
 def test_every_ruling_plays_and_changes_games(cat, assignment):
     base = _run(cat, 3000, seed=21)

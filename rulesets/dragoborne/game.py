@@ -86,7 +86,7 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    enters standing. A creature summoned this turn cannot attack under
    DG-summoning-sickness=true. The loop ends when no creature can be paid for. **Moves** (line 226: "You
    may switch the position of creatures, or move a creature from one fort to another fort with an
-   opening"), DG-move: ``guard`` (the default) and ``switch``: then each of P's creatures at a fort with
+   opening"), DG-move: ``switch`` (the default) and ``guard``: then each of P's creatures at a fort with
    no barriers (it can never block there), in fort, slot order, moves to a fort with barriers and an
    opening (the fewest creatures; ties: fewer barriers, then the lower fort; its lowest free slot);
    none moves when no such fort has an opening. Then each fort with barriers and no creature, in fort
@@ -123,9 +123,9 @@ A turn of the active player P against O (lines 176-257); game turns count both p
    - "Stand a creature in rest." is never cast: spells are cast in the Main Phase only (line 207, spec
      steps 5-6b), when every creature of P stands (Stand, step 1; a summoned creature enters standing); only
      O's creatures can be rested then, and standing one of them only lets it block P's attacks.
-6c. **Switches** (line 226: "You may switch the position of creatures"; DG-move=switch only; the Main
-   Phase's actions come in any order, line 198, so this follows the dice and the spells): P's *stayers*
-   are its creatures step 7 will not list as attackers, which will still stand in O's next turn (P's
+6c. **Switches** (line 226: "You may switch the position of creatures"; DG-move=switch only, the default;
+   the Main Phase's actions come in any order, line 198, so this follows the dice and the spells): P's
+   *stayers* are its creatures step 7 will not list as attackers, which will still stand in O's next turn (P's
    creatures stand only in P's Stand Step, line 182): every one of them when P has no combat phase this
    turn, else those of effective ATK below 1 and, under DG-summoning-sickness=true, those summoned this
    turn. A stayer guards its fort in O's turn (line 238: a standing creature at the fort attacked may

@@ -76,23 +76,23 @@ class DragoborneRulings(Rulings):
         meaning="whether a creature summoned this turn may not attack (no rule says so: default false)",
         source="seed 001, lines 226-238")
     move: str = ruling(
-        "DG-move", "guard",
+        "DG-move", "switch",
         meaning="the Main Phase's moves (\"You may switch the position of creatures, or move a creature "
-                "from one fort to another fort with an opening\", line 226), a policy of ours: guard (the "
-                "default): after summoning, each creature at a destroyed fort (it can never block there: "
-                "attacks go to forts with barriers) moves to a fort with barriers and an opening (the "
-                "fewest creatures; ties: fewer barriers, then the lower fort), in fort, slot order; then "
-                "each fort with barriers and no creature takes the second creature of the lowest fort "
-                "holding two (a creature blocks only at its fort, line 238); creatures never switch places; "
-                "switch: guard's moves, then, after the dice and spells of the Main Phase (its actions come "
-                "in any order, line 198), the creatures that will not attack this turn (all of them on a "
-                "turn without combat, else those of ATK 0 and, under DG-summoning-sickness, those summoned "
-                "this turn), which still stand in the opponent's turn (line 182), guard the forts the "
-                "opponent attacks first: while a fort with barriers has no dragoshield and no such "
-                "creature, the one with the fewest barriers takes a spare one (at a destroyed fort, behind "
-                "a dragoshield, which blocks first, or beside another such creature), the one of highest "
-                "EDR, switching places with a creature there (moving there if it holds none); none: a "
-                "creature stays where it was summoned",
+                "from one fort to another fort with an opening\", line 226), a policy of ours: switch (the "
+                "default: the moves and switches a player would make): guard's moves, then, after the dice "
+                "and spells of the Main Phase (its actions come in any order, line 198), the creatures that "
+                "will not attack this turn (all of them on a turn without combat, else those of ATK 0 and, "
+                "under DG-summoning-sickness, those summoned this turn), which still stand in the "
+                "opponent's turn (line 182), guard the forts the opponent attacks first: while a fort with "
+                "barriers has no dragoshield and no such creature, the one with the fewest barriers takes a "
+                "spare one (at a destroyed fort, behind a dragoshield, which blocks first, or beside "
+                "another such creature), the one of highest EDR, switching places with a creature there "
+                "(moving there if it holds none); guard: after summoning, each creature at a destroyed fort "
+                "(it can never block there: attacks go to forts with barriers) moves to a fort with "
+                "barriers and an opening (the fewest creatures; ties: fewer barriers, then the lower fort), "
+                "in fort, slot order; then each fort with barriers and no creature takes the second "
+                "creature of the lowest fort holding two (a creature blocks only at its fort, line 238); "
+                "creatures never switch places; none: a creature stays where it was summoned",
         source="seed 001, lines 122, 182, 198, 226, 238", choices=("none", "guard", "switch"))
     spells: str = ruling(
         "DG-spells", "all",

@@ -40,10 +40,12 @@ NOT_MODELLED = (
     "Immune has no effect (it acts against spells and abilities, line 316)",
     "trait conditions (assassin:trait=...) never match: cards have no traits in the catalog",
     "other card text (abilities) does nothing",
-    "creatures never switch places: of \"You may switch the position of creatures, or move a creature from "
-    "one fort to another fort with an opening\" (line 226), DG-move=guard (the default) plays the moves of "
-    "one policy (off a destroyed fort, and onto a fort with barriers left unguarded), never a switch; under "
-    "DG-move=none a creature stays where it was summoned",
+    "creatures move and switch places by one policy only: of \"You may switch the position of creatures, "
+    "or move a creature from one fort to another fort with an opening\" (line 226), DG-move=switch (the "
+    "default) moves creatures off a destroyed fort and onto a fort with barriers left unguarded, then "
+    "switches the creatures that will not attack this turn (so still stand to block in the opponent's turn) "
+    "onto the forts with barriers and no dragoshield the opponent attacks first; DG-move=guard plays the "
+    "moves, never a switch; under DG-move=none a creature stays where it was summoned",
 )
 POLICY = ("mulligan (unless chosen): spells, '-' cards and creatures costing 4+ go back; resource: taken "
           "while resources are fewer than the deck's costliest creature; summon: the costliest creature "
