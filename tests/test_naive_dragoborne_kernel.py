@@ -75,7 +75,7 @@ SCENARIOS = [
     ("red-blaze", "green-grove", ()),
     ("red-blaze", "green-grove", ("DG-spells=removal",)),
     ("red-blaze", "green-grove", ("DG-spells=all",)),
-    ("green-grove", "red-blaze", ("DG-move=switch",)),
+    ("red-blaze", "green-grove", ("DG-move=guard",)),
     pytest.param("red-blaze", "green-grove", ("DG-move=switch", "DG-summoning-sickness=true",
                                               "DG-first-turn=each-player-first"), marks=SLOW),
     ("tricks", "red-blaze", ("DG-spells=all",)),
