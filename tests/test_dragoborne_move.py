@@ -1,11 +1,14 @@
 """DG-move (seed 001, line 226: "You may switch the position of creatures, or move a creature from one fort to
-another fort with an opening"): the kernel's and the twin's moves on one hand-built board, the default
-playing none, and the whole game under guard.
+another fort with an opening"): the kernel's and the twin's moves (game.py step 5) and switches (step 6c) on
+hand-built and random boards, the default (switch) against guard and none in whole games, and what the
+switches give the deck that plays them.
 
 In this game a creature attacks any fort of the opponent wherever it stands (lines 228-233), so a move
 matters for defence only: a creature blocks at its own fort (line 238), and a fort with no barriers is never
 attacked, so a creature left there can never block. DG-move=guard moves such creatures to a fort with
-barriers and an opening.
+barriers and an opening. A creature that attacked stays rested through the opponent's turn (it stands only
+in its owner's Stand Step, line 182), so only those that do not attack can block there: DG-move=switch puts
+them where the opponent attacks first.
 """
 
 from __future__ import annotations
