@@ -205,17 +205,27 @@ def grid_values(initiator: Loadout, defender: Loadout, rulings: UberDrakesRuling
     points each) in every situation of the grid, with the initiator's ranged attack and Camouflage."""
     import numpy as np
 
-    from rulesets.uberdrakes.combat import Combat, solve_each
+    from rulesets.uberdrakes.combat import Combat
     from rulesets.uberdrakes.exact import Side
 
     combat = Combat(initiator_kit=initiator.kit, defender_kit=defender.kit, ranged=initiator.ranged)
     camouflage = rulings.camouflage if initiator.camouflage else 0
-    sides = [(Side(ri, max(d, 0) + camouflage), Side(rd, max(-d, 0))) for ri, rd, d in SITUATIONS]
+    sides = tuple((Side(ri, max(d, 0) + camouflage), Side(rd, max(-d, 0))) for ri, rd, d in SITUATIONS)
     out = np.array([[*o.p_win[:1], *o.p_damage, *o.damage, *o.magic, *o.items, *o.spend, *o.blood_points]
-                    for o in solve_each(combat, sides, rulings)])
+                    for o in _solved(combat, sides, rulings)])
     out[:, 5] += initiator.initiating_magic  # Magic: the ranged spell or Camouflage cast to initiate
     out[:, 9] += initiator.initiating_magic
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _solved(combat, sides: tuple, rulings: UberDrakesRulings) -> list:
+    """rulesets.uberdrakes.combat.solve_each, once per combat: loadouts that differ only outside the combat
+    (the Magic a ranged spell or Camouflage costs to initiate, a Long Bow's price, a dragon's spells that
+    leave its kit alike) play the same combat, and a field meets each of them many times."""
+    from rulesets.uberdrakes.combat import solve_each
+
+    return solve_each(combat, sides, rulings)
 
 
 P_WIN, P_DAMAGE, DAMAGE, MAGIC, ITEMS_USED, SPEND, BLOOD = 0, 1, 3, 5, 7, 9, 11
