@@ -61,7 +61,7 @@ from rulesets.uberdrakes.counter import (
 )
 from rulesets.uberdrakes.counter import price as _price
 from rulesets.uberdrakes.exact import Side, dice_total_pmf, pair_pmf
-from rulesets.uberdrakes.rules import SIDES, UberDrakesRulings
+from rulesets.uberdrakes.rules import KEPT, SIDES, UberDrakesRulings
 
 #: The printed Magic costs (lines 406, 436, 518); a kit may carry others (a what-if, a user catalog).
 FIRE_BREATH_COST = 4
@@ -359,6 +359,8 @@ class _Solver:
         #: The move made in each state the game reached, keyed by interned states (see :meth:`decisions`).
         self._decided: dict[tuple, tuple[str, int] | None] = {}
         self.after_rolloff = functools.lru_cache(maxsize=None)(self._after_rolloff)
+        self._tables: dict[tuple[int, int], object] = {}
+        self.concession = functools.lru_cache(maxsize=None)(self._concession)
 
     def sid(self, states: tuple) -> int:
         """The interned number of both sides' states."""
@@ -563,6 +565,26 @@ class _Solver:
             bp = self.blood_points(v, (ti, td))
         return (*v[:N_SHARED], *bp)
 
+    def rolloff_table(self, bi: int, bd: int):
+        """float64[13, 13, 13]: :meth:`after_rolloff` at every pair of dice totals (the initiator's, the
+        defender's; zeros where two dice make no total) with the bonuses ``bi`` and ``bd`` added; built once
+        for each pair of bonuses, as the situations and plans that share them differ only in Rage, which
+        weights the same totals differently."""
+        table = self._tables.get((bi, bd))
+        if table is None:
+            import numpy as np
+
+            top = KEPT * SIDES
+            dice = range(KEPT, top + 1)
+            table = self._tables[bi, bd] = np.zeros((top + 1, top + 1, N_SHARED + len(Total)))
+            table[KEPT:, KEPT:] = [[self.after_rolloff(a + bi, b + bd) for b in dice] for a in dice]
+        return table
+
+    def _concession(self, ti: int, bd: int) -> tuple[tuple, tuple]:
+        """(:meth:`conceded_unrolled`, what it scores for the defender)."""
+        conceded = self.conceded_unrolled(ti, bd)
+        return conceded, _total_score(conceded, 1, self.rulings)
+
     def conceded_unrolled(self, ti: int, defender_bonus: int | None = None) -> tuple:
         """The defender concedes without rolling (line 313): two instances of damage (four with Windblast
         under UD-windblast-stack=multiply), blood points on its UD-concede-total (its bonuses, default the
@@ -595,12 +617,22 @@ class _Game:
         self.solvers: dict[tuple, _Solver] = {}
         #: (plans, sides) -> the initiator's totals at which the defender concedes without rolling.
         self.unrolled: dict[tuple, frozenset[int]] = {}
+        self._setups: dict[tuple, _Setup] = {}
 
     def solver(self, setup: _Setup) -> _Solver:
         key = (setup.kits, setup.acid_against, setup.windblast)
         if key not in self.solvers:
             self.solvers[key] = _Solver(self.combat, setup, self.rulings)
         return self.solvers[key]
+
+    def setup(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side]) -> _Setup:
+        """:func:`_setup`, once for each pair of plans and of Rage (the bonuses do not enter it): the
+        situations of a grid meet the same ones many times."""
+        key = (chosen, sides[0].rage, sides[1].rage)
+        setup = self._setups.get(key)
+        if setup is None:
+            setup = self._setups[key] = _setup(self.combat, chosen, self.rulings, sides)
+        return setup
 
     def value(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side] | None = None) -> tuple[tuple, float]:
         """The whole combat's expected results after these plans (blood points absolute at 11, 12) and
@@ -610,7 +642,7 @@ class _Game:
 
         combat, rulings = self.combat, self.rulings
         sides = sides or (combat.initiator, combat.defender)
-        setup = _setup(combat, chosen, rulings, sides)
+        setup = self.setup(chosen, sides)
         solver = self.solver(setup)
         bi, bd = sides[0].bonus, sides[1].bonus
         if solver.keep:  # the rolls by their highest two dice: a later die competes with them
@@ -618,20 +650,20 @@ class _Game:
             values = np.array([[solver.after_rolloff(sum(a) + bi, sum(b) + bd, (a, b)) for b, _ in cols]
                                for a, _ in rows])
             row_totals = [sum(a) + bi for a, _ in rows]
+            p_rows, p_cols = np.array([p for _, p in rows]), np.array([p for _, p in cols])
         else:
             ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
-            rows = [(int(a), ri[a]) for a in np.flatnonzero(ri)]
-            cols = [(int(b), rd[b]) for b in np.flatnonzero(rd)]
-            values = np.array([[solver.after_rolloff(a + bi, b + bd) for b, _ in cols] for a, _ in rows])
-            row_totals = [a + bi for a, _ in rows]
-        p_rows = np.array([p for _, p in rows])
-        rolled = np.einsum("d,idk->ik", np.array([p for _, p in cols]), values)  # the defender's roll summed
+            dice_i, dice_d = np.flatnonzero(ri), np.flatnonzero(rd)
+            values = solver.rolloff_table(bi, bd)[np.ix_(dice_i, dice_d)]
+            row_totals = (dice_i + bi).tolist()
+            p_rows, p_cols = ri[dice_i], rd[dice_d]
+        rolled = np.einsum("d,idk->ik", p_cols, values)  # the defender's roll summed
         p_unrolled = 0.0
         unrolled = []
         if combat.may_concede_unrolled and solver.optimal:
-            for row, ti in enumerate(row_totals):
-                conceded = solver.conceded_unrolled(ti, bd)
-                if _total_score(conceded, 1, rulings) > _total_score(tuple(rolled[row]), 1, rulings):
+            for row, (ti, v) in enumerate(zip(row_totals, rolled.tolist(), strict=True)):
+                conceded, score = solver.concession(ti, bd)
+                if score > _total_score(v, 1, rulings):
                     rolled[row] = conceded
                     p_unrolled += p_rows[row]
                     unrolled.append(ti)
