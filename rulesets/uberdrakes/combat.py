@@ -340,14 +340,19 @@ def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
 
 
 class _Solver:
-    """Backward induction over the reachable states of one combat under the rulings (memoised)."""
+    """Backward induction over the reachable states of one combat under the rulings (memoised).
+    ``compiled``: the rolloff tables of optimal play with add-value dice, adaptive or overshoot, are solved
+    by the compiled twin of this recursion (rulesets.uberdrakes.kernels_exact), which records no moves."""
 
-    def __init__(self, combat: Combat, setup: _Setup, rulings: UberDrakesRulings) -> None:
+    def __init__(self, combat: Combat, setup: _Setup, rulings: UberDrakesRulings,
+                 compiled: bool = False) -> None:
         self.combat, self.setup, self.rulings = combat, setup, rulings
         self.kits = setup.kits
         self.optimal = rulings.policy == "optimal"
         self.keep = rulings.item_die == "re-keep-highest-two"
         self.declared = rulings.counter_sequencing == "declared"
+        self.compiled = compiled and self.optimal and not self.keep and not self.declared
+        self._kernel_args: tuple | None = None
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and (rulings.objective in ("blood-points", "net-value")
                                           or (rulings.objective == "value" and rulings.value != "win"))
@@ -577,8 +582,46 @@ class _Solver:
             top = KEPT * SIDES
             dice = range(KEPT, top + 1)
             table = self._tables[bi, bd] = np.zeros((top + 1, top + 1, N_SHARED + len(Total)))
-            table[KEPT:, KEPT:] = [[self.after_rolloff(a + bi, b + bd) for b in dice] for a in dice]
+            if self.compiled:
+                table[KEPT:, KEPT:] = self._compiled_values(np.array(dice) + bi, np.array(dice) + bd)
+            else:
+                table[KEPT:, KEPT:] = [[self.after_rolloff(a + bi, b + bd) for b in dice] for a in dice]
         return table
+
+    def _compiled_values(self, ti, td):
+        """float64[len(ti), len(td), 13]: :meth:`after_rolloff` at every pair of these totals, compiled."""
+        import numpy as np
+
+        from rulesets.uberdrakes import kernels_exact as KX
+        from rulesets.uberdrakes.kernels import pack_states
+
+        if self._kernel_args is None:
+            kits, rulings = self.kits, self.rulings
+            args = np.zeros(KX.N_ARGS, np.int64)
+            args[KX.Arg.RANGED], args[KX.Arg.ROOSTED] = self.combat.ranged, self.combat.roosted
+            args[KX.Arg.BLAST_I], args[KX.Arg.BLAST_D] = self.setup.windblast
+            args[KX.Arg.TIES_INITIATOR] = rulings.counter_ties == "initiator"
+            args[KX.Arg.OVERSHOOT] = rulings.counter_sequencing == "overshoot"
+            args[KX.Arg.ACID_SPELLS] = rulings.acid_scope == "items-and-spells"
+            args[KX.Arg.REPLY_SPELLS] = rulings.reply_spells
+            args[KX.Arg.BARS_LANCE] = rulings.shield_ranged == "bars-lance"
+            args[KX.Arg.BP_ROLLOFF] = rulings.bp_total == "rolloff"
+            args[KX.Arg.ABSOLUTE] = self.absolute
+            args[KX.Arg.OBJECTIVE] = KX.objective(rulings.objective, rulings.value)
+            for s, kit in enumerate(kits):
+                args[KX.Arg.FIRE_COST_I + s], args[KX.Arg.MAGIC_I + s] = kit.fire_breath_cost, kit.magic
+                args[KX.Arg.LANCES_I + s], args[KX.Arg.SHIELDS_I + s] = kit.lances, kit.shields
+            real = np.zeros(KX.N_REAL)
+            real[KX.Real.LANCE_PRICE_I], real[KX.Real.LANCE_PRICE_D] = (k.lance_price for k in kits)
+            real[KX.Real.SHIELD_PRICE_I], real[KX.Real.SHIELD_PRICE_D] = (k.shield_price for k in kits)
+            real[KX.Real.WIN_BP], real[KX.Real.DAMAGE_BP] = rulings.win_bp, rulings.damage_bp
+            start = pack_states(np.array([[int(f) for f in _side_state(k, a)] for k, a in
+                                          zip(kits, self.setup.acid_against, strict=True)], np.int64))
+            self._kernel_args = (start, args, real, KX.new_memo())
+        start, args, real, memo = self._kernel_args
+        out = np.empty((len(ti) * len(td), N_SHARED + len(Total)))
+        KX.rolloff_values(np.repeat(ti, len(td)), np.tile(td, len(ti)), start, args, real, memo, out)
+        return out.reshape(len(ti), len(td), -1)
 
     def _concession(self, ti: int, bd: int) -> tuple[tuple, tuple]:
         """(:meth:`conceded_unrolled`, what it scores for the defender)."""
@@ -610,10 +653,10 @@ def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
 
 class _Game:
     """A combat's solvers, one per pair of pre-combat plans that leaves different kits (Rage Potions
-    change only the roll, so plans differing in potions share one)."""
+    change only the roll, so plans differing in potions share one); ``compiled``: see :class:`_Solver`."""
 
-    def __init__(self, combat: Combat, rulings: UberDrakesRulings) -> None:
-        self.combat, self.rulings = combat, rulings
+    def __init__(self, combat: Combat, rulings: UberDrakesRulings, compiled: bool = True) -> None:
+        self.combat, self.rulings, self.compiled = combat, rulings, compiled
         self.solvers: dict[tuple, _Solver] = {}
         #: (plans, sides) -> the initiator's totals at which the defender concedes without rolling.
         self.unrolled: dict[tuple, frozenset[int]] = {}
@@ -622,7 +665,7 @@ class _Game:
     def solver(self, setup: _Setup) -> _Solver:
         key = (setup.kits, setup.acid_against, setup.windblast)
         if key not in self.solvers:
-            self.solvers[key] = _Solver(self.combat, setup, self.rulings)
+            self.solvers[key] = _Solver(self.combat, setup, self.rulings, self.compiled)
         return self.solvers[key]
 
     def setup(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side]) -> _Setup:
@@ -720,7 +763,7 @@ class Policy:
 def policy(combat: Combat, rulings: UberDrakesRulings | None = None) -> Policy:
     """The combat solved (:func:`solve`) with the moves that solve it, for a simulation to follow."""
     rulings = rulings or UberDrakesRulings()
-    game = _Game(combat, rulings)
+    game = _Game(combat, rulings, compiled=False)  # the moves are recorded by the Python recursion
     outcome = game.best()
     sides = (combat.initiator, combat.defender)
     setup = _setup(combat, outcome.plans, rulings, sides)
