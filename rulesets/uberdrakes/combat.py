@@ -593,7 +593,6 @@ class _Solver:
         import numpy as np
 
         from rulesets.uberdrakes import kernels_exact as KX
-        from rulesets.uberdrakes.kernels import pack_states
 
         if self._kernel_args is None:
             kits, rulings = self.kits, self.rulings
@@ -615,12 +614,12 @@ class _Solver:
             real[KX.Real.LANCE_PRICE_I], real[KX.Real.LANCE_PRICE_D] = (k.lance_price for k in kits)
             real[KX.Real.SHIELD_PRICE_I], real[KX.Real.SHIELD_PRICE_D] = (k.shield_price for k in kits)
             real[KX.Real.WIN_BP], real[KX.Real.DAMAGE_BP] = rulings.win_bp, rulings.damage_bp
-            start = pack_states(np.array([[int(f) for f in _side_state(k, a)] for k, a in
-                                          zip(kits, self.setup.acid_against, strict=True)], np.int64))
-            self._kernel_args = (start, args, real, KX.new_memo())
-        start, args, real, memo = self._kernel_args
+            init = np.array([[int(f) for f in _side_state(k, a)] for k, a in
+                             zip(kits, self.setup.acid_against, strict=True)], np.int64)
+            self._kernel_args = (init, args, real)
+        init, args, real = self._kernel_args
         out = np.empty((len(ti) * len(td), N_SHARED + len(Total)))
-        KX.rolloff_values(np.repeat(ti, len(td)), np.tile(td, len(ti)), start, args, real, memo, out)
+        KX.rolloff_values(np.repeat(ti, len(td)), np.tile(td, len(ti)), init, args, real, out)
         return out.reshape(len(ti), len(td), -1)
 
     def _concession(self, ti: int, bd: int) -> tuple[tuple, tuple]:

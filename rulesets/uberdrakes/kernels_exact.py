@@ -43,6 +43,7 @@ from rulesets.uberdrakes.kernels import (
     W_SHIELDS,
     Move,
     _field,
+    pack_states,
 )
 from rulesets.uberdrakes.rules import SIDES
 from simcore.config import JIT, TRIAL_JIT
@@ -295,10 +296,13 @@ def _play(d, ti, td, packed, me, first, over, args, real, memo):
 
 
 @nb.njit(**JIT)
-def rolloff_values(ti, td, start, args, real, memo, out):
+def rolloff_values(ti, td, init, args, real, out):
     """``out[n]`` (float64[n, N_SHARED + 2]): the value after a rolloff of totals ``ti[n]``, ``td[n]``
-    (int64[n]) with the blood points made absolute (combat._Solver._after_rolloff); ``start``: both sides'
-    packed states after the plans."""
+    (int64[n]) with the blood points made absolute (combat._Solver._after_rolloff); ``init``
+    (int64[2, N_SIDE_STATE]): both sides' states after the plans. The memo lives for one call: a typed
+    dict handed to Python and back costs more to box in each process than the states it would share."""
+    memo = nb.typed.Dict.empty(key_type=nb.types.int64, value_type=nb.types.float64[::1])
+    start = pack_states(init)
     for n in range(ti.size):
         a, b = ti[n], td[n]
         loser = np.int64(1 if a >= b else 0)  # the rolloff's ties go to the initiator (line 315)
@@ -313,6 +317,3 @@ def rolloff_values(ti, td, start, args, real, memo, out):
             out[n, Total.BP_I], out[n, Total.BP_D] = _blood_points(v, a, b, args)
 
 
-def new_memo():
-    """An empty memo for :func:`rolloff_values`: key -> float64[N_VALUE]."""
-    return nb.typed.Dict.empty(key_type=nb.types.int64, value_type=nb.types.float64[::1])
