@@ -25,6 +25,9 @@ COMBATS = {
                                                   shield_price=2.0)),
     "ranged against a shield": Combat(initiator_kit=Kit(lances=1, magic=5, fire_breath=True),
                                       defender_kit=Kit(shields=2, magic=3, plate_armor=True), ranged=True),
+    "a Lance priced as Plate Armor": Combat(initiator_kit=Kit(shields=1, magic=4, fire_breath=True),
+                                            defender_kit=Kit(lances=1, lance_price=3.0, magic=5,
+                                                             plate_armor=True, fire_breath=True)),
     "roosted": Combat(initiator_kit=Kit(lances=2), defender_kit=Kit(magic=4, fire_breath=True, shields=1),
                       defender=Side(0, 2), roosted=True),
 }
@@ -42,6 +45,11 @@ RULINGS = {
     "no reply spells, lance barred, acid on spells": dataclasses.replace(
         OPTIMAL, reply_spells=False, shield_ranged="bars-lance", acid_scope="items-and-spells"),
     "defender first": dataclasses.replace(OPTIMAL, precombat_order="defender-first"),
+    "greedy": UberDrakesRulings(),
+    "greedy, overshoot, strict ties, acid on spells": UberDrakesRulings(
+        counter_sequencing="overshoot", counter_ties="strict", acid_scope="items-and-spells"),
+    "greedy, no reply spells, lance barred": UberDrakesRulings(reply_spells=False,
+                                                               shield_ranged="bars-lance"),
 }
 
 SITUATIONS = ((Side(0, 0), Side(0, 2)), (Side(1, 0), Side(2, 0)), (Side(2, 2), Side(0, 0)))

@@ -341,8 +341,8 @@ def _destroys(state: tuple, resource: str, rulings: UberDrakesRulings) -> bool:
 
 class _Solver:
     """Backward induction over the reachable states of one combat under the rulings (memoised).
-    ``compiled``: the rolloff tables of optimal play with add-value dice, adaptive or overshoot, are solved
-    by the compiled twin of this recursion (rulesets.uberdrakes.kernels_exact), which records no moves."""
+    ``compiled``: the rolloff tables of add-value dice, adaptive or overshoot, are solved by the compiled
+    twin of this recursion (rulesets.uberdrakes.kernels_exact), which records no moves."""
 
     def __init__(self, combat: Combat, setup: _Setup, rulings: UberDrakesRulings,
                  compiled: bool = False) -> None:
@@ -351,7 +351,7 @@ class _Solver:
         self.optimal = rulings.policy == "optimal"
         self.keep = rulings.item_die == "re-keep-highest-two"
         self.declared = rulings.counter_sequencing == "declared"
-        self.compiled = compiled and self.optimal and not self.keep and not self.declared
+        self.compiled = compiled and not self.keep and not self.declared
         self._kernel_args: tuple | None = None
         # blood-point objectives decide on the totals themselves
         self.absolute = self.optimal and (rulings.objective in ("blood-points", "net-value")
@@ -607,6 +607,7 @@ class _Solver:
             args[KX.Arg.BP_ROLLOFF] = rulings.bp_total == "rolloff"
             args[KX.Arg.ABSOLUTE] = self.absolute
             args[KX.Arg.OBJECTIVE] = KX.objective(rulings.objective, rulings.value)
+            args[KX.Arg.GREEDY] = not self.optimal
             for s, kit in enumerate(kits):
                 args[KX.Arg.FIRE_COST_I + s], args[KX.Arg.MAGIC_I + s] = kit.fire_breath_cost, kit.magic
                 args[KX.Arg.LANCES_I + s], args[KX.Arg.SHIELDS_I + s] = kit.lances, kit.shields

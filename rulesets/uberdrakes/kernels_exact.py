@@ -4,8 +4,8 @@ The same backward induction as the exact program's optimal play (combat._Solver.
 _score, blood_points, _after_rolloff), with the same arithmetic in the same order, so every value is the
 same to the last bit: a state is packed as in the simulation's keys (rulesets.uberdrakes.kernels), a value
 is a float64[len(Value)] in counter.Value's slots, and the memo is a numba typed dict from key to value. It
-plays UD-policy=optimal with UD-item-die=add-value and adaptive or overshoot sequencing, and keeps no record
-of the moves (combat.policy solves in Python for those).
+plays UD-policy optimal or greedy with UD-item-die=add-value and adaptive or overshoot sequencing, and keeps
+no record of the moves (combat.policy solves in Python for those).
 
 Every recursive call passes exactly the types of the first (int64 throughout): numba's on-disk cache of a
 recursive function that casts an argument crashes when it is loaded (numba issues 6061, 6713).
@@ -90,6 +90,7 @@ class Arg(IntEnum):
     SHIELDS_D = 17
     MAGIC_I = 18
     MAGIC_D = 19
+    GREEDY = 20  # UD-policy=greedy
 
 
 N_ARGS = len(Arg)
@@ -183,10 +184,36 @@ def _score(v, me, ti, td, args, real):
     return np.rint(win / TIE), np.rint(-spend / TIE)
 
 
+@nb.njit(**TRIAL_JIT)
+def _cheapest(moves, n, deficit, fire_cost, me, real):
+    """UD-policy=greedy's move among the ``n`` ``moves`` (combat._Solver._greedy): the cheapest, Lance,
+    Hide Shield, Fire Breath and Plate Armor in that order on a tie; Plate Armor with the least X that gets
+    ahead by ``deficit``, or its largest X when none does."""
+    pick, price, top = np.int64(-1), np.inf, np.int64(0)
+    for i in range(n):
+        move = moves[i]
+        if move > Move.FIRE:  # Plate Armor, X rising
+            top = move - Move.PLATE
+            continue
+        if move == Move.LANCE:
+            cost = real[Real.LANCE_PRICE_I + me]
+        elif move == Move.SHIELD:
+            cost = real[Real.SHIELD_PRICE_I + me]
+        else:
+            cost = float(fire_cost)
+        if cost < price:
+            pick, price = move, cost
+    if top:
+        x = deficit if deficit <= top else top
+        if x + 1 < price:
+            pick = Move.PLATE + x
+    return pick
+
+
 @nb.njit(**JIT)
 def _play(d, ti, td, packed, me, first, over, args, real, memo):
-    """float64[N_VALUE]: the value with ``me`` to act (combat._Solver._play under UD-policy=optimal, with
-    :meth:`_after` inlined): ``d`` the initiator's total less the defender's, ``ti``, ``td`` the totals,
+    """float64[N_VALUE]: the value with ``me`` to act (combat._Solver._play, its _greedy, and :meth:`_after`
+    inlined): ``d`` the initiator's total less the defender's, ``ti``, ``td`` the totals,
     ``packed`` both sides' states, ``first`` the side that counterattacked first, ``over`` whether ``me``
     is ahead and may add more (overshoot). ``memo``: key -> value, filled as the game is solved."""
     if args[Arg.ABSOLUTE]:
@@ -203,7 +230,6 @@ def _play(d, ti, td, packed, me, first, over, args, real, memo):
         best = _play(d, ti, td, packed, other, first, np.int64(0), args, real, memo)
     else:
         best = _ended(other, packed, args, real)
-    best0, best1 = _score(best, me, ti, td, args, real)
     # the moves in combat._moves' order: Lance, Hide Shield, Fire Breath, Plate Armor X = 1 ..
     lances = _field(packed, me, F_LANCES, W_LANCES)
     shields = _field(packed, me, F_SHIELDS, W_SHIELDS)
@@ -227,6 +253,15 @@ def _play(d, ti, td, packed, me, first, over, args, real, memo):
         for x in range(1, magic):
             moves[n] = Move.PLATE + x
             n += 1
+    greedy = args[Arg.GREEDY] != 0
+    if greedy:  # hand over ahead, concede with nothing left, else the one cheapest move
+        if ahead or n == 0:
+            memo[key] = best
+            return best
+        moves[0] = _cheapest(moves, n, -mine + (0 if level_wins else 1), fire_cost, me, real)
+        n = 1
+    else:
+        best0, best1 = _score(best, me, ti, td, args, real)
     base = SIDE_SHIFT[0] - SIDE_BITS * me
     sign = 1 if me == 0 else -1
     overshoot = args[Arg.OVERSHOOT]
@@ -288,6 +323,9 @@ def _play(d, ti, td, packed, me, first, over, args, real, memo):
             acc[k] = acc[k] * p
         acc[add_at] += added * p
         acc[odd_at] = odd * p
+        if greedy:
+            best = acc
+            continue
         s0, s1 = _score(acc, me, ti, td, args, real)
         if s0 > best0 or (s0 == best0 and s1 > best1):  # the first of equals: the cheaper move
             best, best0, best1 = acc, s0, s1
