@@ -642,6 +642,16 @@ class _Solver:
                 float(max(td, 0)), float(max(td, 0) // 2))
 
 
+@functools.lru_cache(maxsize=64)
+def _rolled(rage: int):
+    """(int64[k] the dice totals a rolloff of 2 + ``rage`` dice can make, float64[k] their chances)."""
+    import numpy as np
+
+    pmf = dice_total_pmf(rage)
+    dice = np.flatnonzero(pmf)
+    return dice, pmf[dice]
+
+
 def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
     """A value with what the pre-combat plans spent added (Magic, items, spend: Value.MAGIC_I .. SPEND_D)."""
     out = list(v)
@@ -660,7 +670,8 @@ class _Game:
         self.solvers: dict[tuple, _Solver] = {}
         #: (plans, sides) -> the initiator's totals at which the defender concedes without rolling.
         self.unrolled: dict[tuple, frozenset[int]] = {}
-        self._setups: dict[tuple, _Setup] = {}
+        self._setups: dict[tuple, tuple[_Setup, _Solver]] = {}
+        self._plans = (plans(combat.kits[0]), plans(combat.kits[1]))
 
     def solver(self, setup: _Setup) -> _Solver:
         key = (setup.kits, setup.acid_against, setup.windblast)
@@ -668,14 +679,15 @@ class _Game:
             self.solvers[key] = _Solver(self.combat, setup, self.rulings, self.compiled)
         return self.solvers[key]
 
-    def setup(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side]) -> _Setup:
-        """:func:`_setup`, once for each pair of plans and of Rage (the bonuses do not enter it): the
-        situations of a grid meet the same ones many times."""
+    def setup(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side]) -> tuple[_Setup, _Solver]:
+        """:func:`_setup` and its solver, once for each pair of plans and of Rage (the bonuses do not enter
+        them): the situations of a grid meet the same ones many times."""
         key = (chosen, sides[0].rage, sides[1].rage)
-        setup = self._setups.get(key)
-        if setup is None:
-            setup = self._setups[key] = _setup(self.combat, chosen, self.rulings, sides)
-        return setup
+        found = self._setups.get(key)
+        if found is None:
+            setup = _setup(self.combat, chosen, self.rulings, sides)
+            found = self._setups[key] = (setup, self.solver(setup))
+        return found
 
     def value(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side] | None = None) -> tuple[tuple, float]:
         """The whole combat's expected results after these plans (blood points absolute at 11, 12) and
@@ -685,8 +697,7 @@ class _Game:
 
         combat, rulings = self.combat, self.rulings
         sides = sides or (combat.initiator, combat.defender)
-        setup = self.setup(chosen, sides)
-        solver = self.solver(setup)
+        setup, solver = self.setup(chosen, sides)
         bi, bd = sides[0].bonus, sides[1].bonus
         if solver.keep:  # the rolls by their highest two dice: a later die competes with them
             rows, cols = pair_pmf(setup.rage[0]), pair_pmf(setup.rage[1])
@@ -695,11 +706,9 @@ class _Game:
             row_totals = [sum(a) + bi for a, _ in rows]
             p_rows, p_cols = np.array([p for _, p in rows]), np.array([p for _, p in cols])
         else:
-            ri, rd = dice_total_pmf(setup.rage[0]), dice_total_pmf(setup.rage[1])
-            dice_i, dice_d = np.flatnonzero(ri), np.flatnonzero(rd)
-            values = solver.rolloff_table(bi, bd)[np.ix_(dice_i, dice_d)]
+            (dice_i, p_rows), (dice_d, p_cols) = _rolled(setup.rage[0]), _rolled(setup.rage[1])
+            values = solver.rolloff_table(bi, bd)[dice_i[:, None], dice_d]
             row_totals = (dice_i + bi).tolist()
-            p_rows, p_cols = ri[dice_i], rd[dice_d]
         rolled = np.einsum("d,idk->ik", p_cols, values)  # the defender's roll summed
         p_unrolled = 0.0
         unrolled = []
@@ -724,9 +733,9 @@ class _Game:
         first = 0 if rulings.precombat_order == "initiator-first" else 1
         second = 1 - first
         best = None
-        for mine in plans(combat.kits[first]):
+        for mine in self._plans[first]:
             reply = None
-            for theirs in plans(combat.kits[second]):
+            for theirs in self._plans[second]:
                 chosen = (mine, theirs) if first == 0 else (theirs, mine)
                 value, p_unrolled = self.value(chosen, sides)
                 if reply is None or (_total_score(value, second, rulings)
