@@ -693,57 +693,82 @@ class _Game:
         """The whole combat's expected results after these plans (blood points absolute at 11, 12) and
         P(the defender concedes without rolling); ``sides``: the rolloff's (Rage, bonus) of each side,
         default the combat's."""
+        return self.values(chosen, [sides or (self.combat.initiator, self.combat.defender)])[0]
+
+    def values(self, chosen: tuple[Plan, Plan], situations: Sequence[tuple[Side, Side]]) -> list:
+        """:meth:`value` in each situation, the rolls of all of them weighted at once."""
         import numpy as np
 
         combat, rulings = self.combat, self.rulings
-        sides = sides or (combat.initiator, combat.defender)
-        setup, solver = self.setup(chosen, sides)
-        bi, bd = sides[0].bonus, sides[1].bonus
+        prepared = [self.setup(chosen, sides) for sides in situations]
+        solver = prepared[0][1]  # the plans alone make the kits: every situation has the same solver
         if solver.keep:  # the rolls by their highest two dice: a later die competes with them
-            rows, cols = pair_pmf(setup.rage[0]), pair_pmf(setup.rage[1])
-            values = np.array([[solver.after_rolloff(sum(a) + bi, sum(b) + bd, (a, b)) for b, _ in cols]
-                               for a, _ in rows])
-            row_totals = [sum(a) + bi for a, _ in rows]
-            p_rows, p_cols = np.array([p for _, p in rows]), np.array([p for _, p in cols])
+            rolls = []
+            for (setup, _), (side_i, side_d) in zip(prepared, situations, strict=True):
+                bi, bd = side_i.bonus, side_d.bonus
+                rows, cols = pair_pmf(setup.rage[0]), pair_pmf(setup.rage[1])
+                values = np.array([[solver.after_rolloff(sum(a) + bi, sum(b) + bd, (a, b)) for b, _ in cols]
+                                   for a, _ in rows])
+                rolls.append(([sum(a) + bi for a, _ in rows], np.array([p for _, p in rows]),
+                              np.einsum("d,idk->ik", np.array([p for _, p in cols]), values)))
         else:
-            (dice_i, p_rows), (dice_d, p_cols) = _rolled(setup.rage[0]), _rolled(setup.rage[1])
-            values = solver.rolloff_table(bi, bd)[dice_i[:, None], dice_d]
-            row_totals = (dice_i + bi).tolist()
-        rolled = np.einsum("d,idk->ik", p_cols, values)  # the defender's roll summed
-        p_unrolled = 0.0
-        unrolled = []
-        if combat.may_concede_unrolled and solver.optimal:
-            for row, (ti, v) in enumerate(zip(row_totals, rolled.tolist(), strict=True)):
-                conceded, score = solver.concession(ti, bd)
-                if score > _total_score(v, 1, rulings):
-                    rolled[row] = conceded
-                    p_unrolled += p_rows[row]
-                    unrolled.append(ti)
-        self.unrolled[(chosen, sides)] = frozenset(unrolled)
-        total = tuple((p_rows @ rolled).tolist())
-        return _with_pre_spent(total, setup), p_unrolled
+            dice = [(_rolled(setup.rage[0]), _rolled(setup.rage[1])) for setup, _ in prepared]
+            tables = [solver.rolloff_table(side_i.bonus, side_d.bonus) for side_i, side_d in situations]
+            values = np.stack([table[dice_i[:, None], dice_d]
+                               for table, ((dice_i, _), (dice_d, _)) in zip(tables, dice, strict=True)])
+            p_cols = np.stack([p for _, (_, p) in dice])
+            rolled = np.einsum("sd,sidk->sik", p_cols, values)  # the defender's roll summed
+            rolls = [((dice_i + sides[0].bonus).tolist(), p_rows, rolled[n])
+                     for n, (((dice_i, p_rows), _), sides) in enumerate(zip(dice, situations, strict=True))]
+        out = []
+        for (setup, _), sides, (row_totals, p_rows, rolled) in zip(prepared, situations, rolls, strict=True):
+            bd = sides[1].bonus
+            p_unrolled = 0.0
+            unrolled = []
+            if combat.may_concede_unrolled and solver.optimal:
+                for row, (ti, v) in enumerate(zip(row_totals, rolled.tolist(), strict=True)):
+                    conceded, score = solver.concession(ti, bd)
+                    if score > _total_score(v, 1, rulings):
+                        rolled[row] = conceded
+                        p_unrolled += p_rows[row]
+                        unrolled.append(ti)
+            self.unrolled[(chosen, sides)] = frozenset(unrolled)
+            total = tuple((p_rows @ rolled).tolist())
+            out.append((_with_pre_spent(total, setup), p_unrolled))
+        return out
 
     def best(self, sides: tuple[Side, Side] | None = None) -> Outcome:
         """The combat under the policy: greedy uses every pre-combat resource it holds; optimal, the side
         declaring first (UD-precombat-order) picks its best plan against the other's best reply to each."""
+        return self.best_each([sides or (self.combat.initiator, self.combat.defender)])[0]
+
+    def best_each(self, situations: Sequence[tuple[Side, Side]]) -> list[Outcome]:
+        """:meth:`best` in each situation, every pair of plans valued in all of them at once."""
         combat, rulings = self.combat, self.rulings
         if rulings.policy != "optimal":
             chosen = (greedy_plan(combat.initiator_kit), greedy_plan(combat.defender_kit))
-            return _outcome(*self.value(chosen, sides), chosen)
+            return [_outcome(*v, chosen) for v in self.values(chosen, situations)]
         first = 0 if rulings.precombat_order == "initiator-first" else 1
         second = 1 - first
-        best = None
-        for mine in self._plans[first]:
-            reply = None
-            for theirs in self._plans[second]:
-                chosen = (mine, theirs) if first == 0 else (theirs, mine)
-                value, p_unrolled = self.value(chosen, sides)
-                if reply is None or (_total_score(value, second, rulings)
-                                     > _total_score(reply[0], second, rulings)):
-                    reply = (value, p_unrolled, chosen)
-            if best is None or _total_score(reply[0], first, rulings) > _total_score(best[0], first, rulings):
-                best = reply
-        return _outcome(*best)
+        pairs = [((mine, theirs) if first == 0 else (theirs, mine))
+                 for mine in self._plans[first] for theirs in self._plans[second]]
+        valued = {chosen: self.values(chosen, situations) for chosen in pairs}
+        out = []
+        for n in range(len(situations)):
+            best = None
+            for mine in self._plans[first]:
+                reply = None
+                for theirs in self._plans[second]:
+                    chosen = (mine, theirs) if first == 0 else (theirs, mine)
+                    value, p_unrolled = valued[chosen][n]
+                    if reply is None or (_total_score(value, second, rulings)
+                                         > _total_score(reply[0], second, rulings)):
+                        reply = (value, p_unrolled, chosen)
+                if best is None or (_total_score(reply[0], first, rulings)
+                                    > _total_score(best[0], first, rulings)):
+                    best = reply
+            out.append(_outcome(*best))
+        return out
 
 
 def solve(combat: Combat, rulings: UberDrakesRulings | None = None) -> Outcome:
@@ -786,8 +811,7 @@ def solve_each(combat: Combat, situations: Sequence[tuple[Side, Side]],
                rulings: UberDrakesRulings | None = None) -> list[Outcome]:
     """:func:`solve` for the same kits and range in each rolloff situation (the two sides' Rage and
     bonus), sharing the counterattack game's solution between them."""
-    game = _Game(combat, rulings or UberDrakesRulings())
-    return [game.best(sides) for sides in situations]
+    return _Game(combat, rulings or UberDrakesRulings()).best_each(situations)
 
 
 def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:
