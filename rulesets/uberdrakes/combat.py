@@ -685,8 +685,12 @@ class _Game:
         key = (chosen, sides[0].rage, sides[1].rage)
         found = self._setups.get(key)
         if found is None:
-            setup = _setup(self.combat, chosen, self.rulings, sides)
-            found = self._setups[key] = (setup, self.solver(setup))
+            base = self._setups.get((chosen, 0, 0))  # at Rage 0: the kits, and the Rage the potions add
+            if base is None:
+                setup = _setup(self.combat, chosen, self.rulings, (Side(), Side()))
+                base = self._setups[chosen, 0, 0] = (setup, self.solver(setup))
+            setup = replace(base[0], rage=(base[0].rage[0] + sides[0].rage, base[0].rage[1] + sides[1].rage))
+            found = self._setups[key] = (setup, base[1])
         return found
 
     def value(self, chosen: tuple[Plan, Plan], sides: tuple[Side, Side] | None = None) -> tuple[tuple, float]:
@@ -720,15 +724,22 @@ class _Game:
             rolled = np.einsum("sd,sidk->sik", p_cols, values)  # the defender's roll summed
             rolls = [((dice_i + sides[0].bonus).tolist(), p_rows, rolled[n])
                      for n, (((dice_i, p_rows), _), sides) in enumerate(zip(dice, situations, strict=True))]
+        conceding = None
+        if combat.may_concede_unrolled and solver.optimal:  # every row of every situation scored at once
+            concessions = [solver.concession(ti, sides[1].bonus)
+                           for (totals, _, _), sides in zip(rolls, situations, strict=True) for ti in totals]
+            scores = tuple(np.array(score) for score in zip(*(s for _, s in concessions), strict=True))
+            rolling = _total_score(np.concatenate([rolled for _, _, rolled in rolls]).T, 1, rulings, np.rint)
+            conceding = iter(_beats(scores, rolling).tolist())
+            concessions = iter(concessions)
         out = []
         for (setup, _), sides, (row_totals, p_rows, rolled) in zip(prepared, situations, rolls, strict=True):
-            bd = sides[1].bonus
             p_unrolled = 0.0
             unrolled = []
-            if combat.may_concede_unrolled and solver.optimal:
-                for row, (ti, v) in enumerate(zip(row_totals, rolled.tolist(), strict=True)):
-                    conceded, score = solver.concession(ti, bd)
-                    if score > _total_score(v, 1, rulings):
+            if conceding is not None:
+                for row, ti in enumerate(row_totals):
+                    conceded, _ = next(concessions)
+                    if next(conceding):
                         rolled[row] = conceded
                         p_unrolled += p_rows[row]
                         unrolled.append(ti)
@@ -814,18 +825,28 @@ def solve_each(combat: Combat, situations: Sequence[tuple[Side, Side]],
     return _Game(combat, rulings or UberDrakesRulings()).best_each(situations)
 
 
-def _total_score(v: tuple, me: int, rulings: UberDrakesRulings) -> tuple:
-    """What side ``me`` maximises (UD-objective) over a whole combat's value (blood points at 11, 12)."""
+def _total_score(v: tuple, me: int, rulings: UberDrakesRulings, rounded=round) -> tuple:
+    """What side ``me`` maximises (UD-objective) over a whole combat's value (blood points at 11, 12). With
+    ``rounded=np.rint``, ``v`` may hold many values along its first axis (each score an array, the same
+    numbers: both round half to even, and the scores stay below 2**53)."""
     win = v[WIN] if me == 0 else 1.0 - v[WIN]
     spend, bp = v[SPEND_I + me], v[BP_I + me]
     if rulings.objective == "win":
-        return (round(win / TIE),)
+        return (rounded(win / TIE),)
     if rulings.objective in ("blood-points", "net-value"):
-        return (round((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
+        return (rounded((bp - (spend if rulings.objective == "net-value" else 0.0)) / TIE),)
     if rulings.objective == "value":
         worth = combat_value(win, bp, v[DEALT_I + me], v[DEALT_D - me], rulings)
-        return (round(worth / TIE), round(-spend / TIE))
-    return (round(win / TIE), round(-spend / TIE))
+        return (rounded(worth / TIE), rounded(-spend / TIE))
+    return (rounded(win / TIE), rounded(-spend / TIE))
+
+
+def _beats(a: tuple, b: tuple):
+    """Elementwise, whether the scores ``a`` come before ``b`` compared as tuples (arrays of equal shape)."""
+    out = a[-1] > b[-1]
+    for x, y in zip(a[-2::-1], b[-2::-1], strict=True):
+        out = (x > y) | ((x == y) & out)
+    return out
 
 
 def combat_value(win, blood_points, dealt, taken, rulings: UberDrakesRulings):
