@@ -60,7 +60,7 @@ from rulesets.uberdrakes.counter import (
     Value,
 )
 from rulesets.uberdrakes.counter import price as _price
-from rulesets.uberdrakes.exact import Side, dice_total_pmf, pair_pmf
+from rulesets.uberdrakes.exact import Side, pair_pmf, rolled_totals
 from rulesets.uberdrakes.rules import KEPT, SIDES, UberDrakesRulings
 
 #: The printed Magic costs (lines 406, 436, 518); a kit may carry others (a what-if, a user catalog).
@@ -595,29 +595,9 @@ class _Solver:
         from rulesets.uberdrakes import kernels_exact as KX
 
         if self._kernel_args is None:
-            kits, rulings = self.kits, self.rulings
-            args = np.zeros(KX.N_ARGS, np.int64)
-            args[KX.Arg.RANGED], args[KX.Arg.ROOSTED] = self.combat.ranged, self.combat.roosted
-            args[KX.Arg.BLAST_I], args[KX.Arg.BLAST_D] = self.setup.windblast
-            args[KX.Arg.TIES_INITIATOR] = rulings.counter_ties == "initiator"
-            args[KX.Arg.OVERSHOOT] = rulings.counter_sequencing == "overshoot"
-            args[KX.Arg.ACID_SPELLS] = rulings.acid_scope == "items-and-spells"
-            args[KX.Arg.REPLY_SPELLS] = rulings.reply_spells
-            args[KX.Arg.BARS_LANCE] = rulings.shield_ranged == "bars-lance"
-            args[KX.Arg.BP_ROLLOFF] = rulings.bp_total == "rolloff"
-            args[KX.Arg.ABSOLUTE] = self.absolute
-            args[KX.Arg.OBJECTIVE] = KX.objective(rulings.objective, rulings.value)
-            args[KX.Arg.GREEDY] = not self.optimal
-            for s, kit in enumerate(kits):
-                args[KX.Arg.FIRE_COST_I + s], args[KX.Arg.MAGIC_I + s] = kit.fire_breath_cost, kit.magic
-                args[KX.Arg.LANCES_I + s], args[KX.Arg.SHIELDS_I + s] = kit.lances, kit.shields
-            real = np.zeros(KX.N_REAL)
-            real[KX.Real.LANCE_PRICE_I], real[KX.Real.LANCE_PRICE_D] = (k.lance_price for k in kits)
-            real[KX.Real.SHIELD_PRICE_I], real[KX.Real.SHIELD_PRICE_D] = (k.shield_price for k in kits)
-            real[KX.Real.WIN_BP], real[KX.Real.DAMAGE_BP] = rulings.win_bp, rulings.damage_bp
             init = np.array([[int(f) for f in _side_state(k, a)] for k, a in
-                             zip(kits, self.setup.acid_against, strict=True)], np.int64)
-            self._kernel_args = (init, args, real)
+                             zip(self.kits, self.setup.acid_against, strict=True)], np.int64)
+            self._kernel_args = (init, *KX.game_args(self.combat, self.setup, self.rulings, self.absolute))
         init, args, real = self._kernel_args
         out = np.empty((len(ti) * len(td), N_SHARED + len(Total)))
         KX.rolloff_values(np.repeat(ti, len(td)), np.tile(td, len(ti)), init, args, real, out)
@@ -640,16 +620,6 @@ class _Solver:
             damage *= WINDBLAST_FACTOR
         return (1.0, 1.0 if damage else 0.0, 0.0, float(damage), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
                 float(max(td, 0)), float(max(td, 0) // 2))
-
-
-@functools.lru_cache(maxsize=64)
-def _rolled(rage: int):
-    """(int64[k] the dice totals a rolloff of 2 + ``rage`` dice can make, float64[k] their chances)."""
-    import numpy as np
-
-    pmf = dice_total_pmf(rage)
-    dice = np.flatnonzero(pmf)
-    return dice, pmf[dice]
 
 
 def _with_pre_spent(v: tuple, setup: _Setup) -> tuple:
@@ -716,7 +686,7 @@ class _Game:
                 rolls.append(([sum(a) + bi for a, _ in rows], np.array([p for _, p in rows]),
                               np.einsum("d,idk->ik", np.array([p for _, p in cols]), values)))
         else:
-            dice = [(_rolled(setup.rage[0]), _rolled(setup.rage[1])) for setup, _ in prepared]
+            dice = [(rolled_totals(setup.rage[0]), rolled_totals(setup.rage[1])) for setup, _ in prepared]
             tables = [solver.rolloff_table(side_i.bonus, side_d.bonus) for side_i, side_d in situations]
             values = np.stack([table[dice_i[:, None], dice_d]
                                for table, ((dice_i, _), (dice_d, _)) in zip(tables, dice, strict=True)])

@@ -44,6 +44,18 @@ def dice_total_pmf(rage: int) -> np.ndarray:
     return pmf
 
 
+@functools.lru_cache(maxsize=64)
+def rolled_totals(rage: int) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[k] the totals the highest two of 2 + ``rage`` d6 can make, float64[k] their probabilities):
+    :func:`dice_total_pmf` where it is not zero. Read-only."""
+    pmf = dice_total_pmf(rage)
+    totals = np.flatnonzero(pmf)
+    chances = pmf[totals]
+    totals.setflags(write=False)
+    chances.setflags(write=False)
+    return totals, chances
+
+
 def _pair_counts(n: int) -> dict[tuple[int, int], int]:
     """The rolls of n d6 whose highest two are (a, b), a >= b (the counts of :func:`dice_total_pmf`)."""
     out = {}

@@ -96,7 +96,7 @@ class Arg(IntEnum):
 N_ARGS = len(Arg)
 
 
-def objective(name: str, value: str) -> Objective:
+def _objective(name: str, value: str) -> Objective:
     """The Objective of UD-objective ``name`` under UD-value ``value``."""
     if name == "value":
         return Objective.WIN_THEN_COST if value == "win" else Objective.VALUE
@@ -116,6 +116,33 @@ class Real(IntEnum):
 
 
 N_REAL = len(Real)
+
+
+def game_args(combat, setup, rulings, absolute: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(``args``, ``real``) of :func:`rolloff_values` for a combat (rulesets.uberdrakes.combat.Combat)
+    once both plans are made (its _Setup), under the rulings; ``absolute``: the objective sees both
+    totals."""
+    kits = setup.kits
+    args = np.zeros(N_ARGS, np.int64)
+    args[Arg.RANGED], args[Arg.ROOSTED] = combat.ranged, combat.roosted
+    args[Arg.BLAST_I], args[Arg.BLAST_D] = setup.windblast
+    args[Arg.TIES_INITIATOR] = rulings.counter_ties == "initiator"
+    args[Arg.OVERSHOOT] = rulings.counter_sequencing == "overshoot"
+    args[Arg.ACID_SPELLS] = rulings.acid_scope == "items-and-spells"
+    args[Arg.REPLY_SPELLS] = rulings.reply_spells
+    args[Arg.BARS_LANCE] = rulings.shield_ranged == "bars-lance"
+    args[Arg.BP_ROLLOFF] = rulings.bp_total == "rolloff"
+    args[Arg.ABSOLUTE] = absolute
+    args[Arg.OBJECTIVE] = _objective(rulings.objective, rulings.value)
+    args[Arg.GREEDY] = rulings.policy != "optimal"
+    for s, kit in enumerate(kits):
+        args[Arg.FIRE_COST_I + s], args[Arg.MAGIC_I + s] = kit.fire_breath_cost, kit.magic
+        args[Arg.LANCES_I + s], args[Arg.SHIELDS_I + s] = kit.lances, kit.shields
+    real = np.zeros(N_REAL)
+    real[Real.LANCE_PRICE_I], real[Real.LANCE_PRICE_D] = (k.lance_price for k in kits)
+    real[Real.SHIELD_PRICE_I], real[Real.SHIELD_PRICE_D] = (k.shield_price for k in kits)
+    real[Real.WIN_BP], real[Real.DAMAGE_BP] = rulings.win_bp, rulings.damage_bp
+    return args, real
 
 
 @nb.njit(**TRIAL_JIT)
