@@ -52,6 +52,7 @@ from rulesets.uberdrakes.counter import (
     SHIELD_USED_AT,
     SHIELDS_AT,
     SPEND_I,
+    TIE,
     UNROLLED_CONCESSION_DAMAGE,
     WIN,
     WIN_DAMAGE,
@@ -71,9 +72,6 @@ MAX_ITEMS = 10
 MAX_MAGIC = 30
 #: What counts as one unit of spend for an item when no catalog price is given (UD-objective).
 DEFAULT_ITEM_PRICE = 1.0
-#: Probabilities and costs closer than this are a tie between moves.
-TIE = 1e-12
-
 NOT_MODELLED = (
     "items and spells other than the Dragon Lance, Hide Shield, Fire Breath and Plate Armor in Phase 3, and "
     "other than Rage Potions, Acid Rain and Windblast before the roll (a ranged attack is a switch; bonuses "
@@ -812,7 +810,7 @@ def _total_score(v: tuple, me: int, rulings: UberDrakesRulings, rounded=round) -
 
 
 def _beats(a: tuple, b: tuple):
-    """Elementwise, whether the scores ``a`` come before ``b`` compared as tuples (arrays of equal shape)."""
+    """Elementwise, whether the scores ``a`` beat ``b`` (``a > b`` as tuples; arrays of equal shape)."""
     out = a[-1] > b[-1]
     for x, y in zip(a[-2::-1], b[-2::-1], strict=True):
         out = (x > y) | ((x == y) & out)

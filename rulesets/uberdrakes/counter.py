@@ -36,6 +36,8 @@ UNROLLED_CONCESSION_DAMAGE = 2
 WINDBLAST_FACTOR = 2
 #: Plate Armor costs "X + 1" Magic (line 602) for X >= 1: it needs 2 Magic at the least.
 PLATE_ARMOR_MIN_MAGIC = 2
+#: Probabilities and costs closer than this are a tie between moves.
+TIE = 1e-12
 
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from rulesets.uberdrakes.counter import (
     N_SHARED,
     PLATE_ARMOR_MIN_MAGIC,
+    TIE,
     WIN_DAMAGE,
     WINDBLAST_FACTOR,
     Total,
@@ -53,8 +54,6 @@ N_VALUE = len(Value)
 #: 3-38 as in the simulation's keys). A combat stays within +-285: bonuses within +-60 (exact.Side), at most
 #: 21 dice (10 Lances, 10 Hide Shields, Fire Breath) and Plate Armor's X at most 29 (combat.Kit).
 KEY_OFFSET = 512
-#: Probabilities and costs closer than this are a tie between moves (combat.TIE).
-TIE = 1e-12
 
 
 class Objective(IntEnum):
