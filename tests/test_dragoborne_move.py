@@ -16,6 +16,7 @@ from __future__ import annotations
 import naive_dragoborne as naive
 import numpy as np
 import pytest
+from dragoborne_board import blank_state
 
 from rulesets.base import RulingError
 from rulesets.dragoborne import catalog as catalog_io
@@ -202,15 +203,9 @@ def _kernel_switch(barriers, shields, board, crossed, new, attacks, sick):
     table = S.card_table(cards, BANNERS)
     row = S.rulings_row(_rulings(sick))
     ct = K.kernel_table(table.tab, row)
-    st = np.zeros((2, K.DK + 1), np.int64)
+    st = blank_state(row, table.colours, BANNERS)
     for p in range(2):
-        st[p, K.LB:K.LB + K.N_RULINGS] = row
-        for s in range(K.PLACES):
-            st[p, K.CRB + s * K.N_PLACE + K.CR_CARD] = -1
-            st[p, K.CRB + s * K.N_PLACE + K.CR_DIE] = -1
         for f in range(K.FORTS):
-            st[p, K.FB + f * K.N_FORT + K.F_COLOUR] = table.colours.index(BANNERS[f])
-            st[p, K.DB + f * K.N_DIE + K.D_COLOUR] = table.colours.index(BANNERS[f])
             st[p, K.DB + f * K.N_DIE + K.D_SLOT] = -1
     for f, b in enumerate(barriers):
         st[0, K.FB + f * K.N_FORT + K.F_BARRIERS] = b

@@ -13,6 +13,7 @@ import dataclasses
 import naive_dragoborne as naive
 import numpy as np
 import pytest
+from dragoborne_board import blank_state
 
 from rulesets.dragoborne import catalog as catalog_io
 from rulesets.dragoborne import kernels as K
@@ -254,16 +255,10 @@ def _kernel_tricks(banners, hand, board, barriers, attacker, rulings=ALL):
     row = S.rulings_row(rulings)
     ct = K.kernel_table(table.tab, row)
     colours = table.colours
-    st = np.zeros((2, K.DK + 1), np.int64)
+    st = blank_state(row, colours, banners)
     for p in range(2):
-        st[p, K.LB:K.LB + K.N_RULINGS] = row
-        for s in range(K.PLACES):
-            st[p, K.CRB + s * K.N_PLACE + K.CR_CARD] = -1
-            st[p, K.CRB + s * K.N_PLACE + K.CR_DIE] = -1
         for f in range(K.FORTS):
-            st[p, K.FB + f * K.N_FORT + K.F_COLOUR] = colours.index(banners[f])
             st[p, K.FB + f * K.N_FORT + K.F_BARRIERS] = barriers[p][f]
-            st[p, K.DB + f * K.N_DIE + K.D_COLOUR] = colours.index(banners[f])
     for colour in banners:
         st[0, K.FRB + colours.index(colour)] += 1
     for i, key in enumerate(hand):
