@@ -1091,6 +1091,7 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
+    move = st[0, LB + RL_MOVE]
     spells = st[0, LB + RL_SPELLS] != Spells.NONE
     tricks = st[0, LB + RL_SPELLS] == Spells.ALL
     winner, end, turn = DRAW, End.DRAW, 0
@@ -1122,7 +1123,6 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                 curve0 |= bits
             else:
                 curve1 |= bits
-        move = st[p, LB + RL_MOVE]
         if move != Move.NONE:
             _move(st, p)
         _assign(st, p, ct)
