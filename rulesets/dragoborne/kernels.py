@@ -1091,7 +1091,6 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
             st[p, RB + st[p, FB + f * N_FORT + F_COLOUR]] += 1
     each_first = st[0, LB + RL_EACH_FIRST] != 0
     persist = st[0, LB + RL_PERSIST] != 0
-    move = st[0, LB + RL_MOVE]
     spells = st[0, LB + RL_SPELLS] != Spells.NONE
     tricks = st[0, LB + RL_SPELLS] == Spells.ALL
     winner, end, turn = DRAW, End.DRAW, 0
@@ -1123,6 +1122,9 @@ def _game(st, src0, n0, src1, n1, ct, ncol, stream, out):
                 curve0 |= bits
             else:
                 curve1 |= bits
+        # DG-move is read from the moving player's own rulings row (the other rulings from row 0), so a
+        # test can let one deck alone switch and measure what the policy is worth to it.
+        move = st[p, LB + RL_MOVE]
         if move != Move.NONE:
             _move(st, p)
         _assign(st, p, ct)
