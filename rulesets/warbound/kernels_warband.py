@@ -2,20 +2,28 @@
 rulesets/warbound/kernels_contest.py plays the contest, rulesets/warbound/warband.py is the public wrapper,
 tests/naive_warbound_warband.py's docstring is the specification and its twin rolls every die).
 
-A contest's arrays travel as two tuples, unpacked where they are used:
+A contest reads two packed int64 arrays, so that each helper holds two arrays (numba counts a reference to
+every array a function holds, an atomic operation at each call; tuples of twelve arrays made most of a
+contest's time):
 
-* ``game`` = (prof, chars, dist, nbr, board, spaces, targeting), fixed for a run:
-  ``prof`` int64[N, 2, N_PROF]: character c's front (0) and panic (1) profile, columns :class:`Prof` (-1:
-  none), side 0's characters first, each side in its warband order (the entry first); ``chars`` int64[N,
-  N_CHAR]: columns :class:`Char`; ``dist`` int64[T, T]: hex distances; ``nbr`` int64[2, T, 6]: each tile's
-  neighbours in side 0's and side 1's direction order (-1 off the board); ``board`` int64[S]: each Action
-  space's action (kernels.A_*); ``spaces`` int64[N_ACTIONS, S + 1]: the spaces of each action
-  (:func:`spaces_by_action`); ``targeting``: a :class:`Targeting` code.
-* ``state`` = (st, sst, cd, occ, plans, path), the trial's state and scratch: ``st`` int64[N, N_STATE], one
-  packed row per character, columns :class:`CharState`; ``sst`` int64[2, N_SIDE_STATE], columns
-  :class:`SideState`; ``cd`` int64[N, N + N_AROUND], the distances between characters and :class:`Around`;
-  ``occ`` int64[T], the character on each tile or -1; ``plans`` int64[N, N_PLANNED] (kernels_contest);
-  ``path`` int64[MAX_PATH], a walk's tiles.
+* ``G``, the game, fixed for a run (:func:`pack_game`): a header of sizes, codes and each block's offset
+  (:class:`GameSlot`), then these blocks, each its array in C order: ``prof`` int64[N, 2, N_PROF]:
+  character c's front (0) and panic (1) profile, columns :class:`Prof` (-1: none), side 0's characters first,
+  each side in its warband order (the entry first); ``chars`` int64[N, N_CHAR]: columns :class:`Char`;
+  ``sides`` int64[2, N_SIDE]: columns :class:`SideRow`; ``board`` int64[S]: each Action space's action
+  (kernels.A_*); ``spaces`` int64[N_ACTIONS, S + 1]: the spaces of each action (:func:`spaces_by_action`);
+  ``period`` int64[S]: each space's Period; ``dist`` int64[T, T]: hex distances; ``nbr`` int64[2, T, 6]: each
+  tile's neighbours in side 0's and side 1's direction order (-1 off the board); ``at_index``
+  (kernels_contest).
+* ``S``, the trial's state and scratch (kernels_contest.new_state): a header of each block's offset
+  (:class:`StateSlot`), then ``st`` int64[N, N_STATE], one row per character, columns :class:`CharState`;
+  ``sst`` int64[2, N_SIDE_STATE], columns :class:`SideState`; ``cd`` int64[N, N + N_AROUND], the distances
+  between characters and :class:`Around`; ``occ`` int64[T], the character on each tile or -1; ``plans``
+  int64[N, N_PLANNED] (kernels_contest); ``path`` int64[MAX_PATH], a walk's tiles; the open Action spaces
+  int64[S] and two int64[S] scratch blocks.
+
+A helper reads the offsets it needs from the headers into local ints and indexes ``G`` and ``S`` with them:
+``S[S[StateSlot.ST] + c * N_STATE + CharState.WOUNDS]`` is character c's Wound tokens.
 """
 
 from __future__ import annotations
@@ -190,76 +198,162 @@ def spaces_by_action(codes: np.ndarray) -> np.ndarray:
     return out
 
 
+# --- the packed arrays ----------------------------------------------------------------------------------
+
+
+class GameSlot(IntEnum):
+    """The header of the packed game ``G`` (:func:`pack_game`): its sizes and codes, then where each block
+    starts; each block is its array in C order (``G[G[GameSlot.DIST] + t * T + u]`` is ``dist[t, u]``)."""
+
+    CHARACTERS = 0  # N
+    TILES = 1  # T
+    SPACES = 2  # S, the board's Action spaces
+    ARMOR = 3  # at_index's armor points axis: the most armor points + 1
+    TURNS = 4
+    POLICY = 5  # a kernels.Hourglass code
+    TARGETING = 6  # a Targeting code
+    PROF = 7  # int64[N, 2, N_PROF]
+    CHARS = 8  # int64[N, N_CHAR]
+    SIDES = 9  # int64[2, N_SIDE]
+    BOARD = 10  # int64[S]
+    SPACE_LISTS = 11  # int64[N_ACTIONS, S + 1] (spaces_by_action)
+    PERIOD = 12  # int64[S]: each space's Period
+    DIST = 13  # int64[T, T]
+    NBR = 14  # int64[2, T, 6]
+    AT_INDEX = 15  # int64[N, 2, N_KINDS, N, 2, ARMOR, 2, kernels.N_AT]
+
+
+N_GAME_HEADER = len(GameSlot)
+
+
+class StateSlot(IntEnum):
+    """The header of the packed trial state ``S`` (kernels_contest.new_state): where each block starts."""
+
+    ST = 0  # int64[N, N_STATE]: a row per character, columns CharState
+    SST = 1  # int64[2, N_SIDE_STATE]: columns SideState
+    CD = 2  # int64[N, N + N_AROUND]: the distances between characters, then Around
+    OCC = 3  # int64[T]: the character on each tile or -1
+    PLANS = 4  # int64[N, N_PLANNED] (kernels_contest.Planned)
+    PATH = 5  # int64[MAX_PATH]: a walk's tiles
+    OPEN = 6  # int64[S]: the open Action spaces this turn
+    RANKED = 7  # int64[S] scratch (kernels_contest._place_hourglass, _swaps)
+    TRIAL = 8  # int64[S] scratch
+
+
+N_STATE_HEADER = len(StateSlot)
+
+
+@nb.njit(**TRIAL_JIT)
+def _put(G, slot, at, x):
+    """Block ``slot`` of ``G`` is the 1-D ``x``, written from ``at``; returns where the next block starts."""
+    G[slot] = at
+    G[at:at + x.size] = x
+    return at + x.size
+
+
+@nb.njit(**TRIAL_JIT)
+def pack_game(prof, chars, sides, board, spaces, period, dist, nbr, at_index, turns, policy, targeting):
+    """The packed game ``G`` (:class:`GameSlot`) of warband_records' arguments."""
+    size = (N_GAME_HEADER + prof.size + chars.size + sides.size + board.size + spaces.size + period.size
+            + dist.size + nbr.size + at_index.size)
+    G = np.zeros(size, np.int64)
+    G[GameSlot.CHARACTERS], G[GameSlot.TILES], G[GameSlot.SPACES] = prof.shape[0], dist.shape[0], board.size
+    G[GameSlot.ARMOR] = at_index.shape[5]
+    G[GameSlot.TURNS], G[GameSlot.POLICY], G[GameSlot.TARGETING] = turns, policy, targeting
+    at = _put(G, GameSlot.PROF, N_GAME_HEADER, prof.ravel())
+    at = _put(G, GameSlot.CHARS, at, chars.ravel())
+    at = _put(G, GameSlot.SIDES, at, sides.ravel())
+    at = _put(G, GameSlot.BOARD, at, board.ravel())
+    at = _put(G, GameSlot.SPACE_LISTS, at, spaces.ravel())
+    at = _put(G, GameSlot.PERIOD, at, period.ravel())
+    at = _put(G, GameSlot.DIST, at, dist.ravel())
+    at = _put(G, GameSlot.NBR, at, nbr.ravel())
+    _put(G, GameSlot.AT_INDEX, at, at_index.ravel())
+    return G
+
+
 # --- where the characters stand -------------------------------------------------------------------------
+#
+# The helpers hold G and S alone and compute the rows' offsets in place (not by helpers taking G or S): each
+# array a numba function holds, argument or tuple element, costs an atomic reference count at each call.
 
 
 @nb.njit(**TRIAL_JIT)
-def char_dist(st, dist, c, e):
+def char_dist(G, S, c, e):
     """The least distance between a miniature of c and one of e."""
-    a0, a1 = st[c, CharState.TILE_A], st[c, CharState.TILE_B]
-    b0, b1 = st[e, CharState.TILE_A], st[e, CharState.TILE_B]
-    best = dist[a0, b0]
+    dist, tiles = G[GameSlot.DIST], G[GameSlot.TILES]
+    rc, re = S[StateSlot.ST] + c * N_STATE, S[StateSlot.ST] + e * N_STATE
+    a0, a1 = S[rc + CharState.TILE_A], S[rc + CharState.TILE_B]
+    b0, b1 = S[re + CharState.TILE_A], S[re + CharState.TILE_B]
+    best = G[dist + a0 * tiles + b0]
     if b1 >= 0:
-        best = min(best, dist[a0, b1])
+        best = min(best, G[dist + a0 * tiles + b1])
     if a1 >= 0:
-        best = min(best, dist[a1, b0])
+        best = min(best, G[dist + a1 * tiles + b0])
         if b1 >= 0:
-            best = min(best, dist[a1, b1])
+            best = min(best, G[dist + a1 * tiles + b1])
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def _tile_dist(st, dist, t, e):
+def _tile_dist(G, S, t, e):
     """The least distance from tile t to a miniature of e."""
-    best = dist[t, st[e, CharState.TILE_A]]
-    b = st[e, CharState.TILE_B]
-    if b >= 0 and dist[t, b] < best:
-        best = dist[t, b]
+    row = G[GameSlot.DIST] + t * G[GameSlot.TILES]
+    re = S[StateSlot.ST] + e * N_STATE
+    best = G[row + S[re + CharState.TILE_A]]
+    b = S[re + CharState.TILE_B]
+    if b >= 0 and G[row + b] < best:
+        best = G[row + b]
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def _room(game, st, side, t):
+def _room(G, S, side, t):
     """The least distance from tile t to a living miniature of the enemies of ``side``."""
-    _, chars, dist, _, _, _, _ = game
+    chars, st = G[GameSlot.CHARS], S[StateSlot.ST]
     best = FAR
-    for e in range(st.shape[0]):
-        if st[e, CharState.ALIVE] != 0 and chars[e, Char.SIDE] != side:
-            best = min(best, _tile_dist(st, dist, t, e))
+    for e in range(G[GameSlot.CHARACTERS]):
+        if S[st + e * N_STATE + CharState.ALIVE] != 0 and G[chars + e * N_CHAR + Char.SIDE] != side:
+            best = min(best, _tile_dist(G, S, t, e))
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def measure(game, state, moved):
+def measure(G, S, moved):
     """``cd[c, e]``: the distance between characters c and e, for every pair (``moved`` -1) or the pairs of
     character ``moved`` (after its move), then :class:`Around` (``moved`` -2: after a removal)."""
-    _, chars, dist, _, _, _, _ = game
-    st, _, cd, _, _, _ = state
-    n = st.shape[0]
+    n, chars = G[GameSlot.CHARACTERS], G[GameSlot.CHARS]
+    st, cd = S[StateSlot.ST], S[StateSlot.CD]
+    width = n + N_AROUND
     if moved != -2:
         for c in range(n):
             for e in range(c + 1, n):
                 if moved < 0 or c == moved or e == moved:
-                    d = char_dist(st, dist, c, e)
-                    cd[c, e] = d
-                    cd[e, c] = d
+                    d = char_dist(G, S, c, e)
+                    S[cd + c * width + e] = d
+                    S[cd + e * width + c] = d
     for c in range(n):
-        cd[c, n + Around.NEAREST_ENEMY] = FAR
-        cd[c, n + Around.ADJACENT_SIDE_0] = 0
-        cd[c, n + Around.ADJACENT_SIDE_1] = 0
+        row = cd + c * width
+        near = row + n + Around.NEAREST_ENEMY
+        S[near] = FAR
+        S[row + n + Around.ADJACENT_SIDE_0] = 0
+        S[row + n + Around.ADJACENT_SIDE_1] = 0
+        side = G[chars + c * N_CHAR + Char.SIDE]
         for e in range(n):
-            if e == c or st[e, CharState.ALIVE] == 0:
+            if e == c or S[st + e * N_STATE + CharState.ALIVE] == 0:
                 continue
-            if chars[e, Char.SIDE] != chars[c, Char.SIDE]:
-                cd[c, n + Around.NEAREST_ENEMY] = min(cd[c, n + Around.NEAREST_ENEMY], cd[c, e])
-            if cd[c, e] == 1:
-                cd[c, n + Around.ADJACENT_SIDE_0 + chars[e, Char.SIDE]] += 1
+            other = G[chars + e * N_CHAR + Char.SIDE]
+            if other != side:
+                S[near] = min(S[near], S[row + e])
+            if S[row + e] == 1:
+                S[row + n + Around.ADJACENT_SIDE_0 + other] += 1
 
 
 @nb.njit(**TRIAL_JIT)
-def nearest_enemy(st, cd, c):
-    """The distance from c to its nearest living enemy (``state``'s ``st`` and ``cd``)."""
-    return cd[c, st.shape[0] + Around.NEAREST_ENEMY]
+def nearest_enemy(G, S, c):
+    """The distance from c to its nearest living enemy."""
+    n = G[GameSlot.CHARACTERS]
+    return S[S[StateSlot.CD] + c * (n + N_AROUND) + n + Around.NEAREST_ENEMY]
 
 
 # --- targets --------------------------------------------------------------------------------------------
@@ -269,76 +363,84 @@ ADJACENT, VALID_SHOT, ANY_ENEMY = 0, 1, 2
 
 
 @nb.njit(**TRIAL_JIT)
-def _next_to_ally(chars, st, cd, c, e):
+def _next_to_ally(G, S, c, e):
     """Whether enemy e stands next to a living ally of c (no Shoot at it, line 409)."""
-    allies = cd[e, st.shape[0] + Around.ADJACENT_SIDE_0 + chars[c, Char.SIDE]]
-    if st[c, CharState.ALIVE] != 0 and cd[c, e] == 1:
+    n, cd = G[GameSlot.CHARACTERS], S[StateSlot.CD]
+    width = n + N_AROUND
+    allies = S[cd + e * width + n + Around.ADJACENT_SIDE_0 + G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]]
+    if S[S[StateSlot.ST] + c * N_STATE + CharState.ALIVE] != 0 and S[cd + c * width + e] == 1:
         allies -= 1
     return allies > 0
 
 
 @nb.njit(**TRIAL_JIT)
-def pick(prof, chars, targeting, st, cd, c, mode):
+def pick(G, S, c, mode):
     """(target, whether it is among the closest) by WB-targeting among c's adjacent enemies, valid Shoot
-    targets or living enemies (``mode``); ties to the first in the enemy's warband order; target -1: none.
-    It takes ``game``'s and ``state``'s arrays it reads, not the tuples (see kernels_contest._space_of)."""
-    least = nearest_enemy(st, cd, c)
-    p = st[c, CharState.PROFILE]
+    targets or living enemies (``mode``); ties to the first in the enemy's warband order; target -1: none."""
+    n, prof, chars, targeting = (G[GameSlot.CHARACTERS], G[GameSlot.PROF], G[GameSlot.CHARS],
+                                 G[GameSlot.TARGETING])
+    st, row = S[StateSlot.ST], S[StateSlot.CD] + c * (n + N_AROUND)
+    least = nearest_enemy(G, S, c)
+    far = G[prof + (2 * c + S[st + c * N_STATE + CharState.PROFILE]) * N_PROF + Prof.ACC_FAR]
+    side = G[chars + c * N_CHAR + Char.SIDE]
     best, k1, k2, k3 = -1, 0, 0, 0
-    for e in range(st.shape[0]):
-        if st[e, CharState.ALIVE] == 0 or chars[e, Char.SIDE] == chars[c, Char.SIDE]:
+    for e in range(n):
+        re, ce = st + e * N_STATE, chars + e * N_CHAR
+        if S[re + CharState.ALIVE] == 0 or G[ce + Char.SIDE] == side:
             continue
-        d = cd[c, e]
+        d = S[row + e]
         if mode == ADJACENT and d != 1:
             continue
-        if mode == VALID_SHOT and (_next_to_ally(chars, st, cd, c, e)
-                                   or (d != least and prof[c, p, Prof.ACC_FAR] < 0)):
+        if mode == VALID_SHOT and (_next_to_ally(G, S, c, e) or (d != least and far < 0)):
             continue
-        order = chars[e, Char.ORDER]
+        order = G[ce + Char.ORDER]
         if targeting == Targeting.WEAKEST:
-            a1, a2, a3 = prof[e, st[e, CharState.PROFILE], Prof.HEALTH] - st[e, CharState.WOUNDS], d, order
+            health = G[prof + (2 * e + S[re + CharState.PROFILE]) * N_PROF + Prof.HEALTH]
+            a1, a2, a3 = health - S[re + CharState.WOUNDS], d, order
         elif targeting == Targeting.MOST_VALUABLE:
-            a1, a2, a3 = -chars[e, Char.WORTH], d, order
+            a1, a2, a3 = -G[ce + Char.WORTH], d, order
         else:
             a1, a2, a3 = d, order, 0
         if best < 0 or (a1, a2, a3) < (k1, k2, k3):
             best, k1, k2, k3 = e, a1, a2, a3
-    return best, best >= 0 and cd[c, best] == least
+    return best, best >= 0 and S[row + best] == least
 
 
 # --- paths ----------------------------------------------------------------------------------------------
 
 
 @nb.njit(**TRIAL_JIT)
-def approach(game, state, c, target, steps):
+def approach(G, S, c, target, steps):
     """(lead miniature's column, steps written to ``path``, reach): c's lead walks towards ``target`` (the
     twin's approach); reach = the step that ends next to it, 0 if none does."""
-    _, chars, dist, nbr, _, _, _ = game
-    st, _, _, occ, _, path = state
+    tiles, nbr = G[GameSlot.TILES], G[GameSlot.NBR]
+    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
+    rc = S[StateSlot.ST] + c * N_STATE
     lead = CharState.TILE_A
-    b = st[c, CharState.TILE_B]
-    if b >= 0 and _tile_dist(st, dist, b, target) < _tile_dist(st, dist, st[c, CharState.TILE_A], target):
+    b = S[rc + CharState.TILE_B]
+    if b >= 0 and _tile_dist(G, S, b, target) < _tile_dist(G, S, S[rc + CharState.TILE_A], target):
         lead = CharState.TILE_B
-    side = chars[c, Char.SIDE]
-    cur = st[c, lead]
+    side = G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
+    cur = S[rc + lead]
     n, reach = 0, 0
     for _ in range(steps):
-        d = _tile_dist(st, dist, cur, target)
+        d = _tile_dist(G, S, cur, target)
         if d <= 1:
             break
         best, best_d = -1, d
+        around = nbr + (side * tiles + cur) * 6
         for k in range(6):
-            t = nbr[side, cur, k]
-            if t < 0 or occ[t] >= 0:
+            t = G[around + k]
+            if t < 0 or S[occ + t] >= 0:
                 continue
-            dt = _tile_dist(st, dist, t, target)
+            dt = _tile_dist(G, S, t, target)
             if dt < best_d:
                 best, best_d = t, dt
                 if dt == d - 1:
                     break  # one step changes a distance by one at most: no later neighbour is nearer
         if best < 0:
             break
-        path[n] = best
+        S[path + n] = best
         n += 1
         cur = best
         if reach == 0 and best_d <= 1:
@@ -347,47 +449,51 @@ def approach(game, state, c, target, steps):
 
 
 @nb.njit(**TRIAL_JIT)
-def flee(game, state, c, steps):
+def flee(G, S, c, steps):
     """(lead miniature's column, steps written to ``path``): c's lead walks away from the enemies."""
-    _, chars, _, nbr, _, _, _ = game
-    st, _, _, occ, _, path = state
-    side = chars[c, Char.SIDE]
+    tiles, nbr = G[GameSlot.TILES], G[GameSlot.NBR]
+    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
+    rc = S[StateSlot.ST] + c * N_STATE
+    side = G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
     lead = CharState.TILE_A
-    b = st[c, CharState.TILE_B]
-    if b >= 0 and _room(game, st, side, b) > _room(game, st, side, st[c, CharState.TILE_A]):
+    b = S[rc + CharState.TILE_B]
+    if b >= 0 and _room(G, S, side, b) > _room(G, S, side, S[rc + CharState.TILE_A]):
         lead = CharState.TILE_B
-    cur = st[c, lead]
+    cur = S[rc + lead]
     n = 0
     for _ in range(steps):
-        best, best_m = -1, _room(game, st, side, cur)
+        best, best_m = -1, _room(G, S, side, cur)
+        around = nbr + (side * tiles + cur) * 6
         for k in range(6):
-            t = nbr[side, cur, k]
-            if t < 0 or occ[t] >= 0:
+            t = G[around + k]
+            if t < 0 or S[occ + t] >= 0:
                 continue
-            m = _room(game, st, side, t)
+            m = _room(G, S, side, t)
             if m > best_m:
                 best, best_m = t, m
         if best < 0:
             break
-        path[n] = best
+        S[path + n] = best
         n += 1
         cur = best
     return lead, n
 
 
 @nb.njit(**TRIAL_JIT)
-def walk(state, c, lead, n):
+def walk(S, c, lead, n):
     """c's lead along the first n tiles of ``path``; its other miniature to the last tile the lead left."""
-    st, _, _, occ, _, path = state
     if n == 0:
         return
-    start = st[c, lead]
-    left = path[n - 2] if n >= 2 else start
+    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
+    rc = S[StateSlot.ST] + c * N_STATE
+    start = S[rc + lead]
+    left = S[path + n - 2] if n >= 2 else start
     other = CharState.TILE_B if lead == CharState.TILE_A else CharState.TILE_A
-    occ[start] = -1
-    if st[c, other] >= 0:
-        occ[st[c, other]] = -1
-        st[c, other] = left
-        occ[left] = c
-    st[c, lead] = path[n - 1]
-    occ[path[n - 1]] = c
+    S[occ + start] = -1
+    if S[rc + other] >= 0:
+        S[occ + S[rc + other]] = -1
+        S[rc + other] = left
+        S[occ + left] = c
+    end = S[path + n - 1]
+    S[rc + lead] = end
+    S[occ + end] = c
