@@ -2,28 +2,29 @@
 rulesets/warbound/kernels_contest.py plays the contest, rulesets/warbound/warband.py is the public wrapper,
 tests/naive_warbound_warband.py's docstring is the specification and its twin rolls every die).
 
-A contest reads two packed int64 arrays, so that each helper holds two arrays (numba counts a reference to
-every array a function holds, an atomic operation at each call; tuples of twelve arrays made most of a
-contest's time):
+A contest reads one packed int64 array ``W`` (kernels_contest.pack_contest), so that each helper holds one
+array: numba counts a reference to every array a function holds, an atomic operation at each call, and
+passing tuples of twelve arrays made most of a contest's time. ``W`` is a header, the game's blocks (fixed
+for a run) and the trial's state's blocks (its state and scratch); each block is its array in C order:
 
-* ``G``, the game, fixed for a run (:func:`pack_game`): a header of sizes, codes and each block's offset
-  (:class:`GameSlot`), then these blocks, each its array in C order: ``prof`` int64[N, 2, N_PROF]:
-  character c's front (0) and panic (1) profile, columns :class:`Prof` (-1: none), side 0's characters first,
-  each side in its warband order (the entry first); ``chars`` int64[N, N_CHAR]: columns :class:`Char`;
-  ``sides`` int64[2, N_SIDE]: columns :class:`SideRow`; ``board`` int64[S]: each Action space's action
-  (kernels.A_*); ``spaces`` int64[N_ACTIONS, S + 1]: the spaces of each action (:func:`spaces_by_action`);
-  ``period`` int64[S]: each space's Period; ``dist`` int64[T, T]: hex distances; ``nbr`` int64[2, T, 6]: each
-  tile's neighbours in side 0's and side 1's direction order (-1 off the board); ``at_index``
-  (kernels_contest).
-* ``S``, the trial's state and scratch (kernels_contest.new_state): a header of each block's offset
-  (:class:`StateSlot`), then ``st`` int64[N, N_STATE], one row per character, columns :class:`CharState`;
-  ``sst`` int64[2, N_SIDE_STATE], columns :class:`SideState`; ``cd`` int64[N, N + N_AROUND], the distances
-  between characters and :class:`Around`; ``occ`` int64[T], the character on each tile or -1; ``plans``
-  int64[N, N_PLANNED] (kernels_contest); ``path`` int64[MAX_PATH], a walk's tiles; the open Action spaces
-  int64[S] and two int64[S] scratch blocks.
+* the header: the game's sizes and codes and where each of its blocks starts (:class:`GameSlot`), then
+  where each of the state's blocks starts (:class:`StateSlot`);
+* the game: ``prof`` int64[N, 2, N_PROF]: character c's front (0) and panic (1) profile, columns
+  :class:`Prof` (-1: none), side 0's characters first, each side in its warband order (the entry first);
+  ``chars`` int64[N, N_CHAR]: columns :class:`Char`; ``sides`` int64[2, N_SIDE]: columns :class:`SideRow`;
+  ``board`` int64[S]: each Action space's action (kernels.A_*); ``spaces`` int64[N_ACTIONS, S + 1]: the
+  spaces of each action (:func:`spaces_by_action`); ``period`` int64[S]: each space's Period; ``dist``
+  int64[T, T]: hex distances; ``nbr`` int64[2, T, 6]: each tile's neighbours in side 0's and side 1's
+  direction order (-1 off the board); ``at_index`` (kernels_contest);
+* the trial's state: ``st`` int64[N, N_STATE], one row per character, columns :class:`CharState`; ``sst``
+  int64[2, N_SIDE_STATE], columns :class:`SideState`; ``cd`` int64[N, N + N_AROUND], the distances between
+  characters and :class:`Around`; ``occ`` int64[T], the character on each tile or -1; ``plans`` int64[N,
+  N_PLANNED] (kernels_contest); ``path`` int64[MAX_PATH], a walk's tiles; the open Action spaces int64[S]
+  and two int64[S] scratch blocks.
 
-A helper reads the offsets it needs from the headers into local ints and indexes ``G`` and ``S`` with them:
-``S[S[StateSlot.ST] + c * N_STATE + CharState.WOUNDS]`` is character c's Wound tokens.
+A helper reads the offsets it needs from the header into local ints and indexes ``W`` with them:
+``W[W[StateSlot.ST] + c * N_STATE + CharState.WOUNDS]`` is character c's Wound tokens, ``W[W[GameSlot.DIST]
++ t * T + u]`` the distance between tiles t and u.
 """
 
 from __future__ import annotations
@@ -198,12 +199,12 @@ def spaces_by_action(codes: np.ndarray) -> np.ndarray:
     return out
 
 
-# --- the packed arrays ----------------------------------------------------------------------------------
+# --- the contest array ----------------------------------------------------------------------------------
 
 
 class GameSlot(IntEnum):
-    """The header of the packed game ``G`` (:func:`pack_game`): its sizes and codes, then where each block
-    starts; each block is its array in C order (``G[G[GameSlot.DIST] + t * T + u]`` is ``dist[t, u]``)."""
+    """The first part of ``W``'s header: the game's sizes and codes, then where each of its blocks starts;
+    each block is its array in C order (``W[W[GameSlot.DIST] + t * T + u]`` is ``dist[t, u]``)."""
 
     CHARACTERS = 0  # N
     TILES = 1  # T
@@ -220,140 +221,106 @@ class GameSlot(IntEnum):
     PERIOD = 12  # int64[S]: each space's Period
     DIST = 13  # int64[T, T]
     NBR = 14  # int64[2, T, 6]
-    AT_INDEX = 15  # int64[N, 2, N_KINDS, N, 2, ARMOR, 2, kernels.N_AT]
+    AT_INDEX = 15  # int64[N, 2, N_KINDS, N, 2, ARMOR, 2, kernels.N_AT] (kernels_contest)
 
 
 N_GAME_HEADER = len(GameSlot)
 
 
 class StateSlot(IntEnum):
-    """The header of the packed trial state ``S`` (kernels_contest.new_state): where each block starts."""
+    """The second part of ``W``'s header, after :class:`GameSlot`'s: where each block of the trial's state
+    starts."""
 
-    ST = 0  # int64[N, N_STATE]: a row per character, columns CharState
-    SST = 1  # int64[2, N_SIDE_STATE]: columns SideState
-    CD = 2  # int64[N, N + N_AROUND]: the distances between characters, then Around
-    OCC = 3  # int64[T]: the character on each tile or -1
-    PLANS = 4  # int64[N, N_PLANNED] (kernels_contest.Planned)
-    PATH = 5  # int64[MAX_PATH]: a walk's tiles
-    OPEN = 6  # int64[S]: the open Action spaces this turn
-    RANKED = 7  # int64[S] scratch (kernels_contest._place_hourglass, _swaps)
-    TRIAL = 8  # int64[S] scratch
-
-
-N_STATE_HEADER = len(StateSlot)
+    ST = N_GAME_HEADER  # int64[N, N_STATE]: a row per character, columns CharState
+    SST = N_GAME_HEADER + 1  # int64[2, N_SIDE_STATE]: columns SideState
+    CD = N_GAME_HEADER + 2  # int64[N, N + N_AROUND]: the distances between characters, then Around
+    OCC = N_GAME_HEADER + 3  # int64[T]: the character on each tile or -1
+    PLANS = N_GAME_HEADER + 4  # int64[N, N_PLANNED] (kernels_contest.Planned)
+    PATH = N_GAME_HEADER + 5  # int64[MAX_PATH]: a walk's tiles
+    OPEN = N_GAME_HEADER + 6  # int64[S]: the open Action spaces this turn
+    RANKED = N_GAME_HEADER + 7  # int64[S] scratch (kernels_contest._place_hourglass, _swaps)
+    TRIAL = N_GAME_HEADER + 8  # int64[S] scratch
 
 
-@nb.njit(**TRIAL_JIT)
-def _put(G, slot, at, x):
-    """Block ``slot`` of ``G`` is the 1-D ``x``, written from ``at``; returns where the next block starts."""
-    G[slot] = at
-    G[at:at + x.size] = x
-    return at + x.size
+N_HEADER = N_GAME_HEADER + len(StateSlot)
 
 
 @nb.njit(**TRIAL_JIT)
-def pack_game(prof, chars, sides, board, spaces, period, dist, nbr, at_index, turns, policy, targeting):
-    """The packed game ``G`` (:class:`GameSlot`) of warband_records' arguments."""
-    size = (N_GAME_HEADER + prof.size + chars.size + sides.size + board.size + spaces.size + period.size
-            + dist.size + nbr.size + at_index.size)
-    G = np.zeros(size, np.int64)
-    G[GameSlot.CHARACTERS], G[GameSlot.TILES], G[GameSlot.SPACES] = prof.shape[0], dist.shape[0], board.size
-    G[GameSlot.ARMOR] = at_index.shape[5]
-    G[GameSlot.TURNS], G[GameSlot.POLICY], G[GameSlot.TARGETING] = turns, policy, targeting
-    at = _put(G, GameSlot.PROF, N_GAME_HEADER, prof.ravel())
-    at = _put(G, GameSlot.CHARS, at, chars.ravel())
-    at = _put(G, GameSlot.SIDES, at, sides.ravel())
-    at = _put(G, GameSlot.BOARD, at, board.ravel())
-    at = _put(G, GameSlot.SPACE_LISTS, at, spaces.ravel())
-    at = _put(G, GameSlot.PERIOD, at, period.ravel())
-    at = _put(G, GameSlot.DIST, at, dist.ravel())
-    at = _put(G, GameSlot.NBR, at, nbr.ravel())
-    _put(G, GameSlot.AT_INDEX, at, at_index.ravel())
-    return G
-
-
-# --- where the characters stand -------------------------------------------------------------------------
-#
-# The helpers hold G and S alone and compute the rows' offsets in place (not by helpers taking G or S): each
-# array a numba function holds, argument or tuple element, costs an atomic reference count at each call.
-
-
-@nb.njit(**TRIAL_JIT)
-def char_dist(G, S, c, e):
+def char_dist(W, c, e):
     """The least distance between a miniature of c and one of e."""
-    dist, tiles = G[GameSlot.DIST], G[GameSlot.TILES]
-    rc, re = S[StateSlot.ST] + c * N_STATE, S[StateSlot.ST] + e * N_STATE
-    a0, a1 = S[rc + CharState.TILE_A], S[rc + CharState.TILE_B]
-    b0, b1 = S[re + CharState.TILE_A], S[re + CharState.TILE_B]
-    best = G[dist + a0 * tiles + b0]
+    dist, tiles = W[GameSlot.DIST], W[GameSlot.TILES]
+    rc, re = W[StateSlot.ST] + c * N_STATE, W[StateSlot.ST] + e * N_STATE
+    a0, a1 = W[rc + CharState.TILE_A], W[rc + CharState.TILE_B]
+    b0, b1 = W[re + CharState.TILE_A], W[re + CharState.TILE_B]
+    best = W[dist + a0 * tiles + b0]
     if b1 >= 0:
-        best = min(best, G[dist + a0 * tiles + b1])
+        best = min(best, W[dist + a0 * tiles + b1])
     if a1 >= 0:
-        best = min(best, G[dist + a1 * tiles + b0])
+        best = min(best, W[dist + a1 * tiles + b0])
         if b1 >= 0:
-            best = min(best, G[dist + a1 * tiles + b1])
+            best = min(best, W[dist + a1 * tiles + b1])
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def _tile_dist(G, S, t, e):
+def _tile_dist(W, t, e):
     """The least distance from tile t to a miniature of e."""
-    row = G[GameSlot.DIST] + t * G[GameSlot.TILES]
-    re = S[StateSlot.ST] + e * N_STATE
-    best = G[row + S[re + CharState.TILE_A]]
-    b = S[re + CharState.TILE_B]
-    if b >= 0 and G[row + b] < best:
-        best = G[row + b]
+    row = W[GameSlot.DIST] + t * W[GameSlot.TILES]
+    re = W[StateSlot.ST] + e * N_STATE
+    best = W[row + W[re + CharState.TILE_A]]
+    b = W[re + CharState.TILE_B]
+    if b >= 0 and W[row + b] < best:
+        best = W[row + b]
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def _room(G, S, side, t):
+def _room(W, side, t):
     """The least distance from tile t to a living miniature of the enemies of ``side``."""
-    chars, st = G[GameSlot.CHARS], S[StateSlot.ST]
+    chars, st = W[GameSlot.CHARS], W[StateSlot.ST]
     best = FAR
-    for e in range(G[GameSlot.CHARACTERS]):
-        if S[st + e * N_STATE + CharState.ALIVE] != 0 and G[chars + e * N_CHAR + Char.SIDE] != side:
-            best = min(best, _tile_dist(G, S, t, e))
+    for e in range(W[GameSlot.CHARACTERS]):
+        if W[st + e * N_STATE + CharState.ALIVE] != 0 and W[chars + e * N_CHAR + Char.SIDE] != side:
+            best = min(best, _tile_dist(W, t, e))
     return best
 
 
 @nb.njit(**TRIAL_JIT)
-def measure(G, S, moved):
+def measure(W, moved):
     """``cd[c, e]``: the distance between characters c and e, for every pair (``moved`` -1) or the pairs of
     character ``moved`` (after its move), then :class:`Around` (``moved`` -2: after a removal)."""
-    n, chars = G[GameSlot.CHARACTERS], G[GameSlot.CHARS]
-    st, cd = S[StateSlot.ST], S[StateSlot.CD]
+    n, chars = W[GameSlot.CHARACTERS], W[GameSlot.CHARS]
+    st, cd = W[StateSlot.ST], W[StateSlot.CD]
     width = n + N_AROUND
     if moved != -2:
         for c in range(n):
             for e in range(c + 1, n):
                 if moved < 0 or c == moved or e == moved:
-                    d = char_dist(G, S, c, e)
-                    S[cd + c * width + e] = d
-                    S[cd + e * width + c] = d
+                    d = char_dist(W, c, e)
+                    W[cd + c * width + e] = d
+                    W[cd + e * width + c] = d
     for c in range(n):
         row = cd + c * width
         near = row + n + Around.NEAREST_ENEMY
-        S[near] = FAR
-        S[row + n + Around.ADJACENT_SIDE_0] = 0
-        S[row + n + Around.ADJACENT_SIDE_1] = 0
-        side = G[chars + c * N_CHAR + Char.SIDE]
+        W[near] = FAR
+        W[row + n + Around.ADJACENT_SIDE_0] = 0
+        W[row + n + Around.ADJACENT_SIDE_1] = 0
+        side = W[chars + c * N_CHAR + Char.SIDE]
         for e in range(n):
-            if e == c or S[st + e * N_STATE + CharState.ALIVE] == 0:
+            if e == c or W[st + e * N_STATE + CharState.ALIVE] == 0:
                 continue
-            other = G[chars + e * N_CHAR + Char.SIDE]
+            other = W[chars + e * N_CHAR + Char.SIDE]
             if other != side:
-                S[near] = min(S[near], S[row + e])
-            if S[row + e] == 1:
-                S[row + n + Around.ADJACENT_SIDE_0 + other] += 1
+                W[near] = min(W[near], W[row + e])
+            if W[row + e] == 1:
+                W[row + n + Around.ADJACENT_SIDE_0 + other] += 1
 
 
 @nb.njit(**TRIAL_JIT)
-def nearest_enemy(G, S, c):
+def nearest_enemy(W, c):
     """The distance from c to its nearest living enemy."""
-    n = G[GameSlot.CHARACTERS]
-    return S[S[StateSlot.CD] + c * (n + N_AROUND) + n + Around.NEAREST_ENEMY]
+    n = W[GameSlot.CHARACTERS]
+    return W[W[StateSlot.CD] + c * (n + N_AROUND) + n + Around.NEAREST_ENEMY]
 
 
 # --- targets --------------------------------------------------------------------------------------------
@@ -363,84 +330,84 @@ ADJACENT, VALID_SHOT, ANY_ENEMY = 0, 1, 2
 
 
 @nb.njit(**TRIAL_JIT)
-def _next_to_ally(G, S, c, e):
+def _next_to_ally(W, c, e):
     """Whether enemy e stands next to a living ally of c (no Shoot at it, line 409)."""
-    n, cd = G[GameSlot.CHARACTERS], S[StateSlot.CD]
+    n, cd = W[GameSlot.CHARACTERS], W[StateSlot.CD]
     width = n + N_AROUND
-    allies = S[cd + e * width + n + Around.ADJACENT_SIDE_0 + G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]]
-    if S[S[StateSlot.ST] + c * N_STATE + CharState.ALIVE] != 0 and S[cd + c * width + e] == 1:
+    allies = W[cd + e * width + n + Around.ADJACENT_SIDE_0 + W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]]
+    if W[W[StateSlot.ST] + c * N_STATE + CharState.ALIVE] != 0 and W[cd + c * width + e] == 1:
         allies -= 1
     return allies > 0
 
 
 @nb.njit(**TRIAL_JIT)
-def pick(G, S, c, mode):
+def pick(W, c, mode):
     """(target, whether it is among the closest) by WB-targeting among c's adjacent enemies, valid Shoot
     targets or living enemies (``mode``); ties to the first in the enemy's warband order; target -1: none."""
-    n, prof, chars, targeting = (G[GameSlot.CHARACTERS], G[GameSlot.PROF], G[GameSlot.CHARS],
-                                 G[GameSlot.TARGETING])
-    st, row = S[StateSlot.ST], S[StateSlot.CD] + c * (n + N_AROUND)
-    least = nearest_enemy(G, S, c)
-    far = G[prof + (2 * c + S[st + c * N_STATE + CharState.PROFILE]) * N_PROF + Prof.ACC_FAR]
-    side = G[chars + c * N_CHAR + Char.SIDE]
+    n, prof, chars, targeting = (W[GameSlot.CHARACTERS], W[GameSlot.PROF], W[GameSlot.CHARS],
+                                 W[GameSlot.TARGETING])
+    st, row = W[StateSlot.ST], W[StateSlot.CD] + c * (n + N_AROUND)
+    least = nearest_enemy(W, c)
+    far = W[prof + (2 * c + W[st + c * N_STATE + CharState.PROFILE]) * N_PROF + Prof.ACC_FAR]
+    side = W[chars + c * N_CHAR + Char.SIDE]
     best, k1, k2, k3 = -1, 0, 0, 0
     for e in range(n):
         re, ce = st + e * N_STATE, chars + e * N_CHAR
-        if S[re + CharState.ALIVE] == 0 or G[ce + Char.SIDE] == side:
+        if W[re + CharState.ALIVE] == 0 or W[ce + Char.SIDE] == side:
             continue
-        d = S[row + e]
+        d = W[row + e]
         if mode == ADJACENT and d != 1:
             continue
-        if mode == VALID_SHOT and (_next_to_ally(G, S, c, e) or (d != least and far < 0)):
+        if mode == VALID_SHOT and (_next_to_ally(W, c, e) or (d != least and far < 0)):
             continue
-        order = G[ce + Char.ORDER]
+        order = W[ce + Char.ORDER]
         if targeting == Targeting.WEAKEST:
-            health = G[prof + (2 * e + S[re + CharState.PROFILE]) * N_PROF + Prof.HEALTH]
-            a1, a2, a3 = health - S[re + CharState.WOUNDS], d, order
+            health = W[prof + (2 * e + W[re + CharState.PROFILE]) * N_PROF + Prof.HEALTH]
+            a1, a2, a3 = health - W[re + CharState.WOUNDS], d, order
         elif targeting == Targeting.MOST_VALUABLE:
-            a1, a2, a3 = -G[ce + Char.WORTH], d, order
+            a1, a2, a3 = -W[ce + Char.WORTH], d, order
         else:
             a1, a2, a3 = d, order, 0
         if best < 0 or (a1, a2, a3) < (k1, k2, k3):
             best, k1, k2, k3 = e, a1, a2, a3
-    return best, best >= 0 and S[row + best] == least
+    return best, best >= 0 and W[row + best] == least
 
 
 # --- paths ----------------------------------------------------------------------------------------------
 
 
 @nb.njit(**TRIAL_JIT)
-def approach(G, S, c, target, steps):
+def approach(W, c, target, steps):
     """(lead miniature's column, steps written to ``path``, reach): c's lead walks towards ``target`` (the
     twin's approach); reach = the step that ends next to it, 0 if none does."""
-    tiles, nbr = G[GameSlot.TILES], G[GameSlot.NBR]
-    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
-    rc = S[StateSlot.ST] + c * N_STATE
+    tiles, nbr = W[GameSlot.TILES], W[GameSlot.NBR]
+    occ, path = W[StateSlot.OCC], W[StateSlot.PATH]
+    rc = W[StateSlot.ST] + c * N_STATE
     lead = CharState.TILE_A
-    b = S[rc + CharState.TILE_B]
-    if b >= 0 and _tile_dist(G, S, b, target) < _tile_dist(G, S, S[rc + CharState.TILE_A], target):
+    b = W[rc + CharState.TILE_B]
+    if b >= 0 and _tile_dist(W, b, target) < _tile_dist(W, W[rc + CharState.TILE_A], target):
         lead = CharState.TILE_B
-    side = G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
-    cur = S[rc + lead]
+    side = W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
+    cur = W[rc + lead]
     n, reach = 0, 0
     for _ in range(steps):
-        d = _tile_dist(G, S, cur, target)
+        d = _tile_dist(W, cur, target)
         if d <= 1:
             break
         best, best_d = -1, d
         around = nbr + (side * tiles + cur) * 6
         for k in range(6):
-            t = G[around + k]
-            if t < 0 or S[occ + t] >= 0:
+            t = W[around + k]
+            if t < 0 or W[occ + t] >= 0:
                 continue
-            dt = _tile_dist(G, S, t, target)
+            dt = _tile_dist(W, t, target)
             if dt < best_d:
                 best, best_d = t, dt
                 if dt == d - 1:
                     break  # one step changes a distance by one at most: no later neighbour is nearer
         if best < 0:
             break
-        S[path + n] = best
+        W[path + n] = best
         n += 1
         cur = best
         if reach == 0 and best_d <= 1:
@@ -449,51 +416,51 @@ def approach(G, S, c, target, steps):
 
 
 @nb.njit(**TRIAL_JIT)
-def flee(G, S, c, steps):
+def flee(W, c, steps):
     """(lead miniature's column, steps written to ``path``): c's lead walks away from the enemies."""
-    tiles, nbr = G[GameSlot.TILES], G[GameSlot.NBR]
-    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
-    rc = S[StateSlot.ST] + c * N_STATE
-    side = G[G[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
+    tiles, nbr = W[GameSlot.TILES], W[GameSlot.NBR]
+    occ, path = W[StateSlot.OCC], W[StateSlot.PATH]
+    rc = W[StateSlot.ST] + c * N_STATE
+    side = W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
     lead = CharState.TILE_A
-    b = S[rc + CharState.TILE_B]
-    if b >= 0 and _room(G, S, side, b) > _room(G, S, side, S[rc + CharState.TILE_A]):
+    b = W[rc + CharState.TILE_B]
+    if b >= 0 and _room(W, side, b) > _room(W, side, W[rc + CharState.TILE_A]):
         lead = CharState.TILE_B
-    cur = S[rc + lead]
+    cur = W[rc + lead]
     n = 0
     for _ in range(steps):
-        best, best_m = -1, _room(G, S, side, cur)
+        best, best_m = -1, _room(W, side, cur)
         around = nbr + (side * tiles + cur) * 6
         for k in range(6):
-            t = G[around + k]
-            if t < 0 or S[occ + t] >= 0:
+            t = W[around + k]
+            if t < 0 or W[occ + t] >= 0:
                 continue
-            m = _room(G, S, side, t)
+            m = _room(W, side, t)
             if m > best_m:
                 best, best_m = t, m
         if best < 0:
             break
-        S[path + n] = best
+        W[path + n] = best
         n += 1
         cur = best
     return lead, n
 
 
 @nb.njit(**TRIAL_JIT)
-def walk(S, c, lead, n):
+def walk(W, c, lead, n):
     """c's lead along the first n tiles of ``path``; its other miniature to the last tile the lead left."""
     if n == 0:
         return
-    occ, path = S[StateSlot.OCC], S[StateSlot.PATH]
-    rc = S[StateSlot.ST] + c * N_STATE
-    start = S[rc + lead]
-    left = S[path + n - 2] if n >= 2 else start
+    occ, path = W[StateSlot.OCC], W[StateSlot.PATH]
+    rc = W[StateSlot.ST] + c * N_STATE
+    start = W[rc + lead]
+    left = W[path + n - 2] if n >= 2 else start
     other = CharState.TILE_B if lead == CharState.TILE_A else CharState.TILE_A
-    S[occ + start] = -1
-    if S[rc + other] >= 0:
-        S[occ + S[rc + other]] = -1
-        S[rc + other] = left
-        S[occ + left] = c
-    end = S[path + n - 1]
-    S[rc + lead] = end
-    S[occ + end] = c
+    W[occ + start] = -1
+    if W[rc + other] >= 0:
+        W[occ + W[rc + other]] = -1
+        W[rc + other] = left
+        W[occ + left] = c
+    end = W[path + n - 1]
+    W[rc + lead] = end
+    W[occ + end] = c
