@@ -152,7 +152,12 @@ def draw_attack(word, at, cdf, values, guide):
     breaks, bits of stress) with one 64-bit word: the outcome index packs them as
     ``wounds << (kb + ks) | breaks << ks | stress``."""
     index = guide_pick(word, cdf, values, guide, at[At.START], at[At.GUIDE], at[At.BITS])
-    kb, ks = at[At.BREAK_BITS], at[At.STRESS_BITS]
+    return split_outcome(index, at[At.BREAK_BITS], at[At.STRESS_BITS])
+
+
+@nb.njit(**TRIAL_JIT)
+def split_outcome(index, kb, ks):
+    """(wounds, breaks, stress) of a packed outcome index ``wounds << (kb + ks) | breaks << ks | stress``."""
     return index >> (kb + ks), (index >> ks) & ((1 << kb) - 1), index & ((1 << ks) - 1)
 
 

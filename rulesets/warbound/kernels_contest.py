@@ -32,6 +32,7 @@ from rulesets.warbound.kernels import (
     N_AT,
     At,
     Hourglass,
+    split_outcome,
 )
 from rulesets.warbound.kernels_warband import (
     ADJACENT,
@@ -315,7 +316,7 @@ def _side_choice(W, s, is_open, ranking, fresh, keep):
 @nb.njit(**TRIAL_JIT)
 def _attack(W, tables, stream, c, kind, e):
     """c's attack of ``kind`` on e, drawn whole from its table with one 64-bit word, as kernels.draw_attack
-    draws it (the table's place read from W's at_index block, so no row of it is sliced)."""
+    draws it (split_outcome; the table's place read from W's at_index block, so no row of it is sliced)."""
     cdf, values, guide = tables
     n, armor = W[GameSlot.CHARACTERS], W[GameSlot.ARMOR]
     st = W[StateSlot.ST]
@@ -328,10 +329,10 @@ def _attack(W, tables, stream, c, kind, e):
     at = W[GameSlot.AT_INDEX] + ((row * armor + available) * 2 + pool) * N_AT
     index = guide_pick(next_u64(stream), cdf, values, guide, W[at + At.START], W[at + At.GUIDE],
                        W[at + At.BITS])
-    kb, ks = W[at + At.BREAK_BITS], W[at + At.STRESS_BITS]
-    W[re + CharState.WOUNDS] += index >> (kb + ks)
-    W[re + CharState.BREAKS] += (index >> ks) & ((1 << kb) - 1)
-    W[re + CharState.STRESS] += index & ((1 << ks) - 1)
+    w, b, x = split_outcome(index, W[at + At.BREAK_BITS], W[at + At.STRESS_BITS])
+    W[re + CharState.WOUNDS] += w
+    W[re + CharState.BREAKS] += b
+    W[re + CharState.STRESS] += x
 
 
 @nb.njit(**TRIAL_JIT)
