@@ -673,7 +673,7 @@ def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     entries = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    result = armies.choose(rs, in_force, entries, kinds=armies.DEFAULT_KINDS if kinds is None else kinds,
+    result = armies.choose(rs, in_force, entries, kinds=kinds,
                            search_limit=armies.DEFAULT_SEARCH if search is None else search,
                            seed=_seed(seed), precision=precision, trials=trials, threads=threads,
                            progress=progress, played=played)
@@ -686,12 +686,12 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
          precision: float | None = None, trials: int | None = None, threads: int | None = None,
          scheduler: str | None = None, dask: bool = False, progress: Progress | None = None):
     """The best army at ``budget`` (default: the game's budget ruling) against the meta-game of ``units``
-    (default: every entry), with at most ``kinds`` entries (3), by a search playing at most ``search``
-    armies (100): :class:`reports.army.ArmyTables` of DataFrames, ``armies`` (the best, the runners-up and
-    the counters: cost, unspent, P(win) against the mix, the field and the best army with 95% intervals),
-    ``lists`` (their units) and ``field`` (each entry's one-entry army, its share of the mix, the best
-    army's P(win) against it), each with the provenance, the search and the counts of armies and
-    engagements played in ``.attrs``. A game that plays no army raises RulesError before any work.
+    (default: every entry), with at most ``kinds`` entries (3, or the game's own limit), by a search
+    playing at most ``search`` armies (100): :class:`reports.army.ArmyTables` of DataFrames, ``armies``
+    (the best, the runners-up and the counters: cost, unspent, P(win) against the mix, the field and the
+    best army with 95% intervals), ``lists`` (their units) and ``field`` (each entry's army, its share of
+    the mix, the best army's P(win) against it), each with the provenance, the search and the counts of
+    armies and engagements played in ``.attrs``. A game that plays no army raises RulesError before any work.
 
     Keywords, as `balance army GAME`'s options: ``budget``, ``units``, ``kinds``, ``search``, ``catalogs``,
     ``rulings``, ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask

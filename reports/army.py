@@ -7,6 +7,11 @@ best counter to it, by the same contests at equal points.
   entry costs unless a limit of the game stops it. Two armies meet by the game's own contest of forces,
   :meth:`rulesets.base.Ruleset.army_engage` (its ``army_text`` says how); a game that plays none is refused
   before any work.
+- **Other budgets.** A game may spend something else than its costs (Ruleset.army_budget and army_price:
+  Warbound's armies are Exploration decks, a character taking one card of the seven beside the Leader and
+  its Formation card one more), require an army to be complete besides within its limits
+  (Ruleset.army_incomplete: a deck's exact size) and give each entry its own army in the field
+  (Ruleset.field_army: the entry's deck); such a field army also starts the search as it stands.
 - **The field and the meta-game.** Each entry fields a one-entry army: as many of its units as the game
   allows at the budget (what its equal-points contests field). Every one meets every other in both roles,
   and the meta-game's mix is the maximum-entropy Nash equilibrium of their payoff matrix
@@ -48,7 +53,7 @@ import numpy as np
 import pandas as pd
 
 from reports import efficiency as eff
-from rulesets.base import Contestant, RulesError, Ruleset, Rulings, army_contestant
+from rulesets.base import ArmyBudget, Contestant, RulesError, Ruleset, Rulings, army_contestant
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
@@ -137,18 +142,40 @@ class Space:
 
     def __init__(self, ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], budget: float,
                  kinds: int) -> None:
-        self.ruleset, self.rulings, self.entries = ruleset, rulings, list(entries)
+        self.ruleset, self.rulings, self.entries = ruleset, rulings, []
         self.budget, self.kinds = budget, kinds
+        #: what one unit of each entry takes of the budget (Ruleset.army_price)
+        self.price: list[float] = []
+        for c in entries:
+            self.index(c)
         self._legal: dict[Counts, bool] = {}
+        self._complete: dict[Counts, bool] = {}
         #: the key of an army whose counts are a field army's: its entry's key
         self.field_keys: dict[Counts, str] = {}
-        self.cheapest = min(c.cost for c in self.entries)
+
+    def index(self, c: Contestant) -> int:
+        """The index of entry ``c`` (by key), added when it is not one yet (a field army's entry from the
+        catalog besides those considered: Ruleset.field_army)."""
+        for i, e in enumerate(self.entries):
+            if e.key == c.key:
+                return i
+        self.entries.append(c)
+        self.price.append(float(self.ruleset.army_price(c)))
+        return len(self.entries) - 1
 
     def force(self, counts: Counts) -> list[tuple[Contestant, int]]:
         return [(self.entries[i], n) for i, n in counts]
 
     def cost(self, counts: Counts) -> float:
-        return sum(self.entries[i].cost * n for i, n in counts)
+        """What ``counts`` spends of the budget."""
+        return sum(self.price[i] * n for i, n in counts)
+
+    def complete(self, counts: Counts) -> bool:
+        """Whether a legal army is one a side may field as it stands (Ruleset.army_incomplete: a deck's
+        exact size)."""
+        if counts not in self._complete:
+            self._complete[counts] = self.ruleset.army_incomplete(self.force(counts), self.rulings) is None
+        return self._complete[counts]
 
     def legal(self, counts: Counts) -> bool:
         """Whether a side may field the army: no more kinds than allowed, within the budget, and the game's
@@ -172,7 +199,7 @@ class Space:
         return tuple(sorted((k, v) for k, v in units.items() if v > 0))
 
     def can_add(self, counts: Counts, i: int) -> bool:
-        if self.cost(counts) + self.entries[i].cost > self.budget + 1e-9:
+        if self.cost(counts) + self.price[i] > self.budget + 1e-9:
             return False
         if i not in dict(counts) and len(counts) >= self.kinds:
             return False
@@ -183,7 +210,7 @@ class Space:
         return not any(self.can_add(counts, i) for i in range(len(self.entries)))
 
     def _dearest_first(self, indices) -> list[int]:
-        return sorted(indices, key=lambda i: (-self.entries[i].cost, i))
+        return sorted(indices, key=lambda i: (-self.price[i], i))
 
     def fill(self, counts: Counts) -> Counts:
         """Filled up: while a unit fits, one of the dearest entry that fits is added, the army's own
@@ -199,7 +226,7 @@ class Space:
 
     def most_units(self, i: int) -> int:
         """The most units of entry ``i`` alone that a side may field (0: not one)."""
-        n = int(self.budget // self.entries[i].cost + 1e-9)
+        n = int(self.budget // self.price[i] + 1e-9)
         while n > 0 and not self.legal(((i, n),)):
             n -= 1
         return n
@@ -207,11 +234,11 @@ class Space:
     def army(self, counts: Counts) -> Army:
         key = self.field_keys.get(counts)
         contestant = army_contestant(self.force(counts), key)
-        return Army(counts, contestant, self.budget - contestant.cost)
+        return Army(counts, contestant, self.budget - self.cost(counts))
 
     def enumerate(self, limit: int) -> list[Counts] | None:
-        """Every army (legal and filled up), in a fixed order; None when there are more than ``limit``
-        or finding them all would visit more than ENUMERATION_NODES partial armies."""
+        """Every army (legal, complete and filled up), in a fixed order; None when there are more than
+        ``limit`` or finding them all would visit more than ENUMERATION_NODES partial armies."""
         found: list[Counts] = []
         visited = [0]
         n = len(self.entries)
@@ -221,14 +248,14 @@ class Space:
             if visited[0] > ENUMERATION_NODES or len(found) > limit:
                 return False
             if i == n:
-                if counts and self.legal(counts) and self.maximal(counts):
+                if counts and self.legal(counts) and self.maximal(counts) and self.complete(counts):
                     found.append(counts)
                 return len(found) <= limit
             if not walk(i + 1, counts, spent):
                 return False
             if len(counts) >= self.kinds:
                 return True
-            cost = self.entries[i].cost
+            cost = self.price[i]
             units = 1
             while spent + units * cost <= self.budget + 1e-9:
                 if not walk(i + 1, (*counts, (i, units)), spent + units * cost):
@@ -254,7 +281,7 @@ class Space:
                 else:
                     continue
                 made = self.fill(self.added(trial, y))
-                if made != counts and self.legal(made) and made not in out:
+                if made != counts and self.legal(made) and self.complete(made) and made not in out:
                     out.append(made)
         return out
 
@@ -339,9 +366,10 @@ class Search:
 
 
 def search(space: Space, starts: Sequence[Army], rate: Callable[[list[Army]], list[Rated]], limit: int,
-           every: list[Counts] | None, exclude: frozenset[str] = frozenset()) -> Search:
+           every: list[Counts] | None, exclude: frozenset[str] = frozenset(), own: bool = False) -> Search:
     """The armies with the highest rating: every army when ``every`` lists them, else the best-first local
-    search from ``starts`` (the module's docstring). ``rate(armies)`` plays and rates a batch."""
+    search from ``starts`` (the module's docstring; ``own``: they hold the field's armies as the game's
+    rules give them, besides those filled up). ``rate(armies)`` plays and rates a batch."""
     scored: dict[str, tuple[Army, Rated]] = {}
 
     def evaluate(armies: Sequence[Army]) -> None:
@@ -375,9 +403,10 @@ def search(space: Space, starts: Sequence[Army], rate: Callable[[list[Army]], li
         own = [i for i, _ in top.counts]
         near = [space.army(c) for c in space.neighbours(top.counts, list(dict.fromkeys([*own, *pool])))]
         evaluate([a for a in near if a.key not in scored and a.key not in exclude][:limit - len(scored)])
-    text = (f"best-first local search: {len(scored):,} armies played ({len(starts)} one-entry armies of the "
-            f"field filled up, then the neighbours of {len(expanded)} of the best, swapping in their own "
-            f"entries and the {len(pool)} whose filled-up armies scored best); stopped when {stop}")
+    text = (f"best-first local search: {len(scored):,} armies played ({len(starts)} armies of the field "
+            f"{'and ' if own else ''}filled up, then the neighbours of {len(expanded)} of the best, swapping "
+            f"in their own entries and the {len(pool)} whose filled-up armies scored best); stopped when "
+            f"{stop}")
     return Search(ranked(), text)
 
 
@@ -410,6 +439,8 @@ class ArmyResult:
     trial_range: tuple[int, int]
     #: engagements taken from a field already played (``choose``'s ``played``), not played again
     taken: int = 0
+    #: what an army spends (Ruleset.army_budget; None: the budget in the game's cost unit)
+    spend: ArmyBudget | None = None
 
 
 def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed: int, precision: float | None,
@@ -431,7 +462,7 @@ def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed:
             if i in index and j in index}
 
 
-def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *, kinds: int = DEFAULT_KINDS,
+def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *, kinds: int | None = None,
            search_limit: int = DEFAULT_SEARCH, seed: int, precision: float | None, trials: int | None,
            threads: int | None = None, progress: Progress | None = None,
            played: eff.Field | None = None) -> ArmyResult:
@@ -442,25 +473,34 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     again: the same records, since the streams come from the seed and the keys."""
     if not ruleset.plays_armies:
         raise ruleset.armies_not_played()
-    budget = ruleset.budget(rulings)
-    if budget is None:
+    spend = ruleset.army_budget(rulings)
+    if spend is None:
         raise RulesError(f"{ruleset.name}: armies are bought from a budget, and its contests have none")
+    if kinds is None:
+        kinds = ruleset.army_kinds or DEFAULT_KINDS
     if not 1 <= kinds <= 100:
         raise RulesError(f"kinds {kinds!r} is not a whole number from 1 to 100")
     if search_limit < 1:
         raise RulesError(f"search {search_limit!r} is not a whole number >= 1")
+    budget = spend.amount
     space = Space(ruleset, rulings, entries, budget, kinds)
     field_armies, left_out = [], []
-    for i, c in enumerate(space.entries):
-        n = space.most_units(i)
-        if n == 0:
+    for c in list(entries):
+        given = ruleset.field_army(c, entries, rulings)
+        if given is None:
+            i = space.index(c)
+            n = space.most_units(i)
+            counts: Counts = ((i, n),) if n else ()
+        else:
+            counts = tuple(sorted((space.index(e), n) for e, n in given))
+        if not counts or not space.legal(counts) or not space.complete(counts):
             left_out.append(c.name)
             continue
-        space.field_keys[((i, n),)] = c.key
-        field_armies.append(space.army(((i, n),)))
+        space.field_keys[counts] = c.key
+        field_armies.append(space.army(counts))
     if len(field_armies) < 2:
-        raise RulesError(f"{len(field_armies)} entries field an army at {ruleset.budget_ruling}={budget:g}; "
-                         "the meta-game needs two: give a larger --budget or more --unit")
+        raise RulesError(f"{len(field_armies)} entries field an army at {spend.text}; the meta-game needs "
+                         "two: give a larger --budget or more --unit")
     n = len(field_armies)
     # a guess for the progress bar: the mix's entries are not known before the field is played (most mixes
     # hold a few), and a search may stop before its limit
@@ -480,10 +520,15 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     mix_armies = [field_armies[k] for k in mix]
     weights = shares[mix] / shares[mix].sum()
 
-    starts = list({a.key: a for a in (space.army(space.fill(f.counts)) for f in field_armies)}.values())
+    # the field's armies filled up; an army the game's own rules give an entry (Ruleset.field_army: a
+    # deck) is one a side may field as it stands, so it starts the search too
+    own_field = type(ruleset).field_army is not Ruleset.field_army
+    filled = (space.army(space.fill(f.counts)) for f in field_armies)
+    starts = list({a.key: a for a in [*(field_armies if own_field else ()), *filled]
+                   if space.complete(a.counts)}.values())
     every = space.enumerate(max(search_limit, len(starts)))
     best_search = search(space, starts, lambda armies: player.rate_all(armies, mix_armies, weights),
-                         max(search_limit, len(starts)), every)
+                         max(search_limit, len(starts)), every, own=own_field)
     finalists = best_search.ranked[:1 + RUNNERS_UP]
     on_field = player.rate_all([a for a, _ in finalists], field_armies, [1.0 / n] * n)
     candidates = [Candidate(a, m, f) for (a, m), f in zip(finalists, on_field, strict=True)]
@@ -495,12 +540,13 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     candidates = [best, *(c for c in candidates if c is not best)]
     best_vs_field = [player.rate(best.army, [f], [1.0]) for f in field_armies]
     counter_search = search(space, starts, lambda armies: player.rate_all(armies, [best.army], [1.0]),
-                            max(search_limit, len(starts)), every, frozenset({best.army.key}))
+                            max(search_limit, len(starts)), every, frozenset({best.army.key}), own_field)
     trial_counts = [s.trials for sides in player.known.values() for s in sides[:1]]
     return ArmyResult(ruleset, rulings, budget, kinds, search_limit, seed, precision, trials,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
                       candidates[1:], counter_search.ranked[:COUNTERS], best_vs_field, best_search,
-                      counter_search, player.played, (min(trial_counts), max(trial_counts)), len(taken))
+                      counter_search, player.played, (min(trial_counts), max(trial_counts)), len(taken),
+                      spend)
 
 
 # --- tables and the report ------------------------------------------------------------------------------
@@ -553,10 +599,11 @@ def tables(result: ArmyResult) -> ArmyTables:
             lists.append({"role": role, "army": army.key, "entry": c.name, "key": c.key, "units": n,
                           "cost_each": c.cost, "cost": n * c.cost})
     shares = result.metagame.set_index("key")
+    names = {c.key: c.name for c in result.entries}
     field = []
     for army, vs in zip(result.field_armies, result.best_vs_field, strict=True):
         row = shares.loc[army.key]
-        field.append({"entry": result.entries[army.counts[0][0]].name, "key": army.key,
+        field.append({"entry": names[army.key], "key": army.key,
                       "units": army.units, "cost": army.cost, "unspent": army.unspent,
                       "share": float(row["share"]), "share_low": float(row["share_low"]),
                       "share_high": float(row["share_high"]), **_rated("best_p_win", vs)})
@@ -590,9 +637,18 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
     method = ("exact: every engagement computed exactly" if exact else
               f"Monte Carlo, seed {result.seed}: {how} ({low:,} to {high:,} trials); ± is the 95% interval "
               "(1.96 standard errors)")
-    budget_text = f"{result.budget:g} {unit}"
+    spend = result.spend or ArmyBudget(result.budget, unit, f"{rs.budget_ruling}={result.budget:g}")
+    budget_text = spend.of(result.budget)
+    # the unspent budget, named by its unit where that is not the cost's (a deck's cards)
+    same = spend.unit == unit
+
+    def unspent(x: float) -> str:
+        return f"{x:g} unspent" if same else f"{spend.of(x)} unspent"
+
+    own_field = type(rs).field_army is not Ruleset.field_army
     headline = [f"Best army at {budget_text}: {best.army.name} ({best.army.cost:g} {unit}, "
-                f"{best.army.unspent:g} unspent): P(win) {_p(best.mix, exact)} against the meta-game's mix, "
+                f"{unspent(best.army.unspent)}): P(win) {_p(best.mix, exact)} against the "
+                f"meta-game's mix, "
                 f"{_p(best.field, exact)} against the field."]
     if counter is not None:
         headline.append(f"Best counter: {counter[0].name} ({counter[0].cost:g} {unit}): P(win) "
@@ -601,13 +657,16 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                          t.field.sort_values("share", ascending=False).iterrows() if r["share"] > SHARE_FLOOR)
     meta = [*provenance,
             ("method", method),
-            ("budget", f"{rs.budget_ruling}={result.budget:g}"),
-            ("armies", f"whole units of at most {result.kinds} entries (--kinds), costing at most "
-                       f"{budget_text}, to which no unit of an entry fits any more (within the budget, the "
-                       f"kinds and the game's limits); how the game plays them: {rs.army_text}"),
-            ("field", f"{len(result.field_armies)} entries, each as a one-entry army (as many units as the "
-                      f"game allows at {budget_text}), every one against every other in both roles "
-                      f"({len(result.field.pairs):,} engagements)"),
+            ("budget", spend.text),
+            ("armies", f"whole units of at most {result.kinds} entries (--kinds), "
+                       f"{'costing' if same else 'taking'} at most {budget_text}, to which no unit "
+                       f"of an entry fits any more (within the budget, the kinds and the game's limits); how "
+                       f"the game plays them: {rs.army_text}"),
+            ("field", f"{len(result.field_armies)} entries, each as "
+                      + ("the army the game's rules give it (see armies)" if own_field else
+                         f"a one-entry army (as many units as the game allows at {budget_text})")
+                      + f", every one against every other in both roles ({len(result.field.pairs):,} "
+                        "engagements)"),
             ("meta-game", f"maximum-entropy Nash mix of the field (payoff: {rs.payoff_description}): "
                           f"{mix_text}"),
             ("best army", "the highest P(win) against the mix (each entry of the mix: the mean of both "
@@ -635,7 +694,7 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
          "no runner-up is tied with the best within the 95% interval of the difference"),
         "the best army is the best estimate among the armies played: a search, not a proof over every army "
         "unless the search line says exhaustive",
-        *([f"left out (no unit fits {rs.budget_ruling}={result.budget:g}): {', '.join(result.left_out)}"]
+        *([f"left out (no army of it fits {spend.text}): {', '.join(result.left_out)}"]
           if result.left_out else []),
         *([f"the mix itself is uncertain: entries without a share whose share's 95% interval reaches "
            f"above 0: {', '.join(maybe)}; the P(win) against the mix takes the shares as estimated"]
@@ -666,15 +725,16 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                 Section("field", "The field: one-entry armies, their shares of the mix, the best army's "
                                  "P(win) against each", t.field),
                 Section("metagame", "Meta-game of the field", result.metagame)]
-    views = [Section("list", f"The army a sharp player brings: {best.army.cost:g} {unit} of {budget_text} "
-                             f"({best.army.unspent:g} unspent)", list_view,
+    views = [Section("list", f"The army a sharp player brings: {best.army.cost:g} {unit}"
+                             + (f" of {budget_text}" if same else f", in {budget_text}")
+                             + f" ({unspent(best.army.unspent)})", list_view,
                      [f"P(win) {_p(best.mix, exact)} against the mix ({_trials_text(best.mix)}), "
                       f"{_p(best.field, exact)} against the field ({_trials_text(best.field)})"]),
              Section("armies", "The best army, the runners-up and the best counters (P(win), mean of both "
                                "roles)", armies_view),
              Section("field", "The field: each entry as a one-entry army, its share of the mix and the best "
                               "army's P(win) against it", field_view)]
-    facts = {"budget_amount": result.budget, "kinds": result.kinds,
+    facts = {"budget_amount": result.budget, "budget_unit": spend.unit, "kinds": result.kinds,
              "armies_played": result.best_search.played, "counters_played": result.counter_search.played,
              "engagements_played": result.engagements,
              "best_army": best.army.key, "best_cost": best.army.cost, "best_unspent": best.army.unspent,

@@ -414,6 +414,22 @@ MEDIAN_FAIR_COST = FairCostRule(
 
 
 @dataclass(frozen=True)
+class ArmyBudget:
+    """What an army may spend (``balance army``): ``amount`` of ``unit``, each unit of an entry taking
+    :meth:`Ruleset.army_price` of it; ``text`` states it in a report (the ruling setting it, or the rule)."""
+
+    amount: float
+    unit: str
+    text: str
+    #: the unit's name for one (``unit`` when empty)
+    one: str = ""
+
+    def of(self, amount: float) -> str:
+        """``amount`` with its unit ("1 card", "3 cards")."""
+        return f"{amount:g} {self.one or self.unit if amount == 1 else self.unit}"
+
+
+@dataclass(frozen=True)
 class LinearScore:
     """Metrics linear in integer features of per-trial records (what lets a summary be one compiled pass
     over the records instead of per-metric arrays: :func:`simcore.moments.linear_moments`).
@@ -788,11 +804,43 @@ class Ruleset:
     def checked_armies(self, force_a: Sequence[tuple[Contestant, int]],
                        force_b: Sequence[tuple[Contestant, int]], rulings: Rulings
                        ) -> tuple[tuple[tuple[Contestant, int], ...], tuple[tuple[Contestant, int], ...]]:
-        """Both armies of an :meth:`army_engage` as tuples, each passing :meth:`check_army`."""
+        """Both armies of an :meth:`army_engage` as tuples, each passing :meth:`check_army` and complete
+        (:meth:`army_incomplete`)."""
         sides = (tuple(force_a), tuple(force_b))
         for force in sides:
             self.check_army(force, rulings)
+            why = self.army_incomplete(force, rulings)
+            if why is not None:
+                raise RulesError(why)
         return sides
+
+    def army_budget(self, rulings: Rulings) -> ArmyBudget | None:
+        """What an army spends under ``rulings`` (default: :meth:`budget` in the game's cost unit, set by its
+        budget ruling); None: its armies are not bought (the army search says so)."""
+        budget = self.budget(rulings)
+        if budget is None:
+            return None
+        return ArmyBudget(budget, self.cost_unit, f"{self.budget_ruling}={budget:g}")
+
+    def army_price(self, contestant: Contestant) -> float:
+        """What one unit of ``contestant`` takes of :meth:`army_budget` (default: its cost)."""
+        return contestant.cost
+
+    #: The most entries the game's own rules let one army hold, when they bound it (``balance army``'s
+    #: --kinds defaults to it; None: reports.army.DEFAULT_KINDS).
+    army_kinds: int | None = None
+
+    def field_army(self, contestant: Contestant, entries: Sequence[Contestant], rulings: Rulings
+                   ) -> tuple[tuple[Contestant, int], ...] | None:
+        """The army ``contestant`` fields in the army search's field, when the game's rules give it one
+        (entries besides it may come from the catalog, not only ``entries``); None (the default): as many of
+        its units as the game allows at the budget."""
+        return None
+
+    def army_incomplete(self, force: Sequence[tuple[Contestant, int]], rulings: Rulings) -> str | None:
+        """Why ``force``, within every limit :meth:`check_army` checks, is not yet an army a side may field
+        (a game whose armies have an exact size: a deck); None (the default) when it is one."""
+        return None
 
     def contest_army(self, contestant: Contestant, rulings: Rulings
                      ) -> tuple[tuple[Contestant, int], ...] | None:
