@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.base import (
+    ArmyBudget,
     Contestant,
     CostChange,
     Coverage,
@@ -40,7 +41,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
-from rulesets.warbound.rules import WarboundRulings
+from rulesets.warbound.rules import MAX_CHARACTERS, WarboundRulings
 
 FORMATION_SUFFIX = "@formation"
 
@@ -96,6 +97,13 @@ def _contestant(entry: Entry) -> Contestant:
                       illustrative=illustrative, subject=entry)
 
 
+def _faction_leader(character, catalog):
+    """The Leader of ``character``'s faction (rulesets.warbound.simulate.default_leader)."""
+    from rulesets.warbound.simulate import default_leader
+
+    return default_leader(character, catalog)
+
+
 def _plays(character):
     """What decides how a character plays: its card without sources, quirks and notes."""
     return dataclasses.replace(character, sources=(), quirks=(), notes="", origin="")
@@ -125,10 +133,12 @@ def _features(n: tuple[int, int]) -> tuple[tuple[str, int, int], ...]:
     return tuple((name, int(col), int(value)) for name, col, value in feats)
 
 
-def _linear(result, a: Contestant, b: Contestant) -> LinearScore:
+def _linear(result, a: Contestant, b: Contestant, entry_worths: tuple[float, float] | None = None
+            ) -> LinearScore:
     """Every metric of both sides as weights on the record features (the one definition of the metrics).
-    A character's worth is its total activation cost (the entry's: its contestant's cost); a Health token it
-    loses is worth its worth / its front Health."""
+    A character's worth is its total activation cost (the entry's: its contestant's cost, or
+    ``entry_worths``: an army's first character's own); a Health token it loses is worth its worth / its
+    front Health; the per-token metric divides by the contestant's cost (an army's: its characters')."""
     import numpy as np
 
     from rulesets.warbound.kernels_warband import Outcome
@@ -138,8 +148,9 @@ def _linear(result, a: Contestant, b: Contestant) -> LinearScore:
     feats = _features(n)
     f = {name: k for k, (name, _, _) in enumerate(feats)}
     cost = (a.cost, b.cost)
+    first = cost if entry_worths is None else entry_worths
     # worth of one Health token of side s's k-th character (the entry at today's contestant cost)
-    per_token = [[(cost[s] if k == 0 else band.worths[k]) / band.members[k].front.health
+    per_token = [[(first[s] if k == 0 else band.worths[k]) / band.members[k].front.health
                   for k in range(n[s])] for s, band in enumerate(bands)]
     weights = np.zeros((2 * len(METRIC_NAMES), len(feats)))
     for s in (0, 1):
@@ -232,11 +243,19 @@ class WarboundRuleset(Ruleset):
                   "additional activations while they add no Panic); targets by WB-targeting; the Hand and "
                   "the Hourglass change hands by WB-hourglass-policy")
     roles = ("starts with the Hand", "starts with the Hourglass")
-    army_text = ("a side is a Warband built as an 8-card Exploration deck (one Leader, at least "
-                 '2 Upgrades, no two cards of one name; seed 004 lines 65-79: "no need to '
-                 'calculate army lists"), not bought from a budget, and the army search buys '
-                 "armies from a budget; a search over decks is not written (each entry is played "
-                 "in the deck WB-warband states)")
+    army_text = ("an army is an Exploration deck (seed 004 lines 65-79: \"no need to calculate army "
+                 "lists\"): 8 cards, exactly one Leader (WB-economy's: same-leader, the Reference Leader; "
+                 "faction-leader, that of its first character's faction), at most 5 characters, no two "
+                 "cards of one name (Roh'na and Rah'na taken as one), at least 2 Upgrades: its Formation "
+                 "cards and, when a card of the 8 is left, the catalog's first Vocation the Leader can "
+                 "take, whose text is not printed (it does nothing); so an army spends the 7 cards beside "
+                 "the Leader, a character alone 1, in Formation 2 (its card), and no other Equipment or "
+                 "Vocation is played. Its characters act in the catalog's order (the stated policy "
+                 "activates a side's first character in warband order first), and two decks meet in the "
+                 "entries' Warband contest on the board. The field: each entry's own deck under "
+                 "WB-warband=with-companions, the entry with the first three companions that are not it "
+                 "(the first two in Formation); its P(win) is the win metric (ahead on tokens' worth)")
+    army_kinds = MAX_CHARACTERS
     metrics = (
         Metric("win", "P(this side ends ahead: it removes every enemy, or destroys more tokens' worth than "
                       "it loses)"),
@@ -321,6 +340,97 @@ class WarboundRuleset(Ruleset):
                                   threads=threads, precision=precision, block_trials=ENGAGEMENT_BLOCK,
                                   max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=result, score=_fields, method="Monte Carlo", linear=_linear)
+
+    def army_budget(self, rulings: WarboundRulings) -> ArmyBudget:
+        """An army spends an Exploration deck's cards beside its Leader (rulesets.warbound.warband)."""
+        from rulesets.warbound.warband import ARMY_CARDS
+
+        return ArmyBudget(ARMY_CARDS, "cards", f"an Exploration deck: {ARMY_CARDS + 1} cards, one of them "
+                                               "the Leader (seed 004 lines 69, 77)", one="card")
+
+    def army_price(self, contestant: Contestant) -> float:
+        """A character's card, and its Formation card when in Formation."""
+        return 2.0 if contestant.subject.formation else 1.0
+
+    def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: WarboundRulings) -> None:
+        """What a deck may hold at most: each character once (one card of a name, line 71; Roh'na and
+        Rah'na as one), no more than MAX_CHARACTERS (8 cards less the Leader and 2 Upgrades, lines 69, 77,
+        79), their cards within the 7 beside the Leader."""
+        from rulesets.warbound.warband import ARMY_CARDS, army_names
+
+        for c, n in force:
+            if not isinstance(c.subject, Entry):
+                raise RulesError(f"{c.name} is no Warbound character")
+            if n != 1:
+                raise RulesError(f"an army holds one card of {c.subject.character.name}, not {n}: cards are "
+                                 "unique by name (line 71); its Formation card adds the second miniature")
+        by_name: dict[str, list[str]] = {}
+        for (c, _), name in zip(force, army_names(force), strict=True):
+            by_name.setdefault(name, []).append(c.name)
+        twice = [" and ".join(held) for held in by_name.values() if len(held) > 1]
+        if twice:
+            raise RulesError(f"an army holds {'; '.join(twice)}: one card of a name (line 71; Roh'na and "
+                             "Rah'na taken as one)")
+        if len(force) > MAX_CHARACTERS:
+            raise RulesError(f"an army of {len(force)} characters is more than the {MAX_CHARACTERS} of an "
+                             "Exploration deck (8 cards, one Leader, at least 2 Upgrades: lines 69, 77, 79)")
+        cards = sum(self.army_price(c) for c, _ in force)
+        if cards > ARMY_CARDS:
+            raise RulesError(f"an army of {cards:g} character and Formation cards is more than the "
+                             f"{ARMY_CARDS} an Exploration deck holds beside its Leader (lines 69, 77)")
+
+    def army_incomplete(self, force: Sequence[tuple[Contestant, int]], rulings: WarboundRulings
+                        ) -> str | None:
+        """Why the deck of ``force`` (:func:`rulesets.warbound.warband.army_deck`) is not an Exploration deck
+        yet (8 cards, at least 2 Upgrades, ...); None when it is one."""
+        from rulesets.warbound.warband import army_deck
+
+        _, problems = army_deck(force, rulings)
+        return f"not an Exploration deck: {'; '.join(problems)}" if problems else None
+
+    def field_army(self, contestant: Contestant, entries: Sequence[Contestant], rulings: WarboundRulings
+                   ) -> tuple[tuple[Contestant, int], ...]:
+        """The entry's own deck: the entry and, under WB-warband=with-companions, the first N_COMPANIONS
+        companions that are not it (the first IN_FORMATION in Formation), as its contests field it beside
+        an entry that is none of them."""
+        from rulesets.warbound.warband import companions
+
+        if rulings.warband != "with-companions":
+            raise RulesError("armies are Exploration decks, and WB-warband=alone plays each entry alone, in "
+                             "no deck: use --ruling WB-warband=with-companions")
+        entry = contestant.subject
+        fielded = companions(entry.catalog, entry.character.key)
+        made = [_contestant(dataclasses.replace(entry, character=c, formation=card is not None, card=card,
+                                                leader=_faction_leader(c, entry.catalog)))
+                for c, card in fielded]
+        return ((contestant, 1), *((c, 1) for c in made))
+
+    def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
+                    force_b: Sequence[tuple[Contestant, int]], rulings: WarboundRulings, *, seed: int,
+                    trials: int | None = None, precision: float | None = None,
+                    threads: int | None = None) -> Engagement:
+        """Two decks' Warband contest, played as :meth:`engage` plays two entries' (the same board, turns
+        and policies), each side its characters in warband order (rulesets.warbound.warband.army_warband).
+        The metrics are :func:`_linear`'s, each character worth its own activation cost; those of "the
+        entry" (entry_activations, panicked, fraction_lost, trade_gain) read the army's first character."""
+        from rulesets.base import army_contestant
+        from rulesets.warbound.warband import army_warband, simulate_warband
+        from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
+
+        sides = self.checked_armies(force_a, force_b, rulings)
+        trials = self.engagement_trials(trials, precision)
+        band_a, band_b = (army_warband(force, rulings) for force in sides)
+        result = simulate_warband(band_a, band_b, sides[0][0][0].subject.board, rulings, trials=trials,
+                                  seed=seed, threads=threads, precision=precision,
+                                  block_trials=ENGAGEMENT_BLOCK, max_batch_trials=ENGAGEMENT_BATCH)
+        worths = (float(band_a.worths[0]), float(band_b.worths[0]))
+
+        def linear(raw, a: Contestant, b: Contestant) -> LinearScore:
+            return _linear(raw, a, b, worths)
+
+        return Engagement(army_contestant(sides[0]), army_contestant(sides[1]), seed=seed, raw=result,
+                          score=lambda raw, a, b: linear(raw, a, b).samples(), method="Monte Carlo",
+                          linear=linear)
 
     def stats(self) -> tuple[str, ...]:
         return STATS

@@ -145,6 +145,61 @@ def contest_sides(entry_a, entry_b, rulings: WarboundRulings) -> tuple[Warband, 
                  for e in (entry_a, entry_b))
 
 
+# --- armies: Exploration decks (`balance army warbound`) ------------------------------------------------
+
+#: Cards of an Exploration deck an army chooses: "you'll need to select 8 cards" (line 69), "exactly one
+#: Leader card" (line 77) among them, which WB-economy names.
+ARMY_CARDS = 7
+
+
+def army_order(force: Sequence[tuple[Any, int]]) -> list[Any]:
+    """The entries (rulesets.warbound.contest.Entry) of an army ((Contestant, 1) pairs) in warband order:
+    the catalog's order of their characters, whatever order the army lists them in (the stated policy
+    activates a side's first character in warband order first)."""
+    entries = [c.subject for c, _ in force]
+    keys = list(entries[0].catalog.characters) if entries and entries[0].catalog is not None else []
+    return sorted(entries, key=lambda e: keys.index(e.character.key) if e.character.key in keys
+                  else len(keys))
+
+
+def army_leader(force: Sequence[tuple[Any, int]], rulings: WarboundRulings):
+    """The Leader of an army's deck: WB-economy's (same-leader: the Reference Leader; faction-leader: the
+    Leader of its first character's faction in warband order)."""
+    return army_order(force)[0].leader_for(rulings)
+
+
+def army_names(force: Sequence[tuple[Any, int]]) -> list[str]:
+    """The card names of an army's characters (Roh'na and Rah'na counted as one name: :data:`SAME_NAME`)."""
+    return [_name_of(c.subject.character.key) for c, _ in force]
+
+
+def army_deck(force: Sequence[tuple[Any, int]], rulings: WarboundRulings):
+    """An army's Exploration deck: WB-economy's Leader, its characters with their Formation cards and, when
+    that leaves a card of the 8 free, the catalog's first Vocation the Leader can take (its text is not
+    printed: nothing played): (rulesets.warbound.deck.Deck, the deck-building limits it breaks)."""
+    from rulesets.warbound.catalog import ANY_FACTION
+    from rulesets.warbound.deck import EXPLORATION_SIZE, Deck, DeckEntry, deck_problems
+
+    order = army_order(force)
+    catalog = order[0].catalog
+    leader = army_leader(force, rulings)
+    entries = tuple(DeckEntry(e.character.key, formation=e.card.key if e.formation else None) for e in order)
+    deck = Deck(leader.key, None, entries)
+    if deck.cards < EXPLORATION_SIZE:
+        fits = [v.key for v in catalog.vocations.values()
+                if v.faction is None or leader.faction in (v.faction, ANY_FACTION)]
+        if fits:
+            deck = Deck(leader.key, fits[0], entries)
+    return deck, deck_problems(deck, catalog)
+
+
+def army_warband(force: Sequence[tuple[Any, int]], rulings: WarboundRulings) -> Warband:
+    """An army's side of a contest: its characters in warband order (:func:`army_order`), each alone or in
+    Formation, all spending its Leader's Order tokens (:func:`army_leader`)."""
+    return warband_of([(e.character, e.card if e.formation else None) for e in army_order(force)],
+                      army_leader(force, rulings))
+
+
 # --- the board ------------------------------------------------------------------------------------------
 
 
