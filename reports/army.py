@@ -688,7 +688,20 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                                           f"rulebook does not print: {', '.join(invented)}"))
     tied = [c.army.name for c in result.runners_up if c.mix.tied(best.mix)]
     maybe = [r["entry"] for _, r in t.field.iterrows() if r["share"] <= SHARE_FLOOR < r["share_high"]]
+    # the entries of the armies shown whose contests leave out a rule that can change their worth: the
+    # armies' P(win) are played without it
+    shown = [a for _, a, _, _, _ in _shown(result)]
+    unseen: dict[str, tuple[str, ...]] = {}
+    for army in shown:
+        for i, _ in army.counts:
+            c = result.entries[i]
+            decisive = rs.coverage(c, result.rulings).decisive
+            if decisive:
+                unseen[c.name] = decisive
     report_notes = [
+        *([("rules not played in the armies shown, which can change what they are worth (their P(win) is "
+            "played without them): " + "; ".join(f"{name}: {', '.join(rules)}" for name, rules in
+                                                  unseen.items()))] if unseen else []),
         (f"tied with the best within the 95% interval of the difference: {'; '.join(tied)}: more trials "
          "(--precision) tell them apart" if tied else
          "no runner-up is tied with the best within the 95% interval of the difference"),
@@ -732,8 +745,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                       f"{_p(best.field, exact)} against the field ({_trials_text(best.field)})"]),
              Section("armies", "The best army, the runners-up and the best counters (P(win), mean of both "
                                "roles)", armies_view),
-             Section("field", "The field: each entry as a one-entry army, its share of the mix and the best "
-                              "army's P(win) against it", field_view)]
+             Section("field", "The field: each entry " + ("as the army the game's rules give it" if own_field
+                                                         else "as a one-entry army")
+                     + ", its share of the mix and the best army's P(win) against it", field_view)]
     facts = {"budget_amount": result.budget, "budget_unit": spend.unit, "kinds": result.kinds,
              "armies_played": result.best_search.played, "counters_played": result.counter_search.played,
              "engagements_played": result.engagements,
