@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import random
 
-import numba as nb
 import numpy as np
 import pytest
 from naive_dragonbond_battle import naive_battle
@@ -17,7 +16,14 @@ from rulesets.base import RulesError
 from rulesets.dragonbond import catalog
 from rulesets.dragonbond import kernels as K
 from rulesets.dragonbond.battle import battle_args, battle_notes, simulate_battle, starting_engagements
-from rulesets.dragonbond.kernels_battle import N_BATTLE, BattleOutcome, BattleRecord, BattleState, _load
+from rulesets.dragonbond.kernels_battle import (
+    N_BATTLE,
+    BattleOutcome,
+    BattleRecord,
+    BattleState,
+    _load,
+    pack_battle,
+)
 from rulesets.dragonbond.rules import MAX_BATTLE_UNITS, DragonbondRulings
 from rulesets.dragonbond.simulate import Fighter, simulate_duel
 from simcore import runner
@@ -102,12 +108,16 @@ def test_battle_notes_name_what_is_not_modelled():
         assert words in notes
 
 
-@nb.njit
-def _loaded(units_side, cap_def, units, a, d, flanking):
-    side = np.zeros((2, K.N_SIDE), np.int64)
-    st = np.zeros((2, K.N_STATE), np.int64)
-    _load(units_side, cap_def, units, a, d, side, st, flanking)
-    return side, st
+def _loaded(args, units, a, d, flanking):
+    """The pair's side and state rows after ``_load`` of attacker a and defender d, in the battle of
+    ``args`` (battle_args) at the trial state ``units``."""
+    W = pack_battle(*args[:7])
+    first = W[K.Slot.UNITS_ST]
+    W[first:first + units.size] = units.ravel()
+    _load(W, a, d, flanking)
+    side, st = W[K.Slot.SIDE], W[K.Slot.ST]
+    return (W[side:side + 2 * K.N_SIDE].reshape(2, K.N_SIDE).copy(),
+            W[st:st + 2 * K.N_STATE].reshape(2, K.N_STATE).copy())
 
 
 def test_flanked_and_flying_defenders_roll_with_the_battles_modifiers():
@@ -124,18 +134,18 @@ def test_flanked_and_flying_defenders_roll_with_the_battles_modifiers():
     units[:, BattleState.ENGAGED] = engaged0
     units[:, BattleState.BEGAN_ENGAGED] = 1
     for code, down in ((0, 2), (1, 3), (2, 1)):
-        side, st = _loaded(units_side, cap_def, units, 1, 0, code)
+        side, st = _loaded(args, units, 1, 0, code)
         assert st[0, K.State.DEF_EXTRA] == -down and st[1, K.State.DEF_EXTRA] == 0
         assert side[0, K.Side.TABLE] == 0 and side[1, K.Side.TABLE] == 1
     units[1:, BattleState.ALIVE] = [0, 0, 3]  # two Blades fallen: engaged with one, not flanked
-    _, st = _loaded(units_side, cap_def, units, 3, 0, 0)
+    _, st = _loaded(args, units, 3, 0, 0)
     assert st[0, K.State.DEF_EXTRA] == 0
     units[0, BattleState.BEGAN_ENGAGED] = 0
-    _, st = _loaded(units_side, cap_def, units, 3, 0, 0)
+    _, st = _loaded(args, units, 3, 0, 0)
     assert st[0, K.State.DEF_EXTRA] == 1
     # the Blades, no Flying, never upgrade; the tables reach every modifier the battle can give
     units[3, BattleState.BEGAN_ENGAGED] = 0
-    _, st = _loaded(units_side, cap_def, units, 0, 3, 0)
+    _, st = _loaded(args, units, 0, 3, 0)
     assert st[1, K.State.DEF_EXTRA] == 0
     k_max = units_side[0, K.Side.K_MIN] + units_side[0, K.Side.K_N] - 1
     assert k_max == 1 and units_side[0, K.Side.K_MIN] <= -2  # flanked by two extra units, at the least

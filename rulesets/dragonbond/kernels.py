@@ -4,6 +4,14 @@ attack pool, then the blocks of the defense pool), one 64-bit word each (simcore
 The rules played are tests/naive_dragonbond.py's (its docstring): the twin rolls every die, this kernel
 draws each roll whole. rulesets.dragonbond.simulate builds the tables and the side rows.
 
+The helpers read one packed int64 array ``W`` (:func:`pack`, once a call of a records kernel): a header
+(:class:`Slot`: where each block starts, its sizes), the pair's side and state rows (a duel's two sides; a
+battle copies its two fighters' rows in), the casualty orders and the tables' indices, and a battle's
+units. numba counts a reference to every array a function is passed, an atomic operation at each call:
+the helpers hold ``W``, and the stream and the tables (cdf, values, guide) where they draw, where they held
+up to twelve arrays. ``_attack`` is inlined into its callers (simcore.config.INLINE_JIT) so that the
+references to the stream and the tables it takes meet their releases in one function and are pruned.
+
 Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone.
 """
 
@@ -16,7 +24,7 @@ import numpy as np
 
 from rulesets.dragonbond.attack import ATTACK_DOWN_PER_TOKEN, DEFENSE_DOWN_PER_TOKEN, INJURY_DOWN_PER_INJURY
 from rulesets.dragonbond.rules import BASE_TURNS, TURNS_PER_UNIT
-from simcore.config import JIT, TRIAL_JIT
+from simcore.config import INLINE_JIT, JIT, TRIAL_JIT
 from simcore.rng import STATE_WORDS, chunk_stream, next_u64, seed_trial_stream
 from simcore.sampling import guide_pick
 
@@ -109,152 +117,238 @@ class State(IntEnum):
 N_STATE = len(State)
 
 
+class Slot(IntEnum):
+    """The header of the packed array ``W`` a duel's or a battle's helpers read (:func:`pack`): where each
+    block starts and its sizes. Each block is its array in C order; a helper reads the offsets it needs into
+    local ints: ``W[W[Slot.ST] + s * N_STATE + State.ALIVE]`` is side s's models alive."""
+
+    UNITS = 0  # U: the battle's units (a duel: 2)
+    SIDE = 1  # the pair's side rows int64[2, N_SIDE] (a duel's two sides; a battle loads its two fighters')
+    ST = 2  # the pair's state rows int64[2, N_STATE]
+    ORDER = 3  # order int64[T, ORDER_W]: the Health of each model in the casualty order, per table slab
+    ORDER_W = 4
+    ATT = 5  # att_at int64[T, ATT_M, ATT_J, ATT_C]: (start, guide start, k, w) of each attack table
+    ATT_M = 6
+    ATT_J = 7
+    ATT_C = 8
+    DEF = 9  # def_at int64[T, DEF_H, DEF_K, DEF_C]: (start, guide start, k) of each defense table
+    DEF_H = 10
+    DEF_K = 11
+    DEF_C = 12
+    UNITS_SIDE = 13  # a battle's int64[U, N_SIDE] (kernels_battle); a duel: empty
+    CAP_DEF = 14  # a battle's int64[U, U]
+    OWNER = 15  # a battle's int64[U]
+    ENGAGED0 = 16  # a battle's int64[U]
+    UNITS_ST = 17  # a battle's trial state int64[U, N_BATTLE]
+
+
+N_HEADER = len(Slot)
+
+
 @nb.njit(**TRIAL_JIT)
-def _add_fatigue(side, st, s, n):
-    st[s, State.FATIGUE] += n
-    room = max(0, side[s, Side.STAMINA] - st[s, State.CARD])
+def _block(W, slot, at, block):
+    """``block`` (C order) into ``W`` from ``at``, its start noted in the header word ``slot``: the next
+    free word."""
+    W[slot] = at
+    flat = block.ravel()
+    W[at:at + flat.size] = flat
+    return at + flat.size
+
+
+@nb.njit(**TRIAL_JIT)
+def pack(side, order, att_at, def_at, units_side, cap_def, owner, engaged0, n_battle):
+    """The packed array ``W`` of a duel (``side``: its two sides; the battle's blocks empty) or of a battle
+    (``side`` zeros; ``units_side``, ``cap_def``, ``owner``, ``engaged0`` its units, and ``n_battle`` words
+    of trial state a unit): numba counts a reference to every array a helper is passed, an atomic operation
+    at each call, so the helpers hold ``W`` (and the stream and the tables where they draw), where they held
+    up to twelve arrays."""
+    u = units_side.shape[0] if units_side.shape[0] else 2
+    size = (N_HEADER + 2 * N_SIDE + 2 * N_STATE + order.size + att_at.size + def_at.size + units_side.size
+            + cap_def.size + owner.size + engaged0.size + u * n_battle)
+    W = np.zeros(size, np.int64)
+    W[Slot.UNITS] = u
+    W[Slot.ORDER_W] = order.shape[1]
+    W[Slot.ATT_M], W[Slot.ATT_J], W[Slot.ATT_C] = att_at.shape[1], att_at.shape[2], att_at.shape[3]
+    W[Slot.DEF_H], W[Slot.DEF_K], W[Slot.DEF_C] = def_at.shape[1], def_at.shape[2], def_at.shape[3]
+    at = _block(W, Slot.SIDE, N_HEADER, side)
+    W[Slot.ST] = at
+    at += 2 * N_STATE
+    at = _block(W, Slot.ORDER, at, order)
+    at = _block(W, Slot.ATT, at, att_at)
+    at = _block(W, Slot.DEF, at, def_at)
+    at = _block(W, Slot.UNITS_SIDE, at, units_side)
+    at = _block(W, Slot.CAP_DEF, at, cap_def)
+    at = _block(W, Slot.OWNER, at, owner)
+    at = _block(W, Slot.ENGAGED0, at, engaged0)
+    W[Slot.UNITS_ST] = at
+    return W
+
+
+@nb.njit(**TRIAL_JIT)
+def _add_fatigue(W, s, n):
+    p = W[Slot.SIDE] + s * N_SIDE
+    q = W[Slot.ST] + s * N_STATE
+    W[q + State.FATIGUE] += n
+    room = max(0, W[p + Side.STAMINA] - W[q + State.CARD])
     on_card = min(room, n)
-    st[s, State.CARD] += on_card
-    st[s, State.BESIDE] += n - on_card
+    W[q + State.CARD] += on_card
+    W[q + State.BESIDE] += n - on_card
 
 
 @nb.njit(**TRIAL_JIT)
-def _remove_fatigue(st, s, n):
-    off = min(n, st[s, State.BESIDE])
-    st[s, State.BESIDE] -= off
-    st[s, State.CARD] = max(0, st[s, State.CARD] - (n - off))
+def _remove_fatigue(W, s, n):
+    q = W[Slot.ST] + s * N_STATE
+    off = min(n, W[q + State.BESIDE])
+    W[q + State.BESIDE] -= off
+    W[q + State.CARD] = max(0, W[q + State.CARD] - (n - off))
 
 
 @nb.njit(**TRIAL_JIT)
-def _wound(side, order, st, s, w):
+def _wound(W, s, w):
     """``w`` wounds on side s: a Huge creature's health slots (each full slot adds an injury, the last
     injury slot kills), or one model's Health, then the next, in the casualty order."""
-    st[s, State.WOUNDS] += w
-    if side[s, Side.HUGE_HEALTH] > 0:
-        st[s, State.CUR] += w
-        while st[s, State.CUR] >= side[s, Side.HUGE_HEALTH] and st[s, State.ALIVE] > 0:
-            st[s, State.CUR] -= side[s, Side.HUGE_HEALTH]
-            st[s, State.INJURIES] += 1
-            if st[s, State.INJURIES] >= side[s, Side.INJURY_SLOTS]:
-                st[s, State.ALIVE] = 0
+    p = W[Slot.SIDE] + s * N_SIDE
+    q = W[Slot.ST] + s * N_STATE
+    W[q + State.WOUNDS] += w
+    huge = W[p + Side.HUGE_HEALTH]
+    if huge > 0:
+        W[q + State.CUR] += w
+        while W[q + State.CUR] >= huge and W[q + State.ALIVE] > 0:
+            W[q + State.CUR] -= huge
+            W[q + State.INJURIES] += 1
+            if W[q + State.INJURIES] >= W[p + Side.INJURY_SLOTS]:
+                W[q + State.ALIVE] = 0
         return
-    while w > 0 and st[s, State.ALIVE] > 0:
-        room = order[side[s, Side.TABLE], st[s, State.IDX]] - st[s, State.CUR]
+    order = W[Slot.ORDER] + W[p + Side.TABLE] * W[Slot.ORDER_W]
+    while w > 0 and W[q + State.ALIVE] > 0:
+        room = W[order + W[q + State.IDX]] - W[q + State.CUR]
         if w >= room:
             w -= room
-            if st[s, State.IDX] == side[s, Side.CAPTAIN_AT]:
-                st[s, State.CAP_ALIVE] = 0
-            st[s, State.IDX] += 1
-            st[s, State.ALIVE] -= 1
-            st[s, State.CUR] = 0
+            if W[q + State.IDX] == W[p + Side.CAPTAIN_AT]:
+                W[q + State.CAP_ALIVE] = 0
+            W[q + State.IDX] += 1
+            W[q + State.ALIVE] -= 1
+            W[q + State.CUR] = 0
         else:
-            st[s, State.CUR] += w
+            W[q + State.CUR] += w
             w = 0
 
 
-@nb.njit(**TRIAL_JIT)
-def _attack(side, order, st, a, stream, att_at, def_at, cdf, values, guide, beside_for_roll):
+@nb.njit(**INLINE_JIT)
+def _attack(W, a, stream, tables, beside_for_roll):
     """Side a attacks the other side: hits and criticals drawn from the table of its pool, blocks from the
-    table of the defense pool, wounds applied."""
+    table of the defense pool, wounds applied. ``tables``: (cdf, values, guide)."""
+    cdf, values, guide = tables
     d = 1 - a
-    m = st[a, State.ALIVE] if side[a, Side.HUGE_HEALTH] == 0 else 1
-    j = (side[a, Side.CAP_ATT] * st[a, State.CAP_ALIVE] - ATTACK_DOWN_PER_TOKEN * beside_for_roll
-         - INJURY_DOWN_PER_INJURY * st[a, State.INJURIES])
-    ji = min(max(j - side[a, Side.J_MIN], 0), side[a, Side.J_N] - 1)
-    ta, td = side[a, Side.TABLE], side[d, Side.TABLE]
-    at, gat, k, w = att_at[ta, m, ji, 0], att_at[ta, m, ji, 1], att_at[ta, m, ji, 2], att_at[ta, m, ji, 3]
-    index = guide_pick(next_u64(stream), cdf, values, guide, at, gat, k)
+    pa, pd = W[Slot.SIDE] + a * N_SIDE, W[Slot.SIDE] + d * N_SIDE
+    qa, qd = W[Slot.ST] + a * N_STATE, W[Slot.ST] + d * N_STATE
+    m = W[qa + State.ALIVE] if W[pa + Side.HUGE_HEALTH] == 0 else 1
+    j = (W[pa + Side.CAP_ATT] * W[qa + State.CAP_ALIVE] - ATTACK_DOWN_PER_TOKEN * beside_for_roll
+         - INJURY_DOWN_PER_INJURY * W[qa + State.INJURIES])
+    ji = min(max(j - W[pa + Side.J_MIN], 0), W[pa + Side.J_N] - 1)
+    x = W[Slot.ATT] + ((W[pa + Side.TABLE] * W[Slot.ATT_M] + m) * W[Slot.ATT_J] + ji) * W[Slot.ATT_C]
+    w = W[x + 3]
+    index = guide_pick(next_u64(stream), cdf, values, guide, W[x], W[x + 1], W[x + 2])
     hits = index >> w
     crits = index & ((1 << w) - 1)
     blocks = 0
-    if hits > 0 and side[d, Side.DEFENSE] > 0:
-        kk = (side[d, Side.CAP_DEF] * st[d, State.CAP_ALIVE] - DEFENSE_DOWN_PER_TOKEN * st[d, State.BESIDE]
-              - INJURY_DOWN_PER_INJURY * st[d, State.INJURIES] + st[d, State.DEF_EXTRA])
-        ki = min(max(kk - side[d, Side.K_MIN], 0), side[d, Side.K_N] - 1)
-        h = min(hits, side[d, Side.H_MAX])
-        bat, bgat, bk = def_at[td, h, ki, 0], def_at[td, h, ki, 1], def_at[td, h, ki, 2]
-        blocks = guide_pick(next_u64(stream), cdf, values, guide, bat, bgat, bk)
-    _wound(side, order, st, d, max(0, hits - blocks) + crits)
+    if hits > 0 and W[pd + Side.DEFENSE] > 0:
+        kk = (W[pd + Side.CAP_DEF] * W[qd + State.CAP_ALIVE] - DEFENSE_DOWN_PER_TOKEN * W[qd + State.BESIDE]
+              - INJURY_DOWN_PER_INJURY * W[qd + State.INJURIES] + W[qd + State.DEF_EXTRA])
+        ki = min(max(kk - W[pd + Side.K_MIN], 0), W[pd + Side.K_N] - 1)
+        h = min(hits, W[pd + Side.H_MAX])
+        y = W[Slot.DEF] + ((W[pd + Side.TABLE] * W[Slot.DEF_H] + h) * W[Slot.DEF_K] + ki) * W[Slot.DEF_C]
+        blocks = guide_pick(next_u64(stream), cdf, values, guide, W[y], W[y + 1], W[y + 2])
+    _wound(W, d, max(0, hits - blocks) + crits)
 
 
 @nb.njit(**TRIAL_JIT)
-def _turn(side, order, st, p, stream, att_at, def_at, cdf, values, guide):
+def _turn(W, p, stream, tables):
     """Side p's turn: Rest (when its policy says so and it is exhausted) or Attack, paying its fatigue
     before the roll (DB-fatigue-timing pay-then-act, check-after-paying) or after (act-then-pay). A unit
     whose only weapon is ranged shoots while engaged: the enemy's opportunity attack comes first."""
     e = 1 - p
-    st[p, State.TURNS] += 1
-    if side[p, Side.POLICY] == Policy.REST and st[p, State.BESIDE] > 0:
-        if side[p, Side.REST_ALL]:
-            _remove_fatigue(st, p, st[p, State.CARD] + st[p, State.BESIDE])
+    pp, pe = W[Slot.SIDE] + p * N_SIDE, W[Slot.SIDE] + e * N_SIDE
+    qp, qe = W[Slot.ST] + p * N_STATE, W[Slot.ST] + e * N_STATE
+    W[qp + State.TURNS] += 1
+    if W[pp + Side.POLICY] == Policy.REST and W[qp + State.BESIDE] > 0:
+        if W[pp + Side.REST_ALL]:
+            _remove_fatigue(W, p, W[qp + State.CARD] + W[qp + State.BESIDE])
         else:
-            _remove_fatigue(st, p, 1)
+            _remove_fatigue(W, p, 1)
         return
-    if side[p, Side.RANGED_ONLY] and side[e, Side.CAN_OPPORTUNITY]:
-        _add_fatigue(side, st, e, side[e, Side.OPP_FATIGUE])
-        _attack(side, order, st, e, stream, att_at, def_at, cdf, values, guide, st[e, State.BESIDE])
-        if st[p, State.ALIVE] == 0:
-            _add_fatigue(side, st, p, 1)
+    if W[pp + Side.RANGED_ONLY] and W[pe + Side.CAN_OPPORTUNITY]:
+        _add_fatigue(W, e, W[pe + Side.OPP_FATIGUE])
+        _attack(W, e, stream, tables, W[qe + State.BESIDE])
+        if W[qp + State.ALIVE] == 0:
+            _add_fatigue(W, p, 1)
             return
-    if side[p, Side.PAY_FIRST]:
-        _add_fatigue(side, st, p, 1)
-        _attack(side, order, st, p, stream, att_at, def_at, cdf, values, guide, st[p, State.BESIDE])
+    if W[pp + Side.PAY_FIRST]:
+        _add_fatigue(W, p, 1)
+        _attack(W, p, stream, tables, W[qp + State.BESIDE])
     else:
-        _attack(side, order, st, p, stream, att_at, def_at, cdf, values, guide, st[p, State.BESIDE])
-        _add_fatigue(side, st, p, 1)
+        _attack(W, p, stream, tables, W[qp + State.BESIDE])
+        _add_fatigue(W, p, 1)
 
 
 @nb.njit(**TRIAL_JIT)
-def _duel(side, order, st, stream, att_at, def_at, cdf, values, guide, rounds, out):
+def _duel(W, stream, tables, rounds, out):
+    sd, st = W[Slot.SIDE], W[Slot.ST]
     for s in range(2):
-        st[s, State.ALIVE] = side[s, Side.MODELS]
-        st[s, State.CAP_ALIVE] = 1 if side[s, Side.CAPTAIN_AT] >= 0 else 0
+        p, q = sd + s * N_SIDE, st + s * N_STATE
         for f in range(N_STATE):
-            if f != State.ALIVE and f != State.CAP_ALIVE:
-                st[s, f] = 0
+            W[q + f] = 0
+        W[q + State.ALIVE] = W[p + Side.MODELS]
+        W[q + State.CAP_ALIVE] = 1 if W[p + Side.CAPTAIN_AT] >= 0 else 0
+    alive0, alive1 = st + State.ALIVE, st + N_STATE + State.ALIVE
     played = 0
     for _ in range(rounds):
         played += 1
-        left0 = BASE_TURNS + TURNS_PER_UNIT + side[0, Side.EPIC]
-        left1 = BASE_TURNS + TURNS_PER_UNIT + side[1, Side.EPIC]
+        left0 = BASE_TURNS + TURNS_PER_UNIT + W[sd + Side.EPIC]
+        left1 = BASE_TURNS + TURNS_PER_UNIT + W[sd + N_SIDE + Side.EPIC]
         p = np.int64(next_u64(stream) >> np.uint64(63))  # the face-off: both roll 3 grey, a fair coin
-        while left0 + left1 > 0 and st[0, State.ALIVE] > 0 and st[1, State.ALIVE] > 0:
+        while left0 + left1 > 0 and W[alive0] > 0 and W[alive1] > 0:
             if p == 0 and left0 > 0:
                 left0 -= 1
-                _turn(side, order, st, 0, stream, att_at, def_at, cdf, values, guide)
+                _turn(W, np.int64(0), stream, tables)
             elif p == 1 and left1 > 0:
                 left1 -= 1
-                _turn(side, order, st, 1, stream, att_at, def_at, cdf, values, guide)
+                _turn(W, np.int64(1), stream, tables)
             p = 1 - p
-        if st[0, State.ALIVE] == 0 or st[1, State.ALIVE] == 0:
+        if W[alive0] == 0 or W[alive1] == 0:
             break
         for s in range(2):  # Upkeep: the card cleared, the tokens beside moved onto it
-            moved = min(st[s, State.BESIDE], side[s, Side.STAMINA])
-            st[s, State.CARD] = moved
-            st[s, State.BESIDE] -= moved
-    if st[1, State.ALIVE] == 0:
+            p_, q = sd + s * N_SIDE, st + s * N_STATE
+            moved = min(W[q + State.BESIDE], W[p_ + Side.STAMINA])
+            W[q + State.CARD] = moved
+            W[q + State.BESIDE] -= moved
+    if W[alive1] == 0:
         out[Record.OUTCOME] = DuelOutcome.SIDE_0_WINS
-    elif st[0, State.ALIVE] == 0:
+    elif W[alive0] == 0:
         out[Record.OUTCOME] = DuelOutcome.SIDE_1_WINS
     else:
         out[Record.OUTCOME] = DuelOutcome.NEITHER
     for s in range(2):  # each per-side column: its side 0 member, then side 1's (Record)
-        out[Record.WOUNDS_0 + s] = st[s, State.WOUNDS]
-        out[Record.LOST_0 + s] = side[s, Side.MODELS] - st[s, State.ALIVE]  # Huge: 1 model, 0 when dead
-        out[Record.FATIGUE_0 + s] = st[s, State.FATIGUE]
-        out[Record.TURNS_0 + s] = st[s, State.TURNS]
+        p_, q = sd + s * N_SIDE, st + s * N_STATE
+        out[Record.WOUNDS_0 + s] = W[q + State.WOUNDS]
+        out[Record.LOST_0 + s] = W[p_ + Side.MODELS] - W[q + State.ALIVE]  # Huge: 1 model, 0 when dead
+        out[Record.FATIGUE_0 + s] = W[q + State.FATIGUE]
+        out[Record.TURNS_0 + s] = W[q + State.TURNS]
     out[Record.ROUNDS] = played
 
 
 @nb.njit(**JIT)
 def duel_records(side, order, att_at, def_at, cdf, values, guide, rounds, seed, first_trial, out):
     """simcore.runner's records contract: ``out[k]`` is the record of trial ``first_trial + k``, drawn
-    from the stream (seed, first_trial + k) alone."""
-    st = np.zeros((2, N_STATE), np.int64)
+    from the stream (seed, first_trial + k) alone; the arrays are packed once a call (:func:`pack`)."""
+    none = np.zeros((0, N_SIDE), np.int64)
+    W = pack(side, order, att_at, def_at, none, np.zeros((0, 0), np.int64), np.zeros(0, np.int64),
+             np.zeros(0, np.int64), 0)
+    tables = (cdf, values, guide)
     stream = np.empty(STATE_WORDS, np.uint64)
     for k in range(out.shape[0]):
         seed_trial_stream(seed, first_trial + k, stream)
-        _duel(side, order, st, stream, att_at, def_at, cdf, values, guide, rounds, out[k])
+        _duel(W, stream, tables, rounds, out[k])
 
 
 @nb.njit(**JIT)
