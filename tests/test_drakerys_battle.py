@@ -15,8 +15,8 @@ from rulesets.base import RulesError
 from rulesets.drakerys import DrakerysRulings, catalog, simulate
 from rulesets.drakerys.battle import battle_arrays, battle_notes, battle_records
 from rulesets.drakerys.fight import (
-    N_SIDE,
-    N_STATE,
+    N_PAIR,
+    N_UNIT,
     BattleRecord,
     BattleState,
     Combatant,
@@ -26,7 +26,14 @@ from rulesets.drakerys.fight import (
     State,
     Targeting,
 )
-from rulesets.drakerys.kernels_battle import _active_unit, _combined_escort, _escort_charges, _load, _target
+from rulesets.drakerys.kernels_battle import (
+    _active_unit,
+    _combined_escort,
+    _escort_charges,
+    _load,
+    _target,
+    unit_matrix,
+)
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS
 from simcore import runner
 from simcore.stats import chisquare_two_sample
@@ -231,7 +238,7 @@ def test_identical_units_are_told_apart_by_the_rules_then_by_list_order_in_kerne
         ([6, 6, 6, 3, 6], [0, 0, 0, 1, 30], [0] * 5, [(0, 4)], (4, 4, 3)),  # engaged beats nearer, fewer
     ]
     for alive, where, stress, pairs, (nearest, focus, activated) in scenes:
-        units = np.zeros((5, len(BattleState)), dtype=np.int64)
+        units = np.zeros((5, N_UNIT + 5), dtype=np.int64)
         units[:, BattleState.ALIVE] = alive
         units[:, BattleState.OWNER] = sides
         units[:, BattleState.POSITION_CM] = where
@@ -313,12 +320,12 @@ def test_two_units_beat_one_identical_unit_far_more_often(key):
 
 
 @nb.njit
-def _loaded(units_side, blocking, units, u, t):
-    """The scratch rows the battle kernel hands the duel's steps for unit u's Action against unit t."""
-    side = np.zeros((2, N_SIDE), np.int64)
-    state = np.zeros((2, N_STATE), np.int64)
-    _load(units_side, blocking, units, u, t, side, state)
-    return side, state
+def _loaded(units, u, t):
+    """The pair the battle kernel hands the duel's steps for unit u's Action against unit t: its Side and
+    State columns in one matrix (returned twice, read as the sides and as the state)."""
+    pair = np.zeros((2, N_PAIR), np.int64)
+    _load(units, u, t, pair)
+    return pair, pair
 
 
 def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
@@ -331,26 +338,26 @@ def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
     force_a = (Combatant(crows, 6), Combatant(crows, 4), Combatant(crows, 5, rerolls=2))
     force_b = (unit("gold-keepers", 6), unit("crossbowmen", 6))
     units_side, owner, blocking = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
-    units = np.zeros((5, len(BattleState)), dtype=np.int64)
+    units = unit_matrix(units_side, blocking)
     units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
     units[:, BattleState.OWNER] = owner
     units[:, BattleState.ENGAGED_WITH] = [3, 3, -1, 0, -1]  # crows 0 charged the keepers, then crows 1
-    side, state = _loaded(units_side, blocking, units, 1, 3)
+    side, state = _loaded(units, 1, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 1 and side[0, Side.REROLLS] == 6
     assert side[1, Side.ALLIES_ENGAGED] == 0 and side[1, Side.REROLLS] == 0
     assert state[0, State.ALIVE] == 4 and state[1, State.ALIVE] == 6
     # the third Crows unit, not engaged yet, would charge helped by both others: 2 units, their 10 warriors'
     # rerolls on top of its own 2 (and, not engaged, it gave the second unit nothing above)
-    side, _ = _loaded(units_side, blocking, units, 2, 3)
+    side, _ = _loaded(units, 2, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 2 and side[0, Side.REROLLS] == 2 + 10
     # the crossbowmen may shoot at the free third unit, not at an engaged one
-    side, _ = _loaded(units_side, blocking, units, 4, 2)
+    side, _ = _loaded(units, 4, 2)
     assert side[1, Side.WEAPON_RANGE] == CATALOG.weapons["repeating-crossbow"].max_range_cm
-    side, _ = _loaded(units_side, blocking, units, 4, 0)
+    side, _ = _loaded(units, 4, 0)
     assert side[1, Side.WEAPON_RANGE] == -1
     # one unit alone: nothing added (the duel's rows)
     units[:, BattleState.ENGAGED_WITH] = [3, -1, -1, 0, -1]
-    side, _ = _loaded(units_side, blocking, units, 0, 3)
+    side, _ = _loaded(units, 0, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 0 and side[0, Side.REROLLS] == 0
 
 
@@ -365,19 +372,19 @@ def test_authority_gives_allied_units_in_reach_a_morale_die_each():
         units_side, owner, blocking = battle_arrays(force_a, force_b, rulings(f"DK-authority-range={ruling}"),
                                                     CATALOG.weapons)
         assert list(units_side[:, Side.AUTHORITY_RANGE]) == [reach, reach, 0, 0, 0]
-        units = np.zeros((5, len(BattleState)), dtype=np.int64)
+        units = unit_matrix(units_side, blocking)
         units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
         units[:, BattleState.OWNER] = owner
         units[:, BattleState.ENGAGED_WITH] = -1
         units[:, BattleState.POSITION_CM] = [0, 30, 10, 45, 50]  # Salik, Celeste, Crows, Crows, Warriors
-        side, _ = _loaded(units_side, blocking, units, 2, 4)  # the first Crows: Salik 10 cm, Celeste 20 cm
+        side, _ = _loaded(units, 2, 4)  # the first Crows: Salik 10 cm, Celeste 20 cm
         assert side[0, Side.AUTHORITY] == 2 and side[1, Side.AUTHORITY] == 0
-        side, _ = _loaded(units_side, blocking, units, 3, 4)  # the second: Salik 45 cm, Celeste 15 cm
+        side, _ = _loaded(units, 3, 4)  # the second: Salik 45 cm, Celeste 15 cm
         assert side[0, Side.AUTHORITY] == (2 if ruling == "all" else 1)
-        side, _ = _loaded(units_side, blocking, units, 0, 4)  # Salik: Celeste's only (30 cm away)
+        side, _ = _loaded(units, 0, 4)  # Salik: Celeste's only (30 cm away)
         assert side[0, Side.AUTHORITY] == (1 if ruling == "all" else 0)
         units[1, BattleState.ALIVE] = 0  # Celeste falls: only Salik's is left
-        side, _ = _loaded(units_side, blocking, units, 2, 4)
+        side, _ = _loaded(units, 2, 4)
         assert side[0, Side.AUTHORITY] == 1
 
 
@@ -393,20 +400,20 @@ def test_safeguard_finds_the_first_guard_unit_in_cohesion_and_its_room():
         units_side, owner, blocking = battle_arrays(force_a, force_b, r, CATALOG.weapons)
         assert list(units_side[:, Side.GUARD]) == [flag, 0, 0, 0]
         assert list(units_side[:, Side.HAS_GUARD]) == [0, 1, 1, 1]
-        units = np.zeros((4, len(BattleState)), dtype=np.int64)
+        units = unit_matrix(units_side, blocking)
         units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
         units[:, BattleState.OWNER] = owner
         units[:, BattleState.ENGAGED_WITH] = -1
         units[:, BattleState.POSITION_CM] = [0, 12, 10, 0]
-        side, state = _loaded(units_side, blocking, units, 3, 0)  # the Warriors attack Salik
+        side, state = _loaded(units, 3, 0)  # the Warriors attack Salik
         assert side[1, Side.GUARD] == 0 and side[1, Side.GUARD_UNIT] == -1
         assert side[0, Side.GUARD] == room and side[0, Side.GUARD_UNIT] == (2 if room else -1)
         assert state[0, State.TRANSFERRED] == 0
         units[2, BattleState.ALIVE] = 2  # two Crows left: room for 2
-        side, _ = _loaded(units_side, blocking, units, 3, 0)
+        side, _ = _loaded(units, 3, 0)
         assert side[0, Side.GUARD] == (2 if room else 0)
         units[1, BattleState.POSITION_CM] = 5  # the first Crows come within reach: listed first, they take it
-        side, _ = _loaded(units_side, blocking, units, 3, 0)
+        side, _ = _loaded(units, 3, 0)
         assert side[0, Side.GUARD] == (6 if room else 0) and side[0, Side.GUARD_UNIT] == (1 if room else -1)
 
 
@@ -435,26 +442,26 @@ def test_combined_charge_takes_the_first_free_infantry_guard_within_10_cm_along(
     (engaged with it); one 25 cm away they leave 15 cm from it."""
     force_a = (unit("salik", 1), unit("crows", 6), unit("crows", 4), unit("soldiers", 6))
     force_b = (unit("warriors", 6), unit("warriors", 6))
-    units_side, owner, _ = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
+    units_side, owner, blocking = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
     assert list(units_side[:, Side.COMBINED_CHARGE]) == [1, 0, 0, 0, 0, 0]
     never, _, _ = battle_arrays(force_a, force_b, rulings("DK-combined-charge=never"), CATALOG.weapons)
     assert not never[:, Side.COMBINED_CHARGE].any()
-    units = np.zeros((6, len(BattleState)), dtype=np.int64)
+    units = unit_matrix(units_side, blocking)
     units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
     units[:, BattleState.OWNER] = owner
     units[:, BattleState.ENGAGED_WITH] = [-1, -1, 4, -1, -1, -1]
     units[:, BattleState.POSITION_CM] = [0, 11, 10, 8, 17, 33]
-    assert _combined_escort(units_side, units, 0) == 3
+    assert _combined_escort(units, 0) == 3
     charge = CATALOG.unit("soldiers").profile.charge
     assert charge == 10
-    _escort_charges(units_side, units, 3, 4)
+    _escort_charges(units, 3, 4)
     assert units[3, BattleState.POSITION_CM] == 17 and units[3, BattleState.ENGAGED_WITH] == 4
     units[3, BattleState.POSITION_CM] = 8
     units[3, BattleState.ENGAGED_WITH] = -1
-    _escort_charges(units_side, units, 3, 5)
+    _escort_charges(units, 3, 5)
     assert units[3, BattleState.POSITION_CM] == 33 - 15 and units[3, BattleState.ENGAGED_WITH] == -1
     units[3, BattleState.ALIVE] = 0  # the Soldiers fall: no free Guard unit within 10 cm is left
-    assert _combined_escort(units_side, units, 0) == -1
+    assert _combined_escort(units, 0) == -1
 
 
 def test_combined_charge_and_safeguard_change_a_hero_s_battle_on_the_same_dice():

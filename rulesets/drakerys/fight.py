@@ -124,26 +124,30 @@ N_SIDE = len(Side)
 
 
 class State(IntEnum):
-    """Columns of the per-trial state, an int64[2, N_STATE] matrix (one row per side) allocated once per
-    chunk or block of trials."""
+    """Columns of a side's per-trial state. They follow its Side columns in the same row: the kernels' pair
+    is one int64[2, N_PAIR] matrix (one row per side: its Side columns, then these), allocated once per chunk
+    or block of trials, so that a helper holds one array for both (numba counts a reference to each array a
+    call passes)."""
 
-    ALIVE = 0  # warriors alive
-    TOKENS = 1  # injury tokens on the unit
-    STRESS = 2  # Stress markers
-    REMOVED = 3  # warriors of this side removed by enemy strikes and shots (not by a scatter)
-    INFLICTED = 4  # injuries this side inflicted, before the enemy's Safeguard
-    SPENT = 5  # Time Sections spent (engagements)
-    POSITION = 6  # squares travelled on the TimePath (engagements)
-    DONE = 7  # 1 once the side's Activation Token has reached the last START (engagements)
-    OPENING_LOST = 8  # warriors lost during side 0's opening action (engagements)
-    OPENING_INJURIES = 9  # injuries suffered during side 0's opening action (engagements)
-    OPENING_TS = 10  # TS spent on side 0's opening action (engagements; side 0's row)
-    HEROIC_NOW = 11  # Heroic Action dice this side adds to the Fight being fought (set by each Fight)
-    BLOCKING_NOW = 12  # 1 when this side blocks in the Fight being fought (set by each Fight)
-    TRANSFERRED = 13  # injuries Safeguard moved to the Guard unit (Side.GUARD_UNIT) in the current Action
+    ALIVE = N_SIDE + 0  # warriors alive
+    TOKENS = N_SIDE + 1  # injury tokens on the unit
+    STRESS = N_SIDE + 2  # Stress markers
+    REMOVED = N_SIDE + 3  # warriors of this side removed by enemy strikes and shots (not by a scatter)
+    INFLICTED = N_SIDE + 4  # injuries this side inflicted, before the enemy's Safeguard
+    SPENT = N_SIDE + 5  # Time Sections spent (engagements)
+    POSITION = N_SIDE + 6  # squares travelled on the TimePath (engagements)
+    DONE = N_SIDE + 7  # 1 once the side's Activation Token has reached the last START (engagements)
+    OPENING_LOST = N_SIDE + 8  # warriors lost during side 0's opening action (engagements)
+    OPENING_INJURIES = N_SIDE + 9  # injuries suffered during side 0's opening action (engagements)
+    OPENING_TS = N_SIDE + 10  # TS spent on side 0's opening action (engagements; side 0's row)
+    HEROIC_NOW = N_SIDE + 11  # Heroic Action dice this side adds to the Fight being fought (each Fight sets)
+    BLOCKING_NOW = N_SIDE + 12  # 1 when this side blocks in the Fight being fought (set by each Fight)
+    TRANSFERRED = N_SIDE + 13  # injuries Safeguard moved to the Guard unit (Side.GUARD_UNIT) in the Action
 
 
 N_STATE = len(State)
+#: Columns of a row of the kernels' pair: a side's Side columns, then its State columns.
+N_PAIR = N_SIDE + N_STATE
 
 
 class BlockIn(IntEnum):
@@ -284,10 +288,11 @@ N_RECORD = len(Record)
 
 
 class BattleState(IntEnum):
-    """Columns of a battle's per-trial state, an int64[U, N_BATTLE] matrix (one row per unit, side 0's
-    units first; kernels_battle.py). State's columns come first with the same numbers, so the first N_STATE
-    columns of a row are the unit's duel state; TimePath columns (POSITION, DONE, ARRIVAL) are read on the
-    row that carries the Activation Token (TOKEN)."""
+    """Columns of a unit's per-trial state in a battle's unit matrix (kernels_battle.py: one row per unit,
+    side 0's units first: its Side columns, then these, then its blocking against each unit). State's
+    columns come first with the same numbers, so the first N_PAIR columns of a row are the unit's row of a
+    duel's pair; TimePath columns (POSITION, DONE, ARRIVAL) are read on the row that carries the Activation
+    Token (TOKEN)."""
 
     ALIVE = State.ALIVE
     TOKENS = State.TOKENS
@@ -303,14 +308,17 @@ class BattleState(IntEnum):
     HEROIC_NOW = State.HEROIC_NOW
     BLOCKING_NOW = State.BLOCKING_NOW
     TRANSFERRED = State.TRANSFERRED  # battles move them to the Guard unit after each Action (_step)
-    OWNER = N_STATE  # the side (0 or 1) the unit fights for
-    POSITION_CM = N_STATE + 1  # where the unit stands on the line (cm)
-    ENGAGED_WITH = N_STATE + 2  # the enemy unit it charged or was first charged by, -1 when none (_engaged)
-    ARRIVAL = N_STATE + 3  # when the token arrived on its square: the highest is on top of a pile (token row)
-    TOKEN = N_STATE + 4  # the row that carries this unit's Activation Token (DK-battle-tokens)
+    OWNER = N_PAIR  # the side (0 or 1) the unit fights for
+    POSITION_CM = N_PAIR + 1  # where the unit stands on the line (cm)
+    ENGAGED_WITH = N_PAIR + 2  # the enemy unit it charged or was first charged by, -1 when none (_engaged)
+    ARRIVAL = N_PAIR + 3  # when the token arrived on its square: the highest is on top of a pile (token row)
+    TOKEN = N_PAIR + 4  # the row that carries this unit's Activation Token (DK-battle-tokens)
 
 
 N_BATTLE = len(BattleState)
+#: Where a battle's unit matrix holds a row's blocking against each unit (its columns before: the unit's
+#: Side and BattleState columns).
+N_UNIT = N_SIDE + N_BATTLE
 
 
 class BattleRecord(IntEnum):

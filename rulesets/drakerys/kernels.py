@@ -2,11 +2,13 @@
 they follow and the enums naming every column, row and code, and simcore/runner.py for the chunk and
 records contracts).
 
-Three things travel through every helper:
+Two things travel through every helper:
 
-* ``side``: int64[2, N_SIDE], one row per side, columns :class:`Side` (built by ``fight.side_array``).
-* ``state``: int64[2, N_STATE], the trial's state, one row per side, columns :class:`State`; allocated once
-  per chunk or block of trials and reset by :func:`_start`.
+* ``pair``: int64[2, N_PAIR], one row per side: its Side columns (built by ``fight.side_array``), then its
+  State columns, the trial's state (:class:`State` numbers them after Side's); made once per chunk or block
+  of trials (:func:`_pair`) and its State columns reset by :func:`_start`. One matrix for both, as numba
+  counts a reference to each array a call passes: the sides' and the state's matrices made two counts a
+  call.
 * ``dice``: the thread's stage bank (simcore.stages), one uint64 array that is also the trial's random
   stream, followed by its per-roll substream keys and the DK-crit-chain ruling (:data:`TRIAL_KEY` ...):
   one array for all the dice, as numba counts references to each array a call passes. Every roll of known
@@ -29,7 +31,8 @@ import numpy as np
 
 from rulesets.drakerys.fight import (
     GUARD_UNLIMITED,
-    N_STATE,
+    N_PAIR,
+    N_SIDE,
     Action,
     BlockIn,
     EngagementOutcome,
@@ -134,114 +137,114 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
 
 
 @nb.njit(**TRIAL_JIT)
-def _charge_bonus(side, s, charger):
+def _charge_bonus(pair, s, charger):
     """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts; no bonus for
     a Sharpshooter)."""
-    if charger != s or side[s, Side.SHARPSHOOTER]:
+    if charger != s or pair[s, Side.SHARPSHOOTER]:
         return 0
-    if side[1 - s, Side.REACH] and not side[s, Side.MARTIAL_ARTS]:
+    if pair[1 - s, Side.REACH] and not pair[s, Side.MARTIAL_ARTS]:
         return 0
     return 1
 
 
 @nb.njit(**TRIAL_JIT)
-def _initiative(side, s, charger):
-    return side[s, Side.INITIATIVE] + side[s, Side.ALLIES_ENGAGED] + _charge_bonus(side, s, charger)
+def _initiative(pair, s, charger):
+    return pair[s, Side.INITIATIVE] + pair[s, Side.ALLIES_ENGAGED] + _charge_bonus(pair, s, charger)
 
 
 @nb.njit(**TRIAL_JIT)
-def _combat(side, s, charger):
-    return side[s, Side.COMBAT] + _charge_bonus(side, s, charger)
+def _combat(pair, s, charger):
+    return pair[s, Side.COMBAT] + _charge_bonus(pair, s, charger)
 
 
 @nb.njit(**TRIAL_JIT)
-def _power(side, state, s, charger):
+def _power(pair, s, charger):
     """Power in a Fight: Berserker +1 per Stress marker, Brutal Charge +1 after charging."""
-    power = side[s, Side.POWER] + side[s, Side.BERSERKER] * state[s, State.STRESS]
+    power = pair[s, Side.POWER] + pair[s, Side.BERSERKER] * pair[s, State.STRESS]
     if charger == s:
-        power += side[s, Side.BRUTAL_CHARGE]
+        power += pair[s, Side.BRUTAL_CHARGE]
     return power
 
 
 @nb.njit(**TRIAL_JIT)
-def _resistance(side, state, s):
+def _resistance(pair, s):
     """Resistance, Berserker -1 per Stress marker (minimum 0)."""
-    return max(0, side[s, Side.RESISTANCE] - side[s, Side.BERSERKER] * state[s, State.STRESS])
+    return max(0, pair[s, Side.RESISTANCE] - pair[s, Side.BERSERKER] * pair[s, State.STRESS])
 
 
 # --- step 2: who strikes when ----------------------------------------------------------------------------
 
 
 @nb.njit(**TRIAL_JIT)
-def _strike_order(side, charger):
+def _strike_order(pair, charger):
     """The side that strikes first, or -1 when both strike at once (equal Initiative)."""
-    first = _initiative(side, _0, charger)
-    second = _initiative(side, _1, charger)
+    first = _initiative(pair, _0, charger)
+    second = _initiative(pair, _1, charger)
     if first == second:
         return -1
     return 0 if first > second else 1
 
 
 @nb.njit(**TRIAL_JIT)
-def _strikes(side, state, s):
+def _strikes(pair, s):
     """Side s strikes: both sides have warriors, and s neither blocks nor is an Object."""
-    return (state[s, State.ALIVE] > 0 and state[1 - s, State.ALIVE] > 0 and not side[s, Side.OBJECT]
-            and not state[s, State.BLOCKING_NOW])
+    return (pair[s, State.ALIVE] > 0 and pair[1 - s, State.ALIVE] > 0 and not pair[s, Side.OBJECT]
+            and not pair[s, State.BLOCKING_NOW])
 
 
 # --- step 3: a strike ------------------------------------------------------------------------------------
 
 
 @nb.njit(**TRIAL_JIT)
-def _attack_dice(side, state, s, charger):
+def _attack_dice(pair, s, charger):
     """Full-power warriors x Power + supporting warriors x 1 (DK-frontage) + the Heroic Action dice it adds
     to this Fight (State.HEROIC_NOW, set by _fight)."""
-    alive = state[s, State.ALIVE]
-    frontage = side[s, Side.FRONTAGE]
+    alive = pair[s, State.ALIVE]
+    frontage = pair[s, Side.FRONTAGE]
     full = alive if frontage < 0 else min(frontage, alive)
-    support = side[s, Side.SUPPORT]  # "The other Warriors do not Attack"
+    support = pair[s, Side.SUPPORT]  # "The other Warriors do not Attack"
     behind = alive - full if support < 0 else min(support, alive - full)
-    return full * _power(side, state, s, charger) + behind + state[s, State.HEROIC_NOW]
+    return full * _power(pair, s, charger) + behind + pair[s, State.HEROIC_NOW]
 
 
 @nb.njit(**TRIAL_JIT)
-def _attack_roll(dice, side, state, s, charger, crits):
+def _attack_roll(dice, pair, s, charger, crits):
     """Side s's attack roll (also its Blocking roll): (successes, criticals if ``crits``)."""
-    threshold = _threshold(_combat(side, s, charger), _combat(side, 1 - s, charger))
-    return _roll(dice, _attack_dice(side, state, s, charger), threshold, _EXPLODE,
-                 side[s, Side.SWASHBUCKLER] != 0, side[s, Side.REROLLS], crits)
+    threshold = _threshold(_combat(pair, s, charger), _combat(pair, 1 - s, charger))
+    return _roll(dice, _attack_dice(pair, s, charger), threshold, _EXPLODE,
+                 pair[s, Side.SWASHBUCKLER] != 0, pair[s, Side.REROLLS], crits)
 
 
 @nb.njit(**TRIAL_JIT)
-def _injury_mode(side, s, ignores_parry, engaged):
+def _injury_mode(pair, s, ignores_parry, engaged):
     """How the criticals of side s's injury rolls count against the enemy.
 
     Martial Arts works against the units a unit is engaged with: the striker's ignores the enemy's
     Parry, the target's ignores the striker's Violent Blow.
     """
     e = 1 - s
-    if ignores_parry or (engaged and side[s, Side.MARTIAL_ARTS]):
+    if ignores_parry or (engaged and pair[s, Side.MARTIAL_ARTS]):
         return TOP_EXPLODE
-    if side[s, Side.VIOLENT_BLOW] and not (engaged and side[e, Side.MARTIAL_ARTS]):
+    if pair[s, Side.VIOLENT_BLOW] and not (engaged and pair[e, Side.MARTIAL_ARTS]):
         return TOP_EXPLODE
-    if side[e, Side.EXPERT_PARRY]:
+    if pair[e, Side.EXPERT_PARRY]:
         return TOP_FAIL
-    if side[e, Side.PARRY]:
+    if pair[e, Side.PARRY]:
         return TOP_SUCCESS
     return TOP_EXPLODE
 
 
 @nb.njit(**TRIAL_JIT)
-def _strike(dice, side, state, s, charger):
+def _strike(dice, pair, s, charger):
     """Injuries side s inflicts with one strike (the enemy may block it)."""
     e = 1 - s
-    deadly = side[s, Side.DEADLY_BLOW] != 0
-    hits, automatic = _attack_roll(dice, side, state, s, charger, deadly)
-    if state[e, State.BLOCKING_NOW] and state[e, State.ALIVE] > 0 and not side[e, Side.OBJECT]:
-        blocks, _ = _attack_roll(dice, side, state, e, charger, _NO)
+    deadly = pair[s, Side.DEADLY_BLOW] != 0
+    hits, automatic = _attack_roll(dice, pair, s, charger, deadly)
+    if pair[e, State.BLOCKING_NOW] and pair[e, State.ALIVE] > 0 and not pair[e, Side.OBJECT]:
+        blocks, _ = _attack_roll(dice, pair, e, charger, _NO)
         hits = max(0, hits - blocks)
-    threshold = _threshold(side[s, Side.STRENGTH], _resistance(side, state, e))
-    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, _NO, _YES), _NO, _0, _NO)
+    threshold = _threshold(pair[s, Side.STRENGTH], _resistance(pair, e))
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(pair, s, _NO, _YES), _NO, _0, _NO)
     return wounds + automatic
 
 
@@ -249,7 +252,7 @@ def _strike(dice, side, state, s, charger):
 
 
 @nb.njit(**TRIAL_JIT)
-def _receive(dice, side, state, s, injuries):
+def _receive(dice, pair, s, injuries):
     """Side s receives ``injuries`` from the other side: Safeguard (one d10 per injury, drawn whole from the
     current stream), then one warrior withdrawn per leader's Health of tokens. Counts them in the state;
     returns the warriors removed.
@@ -260,10 +263,10 @@ def _receive(dice, side, state, s, injuries):
     a battle's Guard unit that can take ``room`` more injuries, the dice of 6 or more are split into 10s and
     6-9s (a die of 6 or more is a 10 with probability 1/5) and min(6-9s, room) move to it
     (State.TRANSFERRED; the battle wounds the Guard unit after the Action)."""
-    state[1 - s, State.INFLICTED] += injuries
+    pair[1 - s, State.INFLICTED] += injuries
     kept = injuries
-    room = side[s, Side.GUARD]
-    if side[s, Side.SAFEGUARD] and injuries > 0:
+    room = pair[s, Side.GUARD]
+    if pair[s, Side.SAFEGUARD] and injuries > 0:
         leaves_from = SAFEGUARD_GUARD_FACE if room > 0 else SAFEGUARD_CANCEL_FACE
         # the injuries that stay are the dice below leaves_from: the failures of a roll at that threshold
         leave, _ = success_draw(dice, dice, injuries, leaves_from, _PLAIN_TOP, _NO, _NO, _0, _NO)
@@ -272,43 +275,43 @@ def _receive(dice, side, state, s, injuries):
                                    _NO)
             moved = min(leave - tens, room)
             leave = tens + moved
-            side[s, Side.GUARD] = room - moved
-            state[s, State.TRANSFERRED] += moved
+            pair[s, Side.GUARD] = room - moved
+            pair[s, State.TRANSFERRED] += moved
         kept = injuries - leave
-    state[s, State.TOKENS] += kept
+    pair[s, State.TOKENS] += kept
     removed = 0
-    health = side[s, Side.HEALTH]
-    while state[s, State.TOKENS] >= health and state[s, State.ALIVE] > 0:
-        state[s, State.TOKENS] -= health
-        state[s, State.ALIVE] -= 1
+    health = pair[s, Side.HEALTH]
+    while pair[s, State.TOKENS] >= health and pair[s, State.ALIVE] > 0:
+        pair[s, State.TOKENS] -= health
+        pair[s, State.ALIVE] -= 1
         removed += 1
-    if state[s, State.ALIVE] == 0:
-        state[s, State.TOKENS] = 0
-    state[s, State.REMOVED] += removed
+    if pair[s, State.ALIVE] == 0:
+        pair[s, State.TOKENS] = 0
+    pair[s, State.REMOVED] += removed
     return removed
 
 
 @nb.njit(**TRIAL_JIT)
-def _exchange(dice, side, state, charger):
+def _exchange(dice, pair, charger):
     """Steps 2 to 4: both sides strike in Initiative order, casualties removed between strikes. Returns
     the injuries side 0 and side 1 dealt."""
-    first = _strike_order(side, charger)
+    first = _strike_order(pair, charger)
     together = first < 0
     dealt0 = _0
     dealt1 = _0
     for k in range(2):
         s = k if together else (first if k == 0 else 1 - first)
-        dealt = _strike(dice, side, state, s, charger) if _strikes(side, state, s) else _0
+        dealt = _strike(dice, pair, s, charger) if _strikes(pair, s) else _0
         if s == 0:
             dealt0 = dealt
         else:
             dealt1 = dealt
         if not together:
-            _receive(dice, side, state, 1 - s, dealt)
+            _receive(dice, pair, 1 - s, dealt)
     if together:
         # equal Initiative: both strike at once, then both remove their casualties
-        _receive(dice, side, state, _1, dealt0)
-        _receive(dice, side, state, _0, dealt1)
+        _receive(dice, pair, _1, dealt0)
+        _receive(dice, pair, _0, dealt1)
     return dealt0, dealt1
 
 
@@ -316,32 +319,32 @@ def _exchange(dice, side, state, charger):
 
 
 @nb.njit(**TRIAL_JIT)
-def _advantage(state, s, charged, dealt, suffered):
+def _advantage(pair, s, charged, dealt, suffered):
     """Side s's Advantage Value: +1 for charging, for inflicting more injuries, for more warriors, for
     fewer Stress markers."""
     e = 1 - s
     value = 1 if charged else 0
     if dealt > suffered:
         value += 1
-    if state[s, State.ALIVE] > state[e, State.ALIVE]:
+    if pair[s, State.ALIVE] > pair[e, State.ALIVE]:
         value += 1
-    if state[s, State.STRESS] < state[e, State.STRESS]:
+    if pair[s, State.STRESS] < pair[e, State.STRESS]:
         value += 1
     return value
 
 
 @nb.njit(**TRIAL_JIT)
-def _winner(state, trigger, charged, dealt0, dealt1):
+def _winner(pair, trigger, charged, dealt0, dealt1):
     """Step 5: (Winner, the winner's Advantage minus the loser's: the loser's Morale opposition, 0 when
     no Morale roll is taken)."""
-    if state[0, State.ALIVE] == 0 and state[1, State.ALIVE] == 0:
+    if pair[0, State.ALIVE] == 0 and pair[1, State.ALIVE] == 0:
         return Winner.NONE, 0
-    if state[1, State.ALIVE] == 0:
+    if pair[1, State.ALIVE] == 0:
         return Winner.SIDE_0, 0
-    if state[0, State.ALIVE] == 0:
+    if pair[0, State.ALIVE] == 0:
         return Winner.SIDE_1, 0
-    adv0 = _advantage(state, _0, charged and trigger == 0, dealt0, dealt1)
-    adv1 = _advantage(state, _1, charged and trigger == 1, dealt1, dealt0)
+    adv0 = _advantage(pair, _0, charged and trigger == 0, dealt0, dealt1)
+    adv1 = _advantage(pair, _1, charged and trigger == 1, dealt1, dealt0)
     if adv0 == adv1:
         return Winner.BOTH, 0
     if adv0 > adv1:
@@ -350,52 +353,52 @@ def _winner(state, trigger, charged, dealt0, dealt1):
 
 
 @nb.njit(**TRIAL_JIT)
-def _morale(dice, side, state, s, opposition, engaged):
+def _morale(dice, pair, s, opposition, engaged):
     """Side s's Morale roll (Morale code); an Object takes none and stays steady."""
-    if side[s, Side.OBJECT]:
+    if pair[s, Side.OBJECT]:
         return Morale.STEADY
     e = 1 - s
-    n = (MORALE_DICE + state[s, State.ALIVE] // MORALE_WARRIORS_PER_DIE + side[s, Side.DISCIPLINE]
-         + side[s, Side.AUTHORITY])
-    will = side[s, Side.WILLPOWER]
-    if engaged and side[e, Side.DREADFUL] and not side[s, Side.DREADFUL]:
+    n = (MORALE_DICE + pair[s, State.ALIVE] // MORALE_WARRIORS_PER_DIE + pair[s, Side.DISCIPLINE]
+         + pair[s, Side.AUTHORITY])
+    will = pair[s, Side.WILLPOWER]
+    if engaged and pair[e, Side.DREADFUL] and not pair[s, Side.DREADFUL]:
         will -= 1
     successes, _ = _roll(dice, n, _threshold(will, opposition), _EXPLODE, _NO, _0, _NO)
-    successes += side[s, Side.BERSERKER]
+    successes += pair[s, Side.BERSERKER]
     return Morale.STEADY if successes >= Morale.STEADY else successes
 
 
 @nb.njit(**TRIAL_JIT)
-def _suffer_morale(state, s, morale):
+def _suffer_morale(pair, s, morale):
     """The effect of side s's Morale roll: a scatter withdraws every warrior, stress adds a marker."""
     if morale == Morale.SCATTER:
-        state[s, State.ALIVE] = 0
-        state[s, State.TOKENS] = 0
+        pair[s, State.ALIVE] = 0
+        pair[s, State.TOKENS] = 0
     elif morale == Morale.STRESS:
-        state[s, State.STRESS] += 1
+        pair[s, State.STRESS] += 1
 
 
 @nb.njit(**TRIAL_JIT)
-def _fight(dice, side, state, trigger, charged):
+def _fight(dice, pair, trigger, charged):
     """One Fight triggered by side ``trigger`` (a Charge when ``charged``), the loser's Morale applied.
 
     Returns (Winner, the loser's Morale or Morale.NO_ROLL). HEROIC ACTION: the Active Unit (``trigger``)
     adds its Heroic Action dice, the other only under DK-heroic-passive=own-ts (Side.HEROIC_PASSIVE).
     """
-    state[trigger, State.HEROIC_NOW] = side[trigger, Side.HEROIC]
-    state[1 - trigger, State.HEROIC_NOW] = side[1 - trigger, Side.HEROIC_PASSIVE]
+    pair[trigger, State.HEROIC_NOW] = pair[trigger, Side.HEROIC]
+    pair[1 - trigger, State.HEROIC_NOW] = pair[1 - trigger, Side.HEROIC_PASSIVE]
     # BLOCKING "replaces its Attack" in the kinds of Fight its policy chose (Side.BLOCKING, bits BlockIn)
     kind = BlockIn.CHARGING if charged else BlockIn.ATTACKING
-    state[trigger, State.BLOCKING_NOW] = (side[trigger, Side.BLOCKING] >> kind) & 1
+    pair[trigger, State.BLOCKING_NOW] = (pair[trigger, Side.BLOCKING] >> kind) & 1
     passive = kind + BlockIn.CHARGED
-    state[1 - trigger, State.BLOCKING_NOW] = (side[1 - trigger, Side.BLOCKING] >> passive) & 1
-    dealt0, dealt1 = _exchange(dice, side, state, trigger if charged else -1)
-    winner, margin = _winner(state, trigger, charged, dealt0, dealt1)
+    pair[1 - trigger, State.BLOCKING_NOW] = (pair[1 - trigger, Side.BLOCKING] >> passive) & 1
+    dealt0, dealt1 = _exchange(dice, pair, trigger if charged else -1)
+    winner, margin = _winner(pair, trigger, charged, dealt0, dealt1)
     if margin == 0:
         return winner, Morale.NO_ROLL
     loser = 1 - winner
-    morale = _morale(dice, side, state, loser, margin, _YES)
-    _suffer_morale(state, loser, morale)
+    morale = _morale(dice, pair, loser, margin, _YES)
+    _suffer_morale(pair, loser, morale)
     return winner, morale
 
 
@@ -415,29 +418,29 @@ def _fight_outcome(winner, morale):
 
 
 @nb.njit(**TRIAL_JIT)
-def _shooting_opposition(side, state, s, distance):
+def _shooting_opposition(pair, s, distance):
     """Every 10 cm-share begun, each Stress marker of the shooter, each obstacle, a Sharpshooter target."""
     shares = (distance + SHOOTING_SHARE_CM - 1) // SHOOTING_SHARE_CM
-    return shares + state[s, State.STRESS] + side[s, Side.OBSTACLES] + side[1 - s, Side.SHARPSHOOTER]
+    return shares + pair[s, State.STRESS] + pair[s, Side.OBSTACLES] + pair[1 - s, Side.SHARPSHOOTER]
 
 
 @nb.njit(**TRIAL_JIT)
-def _shoot(dice, side, state, s, distance):
+def _shoot(dice, pair, s, distance):
     """Side s shoots at the other from ``distance`` cm, the target's Morale applied. Returns the target's
     Morale (NO_ROLL unless it lost a warrior and still stands)."""
     e = 1 - s
-    power = (side[s, Side.POWER] + MULTIPLE_SHOTS_POWER * side[s, Side.MULTIPLE_SHOTS]
-             + side[s, Side.BERSERKER] * state[s, State.STRESS])
-    n = state[s, State.ALIVE] * power + side[s, Side.HEROIC]
-    threshold = _threshold(side[s, Side.SHOOTING], _shooting_opposition(side, state, s, distance))
-    hits, automatic = _roll(dice, n, threshold, _EXPLODE, _NO, _0, side[s, Side.DEADLY_BLOW] != 0)
-    threshold = _threshold(side[s, Side.WEAPON_STRENGTH], _resistance(side, state, e))
-    wounds, _ = _roll(dice, hits, threshold, _injury_mode(side, s, side[s, Side.IGNORES_PARRY] != 0, _NO),
+    power = (pair[s, Side.POWER] + MULTIPLE_SHOTS_POWER * pair[s, Side.MULTIPLE_SHOTS]
+             + pair[s, Side.BERSERKER] * pair[s, State.STRESS])
+    n = pair[s, State.ALIVE] * power + pair[s, Side.HEROIC]
+    threshold = _threshold(pair[s, Side.SHOOTING], _shooting_opposition(pair, s, distance))
+    hits, automatic = _roll(dice, n, threshold, _EXPLODE, _NO, _0, pair[s, Side.DEADLY_BLOW] != 0)
+    threshold = _threshold(pair[s, Side.WEAPON_STRENGTH], _resistance(pair, e))
+    wounds, _ = _roll(dice, hits, threshold, _injury_mode(pair, s, pair[s, Side.IGNORES_PARRY] != 0, _NO),
                       _NO, _0, _NO)
-    removed = _receive(dice, side, state, e, wounds + automatic)
-    if removed > 0 and state[e, State.ALIVE] > 0:
-        morale = _morale(dice, side, state, e, side[s, Side.SATURATION], _NO)
-        _suffer_morale(state, e, morale)
+    removed = _receive(dice, pair, e, wounds + automatic)
+    if removed > 0 and pair[e, State.ALIVE] > 0:
+        morale = _morale(dice, pair, e, pair[s, Side.SATURATION], _NO)
+        _suffer_morale(pair, e, morale)
         return morale
     return Morale.NO_ROLL
 
@@ -446,20 +449,20 @@ def _shoot(dice, side, state, s, distance):
 
 
 @nb.njit(**TRIAL_JIT)
-def _active(state, top):
+def _active(pair, top):
     """ACTIVE PLAYER: the token furthest behind, the one on top of the pile on a tie (``top``); a side
     whose token reached the last START plays no more."""
-    if state[0, State.DONE]:
+    if pair[0, State.DONE]:
         return 1
-    if state[1, State.DONE]:
+    if pair[1, State.DONE]:
         return 0
-    if state[0, State.POSITION] != state[1, State.POSITION]:
-        return 0 if state[0, State.POSITION] < state[1, State.POSITION] else 1
+    if pair[0, State.POSITION] != pair[1, State.POSITION]:
+        return 0 if pair[0, State.POSITION] < pair[1, State.POSITION] else 1
     return top
 
 
 @nb.njit(**TRIAL_JIT)
-def _choose_action(side, p, engaged, distance, opening_shot, opening):
+def _choose_action(pair, p, engaged, distance, opening_shot, opening):
     """The unit's best available Action: a forced opening Shooting (``opening_shot``); Attack when
     Engaged; else Shooting when it has a ranged weapon and the enemy is in range (and not in contact);
     else Charge when the enemy is within its Charge; else March."""
@@ -467,95 +470,95 @@ def _choose_action(side, p, engaged, distance, opening_shot, opening):
         return Action.SHOOT
     if engaged:
         return Action.ATTACK
-    reach = side[p, Side.WEAPON_RANGE]
-    if reach >= 0 and side[p, Side.SHOOTING] >= 0 and 1 <= distance <= reach:
+    reach = pair[p, Side.WEAPON_RANGE]
+    if reach >= 0 and pair[p, Side.SHOOTING] >= 0 and 1 <= distance <= reach:
         return Action.SHOOT
-    if distance <= side[p, Side.CHARGE]:
+    if distance <= pair[p, Side.CHARGE]:
         return Action.CHARGE
     return Action.MARCH
 
 
 @nb.njit(**TRIAL_JIT)
-def _action_cost(side, state, p, action):
+def _action_cost(pair, p, action):
     """TS of an action: its base cost, +1 per Stress marker, +1 per Heroic Action die rolled with it;
     Quick Shot takes 1 off a Shooting (minimum 1). An activation may not spend more than the TimePath's
     16 TS in all (see _engagement)."""
     if action == Action.CHARGE:
-        cost = side[p, Side.CHARGE_TS]
+        cost = pair[p, Side.CHARGE_TS]
     elif action == Action.ATTACK:
         cost = ATTACK_TS
     elif action == Action.SHOOT:
         cost = SHOOTING_TS
     else:
         cost = MARCH_TS
-    cost += state[p, State.STRESS]
+    cost += pair[p, State.STRESS]
     if action != Action.MARCH:
-        cost += side[p, Side.HEROIC]
+        cost += pair[p, Side.HEROIC]
     if action == Action.SHOOT:
-        cost = max(1, cost - QUICK_SHOT_TS * side[p, Side.QUICK_SHOT])
+        cost = max(1, cost - QUICK_SHOT_TS * pair[p, Side.QUICK_SHOT])
     return cost
 
 
 @nb.njit(**TRIAL_JIT)
-def _act(dice, side, state, p, action, distance):
+def _act(dice, pair, p, action, distance):
     """Side p's action, its Morale effects applied. Returns the distance between the units after it."""
     if action == Action.SHOOT:
-        _shoot(dice, side, state, p, distance)
+        _shoot(dice, pair, p, distance)
     elif action == Action.MARCH:
-        distance = max(1, distance - side[p, Side.MARCH])
+        distance = max(1, distance - pair[p, Side.MARCH])
     else:
-        _fight(dice, side, state, p, action == Action.CHARGE)
+        _fight(dice, pair, p, action == Action.CHARGE)
     return distance
 
 
 @nb.njit(**TRIAL_JIT)
-def _move_token(state, p, to):
+def _move_token(pair, p, to):
     """Side p's Activation Token moves to square ``to``: a Headquarters Phase (one Stress marker off) each
     time it reaches or passes START."""
-    phases = to // TS_PER_ROUND - state[p, State.POSITION] // TS_PER_ROUND
-    state[p, State.POSITION] = to
+    phases = to // TS_PER_ROUND - pair[p, State.POSITION] // TS_PER_ROUND
+    pair[p, State.POSITION] = to
     for _ in range(phases):
-        state[p, State.STRESS] = max(0, state[p, State.STRESS] - 1)
+        pair[p, State.STRESS] = max(0, pair[p, State.STRESS] - 1)
 
 
 @nb.njit(**TRIAL_JIT)
-def _spend(state, p, cost):
+def _spend(pair, p, cost):
     """After side p's activation: TS spent, +1 Stress, the token moved."""
-    state[p, State.SPENT] += cost
-    state[p, State.STRESS] += 1
-    _move_token(state, p, state[p, State.POSITION] + cost)
+    pair[p, State.SPENT] += cost
+    pair[p, State.STRESS] += 1
+    _move_token(pair, p, pair[p, State.POSITION] + cost)
 
 
 @nb.njit(**TRIAL_JIT)
-def _pay_heroic(state, e, dice):
+def _pay_heroic(pair, e, dice):
     """The unit that fought back paid its Heroic Action dice: 1 TS each on its own token, no Stress."""
     if dice > 0:
-        state[e, State.SPENT] += dice
-        _move_token(state, e, state[e, State.POSITION] + dice)
+        pair[e, State.SPENT] += dice
+        _move_token(pair, e, pair[e, State.POSITION] + dice)
 
 
 @nb.njit(**TRIAL_JIT)
-def _note_opening(side, state, cost):
+def _note_opening(pair, cost):
     """What side 0's opening action cost each side: warriors lost, injuries suffered, side 0's TS."""
     for s in range(2):
-        state[s, State.OPENING_LOST] = side[s, Side.SIZE] - state[s, State.ALIVE]
-        state[s, State.OPENING_INJURIES] = state[1 - s, State.INFLICTED]
-    state[0, State.OPENING_TS] = cost
+        pair[s, State.OPENING_LOST] = pair[s, Side.SIZE] - pair[s, State.ALIVE]
+        pair[s, State.OPENING_INJURIES] = pair[1 - s, State.INFLICTED]
+    pair[0, State.OPENING_TS] = cost
 
 
 @nb.njit(**TRIAL_JIT)
-def _engagement_outcome(state):
-    if state[0, State.ALIVE] == 0 and state[1, State.ALIVE] == 0:
+def _engagement_outcome(pair):
+    if pair[0, State.ALIVE] == 0 and pair[1, State.ALIVE] == 0:
         return EngagementOutcome.BOTH_DESTROYED
-    if state[1, State.ALIVE] == 0:
+    if pair[1, State.ALIVE] == 0:
         return EngagementOutcome.SIDE_0_WINS
-    if state[0, State.ALIVE] == 0:
+    if pair[0, State.ALIVE] == 0:
         return EngagementOutcome.SIDE_1_WINS
     return EngagementOutcome.NEITHER
 
 
 @nb.njit(**TRIAL_JIT)
-def _engagement(dice, side, state, shoot_from, rounds):
+def _engagement(dice, pair, shoot_from, rounds):
     """Side 0 engages side 1 (charges, or shoots first from ``shoot_from`` cm when >= 0) until one is
     destroyed or scatters, or ``rounds`` rounds end (see fight.py). Returns (EngagementOutcome,
     activations); the state holds what each side lost, suffered and spent, and what side 0's opening
@@ -576,65 +579,74 @@ def _engagement(dice, side, state, shoot_from, rounds):
     top = 0
     activations = 0
     end = rounds * TS_PER_ROUND
-    while (state[0, State.ALIVE] > 0 and state[1, State.ALIVE] > 0
-           and not (state[0, State.DONE] and state[1, State.DONE])):
-        p = _active(state, top)
+    while (pair[0, State.ALIVE] > 0 and pair[1, State.ALIVE] > 0
+           and not (pair[0, State.DONE] and pair[1, State.DONE])):
+        p = _active(pair, top)
         spent = 0
         taken = 0
-        while taken < side[p, Side.ACTIONS] and state[0, State.ALIVE] > 0 and state[1, State.ALIVE] > 0:
+        while taken < pair[p, Side.ACTIONS] and pair[0, State.ALIVE] > 0 and pair[1, State.ALIVE] > 0:
             opening = activations == 0 and taken == 0
-            action = _choose_action(side, p, engaged, distance, shoot_from >= 0, opening)
-            cost = _action_cost(side, state, p, action)
-            if spent + cost > MAX_ACTION_TS or state[p, State.POSITION] + spent + cost > end:
+            action = _choose_action(pair, p, engaged, distance, shoot_from >= 0, opening)
+            cost = _action_cost(pair, p, action)
+            if spent + cost > MAX_ACTION_TS or pair[p, State.POSITION] + spent + cost > end:
                 break
             engaged = engaged or action == Action.CHARGE or action == Action.ATTACK
-            distance = _act(dice, side, state, p, action, distance)
+            distance = _act(dice, pair, p, action, distance)
             if action == Action.CHARGE or action == Action.ATTACK:
-                _pay_heroic(state, 1 - p, side[1 - p, Side.HEROIC_PASSIVE])
+                _pay_heroic(pair, 1 - p, pair[1 - p, Side.HEROIC_PASSIVE])
             spent += cost
             taken += 1
             if opening:  # what side 0's opening action (the first of its first activation) cost each side
-                _note_opening(side, state, cost)
+                _note_opening(pair, cost)
         if taken == 0:
             # no Action fits: the token goes to START (its Headquarters Phase) and the game ends for this side
-            _move_token(state, p, end)
-            state[p, State.DONE] = 1
+            _move_token(pair, p, end)
+            pair[p, State.DONE] = 1
             continue
         activations += 1
-        _spend(state, p, spent)
+        _spend(pair, p, spent)
         top = p
         for s in range(2):  # the passive side may have paid its Heroic Action dice (DK-heroic-passive)
-            if state[s, State.POSITION] >= end:
-                state[s, State.DONE] = 1
-    return _engagement_outcome(state), activations
+            if pair[s, State.POSITION] >= end:
+                pair[s, State.DONE] = 1
+    return _engagement_outcome(pair), activations
 
 
 # --- drivers ---------------------------------------------------------------------------------------------
 
 
 @nb.njit(**TRIAL_JIT)
-def _start(side, state):
-    """A fresh trial: every side as it enters, nothing counted yet."""
-    state[:, :] = 0
+def _start(pair):
+    """A fresh trial: every side as it enters, nothing counted yet (the pair's State columns)."""
+    pair[:, N_SIDE:] = 0
     for s in range(2):
-        state[s, State.ALIVE] = side[s, Side.SIZE]
-        state[s, State.TOKENS] = side[s, Side.TOKENS]
-        state[s, State.STRESS] = side[s, Side.STRESS]
+        pair[s, State.ALIVE] = pair[s, Side.SIZE]
+        pair[s, State.TOKENS] = pair[s, Side.TOKENS]
+        pair[s, State.STRESS] = pair[s, Side.STRESS]
 
 
 @nb.njit(**JIT)
-def _chunk(bank, seed, chunk, total_trials, chunk_trials, chain):
-    """What a chunk of Fights or Shootings starts with: its dice (on its stream), a state matrix and its
-    number of trials."""
+def _pair(side):
+    """The pair of a chunk or block of trials: ``side``'s rows (int64[2, N_SIDE]), then the trial's state
+    (State columns, set by :func:`_start`)."""
+    pair = np.zeros((2, N_PAIR), np.int64)
+    pair[:, :N_SIDE] = side
+    return pair
+
+
+@nb.njit(**JIT)
+def _chunk(bank, side, seed, chunk, total_trials, chunk_trials, chain):
+    """What a chunk of Fights or Shootings starts with: its dice (on its stream), its pair and its number
+    of trials."""
     stream, trials = chunk_stream(seed, chunk, total_trials, chunk_trials)
-    return _dice(stream, chain, bank), np.empty((2, N_STATE), np.int64), trials
+    return _dice(stream, chain, bank), _pair(side), trials
 
 
 @nb.njit(**JIT)
-def _block(bank, chain):
-    """What a chunk or block of engagements starts with: dice whose stream each trial reseeds, and a
-    state matrix."""
-    return _dice(np.empty(STATE_WORDS, np.uint64), chain, bank), np.empty((2, N_STATE), np.int64)
+def _block(bank, chain, side):
+    """What a chunk or block of engagements starts with: dice whose stream each trial reseeds, and its
+    pair."""
+    return _dice(np.empty(STATE_WORDS, np.uint64), chain, bank), _pair(side)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -648,17 +660,17 @@ def _count(out, i, row, value):
 
 
 @nb.njit(**TRIAL_JIT)
-def _fight_trial(dice, side, state, charged):
+def _fight_trial(dice, pair, charged):
     """One Fight from a fresh start, side 0 acting."""
-    _start(side, state)
-    return _fight(dice, side, state, _0, charged)
+    _start(pair)
+    return _fight(dice, pair, _0, charged)
 
 
 @nb.njit(**TRIAL_JIT)
-def _shooting_trial(dice, side, state, distance):
+def _shooting_trial(dice, pair, distance):
     """One Shooting from a fresh start."""
-    _start(side, state)
-    return _shoot(dice, side, state, _0, distance)
+    _start(pair)
+    return _shoot(dice, pair, _0, distance)
 
 
 @nb.njit(**JIT)
@@ -670,18 +682,18 @@ def _fight_chunks(bank, side, charged, chain, seed, first_chunk, total_trials, c
     """
     for i in range(out.shape[0]):
         out[i] = 0
-        dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
+        dice, pair, trials = _chunk(bank, side, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            winner, morale = _fight_trial(dice, side, state, charged)
+            winner, morale = _fight_trial(dice, pair, charged)
             if missing(bank):
                 return i
-            _count(out, i, FightRow.REMOVED_0, state[0, State.REMOVED])
-            _count(out, i, FightRow.REMOVED_1, state[1, State.REMOVED])
+            _count(out, i, FightRow.REMOVED_0, pair[0, State.REMOVED])
+            _count(out, i, FightRow.REMOVED_1, pair[1, State.REMOVED])
             _count(out, i, FightRow.OUTCOME, _fight_outcome(winner, morale))
-            _count(out, i, FightRow.INFLICTED_0, state[0, State.INFLICTED])
-            _count(out, i, FightRow.INFLICTED_1, state[1, State.INFLICTED])
-            _count(out, i, FightRow.CASUALTIES_0, side[0, Side.SIZE] - state[0, State.ALIVE])
-            _count(out, i, FightRow.CASUALTIES_1, side[1, Side.SIZE] - state[1, State.ALIVE])
+            _count(out, i, FightRow.INFLICTED_0, pair[0, State.INFLICTED])
+            _count(out, i, FightRow.INFLICTED_1, pair[1, State.INFLICTED])
+            _count(out, i, FightRow.CASUALTIES_0, pair[0, Side.SIZE] - pair[0, State.ALIVE])
+            _count(out, i, FightRow.CASUALTIES_1, pair[1, Side.SIZE] - pair[1, State.ALIVE])
     return out.shape[0]
 
 
@@ -693,24 +705,24 @@ def _shooting_chunks(bank, side, distance, chain, seed, first_chunk, total_trial
     """
     for i in range(out.shape[0]):
         out[i] = 0
-        dice, state, trials = _chunk(bank, seed, first_chunk + i, total_trials, chunk_trials, chain)
+        dice, pair, trials = _chunk(bank, side, seed, first_chunk + i, total_trials, chunk_trials, chain)
         for _ in range(trials):
-            morale = _shooting_trial(dice, side, state, distance)
+            morale = _shooting_trial(dice, pair, distance)
             if missing(bank):
                 return i
-            _count(out, i, ShootingRow.REMOVED, state[1, State.REMOVED])
-            _count(out, i, ShootingRow.INFLICTED, state[0, State.INFLICTED])
+            _count(out, i, ShootingRow.REMOVED, pair[1, State.REMOVED])
+            _count(out, i, ShootingRow.INFLICTED, pair[0, State.INFLICTED])
             _count(out, i, ShootingRow.MORALE, morale)
-            _count(out, i, ShootingRow.CASUALTIES, side[1, Side.SIZE] - state[1, State.ALIVE])
+            _count(out, i, ShootingRow.CASUALTIES, pair[1, Side.SIZE] - pair[1, State.ALIVE])
     return out.shape[0]
 
 
 @nb.njit(**TRIAL_JIT)
-def _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial):
+def _engagement_trial(dice, pair, shoot_from, rounds, seed, trial):
     """Trial ``trial`` of an engagement run seeded ``seed``, on the trial's own stream."""
     _start_trial(dice, seed, trial)
-    _start(side, state)
-    return _engagement(dice, side, state, shoot_from, rounds)
+    _start(pair)
+    return _engagement(dice, pair, shoot_from, rounds)
 
 
 @nb.njit(**JIT)
@@ -721,21 +733,21 @@ def _engagement_chunks(bank, side, shoot_from, rounds, chain, seed, first_chunk,
 
     out: int64[n_chunks, len(EngagementRow), L], rows EngagementRow. Values >= L - 1 share the last column.
     """
-    dice, state = _block(bank, chain)
+    dice, pair = _block(bank, chain, side)
     for i in range(out.shape[0]):
         out[i] = 0
         start = (first_chunk + i) * chunk_trials
         for trial in range(start, min(start + chunk_trials, total_trials)):
-            outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, trial)
+            outcome, activations = _engagement_trial(dice, pair, shoot_from, rounds, seed, trial)
             if missing(bank):
                 return i
             _count(out, i, EngagementRow.OUTCOME, outcome)
-            _count(out, i, EngagementRow.INJURIES_0, state[1, State.INFLICTED])
-            _count(out, i, EngagementRow.INJURIES_1, state[0, State.INFLICTED])
-            _count(out, i, EngagementRow.LOST_0, side[0, Side.SIZE] - state[0, State.ALIVE])
-            _count(out, i, EngagementRow.LOST_1, side[1, Side.SIZE] - state[1, State.ALIVE])
-            _count(out, i, EngagementRow.TS_0, state[0, State.SPENT])
-            _count(out, i, EngagementRow.TS_1, state[1, State.SPENT])
+            _count(out, i, EngagementRow.INJURIES_0, pair[1, State.INFLICTED])
+            _count(out, i, EngagementRow.INJURIES_1, pair[0, State.INFLICTED])
+            _count(out, i, EngagementRow.LOST_0, pair[0, Side.SIZE] - pair[0, State.ALIVE])
+            _count(out, i, EngagementRow.LOST_1, pair[1, Side.SIZE] - pair[1, State.ALIVE])
+            _count(out, i, EngagementRow.TS_0, pair[0, State.SPENT])
+            _count(out, i, EngagementRow.TS_1, pair[1, State.SPENT])
             _count(out, i, EngagementRow.ACTIVATIONS, activations)
     return out.shape[0]
 
@@ -747,22 +759,22 @@ def _engagement_records(bank, side, shoot_from, rounds, chain, seed, first_trial
 
     out: int64[n, len(Record)]; ``out[k]`` is trial ``first_trial + k``, columns Record.
     """
-    dice, state = _block(bank, chain)
+    dice, pair = _block(bank, chain, side)
     for k in range(out.shape[0]):
-        outcome, activations = _engagement_trial(dice, side, state, shoot_from, rounds, seed, first_trial + k)
+        outcome, activations = _engagement_trial(dice, pair, shoot_from, rounds, seed, first_trial + k)
         if missing(bank):
             return k
         out[k, Record.OUTCOME] = outcome
-        out[k, Record.LOST_0] = side[0, Side.SIZE] - state[0, State.ALIVE]
-        out[k, Record.LOST_1] = side[1, Side.SIZE] - state[1, State.ALIVE]
-        out[k, Record.INJURIES_0] = state[1, State.INFLICTED]
-        out[k, Record.INJURIES_1] = state[0, State.INFLICTED]
-        out[k, Record.TS_0] = state[0, State.SPENT]
-        out[k, Record.TS_1] = state[1, State.SPENT]
+        out[k, Record.LOST_0] = pair[0, Side.SIZE] - pair[0, State.ALIVE]
+        out[k, Record.LOST_1] = pair[1, Side.SIZE] - pair[1, State.ALIVE]
+        out[k, Record.INJURIES_0] = pair[1, State.INFLICTED]
+        out[k, Record.INJURIES_1] = pair[0, State.INFLICTED]
+        out[k, Record.TS_0] = pair[0, State.SPENT]
+        out[k, Record.TS_1] = pair[1, State.SPENT]
         out[k, Record.ACTIVATIONS] = activations
-        out[k, Record.OPENING_LOST_0] = state[0, State.OPENING_LOST]
-        out[k, Record.OPENING_LOST_1] = state[1, State.OPENING_LOST]
-        out[k, Record.OPENING_INJURIES_0] = state[0, State.OPENING_INJURIES]
-        out[k, Record.OPENING_INJURIES_1] = state[1, State.OPENING_INJURIES]
-        out[k, Record.OPENING_TS] = state[0, State.OPENING_TS]
+        out[k, Record.OPENING_LOST_0] = pair[0, State.OPENING_LOST]
+        out[k, Record.OPENING_LOST_1] = pair[1, State.OPENING_LOST]
+        out[k, Record.OPENING_INJURIES_0] = pair[0, State.OPENING_INJURIES]
+        out[k, Record.OPENING_INJURIES_1] = pair[1, State.OPENING_INJURIES]
+        out[k, Record.OPENING_TS] = pair[0, State.OPENING_TS]
     return out.shape[0]

@@ -4,13 +4,15 @@ records contract).
 
 A battle reuses the duel's per-pair steps of kernels.py (``_choose_action``, ``_action_cost``,
 ``_act``, hence ``_fight`` and ``_shoot``): for each Action the active unit's and its target's rows are
-copied into a two-row scratch ``side``/``state`` (row = the unit's side, so a battle of one unit a side
-is its duel roll for roll), the helper runs, and the rows are copied back. What travels:
+copied into the duel's two-row ``pair`` (row = the unit's side, so a battle of one unit a side is its duel
+roll for roll), the helper runs, and the rows' State columns are copied back. What travels (one matrix
+where there were three, since numba counts a reference to each array a call passes):
 
-* ``units_side``: int64[U, N_SIDE], one row per unit (fight.side_array), side 0's units first.
-* ``blocking``: int64[U, U], ``blocking[i, j]``: the kinds of Fight (bits BlockIn) unit i blocks in
-  against unit j (DK-blocking, chosen per pair as the duel chooses it).
-* ``units``: int64[U, N_BATTLE], the trial's state, columns :class:`BattleState`.
+* ``units``: int64[U, N_UNIT + U] (:func:`unit_matrix`), one row per unit, side 0's units first: its Side
+  columns (fight.side_array), then its trial state (columns :class:`BattleState`, whose first are State's:
+  a row's first N_PAIR columns are the unit's row of a pair), then ``units[i, N_UNIT + j]``, the kinds of
+  Fight (bits BlockIn) unit i blocks in against unit j (DK-blocking, chosen per pair as the duel chooses it).
+* ``pair``: int64[2, N_PAIR], the duel's (kernels.py).
 * ``dice``: kernels's (the thread's stage bank, holding the trial's stream); every trial on its own stream
   and every roll on its own substream, as ``_engagement_trial`` does.
 
@@ -48,7 +50,7 @@ The battle, step by step (the naive twin tests/naive_battle.py takes the same st
 * SAFEGUARD: "Each result between 6 and 9 makes it possible to transfer an Injury to an Allied Unit
   endowed with Guard. In order to benefit from this conditional saving, the Unit must comply with the
   cohesion of the Unit endowed with Guard (2.5 cm or less away from a fighter, 10 cm or less away from the
-  Leader)." Under DK-safeguard-transfer=always (units_side[k, Side.GUARD] = 1), ``_load`` finds the first
+  Leader)." Under DK-safeguard-transfer=always (units[k, Side.GUARD] = 1), ``_load`` finds the first
   standing allied unit with Guard within 10 cm on the line (Side.GUARD_UNIT) and the injuries it can still
   take (Side.GUARD); ``_receive`` moves that many 6-9s at most (State.TRANSFERRED) and ``_step`` wounds
   the Guard unit with them after the Action (it is no fighter of the Action: no Morale roll).
@@ -77,9 +79,9 @@ import numba as nb
 import numpy as np
 
 from rulesets.drakerys.fight import (
-    N_BATTLE,
+    N_PAIR,
     N_SIDE,
-    N_STATE,
+    N_UNIT,
     Action,
     BattleRecord,
     BattleState,
@@ -164,7 +166,7 @@ def _target(units, u, targeting):
 
 
 @nb.njit(**TRIAL_JIT)
-def _load(units_side, blocking, units, u, t, side, state):
+def _load(units, u, t, pair):
     """Enemy units u and t into the scratch rows of their sides (side 0's unit in row 0, as in a duel), with
     what the rest of the battle adds: allied units engaged with the enemy (Initiative, rerolls), Authority,
     the Guard unit that takes Safeguard's 6-9, and no Shooting at an engaged target. Returns whether u is
@@ -178,14 +180,12 @@ def _load(units_side, blocking, units, u, t, side, state):
     each such call costs reference counts on every unit of every Action."""
     for k, e in ((u, t), (t, u)):
         r = units[k, BattleState.OWNER]
-        for c in range(N_SIDE):
-            side[r, c] = units_side[k, c]
-        for c in range(N_STATE):
-            state[r, c] = units[k, c]
-        side[r, Side.BLOCKING] = blocking[k, e]
-        side[r, Side.GUARD] = 0  # SAFEGUARD: room in a Guard unit in cohesion, found below
-        side[r, Side.GUARD_UNIT] = -1
-        state[r, State.TRANSFERRED] = 0
+        for c in range(N_PAIR):  # its Side columns, then its State columns
+            pair[r, c] = units[k, c]
+        pair[r, Side.BLOCKING] = units[k, N_UNIT + e]
+        pair[r, Side.GUARD] = 0  # SAFEGUARD: room in a Guard unit in cohesion, found below
+        pair[r, Side.GUARD_UNIT] = -1
+        pair[r, State.TRANSFERRED] = 0
     ru = units[u, BattleState.OWNER]
     rt = units[t, BattleState.OWNER]
     t_engaged = False
@@ -198,40 +198,40 @@ def _load(units_side, blocking, units, u, t, side, state):
         own = u if mine else t
         foe = t if mine else u
         apart = abs(units[j, BattleState.POSITION_CM] - units[own, BattleState.POSITION_CM])
-        reach = units_side[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
+        reach = units[j, Side.AUTHORITY_RANGE]  # AUTHORITY [X]: a Morale die for allied units in reach
         if reach > 0 and j != own and apart <= reach:
-            side[r, Side.AUTHORITY] += 1
-        # DK-safeguard-transfer=always (units_side[k, Side.GUARD]): the first allied Guard unit in cohesion,
+            pair[r, Side.AUTHORITY] += 1
+        # DK-safeguard-transfer=always (units[k, Side.GUARD]): the first allied Guard unit in cohesion,
         # with the injuries it can still take before its last warrior is withdrawn
-        guard = units_side[j, Side.HAS_GUARD] and units_side[j, Side.HEALTH] > 0
-        if guard and j != own and units_side[own, Side.GUARD] and side[r, Side.GUARD_UNIT] < 0 \
+        guard = units[j, Side.HAS_GUARD] and units[j, Side.HEALTH] > 0
+        if guard and j != own and units[own, Side.GUARD] and pair[r, Side.GUARD_UNIT] < 0 \
                 and apart <= SAFEGUARD_COHESION_CM:
-            side[r, Side.GUARD_UNIT] = j
-            side[r, Side.GUARD] = (units[j, BattleState.ALIVE] * units_side[j, Side.HEALTH]
+            pair[r, Side.GUARD_UNIT] = j
+            pair[r, Side.GUARD] = (units[j, BattleState.ALIVE] * units[j, Side.HEALTH]
                                    - units[j, BattleState.TOKENS])
         if units[j, BattleState.ENGAGED_WITH] != foe and units[foe, BattleState.ENGAGED_WITH] != j:
             continue  # not engaged with foe (as _engaged)
         if j != own:
-            side[r, Side.ALLIES_ENGAGED] += 1
-            side[r, Side.REROLLS] += units[j, BattleState.ALIVE]
+            pair[r, Side.ALLIES_ENGAGED] += 1
+            pair[r, Side.REROLLS] += units[j, BattleState.ALIVE]
         if mine:
             t_engaged = True
         else:
             u_engaged = True
     if t_engaged:
-        side[ru, Side.WEAPON_RANGE] = -1
+        pair[ru, Side.WEAPON_RANGE] = -1
     if u_engaged:
-        side[rt, Side.WEAPON_RANGE] = -1
+        pair[rt, Side.WEAPON_RANGE] = -1
     return u_engaged
 
 
 @nb.njit(**TRIAL_JIT)
-def _unload(units, u, t, state):
+def _unload(units, u, t, pair):
     """The scratch rows back into the units' rows."""
     for k in (u, t):
         r = units[k, BattleState.OWNER]
-        for c in range(N_STATE):
-            units[k, c] = state[r, c]
+        for c in range(N_SIDE, N_PAIR):
+            units[k, c] = pair[r, c]
 
 
 # --- the TimePath ----------------------------------------------------------------------------------------
@@ -298,18 +298,18 @@ def _pay(units, u, ts):
 
 
 @nb.njit(**TRIAL_JIT)
-def _battle_start(units_side, owner, units, start, tokens):
+def _battle_start(units, owner, start, tokens):
     """A fresh trial: side 0's units at 0 cm, side 1's at ``start`` cm, their tokens piled at START."""
-    units[:, :] = 0
+    units[:, N_SIDE:N_UNIT] = 0
     n = units.shape[0]
     first = np.int64(0)  # side 1's first unit
     while first < n and owner[first] == 0:
         first += 1
     for u in range(n):
         s = owner[u]
-        units[u, BattleState.ALIVE] = units_side[u, Side.SIZE]
-        units[u, BattleState.TOKENS] = units_side[u, Side.TOKENS]
-        units[u, BattleState.STRESS] = units_side[u, Side.STRESS]
+        units[u, BattleState.ALIVE] = units[u, Side.SIZE]
+        units[u, BattleState.TOKENS] = units[u, Side.TOKENS]
+        units[u, BattleState.STRESS] = units[u, Side.STRESS]
         units[u, BattleState.OWNER] = s
         units[u, BattleState.POSITION_CM] = 0 if s == 0 else start
         units[u, BattleState.ENGAGED_WITH] = -1
@@ -345,10 +345,10 @@ def _battle_outcome(units):
 
 
 @nb.njit(**TRIAL_JIT)
-def _wound(units_side, units, g, injuries):
+def _wound(units, g, injuries):
     """Unit g takes ``injuries`` (Safeguard's transfers): one warrior withdrawn per Health of tokens."""
     units[g, BattleState.TOKENS] += injuries
-    health = units_side[g, Side.HEALTH]
+    health = units[g, Side.HEALTH]
     while units[g, BattleState.TOKENS] >= health and units[g, BattleState.ALIVE] > 0:
         units[g, BattleState.TOKENS] -= health
         units[g, BattleState.ALIVE] -= 1
@@ -358,18 +358,18 @@ def _wound(units_side, units, g, injuries):
 
 
 @nb.njit(**TRIAL_JIT)
-def _step(dice, units_side, units, side, state, u, t, action, distance):
+def _step(dice, units, pair, u, t, action, distance):
     """Unit u's Action against unit t through the duel's ``_act``; the line, the engagements and the
     injuries Safeguard moved to a Guard unit after it."""
     p = units[u, BattleState.OWNER]
-    after = _act(dice, side, state, p, action, distance)
-    _unload(units, u, t, state)
+    after = _act(dice, pair, p, action, distance)
+    _unload(units, u, t, pair)
     fallen = units[u, BattleState.ALIVE] == 0 or units[t, BattleState.ALIVE] == 0
     for r in range(2):
-        moved = state[r, State.TRANSFERRED]
+        moved = pair[r, State.TRANSFERRED]
         if moved > 0:
-            g = side[r, Side.GUARD_UNIT]
-            _wound(units_side, units, g, moved)
+            g = pair[r, Side.GUARD_UNIT]
+            _wound(units, g, moved)
             fallen = fallen or units[g, BattleState.ALIVE] == 0
     if action == Action.MARCH:  # towards t, never into contact
         if units[u, BattleState.POSITION_CM] < units[t, BattleState.POSITION_CM]:
@@ -383,7 +383,7 @@ def _step(dice, units_side, units, side, state, u, t, action, distance):
             units[t, BattleState.ENGAGED_WITH] = u
     if action == Action.CHARGE or action == Action.ATTACK:
         # the unit that fought back paid its Heroic Action dice (DK-heroic-passive), 1 TS each, no Stress
-        dice_paid = units_side[t, Side.HEROIC_PASSIVE]
+        dice_paid = units[t, Side.HEROIC_PASSIVE]
         if dice_paid > 0:
             _pay(units, t, dice_paid)
     if fallen:  # only they, or a Guard unit wounded for them, may have fallen
@@ -391,14 +391,14 @@ def _step(dice, units_side, units, side, state, u, t, action, distance):
 
 
 @nb.njit(**TRIAL_JIT)
-def _combined_escort(units_side, units, u):
+def _combined_escort(units, u):
     """COMBINED CHARGE: the first allied Infantry unit with Guard standing within 10 cm of Hero u and not
     engaged (it makes a Charge movement), -1 when none."""
     for g in range(units.shape[0]):
         if g == u or units[g, BattleState.OWNER] != units[u, BattleState.OWNER] \
                 or units[g, BattleState.ALIVE] == 0:
             continue
-        if not (units_side[g, Side.HAS_GUARD] and units_side[g, Side.INFANTRY]) \
+        if not (units[g, Side.HAS_GUARD] and units[g, Side.INFANTRY]) \
                 or _distance(units, g, u) > COMBINED_CHARGE_REACH_CM:
             continue
         engaged = False
@@ -413,11 +413,11 @@ def _combined_escort(units_side, units, u):
 
 
 @nb.njit(**TRIAL_JIT)
-def _escort_charges(units_side, units, g, t):
+def _escort_charges(units, g, t):
     """The guard's Charge movement towards t: in contact and engaged with it when t is within its Charge,
     else its Charge value nearer (never into contact)."""
     d = _distance(units, g, t)
-    reach = units_side[g, Side.CHARGE]
+    reach = units[g, Side.CHARGE]
     if d <= reach:
         units[g, BattleState.POSITION_CM] = units[t, BattleState.POSITION_CM]
         units[g, BattleState.ENGAGED_WITH] = t
@@ -430,7 +430,7 @@ def _escort_charges(units_side, units, g, t):
 
 
 @nb.njit(**TRIAL_JIT)
-def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
+def _battle(dice, units, pair, rounds, targeting):
     """The battle until one side has no unit standing or every token is done; returns (EngagementOutcome,
     activations). The steps of ``kernels._engagement``, for a token and the unit its player
     activates (see the module docstring)."""
@@ -445,29 +445,29 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
         spent = 0
         taken = 0
         charged = False
-        while taken < units_side[u, Side.ACTIONS] and units[u, BattleState.ALIVE] > 0:
+        while taken < units[u, Side.ACTIONS] and units[u, BattleState.ALIVE] > 0:
             e = _target(units, u, targeting)
             if e < 0:
                 break
-            engaged = _load(units_side, blocking, units, u, e, side, state)
+            engaged = _load(units, u, e, pair)
             p = units[u, BattleState.OWNER]
             if charged:  # "A Unit can only resolve one Charge Action ... per Activation": it marches instead
-                side[p, Side.CHARGE] = -1
+                pair[p, Side.CHARGE] = -1
             distance = _distance(units, u, e)
-            action = _choose_action(side, p, engaged, distance, _NO, _NO)
-            cost = _action_cost(side, state, p, action)
-            if action == Action.CHARGE and units_side[u, Side.COMBINED_CHARGE]:
+            action = _choose_action(pair, p, engaged, distance, _NO, _NO)
+            cost = _action_cost(pair, p, action)
+            if action == Action.CHARGE and units[u, Side.COMBINED_CHARGE]:
                 # COMBINED CHARGE (DK-combined-charge=always): with a guard in reach, when its 2 TS more fit
-                g = _combined_escort(units_side, units, u)
+                g = _combined_escort(units, u)
                 combined = cost + COMBINED_CHARGE_TS - CHARGE_TS
                 if g >= 0 and spent + combined <= MAX_ACTION_TS and \
                         units[t, BattleState.POSITION] + spent + combined <= end:
-                    _escort_charges(units_side, units, g, e)
-                    _load(units_side, blocking, units, u, e, side, state)  # the guard engaged: its bonuses
+                    _escort_charges(units, g, e)
+                    _load(units, u, e, pair)  # the guard engaged: its bonuses
                     cost = combined
             if spent + cost > MAX_ACTION_TS or units[t, BattleState.POSITION] + spent + cost > end:
                 break
-            _step(dice, units_side, units, side, state, u, e, action, distance)
+            _step(dice, units, pair, u, e, action, distance)
             charged = charged or action == Action.CHARGE
             spent += cost
             taken += 1
@@ -488,12 +488,22 @@ def _battle(dice, units_side, blocking, units, side, state, rounds, targeting):
 
 
 @nb.njit(**TRIAL_JIT)
-def _battle_trial(dice, units_side, owner, blocking, units, side, state, start, rounds, targeting, tokens,
-                  seed, trial):
+def _battle_trial(dice, units, owner, pair, start, rounds, targeting, tokens, seed, trial):
     """Trial ``trial`` of a battle run seeded ``seed``, on the trial's own stream (as _engagement_trial)."""
     _start_trial(dice, seed, trial)
-    _battle_start(units_side, owner, units, start, tokens)
-    return _battle(dice, units_side, blocking, units, side, state, rounds, targeting)
+    _battle_start(units, owner, start, tokens)
+    return _battle(dice, units, pair, rounds, targeting)
+
+
+@nb.njit(**JIT)
+def unit_matrix(units_side, blocking):
+    """A battle's unit matrix int64[U, N_UNIT + U]: each unit's Side columns (``units_side``), its
+    BattleState columns (zeros: each trial starts them) and its blocking against each unit (``blocking``)."""
+    n = units_side.shape[0]
+    units = np.zeros((n, N_UNIT + n), np.int64)
+    units[:, :N_SIDE] = units_side
+    units[:, N_UNIT:] = blocking
+    return units
 
 
 @nb.njit(**JIT)
@@ -506,12 +516,11 @@ def _battle_records(bank, units_side, owner, blocking, start, rounds, chain, tar
     int64[U, U]; start: cm between the sides (0: contact); targeting: a Targeting code; tokens: a Tokens
     code. out: int64[n, len(BattleRecord)]; ``out[k]`` is trial ``first_trial + k``.
     """
-    dice, state = _block(bank, chain)
-    side = np.empty((2, N_SIDE), np.int64)
-    units = np.empty((units_side.shape[0], N_BATTLE), np.int64)
+    dice, pair = _block(bank, chain, np.zeros((2, N_SIDE), np.int64))  # _load fills the pair's rows
+    units = unit_matrix(units_side, blocking)
     for k in range(out.shape[0]):
-        outcome, activations = _battle_trial(dice, units_side, owner, blocking, units, side, state, start,
-                                             rounds, targeting, tokens, seed, first_trial + k)
+        outcome, activations = _battle_trial(dice, units, owner, pair, start, rounds, targeting, tokens, seed,
+                                             first_trial + k)
         if missing(bank):
             return k
         out[k, :] = 0
@@ -519,7 +528,7 @@ def _battle_records(bank, units_side, owner, blocking, start, rounds, chain, tar
         out[k, BattleRecord.ACTIVATIONS] = activations
         for u in range(units.shape[0]):
             s = owner[u]
-            lost = units_side[u, Side.SIZE] - units[u, BattleState.ALIVE]
+            lost = units[u, Side.SIZE] - units[u, BattleState.ALIVE]
             out[k, BattleRecord.LOST_1 if s else BattleRecord.LOST_0] += lost
             if u == 0 or owner[u - 1] != s:  # the side's first unit (a hero in context leads its force)
                 out[k, BattleRecord.LEAD_LOST_1 if s else BattleRecord.LEAD_LOST_0] = lost
