@@ -176,21 +176,10 @@ def army_names(force: Sequence[tuple[Any, int]]) -> list[str]:
 def army_deck(force: Sequence[tuple[Any, int]], rulings: WarboundRulings):
     """An army's Exploration deck: WB-economy's Leader, its characters with their Formation cards and, when
     that leaves a card of the 8 free, the catalog's first Vocation the Leader can take (its text is not
-    printed: nothing played): (rulesets.warbound.deck.Deck, the deck-building limits it breaks)."""
-    from rulesets.warbound.catalog import ANY_FACTION
-    from rulesets.warbound.deck import EXPLORATION_SIZE, Deck, DeckEntry, deck_problems
-
-    order = army_order(force)
-    catalog = order[0].catalog
-    leader = army_leader(force, rulings)
-    entries = tuple(DeckEntry(e.character.key, formation=e.card.key if e.formation else None) for e in order)
-    deck = Deck(leader.key, None, entries)
-    if deck.cards < EXPLORATION_SIZE:
-        fits = [v.key for v in catalog.vocations.values()
-                if v.faction is None or leader.faction in (v.faction, ANY_FACTION)]
-        if fits:
-            deck = Deck(leader.key, fits[0], entries)
-    return deck, deck_problems(deck, catalog)
+    printed: nothing played), as :func:`deck_of` builds a contest's: (rulesets.warbound.deck.Deck, the
+    deck-building limits it breaks)."""
+    first, *rest = [(e.character, e.card if e.formation else None) for e in army_order(force)]
+    return deck_of(force[0][0].subject.catalog, first, rest, army_leader(force, rulings))
 
 
 def army_warband(force: Sequence[tuple[Any, int]], rulings: WarboundRulings) -> Warband:
