@@ -18,6 +18,7 @@ from rulesets.drakerys.fight import (
     N_PAIR,
     N_UNIT,
     BattleRecord,
+    BattleRow,
     BattleState,
     Combatant,
     EngagementOutcome,
@@ -32,7 +33,7 @@ from rulesets.drakerys.kernels_battle import (
     _escort_charges,
     _load,
     _target,
-    unit_matrix,
+    battle_matrix,
 )
 from rulesets.drakerys.rules import MAX_BATTLE_UNITS
 from simcore import runner
@@ -40,6 +41,9 @@ from simcore.stats import chisquare_two_sample
 
 CATALOG = catalog.load()
 TWO_THREADS = runner.available_threads() >= 2
+#: The first unit's row of a battle's matrix (the duel's pair holds the rows before): the kernel names unit
+#: i by its row R + i (BattleState.ENGAGED_WITH, BattleState.TOKEN, Side.GUARD_UNIT, its helpers' indices).
+R = BattleRow.FIRST_UNIT
 
 
 def stable_seed(name: str) -> int:
@@ -238,24 +242,27 @@ def test_identical_units_are_told_apart_by_the_rules_then_by_list_order_in_kerne
         ([6, 6, 6, 3, 6], [0, 0, 0, 1, 30], [0] * 5, [(0, 4)], (4, 4, 3)),  # engaged beats nearer, fewer
     ]
     for alive, where, stress, pairs, (nearest, focus, activated) in scenes:
-        units = np.zeros((5, N_UNIT + 5), dtype=np.int64)
+        matrix = np.zeros((R + 5, N_UNIT + 5), dtype=np.int64)
+        units = matrix[R:]  # the units' rows (a view)
         units[:, BattleState.ALIVE] = alive
         units[:, BattleState.OWNER] = sides
         units[:, BattleState.POSITION_CM] = where
         units[:, BattleState.STRESS] = stress
         units[:, BattleState.ENGAGED_WITH] = -1
-        units[:, BattleState.TOKEN] = [0, 0, 0, 3, 3]  # DK-battle-tokens=player: side 1's on its first unit
+        # DK-battle-tokens=player: side 1's token on its first unit's row
+        units[:, BattleState.TOKEN] = [R, R, R, R + 3, R + 3]
         tokens = [Token(position=5), Token(position=2)]  # side 1's token is behind: its player is active
         twin = [BattleUnit(k, side, Combatant(crows if side == 0 else keepers, 6), None, tokens[side],
                            alive=alive[k], tokens=0, stress=stress[k], position_cm=where[k])
                 for k, side in enumerate(sides)]
         for i, j in pairs:
-            units[i, BattleState.ENGAGED_WITH] = j
+            units[i, BattleState.ENGAGED_WITH] = R + j
             twin[i].engaged.add(j)
             twin[j].engaged.add(i)
-        assert _target(units, 0, Targeting.NEAREST) == target_of(twin[0], twin, "nearest").index == nearest
-        assert _target(units, 0, Targeting.FOCUS) == target_of(twin[0], twin, "focus").index == focus
-        assert _active_unit(units, 3) == active_unit(twin).index == activated
+        nearest_twin, focus_twin = target_of(twin[0], twin, "nearest"), target_of(twin[0], twin, "focus")
+        assert _target(matrix, R, Targeting.NEAREST) - R == nearest_twin.index == nearest
+        assert _target(matrix, R, Targeting.FOCUS) - R == focus_twin.index == focus
+        assert _active_unit(matrix, R + 3) - R == active_unit(twin).index == activated
 
 
 def test_marching_battles_meet_no_dice_and_the_twin_exactly():
@@ -320,12 +327,23 @@ def test_two_units_beat_one_identical_unit_far_more_often(key):
 
 
 @nb.njit
-def _loaded(units, u, t):
-    """The pair the battle kernel hands the duel's steps for unit u's Action against unit t: its Side and
-    State columns in one matrix (returned twice, read as the sides and as the state)."""
-    pair = np.zeros((2, N_PAIR), np.int64)
-    _load(units, u, t, pair)
+def _loaded(matrix, u, t):
+    """The pair the battle kernel hands the duel's steps for unit u's Action against unit t: the matrix's
+    first two rows, their Side and State columns (a copy, returned twice: read as the sides and as the
+    state)."""
+    matrix[:R, :] = -7  # whatever an earlier Action left: _load sets every column the duel reads
+    _load(matrix, R + u, R + t)
+    pair = matrix[:R, :N_PAIR].copy()
     return pair, pair
+
+
+def _battle_matrix(units_side, owner, blocking):
+    """A battle's matrix, its units standing whole, and its units' rows (a view: unit i is row R + i)."""
+    matrix = battle_matrix(units_side, owner, blocking)
+    units = matrix[R:]
+    assert list(units[:, BattleState.OWNER]) == list(owner)
+    units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
+    return matrix, units
 
 
 def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
@@ -338,26 +356,25 @@ def test_allied_units_engaged_with_the_enemy_give_initiative_and_rerolls():
     force_a = (Combatant(crows, 6), Combatant(crows, 4), Combatant(crows, 5, rerolls=2))
     force_b = (unit("gold-keepers", 6), unit("crossbowmen", 6))
     units_side, owner, blocking = battle_arrays(force_a, force_b, DrakerysRulings(), CATALOG.weapons)
-    units = unit_matrix(units_side, blocking)
-    units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
-    units[:, BattleState.OWNER] = owner
-    units[:, BattleState.ENGAGED_WITH] = [3, 3, -1, 0, -1]  # crows 0 charged the keepers, then crows 1
-    side, state = _loaded(units, 1, 3)
+    matrix, units = _battle_matrix(units_side, owner, blocking)
+    # crows 0 charged the keepers, then crows 1
+    units[:, BattleState.ENGAGED_WITH] = [R + 3, R + 3, -1, R, -1]
+    side, state = _loaded(matrix, 1, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 1 and side[0, Side.REROLLS] == 6
     assert side[1, Side.ALLIES_ENGAGED] == 0 and side[1, Side.REROLLS] == 0
     assert state[0, State.ALIVE] == 4 and state[1, State.ALIVE] == 6
     # the third Crows unit, not engaged yet, would charge helped by both others: 2 units, their 10 warriors'
     # rerolls on top of its own 2 (and, not engaged, it gave the second unit nothing above)
-    side, _ = _loaded(units, 2, 3)
+    side, _ = _loaded(matrix, 2, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 2 and side[0, Side.REROLLS] == 2 + 10
     # the crossbowmen may shoot at the free third unit, not at an engaged one
-    side, _ = _loaded(units, 4, 2)
+    side, _ = _loaded(matrix, 4, 2)
     assert side[1, Side.WEAPON_RANGE] == CATALOG.weapons["repeating-crossbow"].max_range_cm
-    side, _ = _loaded(units, 4, 0)
+    side, _ = _loaded(matrix, 4, 0)
     assert side[1, Side.WEAPON_RANGE] == -1
     # one unit alone: nothing added (the duel's rows)
-    units[:, BattleState.ENGAGED_WITH] = [3, -1, -1, 0, -1]
-    side, _ = _loaded(units, 0, 3)
+    units[:, BattleState.ENGAGED_WITH] = [R + 3, -1, -1, R, -1]
+    side, _ = _loaded(matrix, 0, 3)
     assert side[0, Side.ALLIES_ENGAGED] == 0 and side[0, Side.REROLLS] == 0
 
 
@@ -372,19 +389,17 @@ def test_authority_gives_allied_units_in_reach_a_morale_die_each():
         units_side, owner, blocking = battle_arrays(force_a, force_b, rulings(f"DK-authority-range={ruling}"),
                                                     CATALOG.weapons)
         assert list(units_side[:, Side.AUTHORITY_RANGE]) == [reach, reach, 0, 0, 0]
-        units = unit_matrix(units_side, blocking)
-        units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
-        units[:, BattleState.OWNER] = owner
+        matrix, units = _battle_matrix(units_side, owner, blocking)
         units[:, BattleState.ENGAGED_WITH] = -1
         units[:, BattleState.POSITION_CM] = [0, 30, 10, 45, 50]  # Salik, Celeste, Crows, Crows, Warriors
-        side, _ = _loaded(units, 2, 4)  # the first Crows: Salik 10 cm, Celeste 20 cm
+        side, _ = _loaded(matrix, 2, 4)  # the first Crows: Salik 10 cm, Celeste 20 cm
         assert side[0, Side.AUTHORITY] == 2 and side[1, Side.AUTHORITY] == 0
-        side, _ = _loaded(units, 3, 4)  # the second: Salik 45 cm, Celeste 15 cm
+        side, _ = _loaded(matrix, 3, 4)  # the second: Salik 45 cm, Celeste 15 cm
         assert side[0, Side.AUTHORITY] == (2 if ruling == "all" else 1)
-        side, _ = _loaded(units, 0, 4)  # Salik: Celeste's only (30 cm away)
+        side, _ = _loaded(matrix, 0, 4)  # Salik: Celeste's only (30 cm away)
         assert side[0, Side.AUTHORITY] == (1 if ruling == "all" else 0)
         units[1, BattleState.ALIVE] = 0  # Celeste falls: only Salik's is left
-        side, _ = _loaded(units, 2, 4)
+        side, _ = _loaded(matrix, 2, 4)
         assert side[0, Side.AUTHORITY] == 1
 
 
@@ -400,21 +415,20 @@ def test_safeguard_finds_the_first_guard_unit_in_cohesion_and_its_room():
         units_side, owner, blocking = battle_arrays(force_a, force_b, r, CATALOG.weapons)
         assert list(units_side[:, Side.GUARD]) == [flag, 0, 0, 0]
         assert list(units_side[:, Side.HAS_GUARD]) == [0, 1, 1, 1]
-        units = unit_matrix(units_side, blocking)
-        units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
-        units[:, BattleState.OWNER] = owner
+        matrix, units = _battle_matrix(units_side, owner, blocking)
         units[:, BattleState.ENGAGED_WITH] = -1
         units[:, BattleState.POSITION_CM] = [0, 12, 10, 0]
-        side, state = _loaded(units, 3, 0)  # the Warriors attack Salik
+        side, state = _loaded(matrix, 3, 0)  # the Warriors attack Salik
         assert side[1, Side.GUARD] == 0 and side[1, Side.GUARD_UNIT] == -1
-        assert side[0, Side.GUARD] == room and side[0, Side.GUARD_UNIT] == (2 if room else -1)
+        assert side[0, Side.GUARD] == room and side[0, Side.GUARD_UNIT] == (R + 2 if room else -1)
         assert state[0, State.TRANSFERRED] == 0
         units[2, BattleState.ALIVE] = 2  # two Crows left: room for 2
-        side, _ = _loaded(units, 3, 0)
+        side, _ = _loaded(matrix, 3, 0)
         assert side[0, Side.GUARD] == (2 if room else 0)
         units[1, BattleState.POSITION_CM] = 5  # the first Crows come within reach: listed first, they take it
-        side, _ = _loaded(units, 3, 0)
-        assert side[0, Side.GUARD] == (6 if room else 0) and side[0, Side.GUARD_UNIT] == (1 if room else -1)
+        side, _ = _loaded(matrix, 3, 0)
+        assert side[0, Side.GUARD] == (6 if room else 0)
+        assert side[0, Side.GUARD_UNIT] == (R + 1 if room else -1)
 
 
 def test_safeguard_moves_injuries_to_the_guard_unit_on_the_same_dice():
@@ -446,22 +460,20 @@ def test_combined_charge_takes_the_first_free_infantry_guard_within_10_cm_along(
     assert list(units_side[:, Side.COMBINED_CHARGE]) == [1, 0, 0, 0, 0, 0]
     never, _, _ = battle_arrays(force_a, force_b, rulings("DK-combined-charge=never"), CATALOG.weapons)
     assert not never[:, Side.COMBINED_CHARGE].any()
-    units = unit_matrix(units_side, blocking)
-    units[:, BattleState.ALIVE] = units_side[:, Side.SIZE]
-    units[:, BattleState.OWNER] = owner
-    units[:, BattleState.ENGAGED_WITH] = [-1, -1, 4, -1, -1, -1]
+    matrix, units = _battle_matrix(units_side, owner, blocking)
+    units[:, BattleState.ENGAGED_WITH] = [-1, -1, R + 4, -1, -1, -1]
     units[:, BattleState.POSITION_CM] = [0, 11, 10, 8, 17, 33]
-    assert _combined_escort(units, 0) == 3
+    assert _combined_escort(matrix, R) == R + 3
     charge = CATALOG.unit("soldiers").profile.charge
     assert charge == 10
-    _escort_charges(units, 3, 4)
-    assert units[3, BattleState.POSITION_CM] == 17 and units[3, BattleState.ENGAGED_WITH] == 4
+    _escort_charges(matrix, R + 3, R + 4)
+    assert units[3, BattleState.POSITION_CM] == 17 and units[3, BattleState.ENGAGED_WITH] == R + 4
     units[3, BattleState.POSITION_CM] = 8
     units[3, BattleState.ENGAGED_WITH] = -1
-    _escort_charges(units, 3, 5)
+    _escort_charges(matrix, R + 3, R + 5)
     assert units[3, BattleState.POSITION_CM] == 33 - 15 and units[3, BattleState.ENGAGED_WITH] == -1
     units[3, BattleState.ALIVE] = 0  # the Soldiers fall: no free Guard unit within 10 cm is left
-    assert _combined_escort(units, 0) == -1
+    assert _combined_escort(matrix, R) == -1
 
 
 def test_combined_charge_and_safeguard_change_a_hero_s_battle_on_the_same_dice():

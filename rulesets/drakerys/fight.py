@@ -117,7 +117,7 @@ class Side(IntEnum):
     # Charges)
     INFANTRY = 47  # 1: of type Infantry
     COMBINED_CHARGE = 48  # battles: 1: a Hero makes Combined Charges, not Charges (DK-combined-charge)
-    GUARD_UNIT = 49  # battles: the unit taking Safeguard's transfers in the current Action, -1 none (_load)
+    GUARD_UNIT = 49  # battles: the row of the unit taking Safeguard's transfers in the Action, -1 none
 
 
 N_SIDE = len(Side)
@@ -288,8 +288,8 @@ N_RECORD = len(Record)
 
 
 class BattleState(IntEnum):
-    """Columns of a unit's per-trial state in a battle's unit matrix (kernels_battle.py: one row per unit,
-    side 0's units first: its Side columns, then these, then its blocking against each unit). State's
+    """Columns of a unit's per-trial state in a battle's matrix (kernels_battle.py: a row per unit after the
+    pair's rows, BattleRow: its Side columns, then these, then its blocking against each unit). State's
     columns come first with the same numbers, so the first N_PAIR columns of a row are the unit's row of a
     duel's pair; TimePath columns (POSITION, DONE, ARRIVAL) are read on the row that carries the Activation
     Token (TOKEN)."""
@@ -310,15 +310,29 @@ class BattleState(IntEnum):
     TRANSFERRED = State.TRANSFERRED  # battles move them to the Guard unit after each Action (_step)
     OWNER = N_PAIR  # the side (0 or 1) the unit fights for
     POSITION_CM = N_PAIR + 1  # where the unit stands on the line (cm)
-    ENGAGED_WITH = N_PAIR + 2  # the enemy unit it charged or was first charged by, -1 when none (_engaged)
+    ENGAGED_WITH = N_PAIR + 2  # the row of the enemy unit it charged or was first charged by, -1: none
     ARRIVAL = N_PAIR + 3  # when the token arrived on its square: the highest is on top of a pile (token row)
     TOKEN = N_PAIR + 4  # the row that carries this unit's Activation Token (DK-battle-tokens)
 
 
 N_BATTLE = len(BattleState)
-#: Where a battle's unit matrix holds a row's blocking against each unit (its columns before: the unit's
-#: Side and BattleState columns).
+#: Columns of a unit's Side and BattleState columns: a battle's matrix holds its blocking after them.
 N_UNIT = N_SIDE + N_BATTLE
+
+
+class BattleRow(IntEnum):
+    """Rows of a battle's matrix (kernels_battle.battle_matrix): the duel's pair first, rows 0 and 1, which
+    the duel's steps read as sides 0 and 1; then one row per unit, side 0's units first. A unit is named by
+    its row (BattleState.ENGAGED_WITH, BattleState.TOKEN, Side.GUARD_UNIT, the battle kernel's indices)."""
+
+    SIDE_0 = 0  # the pair's row of side 0
+    SIDE_1 = 1  # the pair's row of side 1
+    FIRST_UNIT = 2  # the first unit's row
+
+
+#: Column of a unit row's blocking against the unit in row e: BLOCKING_AGAINST + e (the BlockIn bits of
+#: DK-blocking, after its Side and BattleState columns: a battle of U units has N_UNIT + U columns).
+BLOCKING_AGAINST = N_UNIT - BattleRow.FIRST_UNIT
 
 
 class BattleRecord(IntEnum):
