@@ -140,11 +140,8 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
 def _charge_bonus(pair, s, charger):
     """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts; no bonus for
     a Sharpshooter)."""
-    if charger != s or pair[s, Side.SHARPSHOOTER]:
-        return 0
-    if pair[1 - s, Side.REACH] and not pair[s, Side.MARTIAL_ARTS]:
-        return 0
-    return 1
+    kept = (pair[1 - s, Side.REACH] == 0) | (pair[s, Side.MARTIAL_ARTS] != 0)
+    return np.int64((charger == s) & (pair[s, Side.SHARPSHOOTER] == 0) & kept)
 
 
 @nb.njit(**TRIAL_JIT)
@@ -161,9 +158,7 @@ def _combat(pair, s, charger):
 def _power(pair, s, charger):
     """Power in a Fight: Berserker +1 per Stress marker, Brutal Charge +1 after charging."""
     power = pair[s, Side.POWER] + pair[s, Side.BERSERKER] * pair[s, State.STRESS]
-    if charger == s:
-        power += pair[s, Side.BRUTAL_CHARGE]
-    return power
+    return power + np.int64(charger == s) * pair[s, Side.BRUTAL_CHARGE]
 
 
 @nb.njit(**TRIAL_JIT)
@@ -188,8 +183,8 @@ def _strike_order(pair, charger):
 @nb.njit(**TRIAL_JIT)
 def _strikes(pair, s):
     """Side s strikes: both sides have warriors, and s neither blocks nor is an Object."""
-    return (pair[s, State.ALIVE] > 0 and pair[1 - s, State.ALIVE] > 0 and not pair[s, Side.OBJECT]
-            and not pair[s, State.BLOCKING_NOW])
+    return ((pair[s, State.ALIVE] > 0) & (pair[1 - s, State.ALIVE] > 0) & (pair[s, Side.OBJECT] == 0)
+            & (pair[s, State.BLOCKING_NOW] == 0))
 
 
 # --- step 3: a strike ------------------------------------------------------------------------------------
