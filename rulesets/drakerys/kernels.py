@@ -15,6 +15,12 @@ Two things travel through every helper:
   dice (an attack, a block, an injury roll, a Morale roll, the Safeguard dice) is one draw from its exact
   distribution, die by die only beyond the bank's range or with a ``by_die`` bank.
 
+Where a helper taking them has branches (``if``, ``and``, ``or``, several returns), the references numba
+takes on them at its entry often outlive LLVM's inlining: its pruning removes the pair of counts only when
+they meet in one basic block, or in a plain diamond. So the getters a strike calls several times
+(``_charge_bonus``, ``_power``, ``_strikes``) join their conditions with ``&`` and ``|`` and return once,
+and cost no count (see docs/performance.md).
+
 Fights and Shootings draw a chunk's trials from the chunk's stream. Engagements draw every trial from its
 own stream (``simcore.rng.seed_trial_stream``), in both drivers, so that trial t meets the same dice in a
 histogram run, in a records run and in a variant's run (common random numbers).
@@ -139,7 +145,7 @@ def _roll(dice, n, threshold, mode, swashbuckler, rerolls, crits):
 @nb.njit(**TRIAL_JIT)
 def _charge_bonus(pair, s, charger):
     """1 when side s charged and keeps the Charge bonus (Reach cancels it unless Martial Arts; no bonus for
-    a Sharpshooter)."""
+    a Sharpshooter). Without branches, as ``_power`` and ``_strikes``: see the module docstring."""
     kept = (pair[1 - s, Side.REACH] == 0) | (pair[s, Side.MARTIAL_ARTS] != 0)
     return np.int64((charger == s) & (pair[s, Side.SHARPSHOOTER] == 0) & kept)
 
