@@ -522,7 +522,7 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
 
     # the field's armies filled up; an army the game's own rules give an entry (Ruleset.field_army: a
     # deck) is one a side may field as it stands, so it starts the search too
-    own_field = type(ruleset).field_army is not Ruleset.field_army
+    own_field = ruleset.gives_field_armies
     filled = (space.army(space.fill(f.counts)) for f in field_armies)
     starts = list({a.key: a for a in [*(field_armies if own_field else ()), *filled]
                    if space.complete(a.counts)}.values())
@@ -645,7 +645,7 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
     def unspent(x: float) -> str:
         return f"{x:g} unspent" if same else f"{spend.of(x)} unspent"
 
-    own_field = type(rs).field_army is not Ruleset.field_army
+    own_field = rs.gives_field_armies
     headline = [f"Best army at {budget_text}: {best.army.name} ({best.army.cost:g} {unit}, "
                 f"{unspent(best.army.unspent)}): P(win) {_p(best.mix, exact)} against the "
                 f"meta-game's mix, "

@@ -837,6 +837,12 @@ class Ruleset:
         its units as the game allows at the budget."""
         return None
 
+    @property
+    def gives_field_armies(self) -> bool:
+        """Whether the game gives each entry its own army in the army search's field (it overrides
+        :meth:`field_army`)."""
+        return type(self).field_army is not Ruleset.field_army
+
     def army_incomplete(self, force: Sequence[tuple[Contestant, int]], rulings: Rulings) -> str | None:
         """Why ``force``, within every limit :meth:`check_army` checks, is not yet an army a side may field
         (a game whose armies have an exact size: a deck); None (the default) when it is one."""
