@@ -11,7 +11,10 @@ best counter to it, by the same contests at equal points.
   Warbound's armies are Exploration decks, a character taking one card of the seven beside the Leader and
   its Formation card one more), require an army to be complete besides within its limits
   (Ruleset.army_incomplete: a deck's exact size) and give each entry its own army in the field
-  (Ruleset.field_army: the entry's deck); such a field army also starts the search as it stands.
+  (Ruleset.field_army: the entry's deck); such a field army also starts the search as it stands, and one
+  given to several entries (the deck Dragoborne measures its cards in) is fielded once. A game may name its
+  armies (Ruleset.army_name: a deck by the catalog deck it is made from and the cards it changes); they are
+  then keyed by their units.
 - **The field and the meta-game.** Each entry fields a one-entry army: as many of its units as the game
   allows at the budget (what its equal-points contests field). Every one meets every other in both roles,
   and the meta-game's mix is the maximum-entropy Nash equilibrium of their payoff matrix
@@ -233,7 +236,8 @@ class Space:
 
     def army(self, counts: Counts) -> Army:
         key = self.field_keys.get(counts)
-        contestant = army_contestant(self.force(counts), key)
+        force = self.force(counts)
+        contestant = army_contestant(force, key, self.ruleset.army_name(force))
         return Army(counts, contestant, self.budget - self.cost(counts))
 
     def enumerate(self, limit: int) -> list[Counts] | None:
@@ -441,6 +445,9 @@ class ArmyResult:
     taken: int = 0
     #: what an army spends (Ruleset.army_budget; None: the budget in the game's cost unit)
     spend: ArmyBudget | None = None
+    #: the entries each army of the field is fielded by (Ruleset.field_army: several entries may be given
+    #: the same army, a deck, which the field then holds once), by the army's key
+    fielded_by: dict[str, tuple[str, ...]] | None = None
 
 
 def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed: int, precision: float | None,
@@ -485,6 +492,7 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     budget = spend.amount
     space = Space(ruleset, rulings, entries, budget, kinds)
     field_armies, left_out = [], []
+    fielded_by: dict[Counts, list[str]] = {}
     for c in list(entries):
         given = ruleset.field_army(c, entries, rulings)
         if given is None:
@@ -496,7 +504,14 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
         if not counts or not space.legal(counts) or not space.complete(counts):
             left_out.append(c.name)
             continue
-        space.field_keys[counts] = c.key
+        if counts in fielded_by:  # the army of an entry before it (a deck several entries are measured in)
+            fielded_by[counts].append(c.name)
+            continue
+        fielded_by[counts] = [c.name]
+        # keyed by its entry, so that its engagements can be the efficiency field's; an army the game names
+        # (a deck) by its units, as every other army of its kind
+        if ruleset.army_name(space.force(counts)) is None:
+            space.field_keys[counts] = c.key
         field_armies.append(space.army(counts))
     if len(field_armies) < 2:
         raise RulesError(f"{len(field_armies)} entries field an army at {spend.text}; the meta-game needs "
@@ -546,7 +561,7 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
                       candidates[1:], counter_search.ranked[:COUNTERS], best_vs_field, best_search,
                       counter_search, player.played, (min(trial_counts), max(trial_counts)), len(taken),
-                      spend)
+                      spend, {a.key: tuple(fielded_by[a.counts]) for a in field_armies})
 
 
 # --- tables and the report ------------------------------------------------------------------------------
@@ -603,7 +618,7 @@ def tables(result: ArmyResult) -> ArmyTables:
     field = []
     for army, vs in zip(result.field_armies, result.best_vs_field, strict=True):
         row = shares.loc[army.key]
-        field.append({"entry": names[army.key], "key": army.key,
+        field.append({"entry": names.get(army.key, army.name), "key": army.key,
                       "units": army.units, "cost": army.cost, "unspent": army.unspent,
                       "share": float(row["share"]), "share_low": float(row["share_low"]),
                       "share_high": float(row["share_high"]), **_rated("best_p_win", vs)})
@@ -646,6 +661,16 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
         return f"{x:g} unspent" if same else f"{spend.of(x)} unspent"
 
     own_field = rs.gives_field_armies
+    shared = {a.name: (result.fielded_by or {}).get(a.key, ()) for a in result.field_armies}
+    shared = {name: held for name, held in shared.items() if len(held) > 1}
+    if shared:  # several entries given one army (a deck they are measured in): the field holds it once
+        field_text = (f"{len(result.field_armies)} armies, those the game's rules give its entries (see "
+                      "armies), each once: " + "; ".join(f"{name}, the army of {', '.join(held)}"
+                                                         for name, held in shared.items()))
+    else:
+        field_text = f"{len(result.field_armies)} entries, each as " + (
+            "the army the game's rules give it (see armies)" if own_field else
+            f"a one-entry army (as many units as the game allows at {budget_text})")
     headline = [f"Best army at {budget_text}: {best.army.name} ({best.army.cost:g} {unit}, "
                 f"{unspent(best.army.unspent)}): P(win) {_p(best.mix, exact)} against the "
                 f"meta-game's mix, "
@@ -662,11 +687,8 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                        f"{'costing' if same else 'taking'} at most {budget_text}, to which no unit "
                        f"of an entry fits any more (within the budget, the kinds and the game's limits); how "
                        f"the game plays them: {rs.army_text}"),
-            ("field", f"{len(result.field_armies)} entries, each as "
-                      + ("the army the game's rules give it (see armies)" if own_field else
-                         f"a one-entry army (as many units as the game allows at {budget_text})")
-                      + f", every one against every other in both roles ({len(result.field.pairs):,} "
-                        "engagements)"),
+            ("field", field_text + f", every one against every other in both roles "
+                                   f"({len(result.field.pairs):,} engagements)"),
             ("meta-game", f"maximum-entropy Nash mix of the field (payoff: {rs.payoff_description}): "
                           f"{mix_text}"),
             ("best army", "the highest P(win) against the mix (each entry of the mix: the mean of both "

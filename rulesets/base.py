@@ -338,13 +338,15 @@ def army_key(force: Sequence[tuple[Contestant, int]]) -> str:
     return "+".join(f"{units}x{c.key}" for c, units in force)
 
 
-def army_contestant(force: Sequence[tuple[Contestant, int]], key: str | None = None) -> Contestant:
+def army_contestant(force: Sequence[tuple[Contestant, int]], key: str | None = None,
+                    name: str | None = None) -> Contestant:
     """An army ((entry, whole units) pairs) as one side of an engagement: its cost is what its units cost,
-    its subject the pairs themselves; ``key`` (default :func:`army_key`) keys its engagements' streams."""
+    its subject the pairs themselves; ``key`` (default :func:`army_key`) keys its engagements' streams;
+    ``name`` (default: its units, ``2 × Crows (12) + 1 × Warriors (10)``) names it."""
     force = tuple((c, int(units)) for c, units in force)
     if not force:
         raise RulesError("an army fields at least one unit")
-    name = " + ".join(f"{units} × {c.name}" for c, units in force)
+    name = name or " + ".join(f"{units} × {c.name}" for c, units in force)
     return Contestant(key=key or army_key(force), name=name, cost=sum(c.cost * units for c, units in force),
                       cost_unit=force[0][0].cost_unit, group="army",
                       play=tuple((c.key, c.play, units) for c, units in force), labels=(("army", name),),
@@ -829,6 +831,12 @@ class Ruleset:
     #: The most entries the game's own rules let one army hold, when they bound it (``balance army``'s
     #: --kinds defaults to it; None: reports.army.DEFAULT_KINDS).
     army_kinds: int | None = None
+
+    def army_name(self, force: Sequence[tuple[Contestant, int]]) -> str | None:
+        """The name of an army when the game names its armies otherwise than by their units (a deck by the
+        catalog deck it is made from and the cards it changes); None (the default): by its units. An army
+        the game names is keyed by its units in the field too, not by the entry that fields it."""
+        return None
 
     def field_army(self, contestant: Contestant, entries: Sequence[Contestant], rulings: Rulings
                    ) -> tuple[tuple[Contestant, int], ...] | None:

@@ -150,7 +150,6 @@ def test_armies_fill_the_budget():
 
 
 @pytest.mark.parametrize("game, why", [
-    ("dragoborne", "a deck is 50 or more cards with at most 4 of a name (seed 001 lines 145-146)"),
     ("uberdrakes", "a dragon's hoard is gathered in play"),
 ])
 def test_a_game_that_plays_no_army_is_refused_with_its_rulebook_reason(capsys, game, why):

@@ -144,11 +144,12 @@ def test_every_game_page_opens_with_its_proposed_points_table(whole):
         assert "## The balanced points table" in markdown, game
     assert "The pricing rule" in (folder / "drakerys" / "index.html").read_text(encoding="utf-8")
     # the army a sharp player brings, where the game plays armies of several entries
-    for game in ("drakerys", "dragonbond", "warbound"):
+    for game in ("drakerys", "dragonbond", "warbound", "dragoborne"):
         page = (folder / game / "index.html").read_text(encoding="utf-8")
         assert 'id="army"' in page and "Best army at" in page, game
         assert (folder / game / "army.md").is_file(), game
     assert "Best army at 7 cards" in (folder / "warbound" / "index.html").read_text(encoding="utf-8")
+    assert "Best army at 50 cards" in (folder / "dragoborne" / "index.html").read_text(encoding="utf-8")
     assert not (folder / "uberdrakes" / "army.md").exists()
 
 

@@ -52,7 +52,7 @@ def army_command(ruleset: Ruleset) -> click.Command:
 
     @click.command(ruleset.name)
     @click.option("--budget", type=click.IntRange(min=1), default=None, metavar="N", help=budget_help)
-    @click.option("--kinds", type=WholeNumber(1, 16), default=None, metavar="N",
+    @click.option("--kinds", type=WholeNumber(1, 100), default=None, metavar="N",
                   help=f"The most entries one army holds (default: {ruleset.army_kinds or DEFAULT_KINDS}"
                        + (", the game's own limit)." if ruleset.army_kinds else ")."))
     @click.option("--search", "search", type=WholeNumber(1, 100_000), default=DEFAULT_SEARCH,

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.base import (
+    ArmyBudget,
     Contestant,
     CostChange,
     Coverage,
@@ -40,6 +41,7 @@ from rulesets.base import (
     StandardTable,
     StatChange,
 )
+from rulesets.dragoborne import army
 from rulesets.dragoborne.game import MAX_TURNS
 from rulesets.dragoborne.rules import DragoborneRulings
 
@@ -88,6 +90,15 @@ def _samples(records, a: Contestant, b: Contestant):
     out["dice_lost"] = np.stack([records[:, K.R_DICE_LOST_0 + s].astype(np.float64) for s in sides])
     out["decked_out"] = np.stack([((w == 1 - s) & (records[:, K.R_END] == K.END_DECK_OUT)).astype(np.float64)
                                   for s in sides])
+    return out
+
+
+def _army_samples(records, a: Contestant, b: Contestant):
+    """:func:`_samples` of two decks' games: no card replaced, so win_gain is 0 (no baseline was played)."""
+    import numpy as np
+
+    out = _samples(records, a, b)
+    out["win_gain"] = np.zeros_like(out["win"])
     return out
 
 
@@ -153,9 +164,11 @@ class DragoborneRuleset(Ruleset):
                   "of A replacing an average card of its cost class, against card B's home deck with B; each "
                   "game played again from the same shuffles and dice with either deck unchanged")
     roles = ("deck with A", "deck with B")
-    army_text = ("a deck is 50 or more cards with at most 4 of a name (seed 001 lines 145-146), "
-                 "not bought from a budget; its contests price one card in its deck, and no "
-                 "search over decks is written")
+    army_text = ("an army is a deck (seed 001 lines 143-149): a catalog deck's spells and banners, kept "
+                 "as they stand, and creature cards, at most 4 of a name, 50 cards in all (\"50 or more\", "
+                 "read as 50: a card beyond 50 only makes the others less likely drawn); the field is the "
+                 "entries' home decks as they stand; two decks play the contests' game (the same policies "
+                 "for both), no card replaced, so win_gain is 0")
     metrics = (
         Metric("win", "P(this side's deck wins)"),
         Metric("loss", "P(this side's deck loses)"),
@@ -229,6 +242,54 @@ class DragoborneRuleset(Ruleset):
                               block_trials=ENGAGEMENT_BLOCK, max_batch_trials=ENGAGEMENT_BATCH)
         return Engagement(a, b, seed=seed, raw=result.records, score=_samples, method="Monte Carlo")
 
+    # --- armies: decks (rulesets/dragoborne/army.py) ---
+
+    army_kinds = army.DECK_CARDS + 1  # a frame and at most one card of each name: no limit of its own
+
+    def army_budget(self, rulings: DragoborneRulings) -> ArmyBudget:
+        return ArmyBudget(army.DECK_CARDS, "cards", f"a deck: {army.DECK_CARDS} cards beside its banners "
+                          "(seed 001 lines 145-146: 50 or more, read as 50)", one="card")
+
+    def army_price(self, contestant: Contestant) -> float:
+        """A creature card 1 card of the deck, a frame its spells."""
+        return float(army.price(contestant))
+
+    def check_army(self, force: Sequence[tuple[Contestant, int]], rulings: DragoborneRulings) -> None:
+        army.check(force)
+
+    def army_incomplete(self, force: Sequence[tuple[Contestant, int]], rulings: DragoborneRulings
+                        ) -> str | None:
+        return army.incomplete(force)
+
+    def field_army(self, contestant: Contestant, entries: Sequence[Contestant], rulings: DragoborneRulings
+                   ) -> tuple[tuple[Contestant, int], ...]:
+        """The entry's home deck as it stands (its contests measure it there)."""
+        _, deck, catalog = contestant.subject
+        return army.field_force(deck, catalog, lambda card: _contestant(card, catalog))
+
+    def army_name(self, force: Sequence[tuple[Contestant, int]]) -> str | None:
+        return army.name(force)
+
+    def army_engage(self, force_a: Sequence[tuple[Contestant, int]],
+                    force_b: Sequence[tuple[Contestant, int]], rulings: DragoborneRulings, *, seed: int,
+                    trials: int | None = None, precision: float | None = None,
+                    threads: int | None = None) -> Engagement:
+        """Two decks' games, played as :meth:`engage` plays two cards' (the same game and policies), with
+        no card replaced and no baseline game: win_gain is 0."""
+        from rulesets.base import army_contestant, army_key
+        from rulesets.dragoborne import simulate
+        from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
+
+        sides = self.checked_armies(force_a, force_b, rulings)
+        trials = self.engagement_trials(trials, precision)
+        catalog = next(c.subject.catalog for c, _ in sides[0] if army.is_frame(c))
+        decks = [army.deck(force, army_key(force)) for force in sides]
+        m = simulate.matchup(catalog, decks[0], decks[1], rulings=rulings)
+        result = simulate.run(m, trials, seed, threads=threads, precision=precision,
+                              block_trials=ENGAGEMENT_BLOCK, max_batch_trials=ENGAGEMENT_BATCH)
+        a, b = (army_contestant(force, name=army.name(force)) for force in sides)
+        return Engagement(a, b, seed=seed, raw=result.records, score=_army_samples, method="Monte Carlo")
+
     def stats(self) -> tuple[str, ...]:
         return STATS
 
@@ -266,6 +327,7 @@ class DragoborneRuleset(Ruleset):
     def notes(self, catalog: Any, contestants: Sequence[Contestant]) -> list[str]:
         from rulesets.dragoborne.simulate import NOT_MODELLED, POLICY, dead_cards
 
+        contestants = [c for c in contestants if not army.is_frame(c)]  # an army's entries hold frames too
         notes = ["the game guide prints no card: every card and deck of the packaged catalog is illustrative "
                  "(`balance units dragoborne` lists them); give real ones with --catalog",
                  f"policies (a reading of ours, the same for both decks): {POLICY}",
@@ -294,6 +356,8 @@ class DragoborneRuleset(Ruleset):
         return notes
 
     def coverage(self, contestant: Contestant, rulings: DragoborneRulings) -> Coverage:
+        if army.is_frame(contestant):  # an army's catalog deck's spells and banners
+            return army.frame_coverage(contestant.subject, rulings.spells)
         return coverage(contestant.subject[0], rulings.spells)
 
     price_features_text = ("ATK, EDR: the card's; Bonus: the ATK and EDR its colour bonuses add (dragocross "
