@@ -767,8 +767,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                       f"{_p(best.field, exact)} against the field ({_trials_text(best.field)})"]),
              Section("armies", "The best army, the runners-up and the best counters (P(win), mean of both "
                                "roles)", armies_view),
-             Section("field", "The field: each entry " + ("as the army the game's rules give it" if own_field
-                                                         else "as a one-entry army")
+             Section("field", ("The field: the armies the game's rules give its entries, each once" if shared
+                               else "The field: each entry " + ("as the army the game's rules give it"
+                                                                if own_field else "as a one-entry army"))
                      + ", its share of the mix and the best army's P(win) against it", field_view)]
     facts = {"budget_amount": result.budget, "budget_unit": spend.unit, "kinds": result.kinds,
              "armies_played": result.best_search.played, "counters_played": result.counter_search.played,
