@@ -147,3 +147,10 @@ def test_the_report_names_the_decks_and_the_field_once(searched):
 def test_a_budget_is_refused_for_decks(capsys):
     assert_one_line_error(capsys, ["army", "dragoborne", "--budget", "5"], 2,
                           "dragoborne's contests are not bought from a budget")
+
+
+def test_entries_of_one_home_deck_field_one_army_too_few_for_a_meta_game(capsys):
+    assert_one_line_error(capsys, ["army", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound"], 1,
+                          "2 entries field 1 army at a deck: 50 cards")
+    assert_one_line_error(capsys, ["army", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound"], 1,
+                          "the meta-game needs two: give more --unit")
