@@ -517,8 +517,11 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
         fielding = sum(len(held) for held in fielded_by.values())
         armies_text = (f"{fielding} entries field {len(field_armies)} army" if fielding > len(field_armies)
                        else f"{len(field_armies)} entries field an army")
+        hints = [*(["a larger --budget"] if ruleset.budget_ruling else []),
+                 *(["a larger --kinds"] if kinds < (ruleset.army_kinds or DEFAULT_KINDS) else []),
+                 "more --unit"]
         raise RulesError(f"{armies_text} at {spend.text}; the meta-game needs two: give "
-                         + ("a larger --budget or " if ruleset.budget_ruling else "") + "more --unit")
+                         + " or ".join(hints))
     n = len(field_armies)
     # a guess for the progress bar: the mix's entries are not known before the field is played (most mixes
     # hold a few), and a search may stop before its limit

@@ -154,3 +154,6 @@ def test_entries_of_one_home_deck_field_one_army_too_few_for_a_meta_game(capsys)
                           "2 entries field 1 army at a deck: 50 cards")
     assert_one_line_error(capsys, ["army", "dragoborne", "--unit", "pyre-drake", "--unit", "magma-hound"], 1,
                           "the meta-game needs two: give more --unit")
+    # a deck holds about a dozen names: five kinds make none
+    assert_one_line_error(capsys, ["army", "dragoborne", "--kinds", "5"], 1,
+                          "give a larger --kinds or more --unit")
