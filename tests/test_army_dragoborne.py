@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+from army_runs import assert_same_tables, searched_twice, shown_forces
 from cli_run import assert_one_line_error
 
 import rulesets
@@ -107,28 +108,21 @@ def test_an_army_engagement_plays_the_two_decks_games():
 
 @pytest.fixture(scope="module")
 def searched():
-    def run(threads: int) -> armies.ArmyResult:
-        return armies.choose(RS, RULINGS, list(CS.values()), seed=3, precision=None, trials=256,
-                             threads=threads, search_limit=25)
-
-    return run(1), run(2)
+    return searched_twice(RS, RULINGS, CS.values(), seed=3, search_limit=25)
 
 
 def test_the_search_brings_a_legal_deck_the_same_for_any_threads(searched):
     one, two = searched
-    t1, t2 = armies.tables(one), armies.tables(two)
-    for x, y in ((t1.armies, t2.armies), (t1.lists, t2.lists), (t1.field, t2.field)):
-        assert x.equals(y)
+    assert_same_tables(one, two)
     assert one.kinds == 51 and one.budget == 50 and one.spend.unit == "cards"
-    for deck_army in (one.best.army, *(c.army for c in one.runners_up), *(a for a, _ in one.counters)):
-        force = [(one.entries[i], n) for i, n in deck_army.counts]
+    for deck_army, force in shown_forces(one):
         RS.check_army(force, RULINGS)
         assert RS.army_incomplete(force, RULINGS) is None and deck_army.unspent == 0
         assert army.deck(force, "k").size == 50
     # the field: each home deck once, named and keyed as a deck, with the entries it is the army of
     assert [a.name for a in one.field_armies] == ["Green Grove", "Red Blaze"]
     assert sorted(len(one.fielded_by[a.key]) for a in one.field_armies) == [8, 8]
-    assert list(t1.field["entry"]) == ["Green Grove", "Red Blaze"]
+    assert list(armies.tables(one).field["entry"]) == ["Green Grove", "Red Blaze"]
     start = {a.key: r.value for a, r in one.best_search.ranked}
     assert all(one.best.mix.value >= start[a.key] - 1e-12 for a in one.field_armies if a.key in start)
 

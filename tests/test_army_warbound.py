@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 import pytest
+from army_runs import assert_same_tables, searched_twice, shown_forces
 from cli_run import assert_one_line_error
 
 import rulesets
@@ -114,21 +115,14 @@ def test_an_army_engagement_plays_the_decks_and_values_each_character_at_its_own
 
 @pytest.fixture(scope="module")
 def searched():
-    def run(threads: int) -> armies.ArmyResult:
-        return armies.choose(RS, RULINGS, list(CS.values()), seed=2, precision=None, trials=256,
-                             threads=threads, search_limit=30)
-
-    return run(1), run(2)
+    return searched_twice(RS, RULINGS, CS.values(), seed=2, search_limit=30)
 
 
 def test_the_search_brings_a_legal_deck_the_same_for_any_threads(searched):
     one, two = searched
-    t1, t2 = armies.tables(one), armies.tables(two)
-    for a, b in ((t1.armies, t2.armies), (t1.lists, t2.lists), (t1.field, t2.field)):
-        assert a.equals(b)
+    assert_same_tables(one, two)
     assert one.kinds == 5 and one.budget == 7 and one.spend.unit == "cards"
-    for army in (one.best.army, *(c.army for c in one.runners_up), *(a for a, _ in one.counters)):
-        force_ = [(one.entries[i], n) for i, n in army.counts]
+    for army, force_ in shown_forces(one):
         assert deck_problems(army_deck(force_, RULINGS)[0], CATALOG) == []
         assert army.unspent == 7 - sum(RS.army_price(c) for c, _ in force_)
     # every entry's field army is its deck, keyed by the first entry it is the deck of: a deck that is
