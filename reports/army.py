@@ -420,7 +420,8 @@ class ArmyResult:
 
     ruleset: Ruleset
     rulings: Rulings
-    budget: float
+    #: what an army spends (Ruleset.army_budget)
+    spend: ArmyBudget
     kinds: int
     limit: int
     seed: int
@@ -441,13 +442,28 @@ class ArmyResult:
     counter_search: Search
     engagements: int
     trial_range: tuple[int, int]
-    #: engagements taken from a field already played (``choose``'s ``played``), not played again
-    taken: int = 0
-    #: what an army spends (Ruleset.army_budget; None: the budget in the game's cost unit)
-    spend: ArmyBudget | None = None
     #: the entries each army of the field is fielded by (Ruleset.field_army: several entries may be given
     #: the same army, a deck, which the field then holds once), by the army's key
-    fielded_by: dict[str, tuple[str, ...]] | None = None
+    fielded_by: dict[str, tuple[str, ...]]
+    #: engagements taken from a field already played (``choose``'s ``played``), not played again
+    taken: int = 0
+
+    @property
+    def budget(self) -> float:
+        return self.spend.amount
+
+    @property
+    def shared(self) -> dict[str, tuple[str, ...]]:
+        """The field's armies several entries are given (a deck they are measured in), by name: their
+        entries."""
+        return {a.name: self.fielded_by[a.key] for a in self.field_armies if len(self.fielded_by[a.key]) > 1}
+
+    def field_phrase(self) -> str:
+        """What the field's armies are, as a report says it."""
+        if self.shared:
+            return "the armies the game's rules give its entries, each once"
+        return ("each entry as the army the game's rules give it" if self.ruleset.gives_field_armies else
+                "each entry as a one-entry army")
 
 
 def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed: int, precision: float | None,
@@ -563,11 +579,11 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     counter_search = search(space, starts, lambda armies: player.rate_all(armies, [best.army], [1.0]),
                             max(search_limit, len(starts)), every, frozenset({best.army.key}), own_field)
     trial_counts = [s.trials for sides in player.known.values() for s in sides[:1]]
-    return ArmyResult(ruleset, rulings, budget, kinds, search_limit, seed, precision, trials,
+    return ArmyResult(ruleset, rulings, spend, kinds, search_limit, seed, precision, trials,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
                       candidates[1:], counter_search.ranked[:COUNTERS], best_vs_field, best_search,
-                      counter_search, player.played, (min(trial_counts), max(trial_counts)), len(taken),
-                      spend, {a.key: tuple(fielded_by[a.counts]) for a in field_armies})
+                      counter_search, player.played, (min(trial_counts), max(trial_counts)),
+                      {a.key: tuple(fielded_by[a.counts]) for a in field_armies}, len(taken))
 
 
 # --- tables and the report ------------------------------------------------------------------------------
@@ -658,7 +674,7 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
     method = ("exact: every engagement computed exactly" if exact else
               f"Monte Carlo, seed {result.seed}: {how} ({low:,} to {high:,} trials); ± is the 95% interval "
               "(1.96 standard errors)")
-    spend = result.spend or ArmyBudget(result.budget, unit, f"{rs.budget_ruling}={result.budget:g}")
+    spend = result.spend
     budget_text = spend.of(result.budget)
     # the unspent budget, named by its unit where that is not the cost's (a deck's cards)
     same = spend.unit == unit
@@ -667,12 +683,10 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
         return f"{x:g} unspent" if same else f"{spend.of(x)} unspent"
 
     own_field = rs.gives_field_armies
-    shared = {a.name: (result.fielded_by or {}).get(a.key, ()) for a in result.field_armies}
-    shared = {name: held for name, held in shared.items() if len(held) > 1}
-    if shared:  # several entries given one army (a deck they are measured in): the field holds it once
+    if result.shared:  # several entries given one army (a deck they are measured in): the field holds it once
         field_text = (f"{len(result.field_armies)} armies, those the game's rules give its entries (see "
                       "armies), each once: " + "; ".join(f"{name}, the army of {', '.join(held)}"
-                                                         for name, held in shared.items()))
+                                                         for name, held in result.shared.items()))
     else:
         field_text = f"{len(result.field_armies)} entries, each as " + (
             "the army the game's rules give it (see armies)" if own_field else
@@ -763,8 +777,8 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                                zip(field_view["best_p_win"], field_view["best_p_win_stderr"], strict=True)]})
     sections = [Section("armies", "The best army, the runners-up and the counters", t.armies),
                 Section("lists", "Each army's units", t.lists),
-                Section("field", "The field: one-entry armies, their shares of the mix, the best army's "
-                                 "P(win) against each", t.field),
+                Section("field", f"The field: {result.field_phrase()}, their shares of the mix, the best "
+                                 "army's P(win) against each", t.field),
                 Section("metagame", "Meta-game of the field", result.metagame)]
     views = [Section("list", f"The army a sharp player brings: {best.army.cost:g} {unit}"
                              + (f" of {budget_text}" if same else f", in {budget_text}")
@@ -773,10 +787,8 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                       f"{_p(best.field, exact)} against the field ({_trials_text(best.field)})"]),
              Section("armies", "The best army, the runners-up and the best counters (P(win), mean of both "
                                "roles)", armies_view),
-             Section("field", ("The field: the armies the game's rules give its entries, each once" if shared
-                               else "The field: each entry " + ("as the army the game's rules give it"
-                                                                if own_field else "as a one-entry army"))
-                     + ", its share of the mix and the best army's P(win) against it", field_view)]
+             Section("field", f"The field: {result.field_phrase()}, its share of the mix and the best army's "
+                              "P(win) against it", field_view)]
     facts = {"budget_amount": result.budget, "budget_unit": spend.unit, "kinds": result.kinds,
              "armies_played": result.best_search.played, "counters_played": result.counter_search.played,
              "engagements_played": result.engagements,
