@@ -130,8 +130,8 @@ def name(force: Sequence[tuple[Contestant, int]]) -> str | None:
     own = frame.creatures
     held = {c.subject[0].key: n for c, n in force if not is_frame(c)}
     changes = [(k, held.get(k, 0) - own.get(k, 0)) for k in sorted({*own, *held})]
-    out = [f"{'+' if d > 0 else '-'}{abs(d)} {frame.catalog.card(k).name}" for k, d in changes if d < 0]
-    out += [f"{'+' if d > 0 else '-'}{abs(d)} {frame.catalog.card(k).name}" for k, d in changes if d > 0]
+    # the cards taken out first, then those put in
+    out = [f"{d:+d} {frame.catalog.card(k).name}" for k, d in sorted(changes, key=lambda kd: kd[1] > 0) if d]
     return " ".join([frame.deck.name, *out])
 
 

@@ -97,13 +97,6 @@ def _contestant(entry: Entry) -> Contestant:
                       illustrative=illustrative, subject=entry)
 
 
-def _faction_leader(character, catalog):
-    """The Leader of ``character``'s faction (rulesets.warbound.simulate.default_leader)."""
-    from rulesets.warbound.simulate import default_leader
-
-    return default_leader(character, catalog)
-
-
 def _plays(character):
     """What decides how a character plays: its card without sources, quirks and notes."""
     return dataclasses.replace(character, sources=(), quirks=(), notes="", origin="")
@@ -393,6 +386,7 @@ class WarboundRuleset(Ruleset):
         """The entry's own deck: the entry and, under WB-warband=with-companions, the first N_COMPANIONS
         companions that are not it (the first IN_FORMATION in Formation), as its contests field it beside
         an entry that is none of them."""
+        from rulesets.warbound.simulate import default_leader
         from rulesets.warbound.warband import companions
 
         if rulings.warband != "with-companions":
@@ -401,7 +395,7 @@ class WarboundRuleset(Ruleset):
         entry = contestant.subject
         fielded = companions(entry.catalog, entry.character.key)
         made = [_contestant(dataclasses.replace(entry, character=c, formation=card is not None, card=card,
-                                                leader=_faction_leader(c, entry.catalog)))
+                                                leader=default_leader(c, entry.catalog)))
                 for c, card in fielded]
         return ((contestant, 1), *((c, 1) for c in made))
 
