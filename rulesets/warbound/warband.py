@@ -158,8 +158,8 @@ def army_order(force: Sequence[tuple[Any, int]]) -> list[Any]:
     activates a side's first character in warband order first)."""
     entries = [c.subject for c, _ in force]
     keys = list(entries[0].catalog.characters) if entries and entries[0].catalog is not None else []
-    return sorted(entries, key=lambda e: keys.index(e.character.key) if e.character.key in keys
-                  else len(keys))
+    place = {k: i for i, k in enumerate(keys)}
+    return sorted(entries, key=lambda e: place.get(e.character.key, len(keys)))
 
 
 def army_leader(force: Sequence[tuple[Any, int]], rulings: WarboundRulings):
@@ -178,15 +178,19 @@ def army_deck(force: Sequence[tuple[Any, int]], rulings: WarboundRulings):
     that leaves a card of the 8 free, the catalog's first Vocation the Leader can take (its text is not
     printed: nothing played), as :func:`deck_of` builds a contest's: (rulesets.warbound.deck.Deck, the
     deck-building limits it breaks)."""
-    first, *rest = [(e.character, e.card if e.formation else None) for e in army_order(force)]
+    first, *rest = _army_members(force)
     return deck_of(force[0][0].subject.catalog, first, rest, army_leader(force, rulings))
+
+
+def _army_members(force: Sequence[tuple[Any, int]]) -> list[tuple[Any, Any]]:
+    """(character, its Formation card or None) of an army's entries, in warband order."""
+    return [(e.character, e.card if e.formation else None) for e in army_order(force)]
 
 
 def army_warband(force: Sequence[tuple[Any, int]], rulings: WarboundRulings) -> Warband:
     """An army's side of a contest: its characters in warband order (:func:`army_order`), each alone or in
     Formation, all spending its Leader's Order tokens (:func:`army_leader`)."""
-    return warband_of([(e.character, e.card if e.formation else None) for e in army_order(force)],
-                      army_leader(force, rulings))
+    return warband_of(_army_members(force), army_leader(force, rulings))
 
 
 # --- the board ------------------------------------------------------------------------------------------
