@@ -159,9 +159,7 @@ def _block(W, slot, at, block):
 def pack(side, order, att_at, def_at, units_side, cap_def, owner, engaged0, n_battle):
     """The packed array ``W`` of a duel (``side``: its two sides; the battle's blocks empty) or of a battle
     (``side`` zeros; ``units_side``, ``cap_def``, ``owner``, ``engaged0`` its units, and ``n_battle`` words
-    of trial state a unit): numba counts a reference to every array a helper is passed, an atomic operation
-    at each call, so the helpers hold ``W`` (and the stream and the tables where they draw), where they held
-    up to twelve arrays."""
+    of trial state a unit); why one array: the module's docstring."""
     u = units_side.shape[0] if units_side.shape[0] else 2
     size = (N_HEADER + 2 * N_SIDE + 2 * N_STATE + order.size + att_at.size + def_at.size + units_side.size
             + cap_def.size + owner.size + engaged0.size + u * n_battle)

@@ -83,7 +83,7 @@ class Side(IntEnum):
     VIOLENT_BLOW = 14
     MARTIAL_ARTS = 15
     DEADLY_BLOW = 16
-    BLOCKING = 17  # the Fights it blocks in (has Blocking and uses it): bit 1 << BlockIn, see block_mask
+    BLOCKING = 17  # the Fights it blocks in: bits 1 << BlockIn (simulate.auto_block_mask narrows them)
     BERSERKER = 18
     BRUTAL_CHARGE = 19
     REACH = 20
@@ -161,13 +161,6 @@ class BlockIn(IntEnum):
 
 #: Blocking in every kind of Fight.
 BLOCK_ALWAYS = (1 << len(BlockIn)) - 1
-
-
-def block_in(active: bool, charge: bool) -> BlockIn:
-    """The kind of Fight for a side that is the Active Unit (or not) in a Charge (or an Attack)."""
-    if active:
-        return BlockIn.CHARGING if charge else BlockIn.ATTACKING
-    return BlockIn.CHARGED if charge else BlockIn.ATTACKED
 
 
 class Winner(IntEnum):
@@ -443,7 +436,7 @@ def _side_row(c: Combatant, rulings: DrakerysRulings, weapon: Weapon | None) -> 
     for column in _SKILL_COLUMNS:
         row[column] = int(u.has(column.name.lower()))
     uses = u.has("blocking") and c.blocking and rulings.blocking != "never"
-    row[Side.BLOCKING] = BLOCK_ALWAYS if uses else 0  # DK-blocking=auto narrows it (combat.auto_block_mask)
+    row[Side.BLOCKING] = BLOCK_ALWAYS if uses else 0  # DK-blocking=auto narrows it (simulate.auto_block_mask)
     row[Side.OBJECT] = int(is_object(u))
     row[Side.CHARGE_TS] = charge_ts(u, rulings)
     row[Side.AUTHORITY] = c.authority
