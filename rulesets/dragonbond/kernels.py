@@ -8,8 +8,8 @@ The helpers read one packed int64 array ``W`` (:func:`pack`, once a call of a re
 (:class:`Slot`: where each block starts, its sizes), the pair's side and state rows (a duel's two sides; a
 battle copies its two fighters' rows in), the casualty orders and the tables' indices, and a battle's
 units. numba counts a reference to every array a function is passed, an atomic operation at each call:
-the helpers hold ``W``, and the stream and the tables (cdf, values, guide) where they draw, where they held
-up to twelve arrays. ``_attack`` is inlined into its callers (simcore.config.INLINE_JIT) so that the
+so the helpers hold ``W`` alone, and the stream and the tables (cdf, values, guide) where they draw.
+``_attack`` is inlined into its callers (simcore.config.INLINE_JIT) so that the
 references to the stream and the tables it takes meet their releases in one function and are pruned.
 
 Records contract (simcore.runner.run_records): trial t draws from the stream (seed, t) alone.

@@ -6,8 +6,7 @@ A battle reuses the duel's per-pair steps of kernels.py (``_choose_action``, ``_
 ``_act``, hence ``_fight`` and ``_shoot``): for each Action the active unit's and its target's rows are
 copied into the duel's two-row ``pair``, the first two rows of the battle's matrix (row = the unit's side,
 so a battle of one unit a side is its duel roll for roll), the helper runs, and the rows' State columns
-are copied back. What travels
-(one matrix where there were five, then three, since numba counts a reference to each array a call passes):
+are copied back. What travels (one matrix, since numba counts a reference to each array a call passes):
 
 * ``W``: int64[2 + U, N_UNIT + U] (:func:`battle_matrix`), rows named by :class:`BattleRow`: rows 0 and 1
   are the duel's ``pair`` (kernels.py; the duel's helpers get ``W`` as their pair and read only those two
