@@ -278,3 +278,12 @@ def test_the_api_states_the_search_and_the_provenance():
     for frame in (t.armies, t.lists, t.field):
         assert "DK-budget=300" in frame.attrs["rulings"] and int(frame.attrs["engagements_played"]) > 0
         assert "armies played" in frame.attrs["search"]
+
+
+@pytest.mark.parametrize("game", ["drakerys", "dragonbond", "warbound", "dragoborne"])
+def test_the_help_example_gives_a_budget_only_where_the_game_buys_armies_from_one(game):
+    from reports.cli.army_cmd import army_command
+
+    rs = rulesets.get(game)
+    example = next(line for line in army_command(rs).help.splitlines() if "Example:" in line)
+    assert ("--budget" in example) == (rs.budget_ruling is not None), example

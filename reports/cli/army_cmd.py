@@ -87,4 +87,6 @@ def army_command(ruleset: Ruleset) -> click.Command:
     if not ruleset.plays_armies:
         army.help = (f"Not played for {ruleset.title}: {ruleset.army_text}.\n\n"
                      + army.help.replace(" --budget 750 --precision 0.05", ""))
+    elif ruleset.budget_ruling is None:  # its armies are not bought from a budget (a deck)
+        army.help = army.help.replace(" --budget 750", "")
     return army
