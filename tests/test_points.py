@@ -259,6 +259,34 @@ def test_a_tie_moves_by_the_mean_of_all_its_members_gaps_and_only_more_than_half
 # --- the report and the command line -------------------------------------------------------------------
 
 
+class Precise(Lanchester):
+    """Lanchester's game, each engagement's precision noted: (its two costs, the precision asked)."""
+
+    def __init__(self, pieces):
+        super().__init__(pieces)
+        self.asked: list[tuple[float, float, float | None]] = []
+
+    def engage(self, a, b, rulings, *, seed, trials=None, precision=None, threads=None):
+        self.asked.append((a.cost, b.cost, precision))
+        return super().engage(a, b, rulings, seed=seed, trials=trials or 4_000, threads=threads)
+
+
+def test_steps_after_todays_field_take_the_step_precision_and_say_so():
+    """The site's steps: today's field at ``precision``, every later step at ``step_precision`` (on the same
+    streams), and the method line says both."""
+    rs = Precise([Piece(k, s, c) for k, s, c in FIELD])
+    points = pts.propose(rs, rs.load_catalog(), RULINGS, seed=7, precision=0.02, trials=None, threads=1,
+                         fix=["ant"], iterations=12, step_precision=0.04)
+    today = {(a.cost, b.cost) for a in points.contestants for b in points.contestants if a.key != b.key}
+    assert len(points.steps) > 1 and len(rs.asked) == points.engagements_played
+    assert [p for c, d, p in rs.asked[:12]] == [0.02] * 12 and {(c, d) for c, d, _ in rs.asked[:12]} == today
+    assert {p for _, _, p in rs.asked[12:]} == {0.04}
+    assert points.proposed.field.precision == 0.04 and points.full.field.precision == 0.02
+    report, _ = pts.report(points, provenance=[("ruleset", "toy")])
+    method = dict(report.meta)["method"]
+    assert "below 0.04 (today's field below 0.02; the steps coarser, on the same streams)" in method
+
+
 def test_report_states_the_stop_the_steps_and_both_meta_games():
     points = propose(lanchester(*FIELD), fix=["ant"])
     report, rows = pts.report(points, provenance=[("ruleset", "toy")])
