@@ -42,6 +42,8 @@ def lookup(entries: Mapping[str, Any], name: str, what: str) -> Any:
     """The entry of a catalog table (``{key: entry with .name}``) with this key or else this printed name
     (case, spaces, hyphens and apostrophes ignored); a RulesError naming it, with the entries a printed name
     shared by several could mean, or with the closest and the known keys, otherwise."""
+    if isinstance(name, str) and name in entries:  # a key as it stands (a deck's list of card keys)
+        return entries[name]
     wanted = plain_name(name)
     found = ([k for k in entries if wanted and plain_name(k) == wanted]
              or [k for k, e in entries.items() if wanted and plain_name(e.name) == wanted])

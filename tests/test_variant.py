@@ -85,6 +85,11 @@ def test_lookup_prefers_a_key_and_refuses_a_shared_printed_name(catalogs):
     assert lookup(entries, "OTHER", "piece") is entries["b"]
     with pytest.raises(RulesError, match=r"^piece name 'twin' is ambiguous; use c or d$"):
         lookup(entries, "twin", "piece")
+    # a key as it stands is that entry, even where keys differ only in hyphens (found without a scan)
+    near = {"roh-na": types.SimpleNamespace(name="Roh'na"), "rohna": types.SimpleNamespace(name="Rohna")}
+    assert lookup(near, "roh-na", "piece") is near["roh-na"] and lookup(near, "rohna", "piece") is near["rohna"]
+    with pytest.raises(RulesError, match=r"^piece name 'Roh Na' is ambiguous; use roh-na or rohna$"):
+        lookup(near, "Roh Na", "piece")
     # the Drakerys catalog prints two Bowmen
     with pytest.raises(RulesError, match=r"^unit name 'bowmen' is ambiguous; use avaren-bowmen or "
                                          r"irosia-bowmen$"):
