@@ -125,6 +125,57 @@ def _blocks_entry(counts: tuple[int, int, int], rulings: DragonbondRulings):
     return 0, guide_table(blocks_distribution(Pool(DEFENSE, counts), rulings))
 
 
+@functools.lru_cache(maxsize=4096)
+def _attack_grid(f: Fighter, j_min: int, j_max: int, rulings: DragonbondRulings
+                 ) -> tuple[tuple, np.ndarray, int]:
+    """The attack tables of ``f`` with 1..models models alive, net modifier j_min..j_max: (the distinct
+    tables as ((key, w, table), ...), int64[models + 1, J] the index of each (m, j)'s among them (row 0: -1),
+    the most hits any rolls). A field's engagements meet the same units again and again."""
+    sharp = f.unit.keywords.sharp
+    found: dict = {}
+    grid = np.full((f.models + 1, j_max - j_min + 1), -1, np.int64)
+    most = 0
+    for m in range(1, f.models + 1):
+        base = f.attack_pool(m)
+        for j in range(j_min, j_max + 1):
+            counts = _modified(base, max(j, 0), max(-j, 0), rulings).counts
+            if counts not in found:
+                entry = _attack_entry(counts, sharp, rulings)
+                found[counts] = (len(found), (("a", counts, sharp), entry.w, entry.table))
+                most = max(most, entry.most_hits)
+            grid[m, j - j_min] = found[counts][0]
+    grid.flags.writeable = False
+    return tuple(t for _, t in found.values()), grid, most
+
+
+@functools.lru_cache(maxsize=4096)
+def _defense_grid(unit, k_min: int, k_max: int, hits_max: int, rulings: DragonbondRulings
+                  ) -> tuple[tuple, np.ndarray]:
+    """The block tables of ``unit`` against 1..hits_max hits, net modifier k_min..k_max: (the distinct
+    tables as ((key, w, table), ...), int64[hits_max + 1, K] the index of each (h, k)'s among them, -1 where
+    no die is rolled (row 0 and an empty pool))."""
+    found: dict = {}
+    grid = np.full((hits_max + 1, k_max - k_min + 1), -1, np.int64)
+    for h in range(1, hits_max + 1):
+        base = unit.defense_pool(h)
+        if base.size == 0:
+            continue
+        for k in range(k_min, k_max + 1):
+            counts = _modified(base, max(k, 0), max(-k, 0), rulings).counts
+            if counts not in found:
+                found[counts] = (len(found), (("d", counts), *_blocks_entry(counts, rulings)))
+            grid[h, k - k_min] = found[counts][0]
+    grid.flags.writeable = False
+    return tuple(t for _, t in found.values()), grid
+
+
+def _placed(tables, distinct: tuple, grid: np.ndarray) -> np.ndarray:
+    """int64[*grid.shape, 4]: where each cell's table sits in ``tables`` (a TablePack; zeros where the grid
+    holds -1)."""
+    at = np.array([tables.place(*t) for t in distinct] + [(0, 0, 0, 0)], np.int64).reshape(-1, 4)
+    return at[grid]  # -1 takes the zeros row
+
+
 def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = ROUNDS) -> tuple:
     """The kernel's arguments (side rows, casualty orders, table indices, tables) for ``a`` (side 0)
     against ``b``."""
@@ -204,17 +255,8 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
         j_max = max(0, cap)
         side[s, K.Side.J_MIN], side[s, K.Side.J_N] = j_min, j_max - j_min + 1
         if ("a", f, j_min, j_max) not in built:
-            rows = np.zeros((f.models + 1, j_max - j_min + 1, 4), np.int64)
-            most = 0
-            for m in range(1, f.models + 1):
-                base = f.attack_pool(m)
-                for j in range(j_min, j_max + 1):
-                    rolled = _modified(base, max(j, 0), max(-j, 0), rulings)
-                    entry = _attack_entry(rolled.counts, f.unit.keywords.sharp, rulings)
-                    rows[m, j - j_min] = tables.place(("a", rolled.counts, f.unit.keywords.sharp), entry.w,
-                                                      entry.table)
-                    most = max(most, entry.most_hits)
-            built["a", f, j_min, j_max] = rows, most
+            distinct, grid, most = _attack_grid(f, j_min, j_max, rulings)
+            built["a", f, j_min, j_max] = _placed(tables, distinct, grid), most
         rows, most = built["a", f, j_min, j_max]
         for e in enemies[s]:
             hits_max[e] = max(hits_max[e], most)
@@ -230,16 +272,7 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
         side[s, K.Side.H_MAX] = hits_max[s]
         key = ("d", f.unit, k_min, k_max, hits_max[s])
         if key not in built:
-            rows = np.zeros((hits_max[s] + 1, k_max - k_min + 1, 4), np.int64)
-            for h in range(1, hits_max[s] + 1):
-                base = f.unit.defense_pool(h)
-                if base.size == 0:
-                    continue
-                for k in range(k_min, k_max + 1):
-                    rolled = _modified(base, max(k, 0), max(-k, 0), rulings)
-                    entry = _blocks_entry(rolled.counts, rulings)
-                    rows[h, k - k_min] = tables.place(("d", rolled.counts), *entry)
-            built[key] = rows
+            built[key] = _placed(tables, *_defense_grid(f.unit, k_min, k_max, hits_max[s], rulings))
         def_index.append(built[key])
     cdf, values, guide = tables.arrays()
     return side, cap_def, order, _stack(att_index), _stack(def_index), cdf, values, guide
