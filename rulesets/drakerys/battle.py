@@ -133,9 +133,12 @@ def battle_arrays(force_a: tuple[Combatant, ...], force_b: tuple[Combatant, ...]
     units_side = np.empty((n, N_SIDE), dtype=np.int64)
     blocking = np.zeros((n, n), dtype=np.int64)
     owner = np.array([0] * n0 + [1] * len(force_b), dtype=np.int64)
+    made: dict[tuple[int, int], np.ndarray] = {}  # a force of copies holds one combatant many times
     for i, a in enumerate(force_a):
         for j, b in enumerate(force_b, start=n0):
-            pair = _sides(a, b, rulings, weapons)
+            pair = made.get((id(a), id(b)))
+            if pair is None:
+                pair = made[id(a), id(b)] = _sides(a, b, rulings, weapons)
             units_side[i], units_side[j] = pair
             blocking[i, j], blocking[j, i] = pair[:, Side.BLOCKING]
     for k, c in enumerate((*force_a, *force_b)):
