@@ -42,9 +42,10 @@ next step come from those contests, never from a formula.
   iteration limit. Where the moves together would lead back to costs already played, the entries move one
   at a time (furthest off first), and the iteration stops when every move leads back. The proposed table
   is the step with the fewest entries outside their bands (the latest among equals), and its contests give
-  the proposed costs' fair costs, verdicts and meta-game. An entry still outside its band is played one
-  step further its way, the others as proposed: where it turns there, its fair cost lies between two
-  steps (the contest jumps, e.g. where the budget buys one unit fewer), and its row says so.
+  the proposed costs' fair costs, verdicts and meta-game. An entry still outside its band is played step
+  by step further its way, the others as proposed, over the steps that buy the same (weighed anew, not
+  played) to the first that plays anew: where it turns there, its fair cost lies between two steps (the
+  contest jumps, e.g. where the budget buys one unit fewer), and its row says so.
 
 The proposed table is a fixed point of this contest under these rulings, not a playtest: what the contests
 do not play (the coverage) is not priced, and an illustrative catalog gives illustrative costs.
@@ -53,6 +54,7 @@ do not play (the coverage) is not priced, and an illustrative catalog gives illu
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -145,7 +147,7 @@ class Points:
 
     @property
     def engagements_played(self) -> int:
-        """Engagements played in all (each once: the steps and the checks one step over)."""
+        """Engagements played in all (each once: the steps and the checks further on)."""
         return self.engagements
 
 
@@ -509,9 +511,12 @@ def _pulled_apart(points: Points, tie: Tie) -> bool:
 
 
 def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play_near) -> dict:
-    """Each tie still outside its band at the proposed step, played one step of cost further its way, every
-    other cost as proposed (only its own engagements are new): where it turns from worth more to worth less
-    (or back), no whole step is fair for it. Returns {handle: (lower cost, upper cost)} of those."""
+    """Each tie still outside its band at the proposed step, played step by step of cost further its way,
+    every other cost as proposed (only its own engagements are new): where it turns from worth more to
+    worth less (or back), no whole step is fair for it. A step whose contests are those of the step before
+    (the same units bought: nothing played, only weighed anew) leaves its members outside the same way,
+    so the walk goes on to the first step that plays anew, and no further. Returns {handle: (lower cost,
+    upper cost)} of those."""
     grid, zero = ruleset.cost_step, ruleset.fair_cost_rule.kind == "zero"
     out = {}
 
@@ -527,17 +532,24 @@ def _confirm_between(ruleset: Ruleset, best: Step, ties: list[Tie], bounds, play
         if not outside or len(wants) != 1:
             continue
         d = grid if wants.pop() else -grid
-        if any(not (bounds[k][0] - 1e-9 <= best.costs[k] + d <= bounds[k][1] + 1e-9) for k in tie.members):
-            continue
         here = handles[tie.handle]
-        near = play_near({**handles, tie.handle: here + d})
-        if all(k in near.outside and up(near.row(k)) != (d > 0) for k in outside):
-            out[tie.handle] = (min(here, here + d), max(here, here + d))
+        for steps in itertools.count(1):
+            if any(not (bounds[k][0] - 1e-9 <= best.costs[k] + steps * d <= bounds[k][1] + 1e-9)
+                   for k in tie.members):
+                break
+            near = play_near({**handles, tie.handle: here + steps * d})
+            if all(k in near.outside and up(near.row(k)) != (d > 0) for k in outside):
+                last = here + (steps - 1) * d
+                out[tie.handle] = (min(last, last + d), max(last, last + d))
+                break
+            if near.played or not all(k in near.outside and up(near.row(k)) == (d > 0) for k in outside):
+                break
     return out
 
 
 def _between(points: Points, key: str) -> str | None:
-    """The status of an entry whose fair cost lies between two whole steps (confirmed one step over)."""
+    """The status of an entry whose fair cost lies between two whole steps (confirmed where the contest
+    jumps: :func:`_confirm_between`)."""
     tie = next((t for t in points.ties if key in t.members), None)
     if tie is None or tie.handle not in points.between:
         return None

@@ -655,3 +655,40 @@ def test_the_rule_in_a_sentence_names_a_model_of_the_median_profile():
     plain = propose(PerModel(pieces), fix=["ant"])
     assert "a model of the median profile" in text and "of models" not in text
     assert "a model of the median profile" not in pts.rule_answer(plain.ruleset, pts.pricing_rule(plain))
+
+
+def _step(costs: dict[str, float], fair: dict[str, float], played: int) -> pts.Step:
+    """A step whose entries outside their 10% band are read off ``fair`` (no field behind it)."""
+    import pandas as pd
+
+    rank = pd.DataFrame({"key": list(costs), "cost": list(costs.values()),
+                         "fair_cost": [fair[k] for k in costs]})
+    outside = tuple(k for k in costs if abs(fair[k] - costs[k]) > 0.1 * costs[k])
+    return pts.Step(0, dict(costs), None, rank, outside, played)
+
+
+@pytest.mark.parametrize(("fair_at", "between", "asked"), [
+    # the same units up to 106 (weighed anew, nothing played), one unit fewer at 107: worth less there
+    ({103: 130, 104: 130, 105: 130, 106: 130, 107: 80}, (106.0, 107.0), [104, 105, 106, 107]),
+    # worth more than its cost where the contest first plays anew: a step further may still be fair
+    ({103: 130, 104: 130, 105: 125, 106: 140}, None, [104, 105, 106]),
+    # fair within the band where the units are still the same: a whole step is fair, nothing to confirm
+    ({103: 130, 104: 130, 105: 114}, None, [104, 105]),
+])
+def test_an_entry_outside_its_band_is_walked_to_where_its_contest_jumps(fair_at, between, asked):
+    """_confirm_between walks a tie still outside its band its way over the steps that only weigh the same
+    units anew, to the first step that plays anew: worth more before it and less there, its fair cost lies
+    between those two steps."""
+    played_at = {cost: int(cost == max(fair_at)) for cost in fair_at}  # the last cost plays anew
+    seen = []
+
+    def play_near(handles):
+        cost = handles["eel"]
+        seen.append(cost)
+        return _step({"ant": 100.0, "eel": cost}, {"ant": 100.0, "eel": fair_at[cost]}, played_at[cost])
+
+    best = _step({"ant": 100.0, "eel": 103.0}, {"ant": 100.0, "eel": fair_at[103]}, 1)
+    found = pts._confirm_between(lanchester(*FIELD), best, [pts.Tie("eel", ("eel",))],
+                                 {"ant": (1.0, 400.0), "eel": (1.0, 400.0)}, play_near)
+    assert found == ({} if between is None else {"eel": between})
+    assert seen == asked
