@@ -252,14 +252,12 @@ def char_dist(W, c, e):
     rc, re = W[StateSlot.ST] + c * N_STATE, W[StateSlot.ST] + e * N_STATE
     a0, a1 = W[rc + CharState.TILE_A], W[rc + CharState.TILE_B]
     b0, b1 = W[re + CharState.TILE_A], W[re + CharState.TILE_B]
-    best = W[dist + a0 * tiles + b0]
-    if b1 >= 0:
-        best = min(best, W[dist + a0 * tiles + b1])
-    if a1 >= 0:
-        best = min(best, W[dist + a1 * tiles + b0])
-        if b1 >= 0:
-            best = min(best, W[dist + a1 * tiles + b1])
-    return best
+    # a miniature a character does not have (-1) stands in as its first: the four distances are read on
+    # every path (W read last in one place, so numba's pruning drops the count it takes on W)
+    a1 = a1 if a1 >= 0 else a0
+    b1 = b1 if b1 >= 0 else b0
+    return min(min(W[dist + a0 * tiles + b0], W[dist + a0 * tiles + b1]),
+               min(W[dist + a1 * tiles + b0], W[dist + a1 * tiles + b1]))
 
 
 @nb.njit(**TRIAL_JIT)
@@ -267,11 +265,8 @@ def _tile_dist(W, t, e):
     """The least distance from tile t to a miniature of e."""
     row = W[GameSlot.DIST] + t * W[GameSlot.TILES]
     re = W[StateSlot.ST] + e * N_STATE
-    best = W[row + W[re + CharState.TILE_A]]
-    b = W[re + CharState.TILE_B]
-    if b >= 0 and W[row + b] < best:
-        best = W[row + b]
-    return best
+    a, b = W[re + CharState.TILE_A], W[re + CharState.TILE_B]
+    return min(W[row + a], W[row + (b if b >= 0 else a)])  # as char_dist: W read last in one place
 
 
 @nb.njit(**TRIAL_JIT)
@@ -335,9 +330,8 @@ def _next_to_ally(W, c, e):
     n, cd = W[GameSlot.CHARACTERS], W[StateSlot.CD]
     width = n + N_AROUND
     allies = W[cd + e * width + n + Around.ADJACENT_SIDE_0 + W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]]
-    if W[W[StateSlot.ST] + c * N_STATE + CharState.ALIVE] != 0 and W[cd + c * width + e] == 1:
-        allies -= 1
-    return allies > 0
+    alive, adjacent = W[W[StateSlot.ST] + c * N_STATE + CharState.ALIVE] != 0, W[cd + c * width + e] == 1
+    return allies - (1 if alive and adjacent else 0) > 0  # as char_dist: W read last in one place
 
 
 @nb.njit(**TRIAL_JIT)
@@ -370,7 +364,8 @@ def pick(W, c, mode):
             a1, a2, a3 = d, order, 0
         if best < 0 or (a1, a2, a3) < (k1, k2, k3):
             best, k1, k2, k3 = e, a1, a2, a3
-    return best, best >= 0 and W[row + best] == least
+    closest = W[row + max(best, 0)] == least  # read whether or not one was found: W's last read in one place
+    return best, best >= 0 and closest
 
 
 # --- paths ----------------------------------------------------------------------------------------------
@@ -383,35 +378,34 @@ def approach(W, c, target, steps):
     tiles, nbr = W[GameSlot.TILES], W[GameSlot.NBR]
     occ, path = W[StateSlot.OCC], W[StateSlot.PATH]
     rc = W[StateSlot.ST] + c * N_STATE
-    lead = CharState.TILE_A
-    b = W[rc + CharState.TILE_B]
-    if b >= 0 and _tile_dist(W, b, target) < _tile_dist(W, W[rc + CharState.TILE_A], target):
-        lead = CharState.TILE_B
+    a, b = W[rc + CharState.TILE_A], W[rc + CharState.TILE_B]
+    # both measured whether or not the second miniature exists (W read on every path alike)
+    from_b, from_a = _tile_dist(W, b if b >= 0 else a, target), _tile_dist(W, a, target)
+    lead = CharState.TILE_B if b >= 0 and from_b < from_a else CharState.TILE_A
     side = W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
     cur = W[rc + lead]
-    n, reach = 0, 0
-    for _ in range(steps):
+    n, reach, best = 0, 0, 0
+    # one way out of the walk (no break: W read last at one place, where numba's pruning finds it)
+    while best >= 0 and n < steps:  # until no free neighbour is nearer (best -1), or next to it
         d = _tile_dist(W, cur, target)
-        if d <= 1:
-            break
         best, best_d = -1, d
-        around = nbr + (side * tiles + cur) * 6
-        for k in range(6):
-            t = W[around + k]
-            if t < 0 or W[occ + t] >= 0:
-                continue
-            dt = _tile_dist(W, t, target)
-            if dt < best_d:
-                best, best_d = t, dt
-                if dt == d - 1:
-                    break  # one step changes a distance by one at most: no later neighbour is nearer
-        if best < 0:
-            break
-        W[path + n] = best
-        n += 1
-        cur = best
-        if reach == 0 and best_d <= 1:
-            reach = n
+        if d > 1:
+            around = nbr + (side * tiles + cur) * 6
+            for k in range(6):
+                t = W[around + k]
+                if t < 0 or W[occ + t] >= 0:
+                    continue
+                dt = _tile_dist(W, t, target)
+                if dt < best_d:
+                    best, best_d = t, dt
+                    if dt == d - 1:
+                        break  # one step changes a distance by one at most: no later neighbour is nearer
+        if best >= 0:
+            W[path + n] = best
+            n += 1
+            cur = best
+            if reach == 0 and best_d <= 1:
+                reach = n
     return lead, n, reach
 
 
@@ -422,13 +416,12 @@ def flee(W, c, steps):
     occ, path = W[StateSlot.OCC], W[StateSlot.PATH]
     rc = W[StateSlot.ST] + c * N_STATE
     side = W[W[GameSlot.CHARS] + c * N_CHAR + Char.SIDE]
-    lead = CharState.TILE_A
-    b = W[rc + CharState.TILE_B]
-    if b >= 0 and _room(W, side, b) > _room(W, side, W[rc + CharState.TILE_A]):
-        lead = CharState.TILE_B
+    a, b = W[rc + CharState.TILE_A], W[rc + CharState.TILE_B]
+    room_b, room_a = _room(W, side, b if b >= 0 else a), _room(W, side, a)  # as approach: both measured
+    lead = CharState.TILE_B if b >= 0 and room_b > room_a else CharState.TILE_A
     cur = W[rc + lead]
-    n = 0
-    for _ in range(steps):
+    n, best = 0, 0
+    while best >= 0 and n < steps:  # as approach: one way out, until no free neighbour has more room
         best, best_m = -1, _room(W, side, cur)
         around = nbr + (side * tiles + cur) * 6
         for k in range(6):
@@ -438,11 +431,10 @@ def flee(W, c, steps):
             m = _room(W, side, t)
             if m > best_m:
                 best, best_m = t, m
-        if best < 0:
-            break
-        W[path + n] = best
-        n += 1
-        cur = best
+        if best >= 0:
+            W[path + n] = best
+            n += 1
+            cur = best
     return lead, n
 
 
