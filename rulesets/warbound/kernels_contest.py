@@ -134,84 +134,59 @@ def _shot_kind(aim, near):
     return Kind.AIM_FAR if aim else Kind.SHOOT_FAR
 
 
+#: The most spaces a plan's list holds (Branch.APPROACH: move+fight, run+fight, run, move, move+shoot,
+#: move+fight again).
+N_CANDIDATES = 6
+
+
 @nb.njit(**TRIAL_JIT)
-def _situation(W, c):
-    """(:class:`Branch`, target, whether it is among the closest, reach, steps the walk can take) of c as
-    the state stands."""
-    pr = W[GameSlot.PROF] + (2 * c + W[W[StateSlot.ST] + c * N_STATE + CharState.PROFILE]) * N_PROF
-    if nearest_enemy(W, c) == 1:
-        if W[pr + Prof.ATTACK] >= 0:
-            target, _ = pick(W, c, ADJACENT)
-            return Branch.FIGHT, target, False, 0, 0
-        if W[pr + Prof.ACC_NEAR] >= 0:
-            _, n = flee(W, c, 1)
-            if n > 0:
-                return Branch.FLEE, -1, False, 0, n
-        return Branch.NONE, -1, False, 0, 0
-    if W[pr + Prof.ACC_NEAR] >= 0:
-        target, near = pick(W, c, VALID_SHOT)
-        if target >= 0:
-            return Branch.SHOOT, target, near, 0, 0
-    if W[pr + Prof.ATTACK] < 0:
-        return Branch.NONE, -1, False, 0, 0
-    target, _ = pick(W, c, ANY_ENEMY)
-    if target < 0:
-        return Branch.NONE, -1, False, 0, 0
-    _, n, reach = approach(W, c, target, W[pr + Prof.SPEED] + W[pr + Prof.RUN])
-    return Branch.APPROACH, target, False, reach, n
+def _candidate(branch, k, near, reach, n, speed, run):
+    """The k-th entry of the list of spaces c's situation fixes: (action wanted, or -1 for none at k;
+    :class:`Plan`; Kind; steps). The twin's ``plan``, entry by entry."""
+    if branch == Branch.FIGHT:
+        if k <= 2:
+            return (A_FIGHT, A_MOVE_FIGHT, A_RUN_FIGHT)[k], Plan.ATTACK, Kind.FIGHT, 0
+    elif branch == Branch.FLEE:
+        if k == 0 and speed >= 1:
+            return A_MOVE_SHOOT, Plan.FLEE_SHOOT, 0, speed
+        if k == 1 and run >= 1:
+            return A_RUN, Plan.FLEE, 0, run
+        if k == 2 and speed >= 1:
+            return A_MOVE, Plan.FLEE, 0, speed
+    elif branch == Branch.SHOOT:
+        if k == 0:
+            return A_AIM_SHOOT, Plan.ATTACK, _shot_kind(True, near), 0
+        if k <= 2:
+            return (A_SHOOT, A_MOVE_SHOOT)[k - 1], Plan.ATTACK, _shot_kind(False, near), 0
+    elif branch == Branch.APPROACH:
+        if k == 0 and 1 <= reach <= speed:
+            return A_MOVE_FIGHT, Plan.APPROACH_FIGHT, Kind.FIGHT, speed
+        if k == 1 and 1 <= reach <= run:
+            return A_RUN_FIGHT, Plan.APPROACH_FIGHT, Kind.FIGHT, run
+        if k == 2 and n >= 1 and run >= 1:
+            return A_RUN, Plan.APPROACH, 0, run
+        if 3 <= k <= 5 and n >= 1 and speed >= 1:
+            return (A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT)[k - 3], Plan.APPROACH, 0, speed
+    return -1, Plan.NONE, 0, 0
 
 
 @nb.njit(**TRIAL_JIT)
 def _space_of(W, c, branch, near, reach, n, is_open):
     """(space, :class:`Plan`, Kind, steps) of c's plan in its situation on the open spaces (``is_open``:
-    where their flags start in W; space -1: no plan)."""
+    where their flags start in W; space -1: no plan): the first entry of its list (:func:`_candidate`) whose
+    action has an open space."""
     pr = W[GameSlot.PROF] + (2 * c + W[W[StateSlot.ST] + c * N_STATE + CharState.PROFILE]) * N_PROF
     speed, run = W[pr + Prof.SPEED], W[pr + Prof.SPEED] + W[pr + Prof.RUN]
-    if branch == Branch.FIGHT:
-        for want in (A_FIGHT, A_MOVE_FIGHT, A_RUN_FIGHT):
+    space, plan, kind, steps = -1, Plan.NONE, 0, 0
+    # one way out of the loop (no return in it: W used last in one place, where numba's pruning finds the
+    # reference count it takes on W); the entries after the one found are passed over
+    for k in range(N_CANDIDATES):
+        want, p, kd, st = _candidate(branch, k, near, reach, n, speed, run)
+        if space < 0 and want >= 0:
             i = _first_open(W, is_open, want)
             if i >= 0:
-                return i, Plan.ATTACK, Kind.FIGHT, 0
-    elif branch == Branch.FLEE:
-        if speed >= 1:
-            i = _first_open(W, is_open, A_MOVE_SHOOT)
-            if i >= 0:
-                return i, Plan.FLEE_SHOOT, 0, speed
-        if run >= 1:
-            i = _first_open(W, is_open, A_RUN)
-            if i >= 0:
-                return i, Plan.FLEE, 0, run
-        if speed >= 1:
-            i = _first_open(W, is_open, A_MOVE)
-            if i >= 0:
-                return i, Plan.FLEE, 0, speed
-    elif branch == Branch.SHOOT:
-        i = _first_open(W, is_open, A_AIM_SHOOT)
-        if i >= 0:
-            return i, Plan.ATTACK, _shot_kind(True, near), 0
-        for want in (A_SHOOT, A_MOVE_SHOOT):
-            i = _first_open(W, is_open, want)
-            if i >= 0:
-                return i, Plan.ATTACK, _shot_kind(False, near), 0
-    elif branch == Branch.APPROACH:
-        if 1 <= reach <= speed:
-            i = _first_open(W, is_open, A_MOVE_FIGHT)
-            if i >= 0:
-                return i, Plan.APPROACH_FIGHT, Kind.FIGHT, speed
-        if 1 <= reach <= run:
-            i = _first_open(W, is_open, A_RUN_FIGHT)
-            if i >= 0:
-                return i, Plan.APPROACH_FIGHT, Kind.FIGHT, run
-        if n >= 1 and run >= 1:
-            i = _first_open(W, is_open, A_RUN)
-            if i >= 0:
-                return i, Plan.APPROACH, 0, run
-        if n >= 1 and speed >= 1:
-            for want in (A_MOVE, A_MOVE_SHOOT, A_MOVE_FIGHT):
-                i = _first_open(W, is_open, want)
-                if i >= 0:
-                    return i, Plan.APPROACH, 0, speed
-    return -1, Plan.NONE, 0, 0
+                space, plan, kind, steps = i, p, kd, st
+    return space, plan, kind, steps
 
 
 @nb.njit(**TRIAL_JIT)
@@ -246,9 +221,32 @@ def _price(W, c, space):
 
 @nb.njit(**TRIAL_JIT)
 def _know(W, c):
-    """Make c's situation (:func:`_situation`) and keep it in ``plans`` while the state stands (its callers
-    call it only while its KNOWN is 0)."""
-    branch, target, near, reach, n = _situation(W, c)
+    """Make c's situation as the state stands and keep it in ``plans`` (its callers call it only while its
+    KNOWN is 0): its :class:`Branch`, target, whether the target is among the closest, the reach and the
+    steps its walk can take."""
+    pr = W[GameSlot.PROF] + (2 * c + W[W[StateSlot.ST] + c * N_STATE + CharState.PROFILE]) * N_PROF
+    attacks, shoots = W[pr + Prof.ATTACK] >= 0, W[pr + Prof.ACC_NEAR] >= 0
+    steps = W[pr + Prof.SPEED] + W[pr + Prof.RUN]
+    branch, target, near, reach, n = Branch.NONE, -1, False, 0, 0
+    if nearest_enemy(W, c) == 1:
+        if attacks:
+            branch, target = Branch.FIGHT, pick(W, c, ADJACENT)[0]
+        elif shoots:
+            _, fled = flee(W, c, 1)
+            if fled > 0:
+                branch, n = Branch.FLEE, fled
+    else:
+        if shoots:
+            shot, closest = pick(W, c, VALID_SHOT)
+            if shot >= 0:
+                branch, target, near = Branch.SHOOT, shot, closest
+        if branch == Branch.NONE and attacks:
+            foe, _ = pick(W, c, ANY_ENEMY)
+            if foe >= 0:
+                _, n, reach = approach(W, c, foe, steps)
+                branch, target = Branch.APPROACH, foe
+    # written on every path alike, once the branches have met (W used last in one place, so numba's
+    # pruning drops the reference count it takes on W)
     row = W[StateSlot.PLANS] + c * N_PLANNED
     W[row + Planned.KNOWN], W[row + Planned.BRANCH], W[row + Planned.TARGET] = 1, branch, target
     W[row + Planned.NEAR], W[row + Planned.REACH], W[row + Planned.WALK] = near, reach, n
