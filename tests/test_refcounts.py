@@ -17,6 +17,7 @@ from rulesets.warbound import kernels_contest as KC
 from rulesets.warbound import kernels_warband as KW
 from simcore.config import TRIAL_JIT
 
+
 def _looping(helper, extra: int):
     """A kernel calling ``helper(W, k % 2, 1, ...)`` (``extra`` more arguments of 1) m times."""
     if extra == 0:
