@@ -74,6 +74,11 @@ def note_stop(exc: BaseException) -> None:
     _stop = exc
 
 
+def is_noted_stop(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is the stop :func:`note_stop` remembers (the very exception the handler raised)."""
+    return exc is not None and exc is _stop
+
+
 def clear_stop() -> None:
     """Forget a noted stop (a new command starts in this process)."""
     global _stop

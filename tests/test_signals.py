@@ -185,3 +185,42 @@ def test_a_stop_a_library_swallowed_writes_no_file(tmp_path):
     finally:
         parallel.clear_stop()
     assert list(parent.iterdir()) == []
+
+
+def test_a_stop_raised_where_python_cannot_pass_it_on_is_not_printed(capsys):
+    """A signal arriving in a weakref callback or a ``__del__`` (CI met it in the import system's module lock
+    callback): the stop is noted and taken up by the run, with no "Exception ignored" traceback on stderr;
+    another exception there still reaches the hook that was in place."""
+    import gc
+
+    from reports.cli import Terminated, _signals_end_the_run, _stop
+    from simcore import parallel
+
+    class StoppedWhileCollected:
+        def __del__(self):
+            _stop(signal.SIGTERM, None)
+
+    class FailsWhileCollected:
+        def __del__(self):
+            raise ValueError("not a stop")
+
+    seen = []
+    before = sys.unraisablehook
+    def record(unraisable):
+        seen.append(type(unraisable.exc_value))
+
+    sys.unraisablehook = record
+    try:
+        with _signals_end_the_run():
+            StoppedWhileCollected()
+            gc.collect()
+            with pytest.raises(Terminated):
+                parallel.check_stop()
+            FailsWhileCollected()
+            gc.collect()
+        assert sys.unraisablehook is record  # put back after the run
+    finally:
+        sys.unraisablehook = before
+        parallel.clear_stop()
+    assert seen == [ValueError]
+    assert "Exception ignored" not in capsys.readouterr().err

@@ -177,12 +177,25 @@ def _signals_end_the_run():
         ending.append(signal.SIGINT)
     parallel.clear_stop()
     before = {s: signal.signal(s, _stop) for s in ending}
+    hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_unless_the_stop, hook)
     try:
         yield
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
+        sys.unraisablehook = hook
         parallel.clear_stop()
+
+
+def _unless_the_stop(hook, unraisable) -> None:
+    """``sys.unraisablehook`` while a command runs. A signal can arrive while Python runs code whose
+    exception it cannot pass on (a weakref callback such as the import system's module locks, a ``__del__``);
+    the stop the handler raised there would be printed as "Exception ignored in ..." with its traceback. It is
+    already noted (:func:`simcore.parallel.note_stop`) and taken up again by the run, so it is dropped here;
+    any other such exception goes to the hook that was in place."""
+    if not parallel.is_noted_stop(unraisable.exc_value):
+        hook(unraisable)
 
 
 def _interrupted(exc: BaseException) -> None:
