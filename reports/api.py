@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -330,21 +331,38 @@ def plot_sweep(result, path: Path) -> None:
 # --- points ----------------------------------------------------------------------------------------------
 
 
+def _step_precision(step_precision, precision) -> float | None:
+    """``step_precision`` checked: a half-width above 0 and at most 0.5, for a run stopped by a precision
+    (with trials alone every engagement's count is fixed, so a step precision would be ignored);
+    an OptionError (a usage error) otherwise."""
+    if step_precision is None:
+        return None
+    number = float(step_precision) if isinstance(step_precision, int | float) else math.nan
+    if isinstance(step_precision, bool) or not (0.0 < number <= 0.5):
+        raise OptionError(f"step precision {step_precision!r} is not a half-width above 0 and at most 0.5 "
+                          "(such as 0.04)")
+    if precision is None:
+        raise OptionError(f"step precision {number:g}: the run has trials and no precision, so every "
+                          "engagement's trials are fixed; give a precision too, or no step precision")
+    return number
+
+
 def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest, iterations,
-            damping, tolerance, progress, rule=False):
+            damping, tolerance, progress, rule=False, step_precision=None):
     from reports import points as pts
 
     rs = _ruleset(name)
     if rule and type(rs).price_features is Ruleset.price_features:
         raise rulesets.RulesError(f"{rs.name} offers no pricing rule (--rule): its entries name no "
                                   "characteristics to fit costs on")
+    precision, trials = _field_settings(precision, trials)
+    step_precision = _step_precision(step_precision, precision)
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
-    precision, trials = _field_settings(precision, trials)
     result = pts.propose(rs, catalog, in_force, only=units, seed=_seed(seed), precision=precision,
                          trials=trials, threads=threads, tolerance=tolerance, fix=fix, damping=damping,
                          iterations=iterations, fewest=fewest, progress=progress,
-                         meanwhile=lambda: _report_imports(False))
+                         meanwhile=lambda: _report_imports(False), step_precision=step_precision)
     return rs, catalog, in_force, result
 
 
@@ -353,8 +371,8 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
            seed: int | None = None, precision: float | None = None, trials: int | None = None,
            threads: int | None = None, fix: Sequence[str] = (), fewest: bool = False,
            iterations: int | None = None, damping: float | None = None, tolerance: float | None = None,
-           rule: bool = False, scheduler: str | None = None, dask: bool = False,
-           progress: Progress | None = None) -> pd.DataFrame:
+           rule: bool = False, step_precision: float | None = None, scheduler: str | None = None,
+           dask: bool = False, progress: Progress | None = None) -> pd.DataFrame:
     """The balanced points table (`balance points GAME`): from today's costs, each entry's cost moved toward
     its fair cost and the equal-points contests played again at the new costs (same dice) until every
     entry is fair within ``tolerance`` or the iteration stops (``iterations`` steps at most, each moving a
@@ -364,8 +382,10 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
     ruling), ``seed``, ``precision``, ``trials``, ``threads``, ``fix`` (entries whose cost is held),
     ``fewest`` (move only the entries called over- or under-costed), ``iterations``, ``damping``,
     ``tolerance``, ``rule`` (also fit the pricing rule: ``.attrs["rule"]`` holds its tables, "rule" and
-    "rule_residuals", or ``.attrs["rule_note"]`` why it was not fitted), ``scheduler`` or ``dask`` (a Dask
-    cluster: the same numbers), ``progress``. `balance points GAME --rulings` is :func:`points_rulings`.
+    "rule_residuals", or ``.attrs["rule_note"]`` why it was not fitted), ``step_precision`` (the 95%
+    half-width the steps after today's field are played to; default ``precision``; the site's tables take
+    0.04), ``scheduler`` or ``dask`` (a Dask cluster: the same numbers), ``progress``. `balance points GAME
+    --rulings` is :func:`points_rulings`.
 
     Returns one row per entry: cost, verdict_today, proposed_cost, moved, fair_cost (with _low, _high at the
     proposed costs), off_by, verdict, converged, status. ``.attrs`` holds the provenance, ``stop`` (why the
@@ -379,12 +399,12 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
         rs, catalog, in_force, result = _points(
             rs.name, units, catalogs, in_rulings, seed, precision, trials, threads, fix, fewest,
             pts.DEFAULT_ITERATIONS if iterations is None else iterations,
-            pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule)
+            pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule, step_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
                       overrides=_call("points", units=units, catalogs=catalogs, rulings=rulings,
                                       budget=budget, seed=seed, fewest=fewest or None, precision=precision,
                                       trials=trials, fix=fix, iterations=iterations, damping=damping,
-                                      tolerance=tolerance, rule=rule or None))
+                                      tolerance=tolerance, rule=rule or None, step_precision=step_precision))
     table = _attrs(pts.table(result), [*meta, ("seed", str(result.seed)), ("stop", result.stop)])
     table.attrs["steps"] = pts.history(result)
     table.attrs["engagements_played"] = result.engagements_played
@@ -401,14 +421,15 @@ def points(ruleset: str, *, units: Sequence[str] = (), catalogs: Sequence[Path] 
 
 def points_report(ruleset: str, *, units=(), catalogs=(), rulings=None, seed=None, precision=None,
                   trials=None, threads=None, fix=(), fewest=False, iterations=None, damping=None,
-                  tolerance=None, rule=False, overrides=(), progress=None) -> tuple[Report, pd.DataFrame]:
+                  tolerance=None, rule=False, step_precision=None, overrides=(),
+                  progress=None) -> tuple[Report, pd.DataFrame]:
     """The points Report (for the command line) and its table; ``rule``: with the pricing rule."""
     from reports import points as pts
 
     rs, catalog, in_force, result = _points(
         ruleset, units, catalogs, rulings, seed, precision, trials, threads, fix, fewest,
         pts.DEFAULT_ITERATIONS if iterations is None else iterations,
-        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule)
+        pts.DEFAULT_DAMPING if damping is None else damping, tolerance, progress, rule, step_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return pts.report(result, provenance=meta, notes=rs.notes(catalog, result.contestants), rule=rule)
 

@@ -5,11 +5,12 @@ that cannot be balanced in range says so; tied costs move together."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
 import pytest
-from cli_run import assert_one_line_error
+from cli_run import assert_one_line_error, run
 from toy_game import Piece, ToyRuleset, ToyRulings
 
 from reports import points as pts
@@ -307,6 +308,63 @@ def test_points_command_refuses_a_budget_for_a_game_without_one(capsys):
 
 def test_points_command_refuses_a_damping_out_of_range(capsys):
     assert_one_line_error(capsys, ["points", "drakerys", "--damping", "1.5"], 2, "--damping")
+
+
+DRAGONBOND_THREE = ["--unit", "bucentaur-blades", "--unit", "oathguard-duelists", "--unit", "nagasha"]
+
+
+def test_points_command_takes_its_steps_at_the_step_precision_and_says_so(capsys):
+    """--step-precision: today's field at --precision, the steps after it at H (the site's tables), stated in
+    the method line and the overrides."""
+    code, out, err = run(capsys, "points", "dragonbond", *DRAGONBOND_THREE, "--precision", "0.05",
+                         "--step-precision", "0.1", "--iterations", "2", "--format", "json")
+    assert code == 0, err
+    meta = json.loads(out)["meta"]
+    assert "below 0.1 (today's field below 0.05; the steps coarser, on the same streams)" in meta["method"]
+    assert "--step-precision 0.1" in meta["overrides"]
+    code, out, err = run(capsys, "points", "dragonbond", *DRAGONBOND_THREE, "--precision", "0.05",
+                         "--iterations", "2", "--format", "json")
+    assert code == 0, err
+    assert "steps coarser" not in json.loads(out)["meta"]["method"]
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--step-precision", "0"], "--step-precision"),
+    (["--step-precision", "0.7"], "--step-precision"),
+    (["--trials", "300", "--step-precision", "0.04"], "step precision 0.04"),
+    (["--rulings", "--step-precision", "0.04"], "--step-precision"),
+])
+def test_points_command_refuses_a_step_precision_it_cannot_take(capsys, args, named):
+    """Out of range, beside trials alone (every engagement's trials fixed) and with --rulings (no steps):
+    one line, exit 2, before any work."""
+    assert_one_line_error(capsys, ["points", "dragonbond", *DRAGONBOND_THREE, *args], 2, named)
+
+
+def test_the_api_refuses_a_step_precision_it_cannot_take():
+    from reports import api
+    from rulesets.base import OptionError
+
+    for bad in (0, -0.1, 0.6, True, "0.04", math.nan):
+        with pytest.raises(OptionError, match="step precision"):
+            api.points("dragonbond", units=["nagasha", "bucentaur-blades"], step_precision=bad)
+    with pytest.raises(OptionError, match="trials are fixed"):
+        api.points("dragonbond", units=["nagasha", "bucentaur-blades"], trials=300, step_precision=0.04)
+
+
+@pytest.mark.slow
+def test_the_sites_points_table_is_the_points_command_at_the_sites_settings():
+    """The site's Dragonbond points table, row for row, is `balance points dragonbond --precision 0.02
+    --step-precision 0.04 --iterations 6` (the same engagements on the same streams)."""
+    from reports import api
+    from reports.site import SITE_ITERATIONS, SITE_PRECISION, SITE_STEP_PRECISION
+
+    _, _, _, site_rows, _ = api.efficiency_and_points_reports(
+        "dragonbond", seed=0, precision=SITE_PRECISION, iterations=SITE_ITERATIONS,
+        step_precision=SITE_STEP_PRECISION, threads=2)
+    _, rows = api.points_report("dragonbond", seed=0, precision=SITE_PRECISION, iterations=SITE_ITERATIONS,
+                                step_precision=SITE_STEP_PRECISION, threads=2)
+    assert len(rows) == 14
+    assert rows.equals(site_rows)
 
 
 # --- the pricing rule -------------------------------------------------------------------------------------

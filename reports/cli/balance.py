@@ -16,6 +16,7 @@ import click
 from reports.cli.army_cmd import army_command
 from reports.cli.cluster import cluster_options
 from reports.cli.options import (
+    Precision,
     WholeNumber,
     budget_option,
     catalog_option,
@@ -363,14 +364,19 @@ def points_command(ruleset: Ruleset) -> click.Command:
     @click.option("--rule", is_flag=True,
                   help="Also fit the pricing rule: what each characteristic (stat, skill, keyword) is worth, "
                        "by least squares over the fair costs, with 95% intervals and each entry's residual.")
+    @click.option("--step-precision", "step_precision", type=Precision(True), default=None, metavar="H",
+                  help="Play the steps after today's field until each engagement's 95% half-width is below "
+                       "H (default: --precision): a step says which way each cost moves and about how far. "
+                       "Today's field and its verdicts keep --precision; the site's tables take 0.04.")
     @folder_option("--save", "save_dir",
                    "Also write points.csv, points.md, points.json and points.png (cost before and after) "
                    "into this folder, all or none.")
     @tolerance_option
     @budget_option
     @_field_options
-    def points(ctx, fix, fewest, iterations, damping, study_rulings, rule, save_dir, force, tolerance, budget,
-               only, catalogs, trials, precision, seed, threads, rulings, fmt, output, plot):
+    def points(ctx, fix, fewest, iterations, damping, study_rulings, rule, step_precision, save_dir, force,
+               tolerance, budget, only, catalogs, trials, precision, seed, threads, rulings, fmt, output,
+               plot):
         """The balanced points table: from today's costs, move every entry's cost toward its fair cost and
         play the equal-points contests again at the new costs, on the same dice, until every entry is fair
         within the tolerance or the iteration stops. Per entry: today's cost and verdict, the proposed cost,
@@ -387,7 +393,8 @@ def points_command(ruleset: Ruleset) -> click.Command:
         rulings = with_budget(ruleset, rulings, budget)
         if study_rulings:
             for flag, given in (("--save", save_dir), ("--plot", plot), ("--rule", rule or None),
-                                ("--fix", fix or None), ("--fewest", fewest or None)):
+                                ("--fix", fix or None), ("--fewest", fewest or None),
+                                ("--step-precision", step_precision)):
                 if given is not None:
                     raise click.UsageError(f"--rulings studies the rulings and proposes no table, so {flag} "
                                            "would be ignored; give one of them")
@@ -405,7 +412,8 @@ def points_command(ruleset: Ruleset) -> click.Command:
                 ruleset.name, units=only, catalogs=catalogs, rulings=rulings, seed=seed,
                 precision=_precision(trials, precision), trials=trials, threads=threads, fix=fix,
                 fewest=fewest, iterations=iterations, damping=damping, tolerance=tolerance, rule=rule,
-                overrides=typed_options(ctx), progress=progress_reporter("engagements", "engagements"))
+                step_precision=step_precision, overrides=typed_options(ctx),
+                progress=progress_reporter("engagements", "engagements"))
             if out is not None:
                 write(ruleset, report, rows, out)
         emit(report, fmt, output)
