@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import difflib
 import inspect
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,7 @@ from reports.formats import Report
 from reports.game import GameReports
 from reports.provenance import provenance
 from reports.tables import Rounding
-from rulesets.base import OptionError, RulesError, Ruleset, Rulings, parse_cost, parse_set
+from rulesets.base import OptionError, RulesError, Ruleset, Rulings, half_width, parse_cost, parse_set
 from simcore import config
 
 DEFAULT_PRECISION = eff.DEFAULT_PRECISION
@@ -332,15 +331,17 @@ def plot_sweep(result, path: Path) -> None:
 
 
 def _step_precision(step_precision, precision) -> float | None:
-    """``step_precision`` checked: a half-width above 0 and at most 0.5, for a run stopped by a precision
-    (with trials alone every engagement's count is fixed, so a step precision would be ignored);
+    """``step_precision`` checked (:func:`rulesets.base.half_width`, as --precision), for a run stopped by a
+    precision (with trials alone every engagement's count is fixed, so a step precision would be ignored);
     an OptionError (a usage error) otherwise."""
     if step_precision is None:
         return None
-    number = float(step_precision) if isinstance(step_precision, int | float) else math.nan
-    if isinstance(step_precision, bool) or not (0.0 < number <= 0.5):
-        raise OptionError(f"step precision {step_precision!r} is not a half-width above 0 and at most 0.5 "
-                          "(such as 0.04)")
+    try:
+        if isinstance(step_precision, str):  # the API takes numbers; text is the command line's
+            raise ValueError("is not a number")
+        number = half_width(step_precision)
+    except ValueError as exc:
+        raise OptionError(f"step precision {step_precision!r} {exc}") from None
     if precision is None:
         raise OptionError(f"step precision {number:g}: the run has trials and no precision, so every "
                           "engagement's trials are fixed; give a precision too, or no step precision")

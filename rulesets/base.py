@@ -33,6 +33,27 @@ def whole_number(name: str, value: object, low: int, high: int | None = None) ->
     return int(value)
 
 
+def half_width(value: object, probability: bool = True) -> float:
+    """``value`` as a 95% half-width to run to: a finite number above 0, at most 0.5 when the target is a
+    probability (numbers, or their text as typed); a ValueError saying why otherwise, its message read
+    after the value (``f"{value!r} {exc}"``)."""
+    text = value if isinstance(value, str) else repr(value)
+    try:
+        number = math.nan if isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        raise ValueError("is not a number") from None
+    if isinstance(value, bool) or not math.isfinite(number):
+        raise ValueError("is not a finite number (give a half-width such as 0.01)")
+    if number <= 0.0:
+        nonzero = any(ch in "123456789" for ch in text.lower().split("e")[0])
+        why = "is too small to be told from 0" if number == 0.0 and nonzero else "is not above 0"
+        raise ValueError(f"{why} (give a half-width such as 0.01)")
+    if probability and number > 0.5:
+        raise ValueError("is above 0.5: the target is a probability, whose 95% interval is never that wide, "
+                         "so the run would stop at its first batch")
+    return number
+
+
 def plain_name(name: object) -> str:
     """A name or key without case, spaces, hyphens or apostrophes: ``Roh'na`` and ``roh-na`` are ``rohna``."""
     return re.sub(r"[^a-z0-9]", "", str(name).lower())

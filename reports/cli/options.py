@@ -200,24 +200,12 @@ class Precision(click.ParamType):
         self.probability = probability
 
     def convert(self, value, param, ctx):
-        text = value if isinstance(value, str) else repr(value)
+        from rulesets.base import half_width
+
         try:
-            number = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{text!r} is not a number", param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{text!r} is not a finite number (give a half-width such as 0.01)", param, ctx)
-        if number <= 0.0:
-            why = "is too small to be told from 0" if number == 0.0 and _nonzero(text) else "is not above 0"
-            self.fail(f"{text!r} {why} (give a half-width such as 0.01)", param, ctx)
-        if self.probability and number > 0.5:
-            self.fail(f"{text!r} is above 0.5: the target is a probability, whose 95% interval is never that "
-                      "wide, so the run would stop at its first batch", param, ctx)
-        return number
-
-
-def _nonzero(text: str) -> bool:
-    return any(ch in "123456789" for ch in text.lower().split("e")[0])
+            return half_width(value, self.probability)
+        except ValueError as exc:
+            self.fail(f"{value if isinstance(value, str) else repr(value)!r} {exc}", param, ctx)
 
 
 def mc_options_for(target: str, probability: bool, exact: bool = True):
