@@ -117,7 +117,7 @@ class MetaGame:
 
 
 def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float = 1e-9,
-          support_hint: np.ndarray | None = None) -> MetaGame:
+          support_hint: np.ndarray | Sequence[np.ndarray] | None = None) -> MetaGame:
     """Solve the symmetric zero-sum game of an antisymmetric payoff matrix by Nash averaging.
 
     Args:
@@ -125,8 +125,9 @@ def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float
         labels: The entries' names (n unique strings); ``"0"``, ``"1"``, ... when omitted.
         tol: Largest accepted ``|A[i, j] + A[j, i]|``, relative to ``max(1, max|A|)``. The matrix is
             then symmetrised as ``(A - A.T) / 2``.
-        support_hint: A support to try first (e.g. a nearby game's): kept only when it proves to hold the
-            game's unique equilibrium (:func:`_unique_on`), else the LPs run as without it. The result
+        support_hint: A support (a boolean mask) to try first, or several (rows of a 2-D mask) tried in
+            order (e.g. nearby games' supports): one is kept only when it proves to hold the game's unique
+            equilibrium (:func:`_unique_on`); when none does, the LPs run as without a hint. The result
             is the same either way.
 
     Returns:
@@ -144,9 +145,9 @@ def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float
     if scale == 0.0:  # every mix is an equilibrium: the uniform one has the largest entropy
         return _result(names, np.full(n, 1.0 / n), a, 0.0)
     m = a / scale
-    hint = None if support_hint is None else _unique_on(m, np.asarray(support_hint, dtype=bool))
-    if hint is not None:
-        return _result(names, hint, a, float((hint @ m).min()) * scale)
+    for mask in _hints(support_hint):
+        if (hint := _unique_on(m, mask)) is not None:
+            return _result(names, hint, a, float((hint @ m).min()) * scale)
     value, vertex = _value_lp(m)
     try:
         inside, point = _support_lp(m)
@@ -158,6 +159,14 @@ def solve(payoff: np.ndarray, labels: Sequence[str] | None = None, *, tol: float
         if (chosen := _checked(m, make())) is not None:
             return _result(names, chosen, a, value * scale)
     raise RuntimeError("metagame: no equilibrium passed the final check (numerical trouble in the solver)")
+
+
+def _hints(support_hint: np.ndarray | Sequence[np.ndarray] | None) -> list[np.ndarray]:
+    """The supports a hint names, as boolean masks: none, one mask, or several (rows of equal length)."""
+    if support_hint is None:
+        return []
+    masks = np.asarray(support_hint, dtype=bool)
+    return [masks] if masks.ndim == 1 else list(masks)
 
 
 def _validate(payoff: np.ndarray, labels: Sequence[str] | None, tol: float) -> tuple[np.ndarray,

@@ -4,6 +4,7 @@ are known (tests/toy_game.py), and the parsing of --set, --cost and ranges."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from toy_game import FIELD, Piece, ToyRulings, p_win, toy
 
@@ -161,6 +162,23 @@ def test_payoff_matrix_is_antisymmetric_and_the_meta_game_favours_value():
     assert (table.nash_rating_low <= table.nash_rating + 1e-9).all()
     assert (table.nash_rating <= table.nash_rating_high + 1e-9).all()
     assert table.set_index("key").loc["dog", "share_high"] == 0.0
+
+
+def test_the_meta_games_bootstrap_gives_the_same_intervals_with_its_support_hints_as_without(monkeypatch):
+    """The bootstrap tries the supports its replicates found before the LPs; each is a proof, so the
+    table is the one every replicate solved by the LPs gives, and fewer LPs run."""
+    import reports.metagame as mg
+
+    field = play(toy(*FIELD))
+    lps = []
+    monkeypatch.setattr(mg, "_value_lp", lambda m, real=mg._value_lp: lps.append(1) or real(m))
+    hinted, _ = eff.meta_game(field)
+    hinted_lps = len(lps)
+    real_solve = mg.solve
+    monkeypatch.setattr(mg, "solve", lambda m, keys, support_hint=None: real_solve(m, keys))
+    plain, _ = eff.meta_game(field)
+    assert hinted_lps < len(lps) - hinted_lps
+    pd.testing.assert_frame_equal(hinted, plain, rtol=0, atol=1e-12)
 
 
 def test_same_seed_same_field_and_streams_keyed_on_keys_only():

@@ -310,6 +310,24 @@ def test_support_hint_gives_the_same_equilibrium(seed, monkeypatch):
     assert used >= 3
 
 
+def test_several_hints_are_tried_in_order_and_the_first_that_proves_out_is_kept(monkeypatch):
+    """Hints as rows of a 2-D mask: wrong ones are passed over without an LP; the right one answers; when
+    none holds the LPs answer. Every way gives the plain solve's equilibrium."""
+    import reports.metagame as mg
+
+    a = random_game(3, 12)
+    base = solve(a)
+    wrong = np.ones(12, dtype=bool)
+    calls = []
+    monkeypatch.setattr(mg, "_value_lp", lambda m: calls.append(1) or _value_lp(m))
+    hinted = solve(a, support_hint=[wrong, ~base.support, base.support])
+    assert calls == []
+    np.testing.assert_allclose(hinted.shares, base.shares, atol=1e-12)
+    none_hold = solve(a, support_hint=np.array([wrong, ~base.support]))
+    assert calls == [1]
+    np.testing.assert_allclose(none_hold.shares, base.shares, atol=1e-12)
+
+
 def test_support_hint_wrong_or_degenerate_falls_back_to_the_lps():
     a = random_game(3, 12)
     base = solve(a)
