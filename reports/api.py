@@ -330,10 +330,10 @@ def plot_sweep(result, path: Path) -> None:
 # --- points ----------------------------------------------------------------------------------------------
 
 
-def _step_precision(step_precision, precision) -> float | None:
-    """``step_precision`` checked (:func:`rulesets.base.half_width`, as --precision), for a run stopped by a
-    precision (with trials alone every engagement's count is fixed, so a step precision would be ignored);
-    an OptionError (a usage error) otherwise."""
+def _step_precision(step_precision, precision, what: str = "step precision") -> float | None:
+    """``step_precision`` (a points run's steps', or ``what`` else: an army search's) checked
+    (:func:`rulesets.base.half_width`, as --precision), for a run stopped by a precision (with trials alone
+    every engagement's count is fixed, so it would be ignored); an OptionError (a usage error) otherwise."""
     if step_precision is None:
         return None
     try:
@@ -341,10 +341,10 @@ def _step_precision(step_precision, precision) -> float | None:
             raise ValueError("is not a number")
         number = half_width(step_precision)
     except ValueError as exc:
-        raise OptionError(f"step precision {step_precision!r} {exc}") from None
+        raise OptionError(f"{what} {step_precision!r} {exc}") from None
     if precision is None:
-        raise OptionError(f"step precision {number:g}: the run has trials and no precision, so every "
-                          "engagement's trials are fixed; give a precision too, or no step precision")
+        raise OptionError(f"{what} {number:g}: the run has trials and no precision, so every "
+                          f"engagement's trials are fixed; give a precision too, or no {what}")
     return number
 
 
@@ -681,7 +681,7 @@ __all__ = ["EfficiencyTables", "army", "duel", "efficiency", "export_tables", "p
 
 
 def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision, trials, threads, progress,
-          played=None):
+          played=None, search_precision=None):
     from reports import army as armies
 
     rs = _ruleset(name)
@@ -695,10 +695,11 @@ def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     entries = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
+    search_precision = _step_precision(search_precision, precision, "search precision")
     result = armies.choose(rs, in_force, entries, kinds=kinds,
                            search_limit=armies.DEFAULT_SEARCH if search is None else search,
                            seed=_seed(seed), precision=precision, trials=trials, threads=threads,
-                           progress=progress, played=played)
+                           progress=progress, played=played, search_precision=search_precision)
     return rs, catalog, in_force, result
 
 
@@ -706,7 +707,8 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
          search: int | None = None, catalogs: Sequence[Path] = (),
          rulings: Sequence[str] | Rulings | None = None, seed: int | None = None,
          precision: float | None = None, trials: int | None = None, threads: int | None = None,
-         scheduler: str | None = None, dask: bool = False, progress: Progress | None = None):
+         scheduler: str | None = None, dask: bool = False, progress: Progress | None = None,
+         search_precision: float | None = None):
     """The best army at ``budget`` (default: the game's budget ruling) against the meta-game of ``units``
     (default: every entry), with at most ``kinds`` entries (3, or the game's own limit), by a search
     playing at most ``search`` armies (100): :class:`reports.army.ArmyTables` of DataFrames, ``armies``
@@ -717,16 +719,18 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
 
     Keywords, as `balance army GAME`'s options: ``budget``, ``units``, ``kinds``, ``search``, ``catalogs``,
     ``rulings``, ``seed``, ``precision``, ``trials``, ``threads``, ``scheduler`` or ``dask`` (a Dask
-    cluster: the same numbers), ``progress``."""
+    cluster: the same numbers), ``progress``, ``search_precision`` (the searches screen armies at this
+    half-width; the armies returned are played again at ``precision``)."""
     from reports import army as armies
 
     with cluster(scheduler, dask):
         rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
-                                              precision, trials, threads, progress)
+                                              precision, trials, threads, progress,
+                                              search_precision=search_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog),
                       overrides=_call("army", budget=budget, units=units, kinds=kinds, search=search,
                                       catalogs=catalogs, rulings=rulings, seed=seed, precision=precision,
-                                      trials=trials))
+                                      trials=trials, search_precision=search_precision))
     low, high = result.trial_range
     meta = [*meta, ("seed", str(result.seed)), ("trials", f"{low}..{high} per engagement"),
             ("search", result.best_search.text), ("counter search", result.counter_search.text),
@@ -738,12 +742,12 @@ def army(ruleset: str, *, budget: int | None = None, units: Sequence[str] = (), 
 
 def army_report(ruleset: str, *, budget=None, units=(), kinds=None, search=None, catalogs=(), rulings=None,
                 seed=None, precision=None, trials=None, threads=None, overrides=(), progress=None,
-                played=None) -> Report:
+                played=None, search_precision=None) -> Report:
     """The army Report (for the command line; ``played``: a field already played, as
-    :func:`reports.army.choose` takes it)."""
+    :func:`reports.army.choose` takes it; ``search_precision`` as :func:`army` takes it)."""
     from reports import army as armies
 
     rs, catalog, in_force, result = _army(ruleset, budget, units, kinds, search, catalogs, rulings, seed,
-                                          precision, trials, threads, progress, played)
+                                          precision, trials, threads, progress, played, search_precision)
     meta = provenance(rs, in_force, catalog_files=rs.catalog_files(catalog), overrides=overrides)
     return armies.report(result, provenance=meta, notes=rs.notes(catalog, result.entries))

@@ -291,11 +291,13 @@ class Space:
 
 
 class Player:
-    """Plays engagements of armies, each once (by the two armies' keys), spread over threads."""
+    """Plays engagements of armies, each once (by the two armies' keys), spread over threads. A player
+    given a ``finer`` one (the same seed and rulings, a smaller half-width) takes the engagements that one
+    has played instead of playing them (screening with them loses nothing), and shares its progress."""
 
     def __init__(self, ruleset: Ruleset, rulings: Rulings, *, seed: int, precision: float | None,
                  trials: int | None, threads: int | None, progress: Progress | None = None,
-                 planned: int = 0) -> None:
+                 planned: int = 0, finer: Player | None = None) -> None:
         self.ruleset, self.rulings, self.seed = ruleset, rulings, seed
         self.precision, self.trials = precision, trials
         try:
@@ -305,18 +307,28 @@ class Player:
         self.names = [m.name for m in ruleset.metrics]
         self.win = self.names.index(ruleset.win_metric)
         self.known: dict[tuple[str, str], tuple[eff.SideSummary, eff.SideSummary]] = {}
-        self.progress, self.planned = progress, planned
+        self.finer = finer
+        self.progress = progress
+        #: engagements played and planned by this player and every player sharing its count (the bar's)
+        self.tally = finer.tally if finer is not None else {"played": 0, "planned": planned}
 
     @property
     def played(self) -> int:
         return len(self.known)
 
+    def found(self, key: tuple[str, str]) -> tuple[eff.SideSummary, eff.SideSummary] | None:
+        """The engagement of two armies' keys (side 0, side 1) if this player or a finer one played it."""
+        if key in self.known:
+            return self.known[key]
+        return None if self.finer is None else self.finer.found(key)
+
     def play(self, pairs: Sequence[tuple[Army, Army]]) -> None:
         """Play every pair (side 0, side 1) not played yet."""
-        todo = list({(a.key, b.key): (a, b) for a, b in pairs if (a.key, b.key) not in self.known}.values())
+        todo = list({(a.key, b.key): (a, b) for a, b in pairs if self.found((a.key, b.key)) is None}.values())
         if not todo:
             return
-        before = self.played
+        tally = self.tally
+        before = tally["played"]
 
         def one(pair: tuple[Army, Army]) -> tuple[eff.SideSummary, eff.SideSummary]:
             a, b = pair
@@ -328,16 +340,17 @@ class Player:
 
         def done(k: int) -> None:
             if self.progress is not None:
-                self.planned = max(self.planned, before + k)
-                self.progress(before + k, self.planned)
+                tally["planned"] = max(tally["planned"], before + k)
+                self.progress(before + k, tally["planned"])
 
         results = map_ordered(one, todo, self.threads, done)
         for (a, b), summaries in zip(todo, results, strict=True):
             self.known[a.key, b.key] = summaries
+        tally["played"] = before + len(todo)
 
     def sides(self, army: Army, opponent: Army) -> tuple[eff.SideSummary, eff.SideSummary]:
         """``army``'s side of its engagement as side 0 and as side 1 against ``opponent``."""
-        return self.known[army.key, opponent.key][0], self.known[opponent.key, army.key][1]
+        return self.found((army.key, opponent.key))[0], self.found((opponent.key, army.key))[1]
 
     def rate(self, army: Army, opponents: Sequence[Army], weights: Sequence[float]) -> Rated:
         """P(``army`` wins): against each opponent the mean of its two roles, weighted by ``weights``
@@ -447,6 +460,10 @@ class ArmyResult:
     fielded_by: dict[str, tuple[str, ...]]
     #: engagements taken from a field already played (``choose``'s ``played``), not played again
     taken: int = 0
+    #: the half-width the searches screened armies at (None: ``precision``, no screening) and the
+    #: engagements played at it (counted in ``engagements``)
+    search_precision: float | None = None
+    screened: int = 0
 
     @property
     def budget(self) -> float:
@@ -488,12 +505,15 @@ def _already_played(played: eff.Field, ruleset: Ruleset, rulings: Rulings, seed:
 def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *, kinds: int | None = None,
            search_limit: int = DEFAULT_SEARCH, seed: int, precision: float | None, trials: int | None,
            threads: int | None = None, progress: Progress | None = None,
-           played: eff.Field | None = None) -> ArmyResult:
+           played: eff.Field | None = None, search_precision: float | None = None) -> ArmyResult:
     """The best army at the budget of ``rulings`` against the meta-game of ``entries``, runners-up and
     the best counters (the module's docstring). ``played``: a field already played at this seed,
     precision, trials and rulings (``balance report``'s efficiency field): an engagement of two one-entry
     armies found there, as the contest fields them (Ruleset.contest_army), is taken from it, not played
-    again: the same records, since the streams come from the seed and the keys."""
+    again: the same records, since the streams come from the seed and the keys. ``search_precision``: the
+    searches rate the armies they try with engagements played to this 95% half-width (larger than
+    ``precision``); the finalists and the counters they find are then played again to ``precision``, and
+    every P(win) the result shows is of those (None: the searches play to ``precision`` too)."""
     if not ruleset.plays_armies:
         raise ruleset.armies_not_played()
     spend = ruleset.army_budget(rulings)
@@ -547,6 +567,11 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     taken = ({} if played is None else
              _already_played(played, ruleset, rulings, seed, precision, trials, space, field_armies))
     player.known.update(taken)
+    player.tally["played"] = len(taken)
+    # the searches' player: screens armies at search_precision, taking what the page's player has played
+    scout = player if search_precision in (None, precision) else Player(
+        ruleset, rulings, seed=seed, precision=search_precision, trials=trials, threads=threads,
+        progress=progress, finer=player)
     player.play([(a, b) for a in field_armies for b in field_armies if a.key != b.key])
     pairs = {(i, j): player.known[a.key, b.key] for i, a in enumerate(field_armies)
              for j, b in enumerate(field_armies) if i != j}
@@ -564,9 +589,9 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     starts = list({a.key: a for a in [*(field_armies if own_field else ()), *filled]
                    if space.complete(a.counts)}.values())
     every = space.enumerate(max(search_limit, len(starts)))
-    best_search = search(space, starts, lambda armies: player.rate_all(armies, mix_armies, weights),
+    best_search = search(space, starts, lambda armies: scout.rate_all(armies, mix_armies, weights),
                          max(search_limit, len(starts)), every, own=own_field)
-    finalists = best_search.ranked[:1 + RUNNERS_UP]
+    finalists = _again(player, scout, best_search.ranked[:1 + RUNNERS_UP], mix_armies, weights)
     on_field = player.rate_all([a for a, _ in finalists], field_armies, [1.0 / n] * n)
     candidates = [Candidate(a, m, f) for (a, m), f in zip(finalists, on_field, strict=True)]
     # a finalist tied with the top against the mix and better against the field (beyond its interval too)
@@ -576,14 +601,30 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     best = max(better, key=lambda c: (c.field.value, c.mix.value), default=top)
     candidates = [best, *(c for c in candidates if c is not best)]
     best_vs_field = [player.rate(best.army, [f], [1.0]) for f in field_armies]
-    counter_search = search(space, starts, lambda armies: player.rate_all(armies, [best.army], [1.0]),
+    counter_search = search(space, starts, lambda armies: scout.rate_all(armies, [best.army], [1.0]),
                             max(search_limit, len(starts)), every, frozenset({best.army.key}), own_field)
-    trial_counts = [s.trials for sides in player.known.values() for s in sides[:1]]
+    counters = _again(player, scout, counter_search.ranked[:COUNTERS], [best.army], [1.0])
+    trial_counts = [s.trials for p in {id(player): player, id(scout): scout}.values()
+                    for sides in p.known.values() for s in sides[:1]]
     return ArmyResult(ruleset, rulings, spend, kinds, search_limit, seed, precision, trials,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
-                      candidates[1:], counter_search.ranked[:COUNTERS], best_vs_field, best_search,
-                      counter_search, player.played, (min(trial_counts), max(trial_counts)),
-                      {a.key: tuple(fielded_by[a.counts]) for a in field_armies}, len(taken))
+                      candidates[1:], counters, best_vs_field, best_search, counter_search,
+                      player.played + (scout.played if scout is not player else 0),
+                      (min(trial_counts), max(trial_counts)),
+                      {a.key: tuple(fielded_by[a.counts]) for a in field_armies}, len(taken),
+                      None if scout is player else search_precision,
+                      scout.played if scout is not player else 0)
+
+
+def _again(player: Player, scout: Player, ranked: list[tuple[Army, Rated]], opponents: Sequence[Army],
+           weights: Sequence[float]) -> list[tuple[Army, Rated]]:
+    """The armies of a search's ``ranked`` (rated by ``scout``) rated by ``player`` against ``opponents``,
+    best first: played again at the page's precision when the search screened them at a coarser one."""
+    if scout is player:
+        return ranked
+    armies = [a for a, _ in ranked]
+    return sorted(zip(armies, player.rate_all(armies, opponents, weights), strict=True),
+                  key=lambda ar: (-ar[1].value, ar[0].key))
 
 
 # --- tables and the report ------------------------------------------------------------------------------
@@ -671,6 +712,9 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
     low, high = result.trial_range
     how = (f"until the 95% half-width of each engagement's P(side 0 wins) is below {result.precision:g}"
            if result.precision else f"{result.trials:,} trials per engagement")
+    if result.search_precision is not None:
+        how += (f" (the searches screen armies at {result.search_precision:g}; the best, the runners-up and "
+                f"the counters are played again at {result.precision:g}, and every P(win) shown is of those)")
     method = ("exact: every engagement computed exactly" if exact else
               f"Monte Carlo, seed {result.seed}: {how} ({low:,} to {high:,} trials); ± is the 95% interval "
               "(1.96 standard errors)")
@@ -720,8 +764,10 @@ def report(result: ArmyResult, *, provenance: list[tuple[str, str]], notes: Sequ
                        "played against the whole field"),
             ("counter", f"the army other than the best with the highest P(win) against it (both roles): "
                         f"{result.counter_search.text}"),
-            ("engagements", f"{result.engagements:,} played in all, each once (streams from the seed and the "
-                            "two armies' keys: the same for any --threads)" +
+            ("engagements", f"{result.engagements:,} played in all, each once" +
+                            (f" at each half-width ({result.screened:,} of them at the searches' "
+                             f"{result.search_precision:g})" if result.search_precision is not None else "") +
+                            " (streams from the seed and the two armies' keys: the same for any --threads)" +
                             (f"; {result.taken:,} of them the efficiency field's, played once for both"
                              if result.taken else ""))]
     invented = [c.key for c in result.entries if c.illustrative]

@@ -55,7 +55,8 @@ SITE_PRECISION = 0.02
 #: it in the points report's method): twice today's, a quarter of the trials. A step only has to say which
 #: way each cost moves and about how far; an entry's fair cost pools its engagements with every other, so
 #: its interval stays a small part of the band (half-widths within 3% of the cost on the seed-0 site, the
-#: band 10%).
+#: band 10%). The army searches screen the armies they try at it too; the armies a page shows are played
+#: again at the page's precision.
 SITE_STEP_PRECISION = 0.04
 #: The most steps the site's points tables take (`balance points` takes reports.points.DEFAULT_ITERATIONS).
 SITE_ITERATIONS = 6
@@ -136,7 +137,9 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
         army_report = None
         if rs.plays_armies:  # the army a sharp player brings, at the game's budget and the page's settings
             army_report = api.army_report(rs.name, rulings=rulings[rs.name], seed=seed, precision=precision,
-                                          trials=trials, threads=threads, played=field)
+                                          trials=trials, threads=threads, played=field,
+                                          search_precision=None if precision is None else
+                                          max(precision, SITE_STEP_PRECISION))
             game_out.write_text("army.md", render(army_report, "markdown"))
             game_out.write_text("army.json", render(army_report, "json"))
         # staged into the set, written when it ends

@@ -135,6 +135,80 @@ def test_same_seed_same_armies_for_any_threads():
     assert one.engagements == two.engagements
 
 
+class PrecisionRing(RingRuleset):
+    """The ring whose engagements stop at a precision: as many tosses as a proportion near 1/2 needs for a
+    95% half-width below it."""
+
+    def army_engage(self, force_a, force_b, rulings, *, seed, trials=None, precision=None, threads=None):
+        tosses = trials if precision is None else int(np.ceil((1.96 * 0.5 / precision) ** 2))
+        return super().army_engage(force_a, force_b, rulings, seed=seed, trials=tosses, threads=threads)
+
+
+def screened_runs() -> tuple[armies.ArmyResult, armies.ArmyResult]:
+    """The precision ring searched at 0.02 throughout, and screened at 0.1 (97 tosses, not 2,401)."""
+    rs = PrecisionRing()
+    settings = {"seed": 3, "precision": 0.02, "trials": None, "threads": 1, "search_limit": 20}
+    fine = armies.choose(rs, rs.rulings(), rs.contestants(), **settings)
+    return fine, armies.choose(rs, rs.rulings(), rs.contestants(), **settings, search_precision=0.1)
+
+
+def test_a_search_screened_at_a_coarser_precision_shows_only_what_the_page_precision_plays():
+    """The searches rate the armies they try on fewer tosses; the best, the runners-up and the counters are
+    played again at the page's precision, so each P(win) shown is the one a player at that precision gives
+    the army (the same streams), on the page's tosses; the best army and its counter are those the
+    unscreened search finds."""
+    fine, screened = screened_runs()
+    assert fine.search_precision is None and fine.screened == 0
+    assert screened.search_precision == 0.1 and screened.screened > 0
+    rs = PrecisionRing()
+    page = armies.Player(rs, rs.rulings(), seed=3, precision=0.02, trials=None, threads=1)
+    mix = [(a, w) for a, w in zip(screened.field_armies, screened.shares, strict=True) if w > 1e-6]
+    field = screened.field_armies
+    for _, army, on_mix, on_field, vs_best in armies._shown(screened):
+        for got, opponents, weights in ((on_mix, [a for a, _ in mix], [w for _, w in mix]),
+                                        (on_field, field, [1 / len(field)] * len(field)),
+                                        (vs_best, [screened.best.army], [1.0])):
+            if got is not None:
+                want = page.rate_all([army], opponents, np.array(weights) / np.sum(weights))[0]
+                assert (got.value, got.stderr) == pytest.approx((want.value, want.stderr), abs=1e-15)
+                assert got.trials_low == got.trials_high == 2401
+    assert lists(screened.best.army, screened.entries) == {"rock": 2, "paper": 2}
+    assert lists(screened.counters[0][0], screened.entries) == {"paper": 4}
+    # the search's own ratings are the screen's (fewer tosses) but for the engagements the page's
+    # precision had played already (the field's one-entry armies), which it takes as they are
+    tosses = {n for _, r in screened.best_search.ranked for n in (r.trials_low, r.trials_high)}
+    assert 97 in tosses and tosses <= {97, 2401}
+    assert screened.trial_range == (97, 2401)
+    method = dict(armies.report(screened, provenance=[]).meta)
+    assert "the searches screen armies at 0.1" in method["method"]
+    assert f"{screened.screened:,} of them at the searches' 0.1" in method["engagements"]
+    assert "screen" not in dict(armies.report(fine, provenance=[]).meta)["method"]
+
+
+def test_a_search_precision_equal_to_the_precision_screens_nothing():
+    rs = PrecisionRing()
+    settings = {"seed": 3, "precision": 0.02, "trials": None, "threads": 1, "search_limit": 20}
+    same = armies.choose(rs, rs.rulings(), rs.contestants(), **settings, search_precision=0.02)
+    fine, _ = screened_runs()
+    assert (same.search_precision, same.screened, same.engagements) == (None, 0, fine.engagements)
+    pd.testing.assert_frame_equal(armies.tables(same).armies, armies.tables(fine).armies)
+
+
+def test_a_search_precision_is_refused_out_of_range_or_beside_trials_alone(capsys):
+    from reports import api
+    from rulesets.base import OptionError
+
+    for bad in (0, 0.7, "0.04", True):
+        with pytest.raises(OptionError, match="search precision"):
+            api.army("drakerys", budget=300, units=["crows", "soldiers"], precision=0.05,
+                     search_precision=bad)
+    with pytest.raises(OptionError, match="search precision 0.04: the run has trials and no precision"):
+        api.army("drakerys", budget=300, units=["crows", "soldiers"], trials=64, search_precision=0.04)
+    assert_one_line_error(capsys, ["army", "drakerys", "--search-precision", "0.7"], 2, "0.7")
+    assert_one_line_error(capsys, ["army", "drakerys", "--trials", "64", "--search-precision", "0.04"], 2,
+                          "search precision 0.04")
+
+
 def test_kinds_limit_the_armies():
     result = ring_run(kinds=1)
     assert all(len(c.army.counts) == 1 for c in [result.best, *result.runners_up])

@@ -11,6 +11,7 @@ import click
 
 from reports.cli.cluster import cluster_options
 from reports.cli.options import (
+    Precision,
     WholeNumber,
     catalog_option,
     emit,
@@ -59,9 +60,14 @@ def army_command(ruleset: Ruleset) -> click.Command:
                   show_default=True, metavar="N",
                   help="The most armies the search plays for the best army and for its counter (every army "
                        "when there are no more than N).")
+    @click.option("--search-precision", "search_precision", type=Precision(True), default=None, metavar="H",
+                  help="The searches screen the armies they try with engagements played until each 95% "
+                       "half-width is below H (default: --precision); the best, the runners-up and the "
+                       "counters are played again at --precision, and every P(win) shown is of those. The "
+                       "site's army pages take 0.04.")
     @_army_options
-    def army(ctx, budget, kinds, search, only, catalogs, trials, precision, seed, threads, rulings, fmt,
-             output, plot):
+    def army(ctx, budget, kinds, search, search_precision, only, catalogs, trials, precision, seed, threads,
+             rulings, fmt, output, plot):
         """The best army at a budget against the meta-game: the list a sharp player brings, by the same
         contests at equal points, with its P(win) against the field and against the meta-game's mix (95%
         intervals and trials), the best counter to it, and the runners-up; the report states how many
@@ -78,7 +84,8 @@ def army_command(ruleset: Ruleset) -> click.Command:
             report = api.army_report(
                 ruleset.name, units=only, kinds=kinds, search=search, catalogs=catalogs,
                 rulings=with_budget(ruleset, rulings, budget), seed=seed, precision=precision, trials=trials,
-                threads=threads, overrides=typed_options(ctx), progress=report_progress)
+                threads=threads, overrides=typed_options(ctx), progress=report_progress,
+                search_precision=search_precision)
         finally:
             report_progress.close()
         emit(report, fmt, output)
