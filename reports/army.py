@@ -525,6 +525,9 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
         raise RulesError(f"kinds {kinds!r} is not a whole number from 1 to 100")
     if search_limit < 1:
         raise RulesError(f"search {search_limit!r} is not a whole number >= 1")
+    if search_precision is not None and (precision is None or search_precision < precision):
+        raise RulesError(f"search precision {search_precision!r} needs a precision at most as large "
+                         f"(got {precision!r})")
     budget = spend.amount
     space = Space(ruleset, rulings, entries, budget, kinds)
     field_armies, left_out = [], []
