@@ -696,9 +696,6 @@ def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision
     entries = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
     search_precision = _step_precision(search_precision, precision, "search precision")
-    if search_precision is not None and search_precision < precision:
-        raise OptionError(f"search precision {search_precision:g} is finer than the precision {precision:g}: "
-                          "the searches screen armies at the page's half-width or a larger one")
     result = armies.choose(rs, in_force, entries, kinds=kinds,
                            search_limit=armies.DEFAULT_SEARCH if search is None else search,
                            seed=_seed(seed), precision=precision, trials=trials, threads=threads,

@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from reports import efficiency as eff
-from rulesets.base import ArmyBudget, Contestant, RulesError, Ruleset, Rulings, army_contestant
+from rulesets.base import ArmyBudget, Contestant, OptionError, RulesError, Ruleset, Rulings, army_contestant
 from simcore.parallel import check_threads, map_ordered
 from simcore.stats import Z95
 
@@ -525,9 +525,12 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
         raise RulesError(f"kinds {kinds!r} is not a whole number from 1 to 100")
     if search_limit < 1:
         raise RulesError(f"search {search_limit!r} is not a whole number >= 1")
-    if search_precision is not None and (precision is None or search_precision < precision):
-        raise RulesError(f"search precision {search_precision!r} needs a precision at most as large "
-                         f"(got {precision!r})")
+    if search_precision is not None and precision is None:
+        raise OptionError(f"search precision {search_precision:g} needs a precision to screen against: the "
+                          "run has trials and no precision")
+    if search_precision is not None and search_precision < precision:
+        raise OptionError(f"search precision {search_precision:g} is finer than the precision {precision:g}: "
+                          "the searches screen armies at the page's half-width or a larger one")
     budget = spend.amount
     space = Space(ruleset, rulings, entries, budget, kinds)
     field_armies, left_out = [], []
@@ -607,16 +610,14 @@ def choose(ruleset: Ruleset, rulings: Rulings, entries: Sequence[Contestant], *,
     counter_search = search(space, starts, lambda armies: scout.rate_all(armies, [best.army], [1.0]),
                             max(search_limit, len(starts)), every, frozenset({best.army.key}), own_field)
     counters = _again(player, scout, counter_search.ranked[:COUNTERS], [best.army], [1.0])
-    trial_counts = [s.trials for p in {id(player): player, id(scout): scout}.values()
-                    for sides in p.known.values() for s in sides[:1]]
+    players = [player] if scout is player else [player, scout]
+    trial_counts = [s.trials for p in players for sides in p.known.values() for s in sides[:1]]
     return ArmyResult(ruleset, rulings, spend, kinds, search_limit, seed, precision, trials,
                       list(space.entries), left_out, field_armies, field, metagame, shares, best,
                       candidates[1:], counters, best_vs_field, best_search, counter_search,
-                      player.played + (scout.played if scout is not player else 0),
-                      (min(trial_counts), max(trial_counts)),
+                      sum(p.played for p in players), (min(trial_counts), max(trial_counts)),
                       {a.key: tuple(fielded_by[a.counts]) for a in field_armies}, len(taken),
-                      None if scout is player else search_precision,
-                      scout.played if scout is not player else 0)
+                      scout.precision if scout is not player else None, sum(p.played for p in players[1:]))
 
 
 def _again(player: Player, scout: Player, ranked: list[tuple[Army, Rated]], opponents: Sequence[Army],

@@ -25,6 +25,7 @@ engagement is reduced at once to the mean of every metric for each side and the 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -544,13 +545,14 @@ def meta_game(field: Field) -> tuple[pd.DataFrame, metagame.MetaGame]:
     shares, ratings = [], []
     # the replicates' equilibria sit on a few supports: each one found is tried (a proof, not a guess:
     # metagame.solve) before the two LPs a new one costs, the most often found first
-    supports: dict[bytes, tuple[int, np.ndarray]] = {game.support.tobytes(): (1, game.support)}
+    masks = {game.support.tobytes(): game.support}
+    found = Counter(masks.keys())
     for _ in range(META_BOOTSTRAP if se.any() else 0):
         noise = np.where(upper, rng.standard_normal(m.shape) * se, 0.0)
-        tried = [mask for _, mask in sorted(supports.values(), key=lambda seen: -seen[0])]
-        redrawn = metagame.solve(m + noise - noise.T, keys, support_hint=tried)
-        seen, _ = supports.get(redrawn.support.tobytes(), (0, None))
-        supports[redrawn.support.tobytes()] = (seen + 1, redrawn.support)
+        redrawn = metagame.solve(m + noise - noise.T, keys,
+                                 support_hint=[masks[key] for key, _ in found.most_common()])
+        masks.setdefault(redrawn.support.tobytes(), redrawn.support)
+        found[redrawn.support.tobytes()] += 1
         shares.append(redrawn.shares)
         ratings.append(redrawn.nash_ratings)
     if shares:

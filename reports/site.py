@@ -118,6 +118,8 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
     """
     from reports import api, points
 
+    # the points steps after today's field and the army searches' screens play to a coarser half-width
+    coarse = None if precision is None else max(precision, SITE_STEP_PRECISION)
     sizes = [field_size(rs, rulings[rs.name]) for rs in games]
     total = sum(sizes)
     pages = []
@@ -131,15 +133,14 @@ def build(games: Sequence[Ruleset], out: OutputSet, *, rulings: dict[str, Ruling
         report, grid, points_report, points_rows, field = api.efficiency_and_points_reports(
             rs.name, rulings=rulings[rs.name], seed=seed, precision=precision, trials=trials, threads=threads,
             progress=step, iterations=points_steps,
-            step_precision=None if precision is None else max(precision, SITE_STEP_PRECISION))
+            step_precision=coarse)
         game_out = out.under(rs.name)
         points.write(rs, points_report, points_rows, game_out)
         army_report = None
         if rs.plays_armies:  # the army a sharp player brings, at the game's budget and the page's settings
             army_report = api.army_report(rs.name, rulings=rulings[rs.name], seed=seed, precision=precision,
                                           trials=trials, threads=threads, played=field,
-                                          search_precision=None if precision is None else
-                                          max(precision, SITE_STEP_PRECISION))
+                                          search_precision=coarse)
             game_out.write_text("army.md", render(army_report, "markdown"))
             game_out.write_text("army.json", render(army_report, "json"))
         # staged into the set, written when it ends

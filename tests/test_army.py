@@ -207,8 +207,9 @@ def test_a_search_precision_is_refused_out_of_range_or_beside_trials_alone(capsy
     with pytest.raises(OptionError, match="search precision 0.01 is finer than the precision 0.05"):
         api.army("drakerys", budget=300, units=["crows", "soldiers"], precision=0.05, search_precision=0.01)
     rs = PrecisionRing()
-    for settings in ({"precision": None, "trials": 100}, {"precision": 0.1, "trials": None}):
-        with pytest.raises(RulesError, match="search precision 0.05 needs a precision at most as large"):
+    for settings, said in (({"precision": None, "trials": 100}, "needs a precision to screen against"),
+                           ({"precision": 0.1, "trials": None}, "is finer than the precision 0.1")):
+        with pytest.raises(OptionError, match=f"search precision 0.05 {said}"):
             armies.choose(rs, rs.rulings(), rs.contestants(), seed=3, threads=1, search_precision=0.05,
                           **settings)
     assert_one_line_error(capsys, ["army", "drakerys", "--search-precision", "0.7"], 2, "0.7")
