@@ -330,18 +330,19 @@ def plot_sweep(result, path: Path) -> None:
 # --- points ----------------------------------------------------------------------------------------------
 
 
-def _step_precision(step_precision, precision, what: str = "step precision") -> float | None:
-    """``step_precision`` (a points run's steps', or ``what`` else: an army search's) checked
-    (:func:`rulesets.base.half_width`, as --precision), for a run stopped by a precision (with trials alone
-    every engagement's count is fixed, so it would be ignored); an OptionError (a usage error) otherwise."""
-    if step_precision is None:
+def _coarse_precision(value, precision, what: str) -> float | None:
+    """``value``, the half-width of a coarser pass (a points run's steps, ``what`` "step precision"; an
+    army search's screen, "search precision"), checked (:func:`rulesets.base.half_width`, as --precision),
+    for a run stopped by a precision (with trials alone every engagement's count is fixed, so it would be
+    ignored); an OptionError (a usage error) otherwise."""
+    if value is None:
         return None
     try:
-        if isinstance(step_precision, str):  # the API takes numbers; text is the command line's
+        if isinstance(value, str):  # the API takes numbers; text is the command line's
             raise ValueError("is not a number")
-        number = half_width(step_precision)
+        number = half_width(value)
     except ValueError as exc:
-        raise OptionError(f"{what} {step_precision!r} {exc}") from None
+        raise OptionError(f"{what} {value!r} {exc}") from None
     if precision is None:
         raise OptionError(f"{what} {number:g}: the run has trials and no precision, so every "
                           f"engagement's trials are fixed; give a precision too, or no {what}")
@@ -357,7 +358,7 @@ def _points(name, units, catalogs, rulings, seed, precision, trials, threads, fi
         raise rulesets.RulesError(f"{rs.name} offers no pricing rule (--rule): its entries name no "
                                   "characteristics to fit costs on")
     precision, trials = _field_settings(precision, trials)
-    step_precision = _step_precision(step_precision, precision)
+    step_precision = _coarse_precision(step_precision, precision, "step precision")
     in_force = _rulings(rs, rulings)
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     result = pts.propose(rs, catalog, in_force, only=units, seed=_seed(seed), precision=precision,
@@ -695,7 +696,7 @@ def _army(name, budget, units, kinds, search, catalogs, rulings, seed, precision
     catalog = rs.catalog_for(rs.load_catalog(catalogs), in_force)
     entries = rs.contestants(catalog, units)
     precision, trials = _field_settings(precision, trials)
-    search_precision = _step_precision(search_precision, precision, "search precision")
+    search_precision = _coarse_precision(search_precision, precision, "search precision")
     result = armies.choose(rs, in_force, entries, kinds=kinds,
                            search_limit=armies.DEFAULT_SEARCH if search is None else search,
                            seed=_seed(seed), precision=precision, trials=trials, threads=threads,
