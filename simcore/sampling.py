@@ -17,6 +17,9 @@ too but scrambles the order, and measured weaker pairing in paired what-ifs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 import numba as nb
 import numpy as np
 
@@ -73,6 +76,7 @@ class TablePack:
         self._parts: tuple[list, list, list] = ([], [], [])
         self._used = self._guide_used = 0
         self._placed: dict = {}
+        self._blocks: dict = {}
 
     def place(self, key, w: int, table: tuple[int, np.ndarray, np.ndarray, np.ndarray]) -> tuple[int, ...]:
         if key not in self._placed:
@@ -84,9 +88,50 @@ class TablePack:
             self._guide_used += guide.size
         return self._placed[key]
 
+    def place_block(self, key, block: TableBlock) -> np.ndarray:
+        """``block.at`` where the block's tables sit in this pack (the block is stored once per key)."""
+        if key not in self._blocks:
+            self._blocks[key] = (self._used, self._guide_used)
+            for part, a in zip(self._parts, (block.cdf, block.values, block.guide), strict=True):
+                part.append(a)
+            self._used += block.cdf.size
+            self._guide_used += block.guide.size
+        used, guide_used = self._blocks[key]
+        at = block.at.copy()
+        at[..., 0] += used * block.real
+        at[..., 1] += guide_used * block.real
+        return at
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(cdf, values, guide) of every table placed."""
         return tuple(np.concatenate(part) for part in self._parts)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, eq=False)
+class TableBlock:
+    """The tables of a grid of stages packed together once, for runs that meet the same grids again and
+    again (a field's units): ``cdf``, ``values``, ``guide`` as :meth:`TablePack.arrays`, and ``at``
+    int64[*grid, 4], each cell's (start, guide start, k, w) in them; zeros where the cell draws nothing
+    (``real`` False). :meth:`TablePack.place_block` puts the block in a run's pack whole, a few array
+    copies instead of a placement per table."""
+
+    cdf: np.ndarray
+    values: np.ndarray
+    guide: np.ndarray
+    at: np.ndarray
+    real: np.ndarray
+
+
+def table_block(distinct: Sequence[tuple], grid: np.ndarray) -> TableBlock:
+    """The block of the tables ``distinct`` (each ``(key, w, table)`` as :meth:`TablePack.place` takes
+    them), cell c of ``grid`` drawing from ``distinct[grid[c]]`` (-1: no table)."""
+    pack = TablePack()
+    at = np.array([pack.place(*t) for t in distinct] + [(0, 0, 0, 0)], np.int64).reshape(-1, 4)[grid]
+    if distinct:
+        cdf, values, guide = pack.arrays()
+    else:
+        cdf, values, guide = np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32)
+    return TableBlock(cdf, values, guide, at, grid >= 0)
 
 
 def table_probabilities(cdf: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

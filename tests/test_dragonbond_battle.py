@@ -263,3 +263,35 @@ def test_two_units_beat_one_identical_unit_far_more_often(key):
     assert two.units_lost(1).value > one.units_lost(1).value + 0.4
     # the turn counter: 1 + units a round, so two units take more turns than one
     assert two.records[:, BattleRecord.TURNS_0].mean() > one.records[:, BattleRecord.TURNS_0].mean()
+
+
+def test_defense_tables_from_a_grown_grid_are_those_of_the_range_asked_for():
+    # a field's engagements ask for defense ranges a few fatigue tokens apart; the tables come from the
+    # widest grid held for the unit, sliced: every cell must sit on the table of its own pool
+    from rulesets.dragonbond import simulate as S
+    from simcore.sampling import TablePack
+
+    unit, rulings = CATALOG.units["oathguard-halberdiers"], DragonbondRulings()
+    S._DEFENSE_HELD.pop((unit, rulings), None)
+    asked = [(-6, 0, 5), (-9, 1, 8), (-6, 0, 5), (-3, 0, 12)]  # the third and part of the fourth: held
+    for k_min, k_max, hits in asked:
+        pack = TablePack()
+        at = S._defense_at(pack, unit, k_min, k_max, hits, rulings)
+        cdf, values, guide = pack.arrays()
+        assert at.shape == (hits + 1, k_max - k_min + 1, 4)
+        alone = S._defense_grid(unit, k_min, k_max, hits, rulings)  # the range built on its own
+        for h in range(hits + 1):
+            for j in range(k_max - k_min + 1):
+                assert alone.real[h, j] == (at[h, j] != 0).any()
+                if not alone.real[h, j]:
+                    continue
+                start, gstart, k, _ = at[h, j]
+                a_start, a_gstart, a_k, _ = alone.at[h, j]
+                # a table ends at the last word
+                m = int(np.argmax(alone.cdf[a_start:] == np.uint64(2**64 - 1))) + 1
+                assert k == a_k
+                assert (cdf[start:start + m] == alone.cdf[a_start:a_start + m]).all()
+                assert (values[start:start + m] == alone.values[a_start:a_start + m]).all()
+                assert (guide[gstart:gstart + 2**k] == alone.guide[a_gstart:a_gstart + 2**k]).all()
+    held = S._DEFENSE_HELD[unit, rulings]
+    assert held[:3] == (-9, 1, 12)  # grown to cover every range asked for

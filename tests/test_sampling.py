@@ -99,3 +99,26 @@ def test_a_table_pack_places_each_table_once_and_its_joint_index():
     probs = table_probabilities(cdf[at:at + table[1].size], values[at:at + table[1].size], 2 << w)
     for (a, b), p in np.ndenumerate(joint):
         assert probs[(a << w) | b] == pytest.approx(p, abs=1e-15)
+
+
+def test_a_table_block_is_placed_whole_and_draws_as_its_tables_placed_one_by_one():
+    from simcore.sampling import TablePack, guide_table, table_block
+
+    first, second = guide_table(np.array([0.25, 0.75])), guide_table(np.array([0.5, 0.0, 0.5]))
+    grid = np.array([[-1, 0], [1, 0]])
+    block = table_block([("x", 0, first), ("y", 0, second)], grid)
+    assert block.real.tolist() == [[False, True], [True, True]]
+    pack = TablePack()
+    before = pack.place("z", 0, guide_table(np.array([1.0, 1.0, 1.0])))  # the block starts after it
+    at = pack.place_block("b", block)
+    again = pack.place_block("b", block)  # stored once: the same places
+    assert (at == again).all()
+    assert at[0, 0].tolist() == [0, 0, 0, 0]  # a cell that draws nothing keeps zeros
+    cdf, values, guide = pack.arrays()
+    assert cdf.size == 3 + 2 + 2  # z, then the block's two tables, once
+    for cell, table in (((0, 1), first), ((1, 0), second), ((1, 1), first)):
+        start, gstart, k, w = at[cell]
+        assert start >= before[0] + 3 and k == table[0] and w == 0
+        assert (cdf[start:start + table[1].size] == table[1]).all()
+        assert (values[start:start + table[1].size] == table[2]).all()
+        assert (guide[gstart:gstart + table[3].size] == table[3]).all()

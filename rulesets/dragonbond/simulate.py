@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from rulesets.dragonbond.exact import blocks_distribution, casualty_order, pool_
 from rulesets.dragonbond.rules import BASE_TURNS, TURNS_PER_UNIT, DragonbondRulings
 from simcore.config import ENGAGEMENT_BATCH, ENGAGEMENT_BLOCK
 from simcore.stats import Estimate, RecordStats
+
+if TYPE_CHECKING:
+    from simcore.sampling import TableBlock, TablePack
 
 ROUNDS = 4
 POLICIES = ("attack", "rest")
@@ -126,11 +129,12 @@ def _blocks_entry(counts: tuple[int, int, int], rulings: DragonbondRulings):
 
 
 @functools.lru_cache(maxsize=4096)
-def _attack_grid(f: Fighter, j_min: int, j_max: int, rulings: DragonbondRulings
-                 ) -> tuple[tuple, np.ndarray, int]:
-    """The attack tables of ``f`` with 1..models models alive, net modifier j_min..j_max: (the distinct
-    tables as ((key, w, table), ...), int64[models + 1, J] the index of each (m, j)'s among them (row 0: -1),
-    the most hits any rolls). A field's engagements meet the same units again and again."""
+def _attack_grid(f: Fighter, j_min: int, j_max: int, rulings: DragonbondRulings) -> tuple[TableBlock, int]:
+    """The attack tables of ``f`` with 1..models models alive, net modifier j_min..j_max, as one block
+    (``at``: int64[models + 1, J, 4]; row 0 draws nothing), and the most hits any rolls. A field's
+    engagements meet the same units again and again."""
+    from simcore.sampling import table_block
+
     sharp = f.unit.keywords.sharp
     found: dict = {}
     grid = np.full((f.models + 1, j_max - j_min + 1), -1, np.int64)
@@ -144,16 +148,14 @@ def _attack_grid(f: Fighter, j_min: int, j_max: int, rulings: DragonbondRulings
                 found[counts] = (len(found), (("a", counts, sharp), entry.w, entry.table))
                 most = max(most, entry.most_hits)
             grid[m, j - j_min] = found[counts][0]
-    grid.flags.writeable = False
-    return tuple(t for _, t in found.values()), grid, most
+    return table_block([t for _, t in found.values()], grid), most
 
 
-@functools.lru_cache(maxsize=4096)
-def _defense_grid(unit, k_min: int, k_max: int, hits_max: int, rulings: DragonbondRulings
-                  ) -> tuple[tuple, np.ndarray]:
-    """The block tables of ``unit`` against 1..hits_max hits, net modifier k_min..k_max: (the distinct
-    tables as ((key, w, table), ...), int64[hits_max + 1, K] the index of each (h, k)'s among them, -1 where
-    no die is rolled (row 0 and an empty pool))."""
+def _defense_grid(unit, k_min: int, k_max: int, hits_max: int, rulings: DragonbondRulings) -> TableBlock:
+    """The block tables of ``unit`` against 1..hits_max hits, net modifier k_min..k_max, as one block
+    (``at``: int64[hits_max + 1, K, 4]; nothing drawn in row 0 and where the pool is empty)."""
+    from simcore.sampling import table_block
+
     found: dict = {}
     grid = np.full((hits_max + 1, k_max - k_min + 1), -1, np.int64)
     for h in range(1, hits_max + 1):
@@ -165,15 +167,35 @@ def _defense_grid(unit, k_min: int, k_max: int, hits_max: int, rulings: Dragonbo
             if counts not in found:
                 found[counts] = (len(found), (("d", counts), *_blocks_entry(counts, rulings)))
             grid[h, k - k_min] = found[counts][0]
-    grid.flags.writeable = False
-    return tuple(t for _, t in found.values()), grid
+    return table_block([t for _, t in found.values()], grid)
 
 
-def _placed(tables, distinct: tuple, grid: np.ndarray) -> np.ndarray:
-    """int64[*grid.shape, 4]: where each cell's table sits in ``tables`` (a TablePack; zeros where the grid
-    holds -1)."""
-    at = np.array([tables.place(*t) for t in distinct] + [(0, 0, 0, 0)], np.int64).reshape(-1, 4)
-    return at[grid]  # -1 takes the zeros row
+#: (unit, rulings) -> (k_min, k_max, hits_max, block): the widest defense grid built so far for a unit.
+#: A field's engagements ask for ranges a few fatigue tokens or hits apart; one grid grown to cover them
+#: is built a few times per unit instead of once per range. Emptied when full, as a stage bank.
+_DEFENSE_HELD: dict = {}
+_DEFENSE_HELD_MAX = 4096
+
+
+def _defense_at(tables: TablePack, unit, k_min: int, k_max: int, hits_max: int,
+                rulings: DragonbondRulings) -> np.ndarray:
+    """int64[hits_max + 1, K, 4]: where ``unit``'s block tables against 1..hits_max hits, net modifier
+    k_min..k_max, sit in ``tables``: those of :func:`_defense_grid` of that range (a table depends on its
+    pool alone, wherever it sits), from the widest grid held for the unit."""
+    held = _DEFENSE_HELD.get((unit, rulings))
+    if held is None or not (held[0] <= k_min and k_max <= held[1] and hits_max <= held[2]):
+        lo, hi, most = (k_min, k_max, hits_max) if held is None else (
+            min(held[0], k_min), max(held[1], k_max), max(held[2], hits_max))
+        try:
+            held = (lo, hi, most, _defense_grid(unit, lo, hi, most, rulings))
+        except RulesError:  # a corner of the wider grid that no engagement asked for holds too many dice
+            held = (k_min, k_max, hits_max, _defense_grid(unit, k_min, k_max, hits_max, rulings))
+        else:
+            if len(_DEFENSE_HELD) >= _DEFENSE_HELD_MAX:
+                _DEFENSE_HELD.clear()
+            _DEFENSE_HELD[unit, rulings] = held
+    lo, hi, most, block = held
+    return tables.place_block(("d", unit, lo, hi, most), block)[:hits_max + 1, k_min - lo:k_max - lo + 1]
 
 
 def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = ROUNDS) -> tuple:
@@ -248,19 +270,15 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
     # the most fatigue beside a unit and the most injuries it can carry bound its modifiers
     injuries = [(f.unit.keywords.huge.injury_slots - 1) if f.unit.keywords.huge else 0 for f in fighters]
     att_index, hits_max = [], [0] * n
-    built: dict = {}  # units alike (a force of copies) share their rows
     for s, f in enumerate(fighters):
         cap = int(side[s, K.Side.CAP_ATT])
         j_min = min(0, cap) - ATTACK_DOWN_PER_TOKEN * tokens[s] - INJURY_DOWN_PER_INJURY * injuries[s]
         j_max = max(0, cap)
         side[s, K.Side.J_MIN], side[s, K.Side.J_N] = j_min, j_max - j_min + 1
-        if ("a", f, j_min, j_max) not in built:
-            distinct, grid, most = _attack_grid(f, j_min, j_max, rulings)
-            built["a", f, j_min, j_max] = _placed(tables, distinct, grid), most
-        rows, most = built["a", f, j_min, j_max]
+        block, most = _attack_grid(f, j_min, j_max, rulings)
         for e in enemies[s]:
             hits_max[e] = max(hits_max[e], most)
-        att_index.append(rows)
+        att_index.append(tables.place_block(("a", f, j_min, j_max), block))  # units alike: stored once
     def_index = []
     for s, f in enumerate(fighters):
         caps = [int(cap_def[s, e]) for e in enemies[s]] or [0]
@@ -270,10 +288,7 @@ def unit_arrays(fighters: Sequence[Fighter], enemies: Sequence[Sequence[int]], t
         k_max = max(0, *caps) + up
         side[s, K.Side.K_MIN], side[s, K.Side.K_N] = k_min, k_max - k_min + 1
         side[s, K.Side.H_MAX] = hits_max[s]
-        key = ("d", f.unit, k_min, k_max, hits_max[s])
-        if key not in built:
-            built[key] = _placed(tables, *_defense_grid(f.unit, k_min, k_max, hits_max[s], rulings))
-        def_index.append(built[key])
+        def_index.append(_defense_at(tables, f.unit, k_min, k_max, hits_max[s], rulings))
     cdf, values, guide = tables.arrays()
     return side, cap_def, order, _stack(att_index), _stack(def_index), cdf, values, guide
 
