@@ -128,7 +128,7 @@ def _blocks_entry(counts: tuple[int, int, int], rulings: DragonbondRulings):
     return 0, guide_table(blocks_distribution(Pool(DEFENSE, counts), rulings))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)  # a site's Dragonbond pages meet about 60 (a block: 100 KB or so)
 def _attack_grid(f: Fighter, j_min: int, j_max: int, rulings: DragonbondRulings) -> tuple[TableBlock, int]:
     """The attack tables of ``f`` with 1..models models alive, net modifier j_min..j_max, as one block
     (``at``: int64[models + 1, J, 4]; row 0 draws nothing), and the most hits any rolls. A field's
@@ -172,9 +172,10 @@ def _defense_grid(unit, k_min: int, k_max: int, hits_max: int, rulings: Dragonbo
 
 #: (unit, rulings) -> (k_min, k_max, hits_max, block): the widest defense grid built so far for a unit.
 #: A field's engagements ask for ranges a few fatigue tokens or hits apart; one grid grown to cover them
-#: is built a few times per unit instead of once per range. Emptied when full, as a stage bank.
+#: is built a few times per unit instead of once per range. Emptied when full, as a stage bank (a site's
+#: Dragonbond pages hold about 50, 200 KB each).
 _DEFENSE_HELD: dict = {}
-_DEFENSE_HELD_MAX = 4096
+_DEFENSE_HELD_MAX = 512
 
 
 def _defense_at(tables: TablePack, unit, k_min: int, k_max: int, hits_max: int,
