@@ -88,19 +88,18 @@ class TablePack:
             self._guide_used += guide.size
         return self._placed[key]
 
-    def place_block(self, key, block: TableBlock) -> np.ndarray:
-        """``block.at`` where the block's tables sit in this pack (the block is stored once per key)."""
+    def place_block(self, key, block: TableBlock, index=...) -> np.ndarray:
+        """``block.at[index]`` where the block's tables sit in this pack (the block is stored once per
+        key)."""
         if key not in self._blocks:
             self._blocks[key] = (self._used, self._guide_used)
             for part, a in zip(self._parts, (block.cdf, block.values, block.guide), strict=True):
                 part.append(a)
             self._used += block.cdf.size
             self._guide_used += block.guide.size
-        used, guide_used = self._blocks[key]
-        at = block.at.copy()
-        at[..., 0] += used * block.real
-        at[..., 1] += guide_used * block.real
-        return at
+        shift = np.zeros(block.at.shape[-1], np.int64)
+        shift[:2] = self._blocks[key]
+        return block.at[index] + block.real[index][..., None] * shift
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(cdf, values, guide) of every table placed."""

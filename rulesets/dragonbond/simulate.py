@@ -196,7 +196,8 @@ def _defense_at(tables: TablePack, unit, k_min: int, k_max: int, hits_max: int,
                 _DEFENSE_HELD.clear()
             _DEFENSE_HELD[unit, rulings] = held
     lo, hi, most, block = held
-    return tables.place_block(("d", unit, lo, hi, most), block)[:hits_max + 1, k_min - lo:k_max - lo + 1]
+    return tables.place_block(("d", unit, lo, hi, most), block,
+                              np.s_[:hits_max + 1, k_min - lo:k_max - lo + 1])
 
 
 def duel_args(a: Fighter, b: Fighter, rulings: DragonbondRulings, rounds: int = ROUNDS) -> tuple:
