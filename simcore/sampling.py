@@ -130,7 +130,10 @@ def table_block(distinct: Sequence[tuple], grid: np.ndarray) -> TableBlock:
         cdf, values, guide = pack.arrays()
     else:
         cdf, values, guide = np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, np.int32)
-    return TableBlock(cdf, values, guide, at, grid >= 0)
+    block = TableBlock(cdf, values, guide, at, grid >= 0)
+    for a in (block.cdf, block.values, block.guide, block.at, block.real):
+        a.flags.writeable = False  # shared by every run that places it
+    return block
 
 
 def table_probabilities(cdf: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
